@@ -1,0 +1,176 @@
+// The guide's capacity formulas ("Quick evaluation") and the traffic a benchmark run is expected to
+// produce. The guide states, for the bandwidth B, connections N, message size S and interval T:
+//   inboundBandwidth  = inboundConnections  * messageSize / sendInterval
+//   outboundBandwidth = outboundConnections * messageSize / sendInterval
+// and "a small message of less than 1,024 bytes has a performance impact similar to a 1,024-byte
+// message" -- so for capacity we count such messages as 1,024 B (the raw bytes are reported too).
+import type { EditionId, Scenario } from './types.ts';
+import { EDITIONS } from './tables.ts';
+import { demandFromTraffic, fitEdition, type EditionFit } from './fit.ts';
+
+const MS_PER_SECOND = 1000;
+/** Messages under this size cost like one of this size (the guide: "similar to a 1,024-byte message"). */
+export const SMALL_MESSAGE_FLOOR_BYTES = 1024;
+
+/** The size a message costs the service: its size, but at least 1,024 B. */
+export function effectiveMessageBytes(messageBytes: number): number {
+  requirePositive('messageBytes', messageBytes, 'bytes, e.g. 2048');
+  return Math.max(messageBytes, SMALL_MESSAGE_FLOOR_BYTES);
+}
+
+/** bandwidth = connections * messageBytes / sendInterval, in bytes per second. */
+export function bandwidthBytesPerSecond(p: { connections: number; messageBytes: number; sendIntervalMs: number }): number {
+  requireNonNegative('connections', p.connections);
+  requirePositive('messageBytes', p.messageBytes, 'bytes, e.g. 2048');
+  requirePositive('sendIntervalMs', p.sendIntervalMs, 'milliseconds, e.g. 1000 for one message per second');
+  return (p.connections * p.messageBytes * MS_PER_SECOND) / p.sendIntervalMs;
+}
+
+/** Solves the formula for connections (not rounded: floor it for a maximum connection count). */
+export function connectionsFor(p: { bytesPerSecond: number; messageBytes: number; sendIntervalMs: number }): number {
+  requireNonNegative('bytesPerSecond', p.bytesPerSecond);
+  requirePositive('messageBytes', p.messageBytes, 'bytes, e.g. 2048');
+  requirePositive('sendIntervalMs', p.sendIntervalMs, 'milliseconds, e.g. 1000');
+  return (p.bytesPerSecond * p.sendIntervalMs) / MS_PER_SECOND / p.messageBytes;
+}
+
+/** Solves the formula for the message size in bytes. */
+export function messageBytesFor(p: { bytesPerSecond: number; connections: number; sendIntervalMs: number }): number {
+  requireNonNegative('bytesPerSecond', p.bytesPerSecond);
+  requirePositive('connections', p.connections, 'a count of connections');
+  requirePositive('sendIntervalMs', p.sendIntervalMs, 'milliseconds, e.g. 1000');
+  return (p.bytesPerSecond * p.sendIntervalMs) / MS_PER_SECOND / p.connections;
+}
+
+/** Solves the formula for the send interval in milliseconds. */
+export function sendIntervalMsFor(p: { bytesPerSecond: number; connections: number; messageBytes: number }): number {
+  requirePositive('bytesPerSecond', p.bytesPerSecond, 'bytes per second');
+  requireNonNegative('connections', p.connections);
+  requirePositive('messageBytes', p.messageBytes, 'bytes, e.g. 2048');
+  return (p.connections * p.messageBytes * MS_PER_SECOND) / p.bytesPerSecond;
+}
+
+/** A benchmark run's configuration. */
+export interface RunConfig {
+  /** Traffic pattern, as in the guide's case study. */
+  scenario: Scenario;
+  /** Client connections in the run (count, > 0). No default. */
+  connections: number;
+  /**
+   * Connections that send (count, 1..connections). Default: every connection for echo, smallGroup
+   * and sendToConnection; 1 for broadcast and bigGroup (the guide used at most 4 and 40 senders).
+   */
+  senders?: number;
+  /**
+   * Connections per group (count, 1..connections); smallGroup and bigGroup only. Default: 10 for
+   * smallGroup (the guide's small group); connections / groupCount (an average) for bigGroup.
+   */
+  groupSize?: number;
+  /**
+   * Number of groups (count, >= 1); smallGroup and bigGroup only. Default: 10 for bigGroup (the
+   * guide's big group); connections / groupSize for smallGroup. Informational for smallGroup.
+   */
+  groupCount?: number;
+  /** Average message size in bytes (> 0). No default; the guide's default is 2,048. */
+  messageBytes: number;
+  /** Milliseconds between two messages of one sender (> 0). No default; the guide's is 1,000. */
+  sendIntervalMs: number;
+}
+
+/** The traffic a run puts through the service, per second. */
+export interface ExpectedTraffic {
+  scenario: Scenario;
+  connections: number;
+  senders: number;
+  /** Connections each message is delivered to: 1 (echo, sendToConnection), all, or the group size. */
+  recipientsPerMessage: number;
+  messageBytes: number;
+  /** max(messageBytes, 1,024): the size the service's limits are compared with. */
+  effectiveMessageBytes: number;
+  inboundMessagesPerSecond: number;
+  outboundMessagesPerSecond: number;
+  inboundBytesPerSecond: number;
+  outboundBytesPerSecond: number;
+  /** Bandwidth counting small messages as 1,024 B; compare these with the tier limits. */
+  effectiveInboundBytesPerSecond: number;
+  effectiveOutboundBytesPerSecond: number;
+}
+
+/** Expected inbound/outbound messages and bytes per second of a run. Throws on invalid settings. */
+export function expectedTraffic(config: RunConfig): ExpectedTraffic {
+  const { scenario, connections, messageBytes, sendIntervalMs } = config;
+  requireWholePositive('connections', connections);
+  const senders = config.senders ?? defaultSenders(scenario, connections);
+  requireWholePositive('senders', senders);
+  if (senders > connections) {
+    throw new Error(`senders (${senders}) cannot exceed connections (${connections}); lower senders or add connections.`);
+  }
+  const recipientsPerMessage = recipientsOf(config);
+  // The formula's "outbound connections" are deliveries per interval: every sender's message
+  // reaches recipientsPerMessage connections (the guide's broadcast: 2 senders x 1,000 = 4 MBps).
+  const deliveries = senders * recipientsPerMessage;
+  const effectiveBytes = effectiveMessageBytes(messageBytes);
+  const rate = (count: number, bytes: number) => bandwidthBytesPerSecond({ connections: count, messageBytes: bytes, sendIntervalMs });
+  return {
+    scenario,
+    connections,
+    senders,
+    recipientsPerMessage,
+    messageBytes,
+    effectiveMessageBytes: effectiveBytes,
+    inboundMessagesPerSecond: (senders * MS_PER_SECOND) / sendIntervalMs,
+    outboundMessagesPerSecond: (deliveries * MS_PER_SECOND) / sendIntervalMs,
+    inboundBytesPerSecond: rate(senders, messageBytes),
+    outboundBytesPerSecond: rate(deliveries, messageBytes),
+    effectiveInboundBytesPerSecond: rate(senders, effectiveBytes),
+    effectiveOutboundBytesPerSecond: rate(deliveries, effectiveBytes),
+  };
+}
+
+/** For each edition (default both), the smallest tier the run fits and why every other tier fails. */
+export function fitRun(config: RunConfig, editions: readonly EditionId[] = EDITIONS): Record<EditionId, EditionFit> {
+  const demand = demandFromTraffic([expectedTraffic(config)]);
+  const result: Partial<Record<EditionId, EditionFit>> = {};
+  for (const id of editions) result[id] = fitEdition(id, demand);
+  return result as Record<EditionId, EditionFit>;
+}
+
+function defaultSenders(scenario: Scenario, connections: number): number {
+  // Broadcast and big-group runs have few senders in the guide; one is the smallest sensible run.
+  return scenario === 'broadcast' || scenario === 'bigGroup' ? 1 : connections;
+}
+
+function recipientsOf(config: RunConfig): number {
+  const { scenario, connections } = config;
+  if (scenario === 'echo' || scenario === 'sendToConnection') return 1;
+  if (scenario === 'broadcast') return connections;
+  if (scenario !== 'smallGroup' && scenario !== 'bigGroup') {
+    throw new Error(`Unknown scenario "${String(scenario)}"; use echo, broadcast, smallGroup, bigGroup or sendToConnection.`);
+  }
+  if (config.groupCount !== undefined) requirePositive('groupCount', config.groupCount, 'a number of groups');
+  const groupSize =
+    config.groupSize ?? (scenario === 'smallGroup' ? 10 : connections / (config.groupCount ?? 10));
+  requirePositive('groupSize', groupSize, 'connections per group');
+  if (groupSize > connections) {
+    throw new Error(`groupSize (${groupSize}) cannot exceed connections (${connections}); a group holds at most every connection.`);
+  }
+  return groupSize;
+}
+
+function requirePositive(name: string, value: number, unit: string): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new Error(`${name} must be a positive number of ${unit} (got ${String(value)}).`);
+  }
+}
+
+function requireNonNegative(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative number (got ${String(value)}).`);
+  }
+}
+
+function requireWholePositive(name: string, value: number): void {
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new Error(`${name} must be a whole number of connections above 0 (got ${String(value)}).`);
+  }
+}

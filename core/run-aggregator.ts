@@ -1,0 +1,173 @@
+/**
+ * Merges the workers' snapshots into one run: per-second points for the charts (latency
+ * percentiles from the merged interval histograms) and the whole-run figures. Pure: the page
+ * uses it for its workers, and so can any other consumer of worker snapshots.
+ */
+import type { ErrorCounts, ErrorSample, WorkerSnapshot, WorkerTotals } from '../workers/protocol.ts';
+import { emptyErrorCounts } from '../workers/protocol.ts';
+import { createLatencyHistogram, decodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';
+
+/** One second of the run, all workers together. */
+export interface SecondPoint {
+  second: number;
+  latency: LatencySummary;
+  sent: number;
+  received: number;
+  underOneSecond: number;
+  connectionsOpen: number;
+  /** Worst worker event-loop lag and send lag in this second, in ms. */
+  eventLoopLagMs: number;
+  maxSendLagMs: number;
+}
+
+interface PartialSecond {
+  histogram: Histogram;
+  sent: number;
+  received: number;
+  underOneSecond: number;
+  connectionsOpen: Map<number, number>;
+  eventLoopLagMs: number;
+  maxSendLagMs: number;
+}
+
+export class RunAggregator {
+  /** Seconds some worker has not reported yet; their histograms are dropped once summarized. */
+  readonly #open = new Map<number, PartialSecond>();
+  readonly #points: SecondPoint[] = [];
+  readonly #latest = new Map<number, WorkerSnapshot>();
+  readonly #runLatency = createLatencyHistogram();
+  readonly #runUncorrected = createLatencyHistogram();
+  /** Workers that died: they count as finished, and what they reported before is kept. */
+  readonly #lost = new Set<number>();
+  #underOneSecond = 0;
+
+  constructor(readonly workerCount: number) {}
+
+  markWorkerLost(workerIndex: number): void {
+    this.#lost.add(workerIndex);
+    this.#closeReportedSeconds();
+  }
+
+  add(snapshot: WorkerSnapshot): void {
+    this.#latest.set(snapshot.workerIndex, snapshot);
+    const interval = decodeHistogram(snapshot.latencyHistogram);
+    this.#runLatency.add(interval);
+    this.#runUncorrected.add(decodeHistogram(snapshot.uncorrectedHistogram));
+    this.#underOneSecond += snapshot.underOneSecondInInterval;
+
+    const point = this.#second(snapshot.second);
+    point.histogram.add(interval);
+    point.sent += snapshot.sentInInterval;
+    point.received += snapshot.receivedInInterval;
+    point.underOneSecond += snapshot.underOneSecondInInterval;
+    point.connectionsOpen.set(snapshot.workerIndex, snapshot.connectionsOpen);
+    point.eventLoopLagMs = Math.max(point.eventLoopLagMs, snapshot.eventLoopLagMs);
+    point.maxSendLagMs = Math.max(point.maxSendLagMs, snapshot.maxSendLagMs);
+    this.#closeReportedSeconds();
+  }
+
+  /** True once every worker has sent its final snapshot. */
+  get finished(): boolean {
+    for (let w = 0; w < this.workerCount; w++) if (!this.#lost.has(w) && !this.#latest.get(w)?.final) return false;
+    return true;
+  }
+
+  /**
+   * Seconds every worker has reported (a worker that has finished counts as having reported all),
+   * oldest first. The last seconds of a run appear once the final snapshots arrive.
+   */
+  points(): readonly SecondPoint[] {
+    return this.#points;
+  }
+
+  /** Whole-run latency, from the planned send times. */
+  latency(): LatencySummary {
+    return summarizeLatency(this.#runLatency);
+  }
+
+  /** Whole-run latency from the actual send times (not corrected for coordinated omission). */
+  uncorrectedLatency(): LatencySummary {
+    return summarizeLatency(this.#runUncorrected);
+  }
+
+  /** Share of received messages that arrived in under 1 s; null before any arrived. */
+  underOneSecondShare(): number | null {
+    const received = this.totals().received;
+    return received === 0 ? null : this.#underOneSecond / received;
+  }
+
+  totals(): WorkerTotals {
+    const sum: WorkerTotals = { sent: 0, received: 0, duplicated: 0, lost: 0, missedSlots: 0, connectionsOpened: 0, connectionsFailed: 0 };
+    for (const snapshot of this.#latest.values()) {
+      for (const key of Object.keys(sum) as (keyof WorkerTotals)[]) sum[key] += snapshot.totals[key];
+    }
+    return sum;
+  }
+
+  connectionsOpen(): number {
+    let open = 0;
+    for (const snapshot of this.#latest.values()) open += snapshot.connectionsOpen;
+    return open;
+  }
+
+  errorCounts(): ErrorCounts {
+    const counts = emptyErrorCounts();
+    for (const snapshot of this.#latest.values()) {
+      for (const kind of Object.keys(counts) as (keyof ErrorCounts)[]) counts[kind] += snapshot.errorCounts[kind];
+    }
+    return counts;
+  }
+
+  /** Distinct failure messages across workers, most frequent first. */
+  errorSamples(): ErrorSample[] {
+    const merged = new Map<string, ErrorSample>();
+    for (const snapshot of this.#latest.values()) {
+      for (const sample of snapshot.errorSamples) {
+        const key = `${sample.kind}\u0000${sample.message}`;
+        const existing = merged.get(key);
+        if (existing) existing.count += sample.count;
+        else merged.set(key, { ...sample });
+      }
+    }
+    return [...merged.values()].sort((a, b) => b.count - a.count);
+  }
+
+  #second(second: number): PartialSecond {
+    let point = this.#open.get(second);
+    if (!point) {
+      point = { histogram: createLatencyHistogram(), sent: 0, received: 0, underOneSecond: 0, connectionsOpen: new Map(), eventLoopLagMs: 0, maxSendLagMs: 0 };
+      this.#open.set(second, point);
+    }
+    return point;
+  }
+
+  #closeReportedSeconds(): void {
+    const upTo = this.#reportedUpTo();
+    const closing = [...this.#open.keys()].filter((second) => second <= upTo).sort((a, b) => a - b);
+    for (const second of closing) {
+      const p = this.#open.get(second)!;
+      this.#open.delete(second);
+      this.#points.push({
+        second,
+        latency: summarizeLatency(p.histogram),
+        sent: p.sent,
+        received: p.received,
+        underOneSecond: p.underOneSecond,
+        connectionsOpen: [...p.connectionsOpen.values()].reduce((a, b) => a + b, 0),
+        eventLoopLagMs: p.eventLoopLagMs,
+        maxSendLagMs: p.maxSendLagMs,
+      });
+    }
+  }
+
+  #reportedUpTo(): number {
+    let upTo = Infinity;
+    for (let w = 0; w < this.workerCount; w++) {
+      if (this.#lost.has(w)) continue;
+      const snapshot = this.#latest.get(w);
+      if (!snapshot) return -1;
+      if (!snapshot.final) upTo = Math.min(upTo, snapshot.second);
+    }
+    return upTo;
+  }
+}

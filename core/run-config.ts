@@ -1,0 +1,152 @@
+/**
+ * The configuration of one benchmark run, its defaults and its validation. Pure: used by the
+ * dashboard, the workers and Node alike.
+ */
+
+/** Transports, named as `@microsoft/signalr`'s `HttpTransportType` names them. */
+export const TRANSPORTS = ['WebSockets', 'ServerSentEvents', 'LongPolling'] as const;
+export type TransportName = (typeof TRANSPORTS)[number];
+
+/** Hub protocols, named as they appear in the SignalR handshake. */
+export const PROTOCOLS = ['json', 'messagepack'] as const;
+export type ProtocolName = (typeof PROTOCOLS)[number];
+
+export interface RunConfig {
+  /** Absolute http(s) URL of the hub. Default: the bundled hub-sample on this page's origin. */
+  endpointUrl: string;
+  /** Default WebSockets, the guide's default. */
+  transport: TransportName;
+  /** Default json. */
+  protocol: ProtocolName;
+  /** Connections in the whole run, split between the workers. Default 20. */
+  connections: number;
+  /** Web Workers (or worker threads) sharing the connections. Default 2. */
+  workers: number;
+  /** Payload of each message in bytes. Default 2,048, the guide's default. */
+  messageBytes: number;
+  /** Time between two sends of one connection, in ms. Default 1,000, the guide's default. */
+  sendIntervalMs: number;
+  /** Measured time, in s, from the moment every connection has been opened. Default 30. */
+  durationSec: number;
+  /** Connects in flight at once across all workers. Default 8: Chromium opens 255 WebSockets in
+   *  ~3 s this way and in ~5 s all at once. */
+  connectConcurrency: number;
+}
+
+export const DEFAULT_HUB_PATH = '/signalrbench';
+
+export const DEFAULTS: Omit<RunConfig, 'endpointUrl'> = {
+  transport: 'WebSockets',
+  protocol: 'json',
+  connections: 20,
+  workers: 2,
+  messageBytes: 2_048,
+  sendIntervalMs: 1_000,
+  durationSec: 30,
+  connectConcurrency: 8,
+};
+
+/** The endpoint of the hub-sample that serves the page at `origin`. */
+export function defaultEndpointUrl(origin: string): string {
+  return new URL(DEFAULT_HUB_PATH, origin).toString();
+}
+
+interface WholeNumberRule {
+  key: keyof RunConfig;
+  label: string;
+  min: number;
+  max: number;
+  unit: string;
+  hint: string;
+}
+
+const WHOLE_NUMBER_RULES: WholeNumberRule[] = [
+  { key: 'connections', label: 'Connections', min: 1, max: 100_000, unit: '', hint: 'Past one browser, run more agents.' },
+  { key: 'workers', label: 'Workers', min: 1, max: 64, unit: '', hint: 'One or two per CPU core is plenty.' },
+  // The payload carries a ~40-byte header (sender, sequence, send lag) that must fit.
+  { key: 'messageBytes', label: 'Message size', min: 64, max: 262_144, unit: ' B', hint: 'The hub-sample accepts up to 256 KiB, the size of the guide\'s largest example.' },
+  { key: 'sendIntervalMs', label: 'Send interval', min: 10, max: 3_600_000, unit: ' ms', hint: 'Below 10 ms timers cannot keep the schedule.' },
+  { key: 'durationSec', label: 'Duration', min: 1, max: 86_400, unit: ' s', hint: 'Up to one day.' },
+  { key: 'connectConcurrency', label: 'Connects in flight', min: 1, max: 256, unit: '', hint: 'About 8 opens connections fastest in Chromium.' },
+];
+
+export type ValidationResult = { ok: true; config: RunConfig } | { ok: false; errors: string[] };
+
+/**
+ * Checks every field and reports every problem at once, each saying what is wrong and what to do.
+ * Numbers may arrive as strings (form fields, query strings, command lines).
+ */
+export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown>>): ValidationResult {
+  const errors: string[] = [];
+  const config = { ...DEFAULTS, endpointUrl: '' } as RunConfig;
+
+  const endpointError = checkEndpoint(input.endpointUrl);
+  if (endpointError) errors.push(endpointError);
+  else config.endpointUrl = String(input.endpointUrl).trim();
+
+  const transport = input.transport ?? DEFAULTS.transport;
+  if ((TRANSPORTS as readonly unknown[]).includes(transport)) config.transport = transport as TransportName;
+  else errors.push(`Transport must be one of ${TRANSPORTS.join(', ')}, but is "${String(transport)}".`);
+
+  const protocol = input.protocol ?? DEFAULTS.protocol;
+  if ((PROTOCOLS as readonly unknown[]).includes(protocol)) config.protocol = protocol as ProtocolName;
+  else errors.push(`Protocol must be one of ${PROTOCOLS.join(', ')}, but is "${String(protocol)}".`);
+
+  for (const rule of WHOLE_NUMBER_RULES) {
+    const raw = input[rule.key] ?? DEFAULTS[rule.key as keyof typeof DEFAULTS];
+    const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < rule.min || value > rule.max) {
+      errors.push(
+        `${rule.label} must be a whole number from ${fmt(rule.min)} to ${fmt(rule.max)}${rule.unit}, ` +
+          `but is ${describe(raw)}. ${rule.hint}`,
+      );
+    } else {
+      (config as unknown as Record<string, number>)[rule.key] = value;
+    }
+  }
+  if (config.transport === 'ServerSentEvents' && config.protocol === 'messagepack') {
+    errors.push(
+      'Server-Sent Events carry text only, so SignalR cannot send MessagePack (binary) over them. ' +
+        'Choose JSON with Server-Sent Events, or WebSockets or Long Polling with MessagePack.',
+    );
+  }
+  if (errors.length === 0 && config.workers > config.connections) {
+    errors.push(
+      `Workers (${config.workers}) must not outnumber connections (${config.connections}): ` +
+        'each worker needs at least one connection. Lower the workers or raise the connections.',
+    );
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
+}
+
+function checkEndpoint(raw: unknown): string | null {
+  const text = typeof raw === 'string' ? raw.trim() : '';
+  if (text === '') return 'Endpoint is empty. Enter the hub URL, for example http://127.0.0.1:5180/signalrbench.';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `Endpoint "${text}" is not a URL. Enter an absolute http:// or https:// URL, for example http://127.0.0.1:5180/signalrbench.`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `Endpoint "${text}" uses ${url.protocol.replace(':', '')}; SignalR negotiates over http:// or https:// (it switches to WebSockets itself). Use http(s)://${url.host}${url.pathname}.`;
+  }
+  return null;
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function describe(raw: unknown): string {
+  if (raw === undefined || raw === null || raw === '') return 'empty';
+  return typeof raw === 'string' ? `"${raw}"` : String(raw);
+}
+
+/**
+ * How long, in ms, the end of a run waits for messages still in flight before counting them as
+ * lost: two send intervals, at least 2 s and at most 10 s.
+ */
+export function drainTimeoutMs(config: Pick<RunConfig, 'sendIntervalMs'>): number {
+  return Math.min(10_000, Math.max(2_000, 2 * config.sendIntervalMs));
+}

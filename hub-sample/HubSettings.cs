@@ -1,0 +1,38 @@
+namespace HubSample;
+
+/// <summary>
+/// Every setting of the sample hub, with its default, in one place. Each can be given on the
+/// command line (<c>--port 6000</c>, <c>--CorsOrigins "https://a,https://b"</c>) or as an
+/// environment variable prefixed <c>HUBSAMPLE_</c> (<c>HUBSAMPLE_PORT=6000</c>).
+/// </summary>
+public sealed class HubSettings
+{
+    /// <summary>IP address to listen on. Default 127.0.0.1: the hub is not reachable from other
+    /// hosts unless you ask for it (for example <c>--host 0.0.0.0</c>).</summary>
+    public string Host { get; set; } = "127.0.0.1";
+
+    /// <summary>TCP port. Default 5180; 0 lets the system pick a free port (the chosen URL is printed).</summary>
+    public int Port { get; set; } = 5180;
+
+    /// <summary>Optional HTTPS port (HTTP/1.1 and HTTP/2, self-signed certificate made at start).
+    /// Off by default. Use it for Server-Sent Events and long polling from a browser: over HTTP/1.1
+    /// the browser allows 6 connections per origin; HTTP/2 lifts that. 0 picks a free port.</summary>
+    public int? HttpsPort { get; set; }
+
+    /// <summary>Origins allowed to call the hub from another origin, comma separated. Default: the Vite
+    /// dev server (<c>npm run dev</c>). The dashboard served by this hub is same-origin and needs none.</summary>
+    public string CorsOrigins { get; set; } = "http://localhost:5173,http://127.0.0.1:5173";
+
+    /// <summary>Largest hub message accepted, in bytes (SignalR's <c>MaximumReceiveMessageSize</c>,
+    /// whose default is 32 KB). Default 260 KiB: the guide's worked example sends 256 KiB messages,
+    /// plus 4 KiB for the protocol envelope (method name, timestamp, framing). A larger message
+    /// closes the sender's connection, as SignalR does.</summary>
+    public long MaxMessageBytes { get; set; } = 260 * 1024;
+
+    /// <summary>Folder of the built dashboard (<c>npm run build</c> writes <c>dist/</c>). Relative
+    /// paths are taken from the current directory.</summary>
+    public string DashboardDir { get; set; } = "dist";
+
+    public string[] CorsOriginList() =>
+        CorsOrigins.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+}

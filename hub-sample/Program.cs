@@ -1,0 +1,77 @@
+using System.Net;
+using HubSample;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http.Connections;
+
+var builder = WebApplication.CreateBuilder(new WebApplicationOptions
+{
+    Args = args,
+    // The dashboard folder and relative paths are resolved from where the hub is started.
+    ContentRootPath = Directory.GetCurrentDirectory(),
+});
+builder.Configuration.AddEnvironmentVariables("HUBSAMPLE_");
+var settings = builder.Configuration.Get<HubSettings>() ?? new HubSettings();
+
+if (!IPAddress.TryParse(settings.Host, out var listenAddress))
+{
+    Console.Error.WriteLine($"--host must be an IP address such as 127.0.0.1 or 0.0.0.0, but is '{settings.Host}'.");
+    return 2;
+}
+builder.WebHost.ConfigureKestrel(kestrel =>
+{
+    kestrel.Listen(listenAddress, settings.Port);
+    if (settings.HttpsPort is int httpsPort)
+    {
+        var certificate = SelfSignedCertificate.Create(listenAddress);
+        kestrel.Listen(listenAddress, httpsPort, listen =>
+        {
+            listen.Protocols = HttpProtocols.Http1AndHttp2;
+            listen.UseHttps(certificate);
+        });
+    }
+});
+builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
+    .WithOrigins(settings.CorsOriginList())
+    .AllowAnyHeader()
+    .AllowAnyMethod()
+    // The SignalR JS client sends credentials by default, so origins must be listed, not '*'.
+    .AllowCredentials()));
+
+builder.Services
+    .AddSignalR(hub =>
+    {
+        hub.MaximumReceiveMessageSize = settings.MaxMessageBytes;
+        // Benchmark setting: clients see the hub's error messages, never stack traces.
+        hub.EnableDetailedErrors = false;
+    })
+    .AddMessagePackWireProtocol();
+
+var app = builder.Build();
+app.UseCors();
+app.UseDashboard(settings.DashboardDir);
+app.MapGet("/healthz", () => Results.Text("ok"));
+app.MapHub<BenchHub>("/signalrbench", connection =>
+{
+    connection.Transports = HttpTransportType.WebSockets | HttpTransportType.ServerSentEvents | HttpTransportType.LongPolling;
+    // Benchmark setting: let one whole message (see MaxMessageBytes) sit in the pipes before
+    // back-pressure starts; the 64 KB defaults would stall 256 KiB messages.
+    connection.TransportMaxBufferSize = settings.MaxMessageBytes;
+    connection.ApplicationMaxBufferSize = settings.MaxMessageBytes;
+});
+
+app.Lifetime.ApplicationStarted.Register(() =>
+{
+    var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses;
+    foreach (var address in addresses ?? [])
+    {
+        // Tests and scripts read this line to find the port; keep its shape.
+        Console.WriteLine($"SignalR Live Bench hub listening on {address}");
+        Console.WriteLine($"  dashboard: {address}/");
+        Console.WriteLine($"  hub:       {address}/signalrbench");
+    }
+});
+
+app.Run();
+return 0;

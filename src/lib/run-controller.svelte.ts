@@ -1,0 +1,110 @@
+/**
+ * The dashboard's run: the one module that creates Web Workers. It hands them to a
+ * RunCoordinator and copies the merged figures into reactive state at most once per frame.
+ */
+import { systemClock } from '../../core/clock.ts';
+import type { LatencySummary } from '../../core/latency.ts';
+import type { SecondPoint } from '../../core/run-aggregator.ts';
+import type { RunConfig } from '../../core/run-config.ts';
+import { RunCoordinator, type RunPhase, type WorkerPort } from '../../core/run-coordinator.ts';
+import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../workers/protocol.ts';
+
+export interface RunView {
+  phase: RunPhase;
+  totals: WorkerTotals;
+  connectionsOpen: number;
+  latency: LatencySummary;
+  uncorrectedLatency: LatencySummary;
+  underOneSecondShare: number | null;
+  errorCounts: ErrorCounts;
+  errorSamples: ErrorSample[];
+  workerFailures: string[];
+  /** Worst event-loop lag of any worker over the run so far, in ms. */
+  maxEventLoopLagMs: number;
+}
+
+function createWorkerPort(): WorkerPort {
+  const worker = new Worker(new URL('../../workers/bench.worker.ts', import.meta.url), { type: 'module', name: 'bench' });
+  return {
+    post: (message) => worker.postMessage(message),
+    onMessage: (handler) => {
+      worker.onmessage = (event: MessageEvent<FromWorker>) => handler(event.data);
+      // A worker that cannot even load reports here, not through its own messages.
+      worker.onerror = (event) => {
+        event.preventDefault();
+        handler({ type: 'fatal', workerIndex: -1, message: event.message || 'the worker script failed to load' });
+      };
+    },
+    terminate: () => worker.terminate(),
+  };
+}
+
+export class RunController {
+  /** The run's configuration, or null before the first run. */
+  config = $state.raw<RunConfig | null>(null);
+  view = $state.raw<RunView | null>(null);
+  points = $state.raw<readonly SecondPoint[]>([]);
+  #coordinator: RunCoordinator | null = null;
+  #frameRequested = false;
+
+  get running(): boolean {
+    return this.view !== null && this.view.phase !== 'done';
+  }
+
+  start(config: RunConfig): void {
+    this.#coordinator?.terminate();
+    const ports = Array.from({ length: config.workers }, (_, index) => withIndex(createWorkerPort(), index));
+    const coordinator = new RunCoordinator(config, ports, systemClock, () => this.#requestRefresh());
+    this.#coordinator = coordinator;
+    this.config = config;
+    this.points = [];
+    coordinator.start();
+    this.#refresh();
+    void coordinator.finished().then(() => {
+      if (this.#coordinator === coordinator) coordinator.terminate();
+      this.#refresh();
+    });
+  }
+
+  stop(): void {
+    this.#coordinator?.stop();
+    this.#refresh();
+  }
+
+  #requestRefresh(): void {
+    if (this.#frameRequested) return;
+    this.#frameRequested = true;
+    requestAnimationFrame(() => {
+      this.#frameRequested = false;
+      this.#refresh();
+    });
+  }
+
+  #refresh(): void {
+    const coordinator = this.#coordinator;
+    if (!coordinator) return;
+    const a = coordinator.aggregator;
+    const points = a.points();
+    this.points = [...points];
+    this.view = {
+      phase: coordinator.phase,
+      totals: a.totals(),
+      connectionsOpen: a.connectionsOpen(),
+      latency: a.latency(),
+      uncorrectedLatency: a.uncorrectedLatency(),
+      underOneSecondShare: a.underOneSecondShare(),
+      errorCounts: a.errorCounts(),
+      errorSamples: a.errorSamples(),
+      workerFailures: [...coordinator.workerFailures],
+      maxEventLoopLagMs: points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
+    };
+  }
+}
+
+/** Fills in the worker index of load failures, which the worker itself could not report. */
+function withIndex(port: WorkerPort, workerIndex: number): WorkerPort {
+  return {
+    ...port,
+    onMessage: (handler) => port.onMessage((message) => handler(message.type === 'fatal' && message.workerIndex < 0 ? { ...message, workerIndex } : message)),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The dashboard in real Chromium, served by the real hub-sample over HTTPS (HTTP/2, so long
+ * polling is not held to 6 connections per origin), running short echo runs from its workers.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
+
+let browser: LaunchedBrowser;
+let page: Page;
+const consoleErrors: string[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  await page.goto(inject('hubHttpsUrl'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function runEcho(transport: string, protocol: string) {
+  await page.selectOption('select[name=transport]', transport);
+  await page.selectOption('select[name=protocol]', protocol);
+  await page.fill('input[name=connections]', '20');
+  await page.fill('input[name=workers]', '2');
+  await page.fill('input[name=sendIntervalMs]', '250');
+  await page.fill('input[name=durationSec]', '4');
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });
+  const summary = page.getByTestId('summary');
+  return {
+    received: Number(await summary.getAttribute('data-received')),
+    sent: Number(await summary.getAttribute('data-sent')),
+    errors: Number(await summary.getAttribute('data-errors')),
+    line: await page.getByTestId('summary-line').textContent(),
+    latencyPoints: Number(await page.getByTestId('chart-latency').getAttribute('data-points')),
+    ratePoints: Number(await page.getByTestId('chart-rate').getAttribute('data-points')),
+    connectionPoints: Number(await page.getByTestId('chart-connections').getAttribute('data-points')),
+    errorText: (await page.getByTestId('error-samples').count()) > 0 ? await page.getByTestId('error-samples').textContent() : '',
+  };
+}
+
+describe('dashboard', () => {
+  it('is cross-origin isolated, for 5 us timestamps', async () => {
+    expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
+    await expect.poll(() => page.getByTestId('timing').textContent()).toContain('Cross-origin isolated');
+  });
+
+  it('defaults the endpoint to the hub that serves it', async () => {
+    expect(await page.inputValue('input[name=endpointUrl]')).toBe(`${inject('hubHttpsUrl')}/signalrbench`);
+  });
+
+  for (const [transport, protocol] of [['WebSockets', 'messagepack'], ['LongPolling', 'json']] as const) {
+    it(`runs echo with 20 connections over ${transport} + ${protocol}: charts get points, every message is received, no errors`, async () => {
+      const result = await runEcho(transport, protocol);
+      expect(result.errorText).toBe('');
+      expect(result.errors).toBe(0);
+      // 20 connections x 4 s / 250 ms.
+      expect(result.sent).toBe(320);
+      expect(result.received).toBe(320);
+      expect(result.line).toContain('received 320');
+      expect(result.latencyPoints).toBeGreaterThanOrEqual(4);
+      expect(result.ratePoints).toBe(result.latencyPoints);
+      expect(result.connectionPoints).toBe(result.latencyPoints);
+    });
+  }
+
+  it('lists every bad field at once and keeps what was typed', async () => {
+    await page.fill('input[name=connections]', '-3');
+    await page.fill('input[name=messageBytes]', '2.5');
+    await page.click('button[type=submit]');
+    const errors = await page.getByTestId('config-errors').textContent();
+    expect(errors).toContain('Connections must be a whole number from 1 to 100,000, but is "-3"');
+    expect(errors).toContain('Message size must be a whole number from 64 to 262,144 B, but is "2.5"');
+    expect(await page.inputValue('input[name=connections]')).toBe('-3');
+  });
+
+  it('logged no errors in the page console', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Opens a worker's share of the connections at a paced rate (at most `concurrency` connects in
+ * flight: Chromium opens 255 WebSockets in ~3 s with 8 in flight, ~5 s all at once) and keeps
+ * track of their states. One connection's failure is counted and never ends the run.
+ */
+import type { WorkerStats } from './worker-stats.ts';
+import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
+
+export type ConnectionState = 'pending' | 'connecting' | 'open' | 'failed' | 'closed';
+
+export interface PooledConnection {
+  /** Run-wide index of this connection. */
+  readonly index: number;
+  readonly connection: BenchConnection;
+  state: ConnectionState;
+  /** Set when the connection closes: its scenario stops sending on it. */
+  onClosed?: () => void;
+  /** Deliveries to this connection go to the running scenario. */
+  onMeasure?: (ts: number, payload: string) => void;
+}
+
+export interface PoolDeps {
+  connect: ConnectionFactory;
+  classify: ErrorClassifier;
+  stats: WorkerStats;
+}
+
+export class ConnectionPool {
+  readonly connections: PooledConnection[] = [];
+  #aborted = false;
+  #closing = false;
+
+  constructor(
+    private readonly deps: PoolDeps,
+    private readonly options: ConnectionOptions,
+    firstIndex: number,
+    count: number,
+    private readonly concurrency: number,
+  ) {
+    for (let i = 0; i < count; i++) this.connections.push(this.#create(firstIndex + i));
+  }
+
+  get openCount(): number {
+    return this.connections.filter((c) => c.state === 'open').length;
+  }
+
+  get connectingCount(): number {
+    return this.connections.filter((c) => c.state === 'connecting').length;
+  }
+
+  /** Resolves when every connection is open or has failed (or opening was aborted). */
+  async openAll(): Promise<void> {
+    let next = 0;
+    const lane = async () => {
+      while (!this.#aborted && next < this.connections.length) {
+        await this.#open(this.connections[next++]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, this.connections.length) }, lane));
+  }
+
+  /** Stops opening new connections; those in flight finish. */
+  abortOpening(): void {
+    this.#aborted = true;
+  }
+
+  async closeAll(): Promise<void> {
+    this.#closing = true;
+    await Promise.all(
+      this.connections
+        .filter((c) => c.state === 'open')
+        .map(async (c) => {
+          c.state = 'closed';
+          await c.connection.stop().catch(() => undefined);
+        }),
+    );
+  }
+
+  #create(index: number): PooledConnection {
+    const pooled: PooledConnection = { index, connection: this.deps.connect(this.options), state: 'pending' };
+    pooled.connection.onMeasure((ts, payload) => pooled.onMeasure?.(ts, payload));
+    pooled.connection.onClose((error) => {
+      if (pooled.state !== 'open') return;
+      pooled.state = 'closed';
+      pooled.onClosed?.();
+      if (!this.#closing) {
+        const reason = error ? this.deps.classify(error, this.options).message : 'the server closed it without an error';
+        this.deps.stats.recordError('closed', `Connection closed during the run: ${reason}`);
+      }
+    });
+    return pooled;
+  }
+
+  async #open(pooled: PooledConnection): Promise<void> {
+    pooled.state = 'connecting';
+    try {
+      await pooled.connection.start();
+      pooled.state = 'open';
+      this.deps.stats.totals.connectionsOpened++;
+    } catch (error) {
+      pooled.state = 'failed';
+      this.deps.stats.totals.connectionsFailed++;
+      const classified = this.deps.classify(error, this.options);
+      this.deps.stats.recordError(classified.kind, classified.message);
+    }
+  }
+}

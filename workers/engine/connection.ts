@@ -1,0 +1,36 @@
+/**
+ * What the engine needs from a connection. The real one wraps `@microsoft/signalr`
+ * (workers/signalr-connection.ts); unit tests inject fakes.
+ */
+import type { ProtocolName, TransportName } from '../../core/run-config.ts';
+import type { ErrorKind } from '../protocol.ts';
+
+export interface BenchConnection {
+  /** Opens the connection (negotiate, transport, handshake). Rejects with a {@link ConnectFailure}-classifiable error. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Fire-and-forget hub call: resolves once written, not when the hub has run it. */
+  send(method: string, ...args: unknown[]): Promise<void>;
+  /** Hub call that waits for the hub's completion. */
+  invoke(method: string, ...args: unknown[]): Promise<unknown>;
+  /** Every delivery of the benchmark hub arrives as `Measure(ts, payload)`. */
+  onMeasure(handler: (ts: number, payload: string) => void): void;
+  /** Called once when the connection closes after having started, with the cause if any. */
+  onClose(handler: (error?: Error) => void): void;
+}
+
+export interface ConnectionOptions {
+  endpointUrl: string;
+  transport: TransportName;
+  protocol: ProtocolName;
+}
+
+export type ConnectionFactory = (options: ConnectionOptions) => BenchConnection;
+
+/** A failure classified for counting and worded for people. */
+export interface ClassifiedError {
+  kind: ErrorKind;
+  message: string;
+}
+
+export type ErrorClassifier = (error: unknown, context: ConnectionOptions) => ClassifiedError;

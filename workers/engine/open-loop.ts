@@ -1,0 +1,66 @@
+/**
+ * Open-loop send schedule of one connection: send n is due at `firstSlotUs + n * intervalUs`,
+ * whether or not earlier sends were answered. A timer that fires late still sends, and reports
+ * how late it is, so the latency can be measured from the planned time (wrk2's correction for
+ * coordinated omission) and the lateness counted.
+ */
+import type { Clock, Timers } from '../../core/clock.ts';
+
+export type SlotHandler = (plannedUs: number, sendLagUs: number, seq: number) => void;
+
+export class OpenLoop {
+  #seq = 0;
+  #timer: unknown = null;
+  #stopped = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timers: Timers,
+    private readonly firstSlotUs: number,
+    private readonly intervalUs: number,
+    /** No send is planned at or after this time. */
+    private readonly endUs: number,
+    private readonly onSlot: SlotHandler,
+  ) {}
+
+  start(): void {
+    this.#arm();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer !== null) this.timers.clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  /** Sends made so far. */
+  get sends(): number {
+    return this.#seq;
+  }
+
+  #plannedUs(): number {
+    return this.firstSlotUs + this.#seq * this.intervalUs;
+  }
+
+  #arm(): void {
+    if (this.#stopped || this.#plannedUs() >= this.endUs) return;
+    const delayMs = Math.max(0, (this.#plannedUs() - this.clock.nowUs()) / 1_000);
+    this.#timer = this.timers.setTimeout(() => this.#fire(), delayMs);
+  }
+
+  #fire(): void {
+    this.#timer = null;
+    if (this.#stopped) return;
+    const plannedUs = this.#plannedUs();
+    const nowUs = this.clock.nowUs();
+    // Timers round to whole ms and may wake a little early: never send before the planned time,
+    // or the latency measured from it would come out too small.
+    if (nowUs < plannedUs) {
+      this.#arm();
+      return;
+    }
+    const seq = this.#seq++;
+    this.onSlot(plannedUs, nowUs - plannedUs, seq);
+    this.#arm();
+  }
+}
