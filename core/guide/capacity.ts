@@ -51,7 +51,7 @@ export function sendIntervalMsFor(p: { bytesPerSecond: number; connections: numb
 }
 
 /** A benchmark run's configuration. */
-export interface RunConfig {
+export interface GuideRunConfig {
   /** Traffic pattern, as in the guide's case study. */
   scenario: Scenario;
   /** Client connections in the run (count, > 0). No default. */
@@ -97,7 +97,7 @@ export interface ExpectedTraffic {
 }
 
 /** Expected inbound/outbound messages and bytes per second of a run. Throws on invalid settings. */
-export function expectedTraffic(config: RunConfig): ExpectedTraffic {
+export function expectedTraffic(config: GuideRunConfig): ExpectedTraffic {
   const { scenario, connections, messageBytes, sendIntervalMs } = config;
   requireWholePositive('connections', connections);
   const senders = config.senders ?? defaultSenders(scenario, connections);
@@ -128,7 +128,7 @@ export function expectedTraffic(config: RunConfig): ExpectedTraffic {
 }
 
 /** For each edition (default both), the smallest tier the run fits and why every other tier fails. */
-export function fitRun(config: RunConfig, editions: readonly EditionId[] = EDITIONS): Record<EditionId, EditionFit> {
+export function fitRun(config: GuideRunConfig, editions: readonly EditionId[] = EDITIONS): Record<EditionId, EditionFit> {
   const demand = demandFromTraffic([expectedTraffic(config)]);
   const result: Partial<Record<EditionId, EditionFit>> = {};
   for (const id of editions) result[id] = fitEdition(id, demand);
@@ -140,7 +140,7 @@ function defaultSenders(scenario: Scenario, connections: number): number {
   return scenario === 'broadcast' || scenario === 'bigGroup' ? 1 : connections;
 }
 
-function recipientsOf(config: RunConfig): number {
+function recipientsOf(config: GuideRunConfig): number {
   const { scenario, connections } = config;
   if (scenario === 'echo' || scenario === 'sendToConnection') return 1;
   if (scenario === 'broadcast') return connections;

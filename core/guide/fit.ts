@@ -121,10 +121,10 @@ function routingReason(id: EditionId, tierName: string, demand: Demand, notes: s
       notes.push(`No published ${SCENARIO_WORDS[scenario]} row for ${tierName}; using ${limit.basisTier}'s ${count(limit.inboundMessagesPerSecond)} messages/s as a lower bound.`);
     }
     share += rate / limit.inboundMessagesPerSecond;
-    parts.push(`${count(rate)} ${SCENARIO_WORDS[scenario]} messages/s of ${tierName}'s published ${count(limit.inboundMessagesPerSecond)}/s`);
+    parts.push(`${count(rate)} ${SCENARIO_WORDS[scenario]} messages/s (${tierName} allows ${count(limit.inboundMessagesPerSecond)}/s)`);
   }
   if (share <= 1 + TOLERANCE) return null;
-  return `routing: ${parts.join(' plus ')} use ${trimNumber(share * 100)}% of its routing capacity.`;
+  return `routing: ${parts.join(' plus ')} need ${trimNumber(share * 100)}% of ${tierName}'s published routing capacity.`;
 }
 
 function bandwidthReason(direction: string, demand: number, limit: number, tierName: string, table: string): string {

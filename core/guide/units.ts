@@ -53,7 +53,8 @@ export function parsePublishedBandwidth(text: string): number {
 }
 
 /**
- * Formats bytes per second the way the guide prints it ("2 MBps", "400 KBps", "1.2 MBps").
+ * Formats bytes per second the way the guide prints it ("2 MBps", "400 KBps", "1.2 MBps"), with up
+ * to three decimals so that a value just over a limit ("4.002 MBps") does not print as the limit.
  * @param bytesPerSecond non-negative bandwidth in bytes per second
  */
 export function formatBytesPerSecond(bytesPerSecond: number): string {
@@ -61,12 +62,15 @@ export function formatBytesPerSecond(bytesPerSecond: number): string {
     throw new Error(`bytesPerSecond must be a non-negative number (got ${bytesPerSecond}).`);
   }
   const { bytesPerKB, bytesPerMB } = GUIDE_BYTES;
-  if (bytesPerSecond >= bytesPerMB) return `${trimNumber(bytesPerSecond / bytesPerMB)} MBps`;
-  if (bytesPerSecond >= bytesPerKB) return `${trimNumber(bytesPerSecond / bytesPerKB)} KBps`;
+  if (bytesPerSecond >= bytesPerMB) return `${trimNumber(bytesPerSecond / bytesPerMB, 3)} MBps`;
+  if (bytesPerSecond >= bytesPerKB) return `${trimNumber(bytesPerSecond / bytesPerKB, 3)} KBps`;
   return `${trimNumber(bytesPerSecond)} Bps`;
 }
 
-/** Up to two decimals, no trailing zeros, thousands separated: 1.2, 2,000, 7,812.5. */
-export function trimNumber(value: number): string {
-  return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+/**
+ * Thousands separated, no trailing zeros: 1.2, 2,000, 7,812.5.
+ * @param maximumFractionDigits decimals kept at most; default 2
+ */
+export function trimNumber(value: number, maximumFractionDigits = 2): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits });
 }

@@ -52,8 +52,10 @@ public ref partial struct MessagePackReader
                 return ReadBoolean();
             case MessagePackKind.Integer:
                 return code == Code.UInt64 ? ReadLargeInteger() : ReadInt64();
+            case MessagePackKind.Float when code == Code.Float32:
+                return (float)ReadDouble();
             case MessagePackKind.Float:
-                return code == Code.Float32 ? (float)ReadDouble() : ReadDouble();
+                return ReadDouble();
             case MessagePackKind.String:
                 return ReadString();
             case MessagePackKind.Binary:

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what the project needs on a fresh machine, and only what is missing:
+# npm packages, the hub-sample's NuGet packages, and (with --with-browser) Debian's Chromium
+# for the browser tests. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "== Installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+
+if [ ! -f hub-sample/obj/project.assets.json ] || [ hub-sample/HubSample.csproj -nt hub-sample/obj/project.assets.json ]; then
+  echo "== Restoring the hub-sample's NuGet packages"
+  dotnet restore hub-sample/HubSample.csproj --nologo -v quiet
+fi
+
+if [ "${1:-}" = "--with-browser" ] && [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "The browser tests need Chromium at /usr/bin/chromium. Install it with 'sudo apt-get install -y chromium'," >&2
+    echo "or point CHROMIUM_PATH at another Chromium, then run the tests again." >&2
+    exit 1
+  fi
+  echo "== Installing Debian's chromium for the browser tests"
+  apt-get update -qq
+  # A first install has been seen to fail half-way on vanished archives and succeed when run again.
+  for attempt in 1 2 3; do
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; then break; fi
+    if [ "$attempt" -eq 3 ]; then echo "apt-get could not install chromium after 3 attempts." >&2; exit 1; fi
+    echo "apt-get install chromium failed (attempt $attempt); retrying."
+    sleep 5
+  done
+fi

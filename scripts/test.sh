@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Every test: type checks, the hub-sample's own tests (xunit), then Vitest's unit, DOM,
+# integration (real hub + real SignalR client) and browser (real Chromium) projects.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== Building the dashboard and the hub-sample"
+npx vite build --logLevel warn
+dotnet build hub-sample/HubSample.csproj -c Release --nologo -v quiet
+
+echo "== Type checks"
+npx svelte-check --tsconfig ./tsconfig.json --threshold error --output machine | tail -n 1
+
+echo "== hub-sample tests"
+dotnet test hub-sample/Tests/HubSample.Tests.csproj --nologo -v quiet
+
+echo "== Unit, DOM, integration and browser tests"
+npx vitest run

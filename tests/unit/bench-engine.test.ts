@@ -1,0 +1,120 @@
+/**
+ * The engine and the coordinator driven by a fake clock and fake connections: scheduling,
+ * accounting of lost and duplicated messages, failures that do not stop the run.
+ */
+import { describe, expect, it } from 'vitest';
+import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
+import { RunCoordinator, type WorkerPort } from '../../core/run-coordinator.ts';
+import { BenchEngine } from '../../workers/engine/bench-engine.ts';
+import type { FromWorker } from '../../workers/protocol.ts';
+import { FakeTime } from '../support/fake-time.ts';
+import { classifyPlainly, fakeEchoHub, type FakeEchoOptions } from '../support/fake-connections.ts';
+
+function config(overrides: Partial<RunConfig>): RunConfig {
+  const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', ...overrides });
+  if (!result.ok) throw new Error(result.errors.join('\n'));
+  return result.config;
+}
+
+function fakeRun(runConfig: RunConfig, options: FakeEchoOptions) {
+  const time = new FakeTime();
+  const hub = fakeEchoHub(time, options);
+  const ports: WorkerPort[] = Array.from({ length: runConfig.workers }, () => {
+    let handler: (message: FromWorker) => void = () => {};
+    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => handler(m) });
+    return { post: (m) => engine.handle(m), onMessage: (h) => (handler = h), terminate: () => void engine.stop() };
+  });
+  const coordinator = new RunCoordinator(runConfig, ports, time);
+  return { time, hub, coordinator };
+}
+
+describe('a run with fake connections', () => {
+  it('sends on schedule from every connection and measures each echo from its planned time', async () => {
+    const { time, coordinator } = fakeRun(config({ connections: 4, workers: 2, sendIntervalMs: 100, durationSec: 2 }), { echoDelayMs: 7 });
+    coordinator.start();
+    await time.advanceByMs(30_000);
+    expect(coordinator.phase).toBe('done');
+    const totals = coordinator.aggregator.totals();
+    expect(totals).toMatchObject({ sent: 80, received: 80, lost: 0, duplicated: 0, missedSlots: 0, connectionsOpened: 4 });
+    const latency = coordinator.aggregator.latency();
+    // Every echo took 7 ms on the fake clock; HdrHistogram keeps 3 significant digits.
+    expect(latency.p50Us).toBeGreaterThanOrEqual(6_995);
+    expect(latency.maxUs).toBeLessThanOrEqual(7_010);
+    expect(coordinator.aggregator.underOneSecondShare()).toBe(1);
+  });
+
+  it('counts dropped echoes as lost and repeated ones as duplicated', async () => {
+    const { time, coordinator } = fakeRun(config({ connections: 2, workers: 1, sendIntervalMs: 100, durationSec: 1 }), {
+      echoDelayMs: 5,
+      drop: (connection, n) => connection === 0 && n % 5 === 0,
+      duplicate: (connection, n) => connection === 1 && n === 3,
+    });
+    coordinator.start();
+    await time.advanceByMs(30_000);
+    expect(coordinator.aggregator.totals()).toMatchObject({ sent: 20, received: 18, lost: 2, duplicated: 1 });
+    expect(coordinator.aggregator.latency().count).toBe(18);
+  });
+
+  it('keeps running when some connections fail to start, and says why', async () => {
+    const { time, coordinator } = fakeRun(config({ connections: 5, workers: 1, sendIntervalMs: 500, durationSec: 1 }), {
+      echoDelayMs: 1,
+      failStart: new Set([1, 3]),
+    });
+    coordinator.start();
+    await time.advanceByMs(30_000);
+    const { aggregator } = coordinator;
+    expect(aggregator.totals()).toMatchObject({ connectionsOpened: 3, connectionsFailed: 2, sent: 6, received: 6 });
+    expect(aggregator.errorCounts().negotiate).toBe(2);
+    expect(aggregator.errorSamples()).toEqual([{ kind: 'negotiate', message: expect.stringContaining('refused'), count: 2 }]);
+  });
+
+  it('counts a connection closed by the server, stops its sends, and counts its unanswered send as lost', async () => {
+    const { time, hub, coordinator } = fakeRun(config({ connections: 2, workers: 1, sendIntervalMs: 100, durationSec: 1 }), { echoDelayMs: 80 });
+    coordinator.start();
+    await time.advanceByMs(0);
+    expect(coordinator.phase).toBe('running');
+    // The 250 ms lead to the first send, then sends at 0, 100 and 200 ms on connection 0; the
+    // echo of the last one (due at 280 ms) is still on its way when the server closes.
+    await time.advanceByMs(250 + 260);
+    expect(hub.connections[0]!.sent.length).toBe(3);
+    const sentBeforeClose = hub.connections[0]!.sent.length;
+    hub.connections[0]!.serverClose(new Error('Server timeout elapsed'));
+    await time.advanceByMs(30_000);
+    expect(hub.connections[0]!.sent.length).toBe(sentBeforeClose);
+    const { aggregator } = coordinator;
+    expect(aggregator.errorCounts().closed).toBe(1);
+    expect(aggregator.errorSamples()[0]!.message).toContain('Server timeout elapsed');
+    // Connection 1 sent all 10; connection 0's last send was in flight when it closed.
+    expect(aggregator.totals()).toMatchObject({ sent: 10 + sentBeforeClose, lost: 1 });
+  });
+
+  it('counts sends that left more than one interval late as missed slots', async () => {
+    const { time, coordinator } = fakeRun(config({ connections: 1, workers: 1, sendIntervalMs: 100, durationSec: 1 }), { echoDelayMs: 1 });
+    coordinator.start();
+    await time.advanceByMs(0);
+    await time.advanceByMs(250 + 50);
+    time.jumpByMs(350);
+    await time.advanceByMs(30_000);
+    const totals = coordinator.aggregator.totals();
+    expect(totals.sent).toBe(10);
+    // Slots due at 100, 200, 300 ms left at 400 ms: 300 and 200 ms late.
+    expect(totals.missedSlots).toBe(2);
+    expect(coordinator.aggregator.latency().maxUs).toBeGreaterThanOrEqual(300_000);
+    expect(coordinator.aggregator.uncorrectedLatency().maxUs).toBeLessThan(2_000);
+  });
+
+  it('stops early on request, drains and reports once per worker', async () => {
+    const { time, hub, coordinator } = fakeRun(config({ connections: 4, workers: 2, sendIntervalMs: 100, durationSec: 60 }), { echoDelayMs: 20 });
+    coordinator.start();
+    await time.advanceByMs(0);
+    await time.advanceByMs(250 + 1_990);
+    coordinator.stop();
+    await time.advanceByMs(10_000);
+    expect(coordinator.phase).toBe('done');
+    const totals = coordinator.aggregator.totals();
+    // 2 s of 4 connections at 10 msg/s each, instead of 60 s.
+    expect(totals.sent).toBe(80);
+    expect(totals.received).toBe(totals.sent);
+    expect(hub.connections.every((c) => c.stopped)).toBe(true);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { OpenLoop } from '../../workers/engine/open-loop.ts';
+import { FakeTime } from '../support/fake-time.ts';
+
+interface Slot {
+  plannedUs: number;
+  sendLagUs: number;
+  seq: number;
+  atUs: number;
+}
+
+function loop(time: FakeTime, firstSlotUs: number, intervalUs: number, endUs: number) {
+  const slots: Slot[] = [];
+  const openLoop = new OpenLoop(time, time, firstSlotUs, intervalUs, endUs, (plannedUs, sendLagUs, seq) =>
+    slots.push({ plannedUs, sendLagUs, seq, atUs: time.nowUs() }));
+  return { openLoop, slots };
+}
+
+describe('OpenLoop', () => {
+  it('plans send n at first + n x interval and stops before the end', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const { openLoop, slots } = loop(time, t0 + 300_000, 1_000_000, t0 + 3_300_000);
+    openLoop.start();
+    await time.advanceByMs(10_000);
+    expect(slots.map((s) => s.plannedUs - t0)).toEqual([300_000, 1_300_000, 2_300_000]);
+    expect(slots.every((s) => s.sendLagUs === 0)).toBe(true);
+    expect(time.pendingTimers).toBe(0);
+  });
+
+  it('when the event loop stalls, sends every overdue slot at once and reports how late each is', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const { openLoop, slots } = loop(time, t0, 100_000, t0 + 1_000_000);
+    openLoop.start();
+    await time.advanceByMs(0);
+    expect(slots).toHaveLength(1);
+    // 350 ms with no timer running: slots at 100, 200 and 300 ms are overdue.
+    time.jumpByMs(350);
+    await time.advanceByMs(0);
+    expect(slots.slice(1, 4).map((s) => [s.seq, s.sendLagUs])).toEqual([[1, 250_000], [2, 150_000], [3, 50_000]]);
+    // Back on schedule afterwards.
+    await time.advanceByMs(100);
+    expect(slots[4]).toMatchObject({ seq: 4, sendLagUs: 0 });
+  });
+
+  it('never sends before the planned time, even when a timer wakes early', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const early = { setTimeout: (cb: () => void, ms: number) => time.setTimeout(cb, Math.max(0, ms - 0.6)), clearTimeout: (h: unknown) => time.clearTimeout(h) };
+    const slots: number[] = [];
+    const openLoop = new OpenLoop(time, early, t0 + 10_000, 10_000, t0 + 35_000, (plannedUs) => slots.push(time.nowUs() - plannedUs));
+    openLoop.start();
+    await time.advanceByMs(100);
+    expect(slots).toHaveLength(3);
+    expect(slots.every((lagUs) => lagUs >= 0)).toBe(true);
+  });
+
+  it('stop() cancels the pending send', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const { openLoop, slots } = loop(time, t0, 1_000, t0 + 1_000_000);
+    openLoop.start();
+    await time.advanceByMs(2.5);
+    openLoop.stop();
+    await time.advanceByMs(100);
+    expect(slots).toHaveLength(3);
+    expect(openLoop.sends).toBe(3);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { defaultEndpointUrl, DEFAULTS, drainTimeoutMs, validateRunConfig } from '../../core/run-config.ts';
+
+const endpointUrl = 'http://127.0.0.1:5180/signalrbench';
+
+describe('validateRunConfig', () => {
+  it('fills the guide defaults: 2,048 B every 1,000 ms over WebSockets', () => {
+    const result = validateRunConfig({ endpointUrl });
+    expect(result).toEqual({ ok: true, config: { ...DEFAULTS, endpointUrl } });
+    expect(DEFAULTS).toMatchObject({ messageBytes: 2_048, sendIntervalMs: 1_000, transport: 'WebSockets' });
+  });
+
+  it('accepts numbers typed as text', () => {
+    const result = validateRunConfig({ endpointUrl, connections: '255', workers: ' 4 ', durationSec: '10' });
+    expect(result.ok && result.config).toMatchObject({ connections: 255, workers: 4, durationSec: 10 });
+  });
+
+  const bad: [string, Record<string, unknown>, RegExp][] = [
+    ['empty endpoint', { endpointUrl: '' }, /Endpoint is empty/],
+    ['endpoint not a URL', { endpointUrl: 'localhost:5180' }, /not a URL|uses localhost/],
+    ['ws:// endpoint', { endpointUrl: 'ws://127.0.0.1:5180/signalrbench' }, /uses ws; SignalR negotiates over http/],
+    ['zero connections', { connections: 0 }, /Connections must be a whole number from 1 to 100,000, but is 0/],
+    ['negative workers', { workers: -1 }, /Workers must be a whole number from 1 to 64, but is -1/],
+    ['fractional bytes', { messageBytes: '2.5' }, /Message size .* but is "2.5"/],
+    ['absurd interval', { sendIntervalMs: 1e12 }, /Send interval must be .* 3,600,000 ms/],
+    ['text duration', { durationSec: 'ten' }, /Duration .* but is "ten"/],
+    ['unknown transport', { transport: 'Carrier pigeon' }, /Transport must be one of WebSockets, ServerSentEvents, LongPolling/],
+    ['SSE with MessagePack', { transport: 'ServerSentEvents', protocol: 'messagepack' }, /text only/],
+    ['more workers than connections', { connections: 2, workers: 3 }, /Workers \(3\) must not outnumber connections \(2\)/],
+  ];
+  for (const [name, input, message] of bad) {
+    it(`rejects ${name}`, () => {
+      const result = validateRunConfig({ endpointUrl, ...input });
+      expect(result.ok).toBe(false);
+      expect(result.ok ? '' : result.errors.join('\n')).toMatch(message);
+    });
+  }
+
+  it('lists every problem at once', () => {
+    const result = validateRunConfig({ endpointUrl: 'nope', connections: 0, messageBytes: 1, durationSec: -5 });
+    expect(result.ok ? [] : result.errors).toHaveLength(4);
+  });
+});
+
+describe('defaults derived from the page and the interval', () => {
+  it('points the endpoint at the hub-sample path of the serving origin', () => {
+    expect(defaultEndpointUrl('https://127.0.0.1:5181')).toBe('https://127.0.0.1:5181/signalrbench');
+  });
+
+  it('drains for two intervals, between 2 s and 10 s', () => {
+    expect(drainTimeoutMs({ sendIntervalMs: 100 })).toBe(2_000);
+    expect(drainTimeoutMs({ sendIntervalMs: 3_000 })).toBe(6_000);
+    expect(drainTimeoutMs({ sendIntervalMs: 60_000 })).toBe(10_000);
+  });
+});
