@@ -10,7 +10,3 @@ export function formatMs(us: number): string {
 export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
-
-export function formatPercent(share: number): string {
-  return `${(share * 100).toFixed(share >= 0.999 && share < 1 ? 2 : 1)}%`;
-}

@@ -1,0 +1,60 @@
+/** The summary says in words when the client, not the hub, is the limit. */
+import { describe, expect, it } from 'vitest';
+import { mount, unmount, flushSync } from 'svelte';
+import RunSummary from '../../src/components/RunSummary.svelte';
+import type { RunView } from '../../src/lib/run-controller.svelte.ts';
+import { emptyErrorCounts } from '../../workers/protocol.ts';
+
+const latency = { count: 100, p50Us: 900, p90Us: 1_500, p99Us: 4_000, p999Us: 9_000, maxUs: 12_000, meanUs: 1_000 };
+
+function view(overrides: Partial<RunView>): RunView {
+  return {
+    phase: 'done',
+    totals: { sent: 100, received: 100, duplicated: 0, lost: 0, missedSlots: 0, connectionsOpened: 10, connectionsFailed: 0 },
+    connectionsOpen: 0,
+    latency,
+    uncorrectedLatency: latency,
+    underOneSecondShare: 1,
+    errorCounts: emptyErrorCounts(),
+    errorSamples: [],
+    workerFailures: [],
+    maxEventLoopLagMs: 2,
+    ...overrides,
+  };
+}
+
+function render(runView: RunView): { text: string; destroy: () => void } {
+  const target = document.createElement('div');
+  const component = mount(RunSummary, { target, props: { view: runView } });
+  flushSync();
+  return { text: (target.textContent ?? '').replace(/\s+/g, ' '), destroy: () => unmount(component) };
+}
+
+describe('RunSummary', () => {
+  it('says nothing against the client when it kept its schedule', () => {
+    const { text, destroy } = render(view({}));
+    expect(text).toContain('sent 100 / received 100');
+    expect(text).toContain('Pass: 100.00% of messages arrived in under 1 s (p99 4 ms)');
+    expect(text).not.toContain('could not keep the schedule');
+    destroy();
+  });
+
+  it('blames the client in words when sends missed their slots', () => {
+    const { text, destroy } = render(view({ totals: { ...view({}).totals, missedSlots: 12 }, maxEventLoopLagMs: 340 }));
+    expect(text).toContain('sends that missed their slot 12');
+    expect(text).toContain('This browser could not keep the schedule');
+    destroy();
+  });
+
+  it('shows failures with their kind and count, and the verdict when under 99%', () => {
+    const { text, destroy } = render(view({
+      underOneSecondShare: 0.95,
+      errorCounts: { ...emptyErrorCounts(), negotiate: 3 },
+      errorSamples: [{ kind: 'negotiate', message: 'WebSockets (json) to http://x/signalrbench: refused', count: 3 }],
+    }));
+    expect(text).toContain('errors 3 (negotiate 3)');
+    expect(text).toContain('negotiate ×3: WebSockets (json) to http://x/signalrbench: refused');
+    expect(text).toContain('Fail: only 95.00% of messages arrived in under 1 s');
+    destroy();
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { browserLimitWarnings } from '../../core/browser-limits.ts';
+
+describe('browserLimitWarnings', () => {
+  const cases: [string, Parameters<typeof browserLimitWarnings>, 'none' | 'warning' | 'error', RegExp?][] = [
+    ['255 WebSockets fit', ['WebSockets', 'http://h/hub', 255], 'none'],
+    ['256 WebSockets do not', ['WebSockets', 'http://h/hub', 256], 'error', /255 WebSockets per browser profile; 1 of the 256/],
+    ['4 long-polling connections over HTTP/1.1 fit', ['LongPolling', 'http://h/hub', 4], 'none'],
+    ['5 SSE connections over HTTP/1.1 queue', ['ServerSentEvents', 'http://h/hub', 5], 'error', /6 connections per origin.*https:\/\//],
+    ['20 long-polling connections over HTTP/2 fit', ['LongPolling', 'https://h/hub', 20], 'none'],
+    ['60 long-polling connections over HTTP/2 pass the usual stream limit', ['LongPolling', 'https://h/hub', 60], 'warning', /120 concurrent streams/],
+  ];
+  for (const [name, args, severity, message] of cases) {
+    it(name, () => {
+      const warnings = browserLimitWarnings(...args);
+      if (severity === 'none') expect(warnings).toEqual([]);
+      else {
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]!.severity).toBe(severity);
+        expect(warnings[0]!.message).toMatch(message!);
+      }
+    });
+  }
+});

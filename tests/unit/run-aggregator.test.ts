@@ -1,0 +1,121 @@
+/**
+ * Merging workers' interval histograms gives the percentiles of all the latencies together,
+ * within HdrHistogram's 3 significant digits, checked against exact quantiles of random data.
+ */
+import { describe, expect, it } from 'vitest';
+import { RunAggregator } from '../../core/run-aggregator.ts';
+import { WorkerStats } from '../../workers/engine/worker-stats.ts';
+import type { WorkerSnapshot } from '../../workers/protocol.ts';
+
+/** A seeded generator, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function exactQuantile(sorted: number[], percentile: number): number {
+  // HdrHistogram's definition: the smallest value with at least `percentile`% of values at or below it.
+  const rank = Math.max(1, Math.ceil((percentile / 100) * sorted.length));
+  return sorted[rank - 1]!;
+}
+
+function snapshot(stats: WorkerStats, workerIndex: number, second: number, final = false): WorkerSnapshot {
+  return {
+    type: 'snapshot',
+    workerIndex,
+    phase: final ? 'done' : 'running',
+    second,
+    final,
+    ...stats.takeInterval(),
+    totals: { ...stats.totals },
+    connectionsOpen: 5,
+    connectionsConnecting: 0,
+    eventLoopLagMs: workerIndex,
+    errorCounts: { ...stats.errorCounts },
+    errorSamples: stats.errorSamples(),
+  };
+}
+
+describe('RunAggregator', () => {
+  for (const seed of [1, 2, 3, 4, 5]) {
+    it(`merged percentiles match exact quantiles (seed ${seed})`, () => {
+      const next = random(seed);
+      const workers = [new WorkerStats(), new WorkerStats(), new WorkerStats()];
+      const aggregator = new RunAggregator(workers.length);
+      const all: number[] = [];
+      for (let second = 1; second <= 4; second++) {
+        workers.forEach((stats, w) => {
+          const count = 50 + Math.floor(next() * 500);
+          for (let i = 0; i < count; i++) {
+            // Log-uniform from 100 us to 2 s, with each worker on its own scale.
+            const latencyUs = Math.round(100 * Math.pow(20_000, next()) * (w + 1));
+            all.push(latencyUs);
+            stats.recordSend(0, 1_000_000);
+            stats.recordReceive(latencyUs, latencyUs);
+          }
+          aggregator.add(snapshot(stats, w, second, second === 4));
+        });
+      }
+      all.sort((a, b) => a - b);
+      const merged = aggregator.latency();
+      expect(merged.count).toBe(all.length);
+      for (const [percentile, value] of [[50, merged.p50Us], [90, merged.p90Us], [99, merged.p99Us], [99.9, merged.p999Us]] as const) {
+        const exact = exactQuantile(all, percentile);
+        expect(Math.abs(value - exact) / exact, `p${percentile}: ${value} vs exact ${exact}`).toBeLessThanOrEqual(0.001);
+      }
+      expect(Math.abs(merged.maxUs - all.at(-1)!) / all.at(-1)!).toBeLessThanOrEqual(0.001);
+      const underOneSecond = all.filter((us) => us < 1_000_000).length;
+      expect(aggregator.underOneSecondShare()).toBeCloseTo(underOneSecond / all.length, 12);
+    });
+  }
+
+  it('shows a second only when every worker has reported it, and sums it across workers', () => {
+    const a = new WorkerStats();
+    const b = new WorkerStats();
+    const aggregator = new RunAggregator(2);
+    a.recordSend(0, 1e6);
+    aggregator.add(snapshot(a, 0, 1));
+    expect(aggregator.points()).toEqual([]);
+    b.recordSend(0, 1e6);
+    b.recordSend(0, 1e6);
+    aggregator.add(snapshot(b, 1, 1));
+    expect(aggregator.points().map((p) => [p.second, p.sent, p.connectionsOpen, p.eventLoopLagMs])).toEqual([[1, 3, 10, 1]]);
+  });
+
+  it('a lost worker no longer holds back the seconds, and what it reported is kept', () => {
+    const a = new WorkerStats();
+    const b = new WorkerStats();
+    const aggregator = new RunAggregator(2);
+    b.recordSend(0, 1e6);
+    aggregator.add(snapshot(b, 1, 1));
+    a.recordSend(0, 1e6);
+    aggregator.add(snapshot(a, 0, 1));
+    aggregator.add(snapshot(a, 0, 2));
+    expect(aggregator.points().map((p) => p.second)).toEqual([1]);
+    aggregator.markWorkerLost(1);
+    expect(aggregator.points().map((p) => p.second)).toEqual([1, 2]);
+    expect(aggregator.totals().sent).toBe(2);
+    aggregator.add(snapshot(a, 0, 3, true));
+    expect(aggregator.finished).toBe(true);
+  });
+
+  it('merges failure messages across workers, most frequent first', () => {
+    const a = new WorkerStats();
+    const b = new WorkerStats();
+    a.recordError('negotiate', 'refused');
+    b.recordError('negotiate', 'refused');
+    b.recordError('closed', 'gone');
+    b.recordError('negotiate', 'refused');
+    const aggregator = new RunAggregator(2);
+    aggregator.add(snapshot(a, 0, 1));
+    aggregator.add(snapshot(b, 1, 1));
+    expect(aggregator.errorSamples()).toEqual([
+      { kind: 'negotiate', message: 'refused', count: 3 },
+      { kind: 'closed', message: 'gone', count: 1 },
+    ]);
+    expect(aggregator.errorCounts()).toMatchObject({ negotiate: 3, closed: 1, send: 0 });
+  });
+});
