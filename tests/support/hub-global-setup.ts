@@ -16,10 +16,19 @@ export default async function setup(project: TestProject) {
   const hub = await startHub({ https: true });
   project.provide('hubHttpUrl', hub.httpUrl);
   project.provide('hubHttpsUrl', hub.httpsUrl!);
-  const stop = () => void hub.stop();
-  process.once('exit', stop);
+  // Also when the test run itself is interrupted, so no hub outlives it.
+  const kill = () => hub.process.kill('SIGKILL');
+  const interrupted = (signal: NodeJS.Signals) => {
+    kill();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('exit', kill);
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   return async () => {
-    process.off('exit', stop);
+    process.off('exit', kill);
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     await hub.stop();
   };
 }
