@@ -15,4 +15,11 @@ echo "== hub-sample tests"
 dotnet test hub-sample/Tests/HubSample.Tests.csproj --nologo -v quiet
 
 echo "== Unit, DOM, integration and browser tests"
-npx vitest run
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status=$?
+# One plain closing line with the counts, whatever the reporter printed above.
+node -e '
+  const r = JSON.parse(require("fs").readFileSync("test-results/vitest.json", "utf8"));
+  console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+' || true
+exit "$status"
