@@ -41,6 +41,6 @@ export function parsePayloadHeader(payload: unknown): PayloadHeader | null {
   const parts = payload.slice(0, end).split(':');
   if (parts.length !== 3) return null;
   const [sender, seq, sendLagUs] = parts.map(Number) as [number, number, number];
-  if (!Number.isInteger(sender) || !Number.isInteger(seq) || !Number.isFinite(sendLagUs)) return null;
+  if (!Number.isInteger(sender) || !Number.isInteger(seq) || sender < 0 || seq < 0 || !Number.isFinite(sendLagUs)) return null;
   return { sender, seq, sendLagUs };
 }

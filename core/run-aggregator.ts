@@ -4,16 +4,20 @@
  * uses it for its workers, and so can any other consumer of worker snapshots.
  */
 import type { ErrorCounts, ErrorSample, WorkerSnapshot, WorkerTotals } from '../workers/protocol.ts';
-import { emptyErrorCounts } from '../workers/protocol.ts';
+import { emptyErrorCounts, emptyTotals, type WorkerPhase } from '../workers/protocol.ts';
 import { createLatencyHistogram, decodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';
 
 /** One second of the run, all workers together. */
 export interface SecondPoint {
   second: number;
   latency: LatencySummary;
+  /** Messages sent (inbound to the hub) and received (outbound from it) in this second. */
   sent: number;
   received: number;
   underOneSecond: number;
+  /** Encoded bytes sent and received in this second. */
+  sentBytes: number;
+  receivedBytes: number;
   connectionsOpen: number;
   /** Worst worker event-loop lag and send lag in this second, in ms. */
   eventLoopLagMs: number;
@@ -25,6 +29,8 @@ interface PartialSecond {
   sent: number;
   received: number;
   underOneSecond: number;
+  sentBytes: number;
+  receivedBytes: number;
   connectionsOpen: Map<number, number>;
   eventLoopLagMs: number;
   maxSendLagMs: number;
@@ -37,6 +43,7 @@ export class RunAggregator {
   readonly #latest = new Map<number, WorkerSnapshot>();
   readonly #runLatency = createLatencyHistogram();
   readonly #runUncorrected = createLatencyHistogram();
+  readonly #connectTimes = createLatencyHistogram();
   /** Workers that died: they count as finished, and what they reported before is kept. */
   readonly #lost = new Set<number>();
   #underOneSecond = 0;
@@ -53,13 +60,16 @@ export class RunAggregator {
     const interval = decodeHistogram(snapshot.latencyHistogram);
     this.#runLatency.add(interval);
     this.#runUncorrected.add(decodeHistogram(snapshot.uncorrectedHistogram));
-    this.#underOneSecond += snapshot.underOneSecondInInterval;
+    this.#connectTimes.add(decodeHistogram(snapshot.connectHistogram));
+    this.#underOneSecond += snapshot.interval.underOneSecond;
 
     const point = this.#second(snapshot.second);
     point.histogram.add(interval);
-    point.sent += snapshot.sentInInterval;
-    point.received += snapshot.receivedInInterval;
-    point.underOneSecond += snapshot.underOneSecondInInterval;
+    point.sent += snapshot.interval.sent;
+    point.received += snapshot.interval.received;
+    point.underOneSecond += snapshot.interval.underOneSecond;
+    point.sentBytes += snapshot.interval.sentBytes;
+    point.receivedBytes += snapshot.interval.receivedBytes;
     point.connectionsOpen.set(snapshot.workerIndex, snapshot.connectionsOpen);
     point.eventLoopLagMs = Math.max(point.eventLoopLagMs, snapshot.eventLoopLagMs);
     point.maxSendLagMs = Math.max(point.maxSendLagMs, snapshot.maxSendLagMs);
@@ -90,6 +100,28 @@ export class RunAggregator {
     return summarizeLatency(this.#runUncorrected);
   }
 
+  /** Time to open a connection (negotiate, transport, handshake), over the run. */
+  connectTimes(): LatencySummary {
+    return summarizeLatency(this.#connectTimes);
+  }
+
+  /** True when every live worker's latest snapshot was taken in one of `phases`. */
+  allWorkersIn(phases: readonly WorkerPhase[]): boolean {
+    for (let w = 0; w < this.workerCount; w++) {
+      if (this.#lost.has(w)) continue;
+      const phase = this.#latest.get(w)?.phase;
+      if (!phase || !phases.includes(phase)) return false;
+    }
+    return true;
+  }
+
+  /** Expected receptions that never came; null until the run has finished (until then they may be in flight). */
+  lost(): number | null {
+    if (!this.finished) return null;
+    const totals = this.totals();
+    return Math.max(0, totals.expected - totals.received);
+  }
+
   /** Share of received messages that arrived in under 1 s; null before any arrived. */
   underOneSecondShare(): number | null {
     const received = this.totals().received;
@@ -97,7 +129,7 @@ export class RunAggregator {
   }
 
   totals(): WorkerTotals {
-    const sum: WorkerTotals = { sent: 0, received: 0, duplicated: 0, lost: 0, missedSlots: 0, connectionsOpened: 0, connectionsFailed: 0 };
+    const sum = emptyTotals();
     for (const snapshot of this.#latest.values()) {
       for (const key of Object.keys(sum) as (keyof WorkerTotals)[]) sum[key] += snapshot.totals[key];
     }
@@ -135,7 +167,7 @@ export class RunAggregator {
   #second(second: number): PartialSecond {
     let point = this.#open.get(second);
     if (!point) {
-      point = { histogram: createLatencyHistogram(), sent: 0, received: 0, underOneSecond: 0, connectionsOpen: new Map(), eventLoopLagMs: 0, maxSendLagMs: 0 };
+      point = { histogram: createLatencyHistogram(), sent: 0, received: 0, underOneSecond: 0, sentBytes: 0, receivedBytes: 0, connectionsOpen: new Map(), eventLoopLagMs: 0, maxSendLagMs: 0 };
       this.#open.set(second, point);
     }
     return point;
@@ -153,6 +185,8 @@ export class RunAggregator {
         sent: p.sent,
         received: p.received,
         underOneSecond: p.underOneSecond,
+        sentBytes: p.sentBytes,
+        receivedBytes: p.receivedBytes,
         connectionsOpen: [...p.connectionsOpen.values()].reduce((a, b) => a + b, 0),
         eventLoopLagMs: p.eventLoopLagMs,
         maxSendLagMs: p.maxSendLagMs,

@@ -3,6 +3,8 @@
  * dashboard, the workers and Node alike.
  */
 
+import { planScenario } from './scenario-plan.ts';
+
 /** Transports, named as `@microsoft/signalr`'s `HttpTransportType` names them. */
 export const TRANSPORTS = ['WebSockets', 'ServerSentEvents', 'LongPolling'] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
@@ -11,7 +13,23 @@ export type TransportName = (typeof TRANSPORTS)[number];
 export const PROTOCOLS = ['json', 'messagepack'] as const;
 export type ProtocolName = (typeof PROTOCOLS)[number];
 
+/** The guide's use cases, named as in core/guide. */
+export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
 export interface RunConfig {
+  /** Default echo. */
+  scenario: ScenarioName;
+  /** Sending connections; null for the scenario's own default: broadcast 2 (the guide uses at
+   *  most 4), big groups 40 (at most the connections), every connection otherwise. */
+  senders: number | null;
+  /** Members per group (group scenarios); null for the preset: 10 for small groups,
+   *  connections / group count for big groups. */
+  groupSize: number | null;
+  /** Groups (group scenarios); null for the preset: connections / 10 for small groups, 10 for big groups. */
+  groupCount: number | null;
+  /** Seconds at the start of the sends left out of every figure. Default 0. */
+  warmupSec: number;
   /** Absolute http(s) URL of the hub. Default: the bundled hub-sample on this page's origin. */
   endpointUrl: string;
   /** Default WebSockets, the guide's default. */
@@ -36,6 +54,11 @@ export interface RunConfig {
 export const DEFAULT_HUB_PATH = '/signalrbench';
 
 export const DEFAULTS: Omit<RunConfig, 'endpointUrl'> = {
+  scenario: 'echo',
+  senders: null,
+  groupSize: null,
+  groupCount: null,
+  warmupSec: 0,
   transport: 'WebSockets',
   protocol: 'json',
   connections: 20,
@@ -67,8 +90,16 @@ const WHOLE_NUMBER_RULES: WholeNumberRule[] = [
   { key: 'messageBytes', label: 'Message size', min: 64, max: 262_144, unit: ' B', hint: 'The hub-sample accepts up to 256 KiB, the size of the guide\'s largest example.' },
   { key: 'sendIntervalMs', label: 'Send interval', min: 10, max: 3_600_000, unit: ' ms', hint: 'Below 10 ms timers cannot keep the schedule.' },
   { key: 'durationSec', label: 'Duration', min: 1, max: 86_400, unit: ' s', hint: 'Up to one day.' },
+  { key: 'warmupSec', label: 'Warm-up', min: 0, max: 3_600, unit: ' s', hint: 'Use 0 for none.' },
   { key: 'connectConcurrency', label: 'Connects in flight', min: 1, max: 256, unit: '', hint: 'About 8 opens connections fastest in Chromium.' },
 ];
+
+const OPTIONAL_COUNTS = ['senders', 'groupSize', 'groupCount'] as const;
+const OPTIONAL_LABELS: Record<(typeof OPTIONAL_COUNTS)[number], string> = {
+  senders: 'Senders',
+  groupSize: 'Group size',
+  groupCount: 'Group count',
+};
 
 export type ValidationResult = { ok: true; config: RunConfig } | { ok: false; errors: string[] };
 
@@ -78,11 +109,15 @@ export type ValidationResult = { ok: true; config: RunConfig } | { ok: false; er
  */
 export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown>>): ValidationResult {
   const errors: string[] = [];
-  const config = { ...DEFAULTS, endpointUrl: '' } as RunConfig;
+  const config: RunConfig = { ...DEFAULTS, endpointUrl: '' };
 
   const endpointError = checkEndpoint(input.endpointUrl);
   if (endpointError) errors.push(endpointError);
   else config.endpointUrl = String(input.endpointUrl).trim();
+
+  const scenario = input.scenario ?? DEFAULTS.scenario;
+  if ((SCENARIOS as readonly unknown[]).includes(scenario)) config.scenario = scenario as ScenarioName;
+  else errors.push(`Scenario must be one of ${SCENARIOS.join(', ')}, but is "${String(scenario)}".`);
 
   const transport = input.transport ?? DEFAULTS.transport;
   if ((TRANSPORTS as readonly unknown[]).includes(transport)) config.transport = transport as TransportName;
@@ -104,6 +139,19 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
       (config as unknown as Record<string, number>)[rule.key] = value;
     }
   }
+  for (const key of OPTIONAL_COUNTS) {
+    const raw = input[key];
+    if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) continue;
+    const value = typeof raw === 'string' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 100_000) {
+      errors.push(`${OPTIONAL_LABELS[key]} must be a whole number from 1 to 100,000, or empty for the scenario's default, but is ${describe(raw)}.`);
+    } else {
+      config[key] = value;
+    }
+  }
+  if (config.warmupSec >= config.durationSec && errors.length === 0) {
+    errors.push(`Warm-up (${config.warmupSec} s) must be shorter than the duration (${config.durationSec} s): nothing would be measured. Lower the warm-up or lengthen the run.`);
+  }
   if (config.transport === 'ServerSentEvents' && config.protocol === 'messagepack') {
     errors.push(
       'Server-Sent Events carry text only, so SignalR cannot send MessagePack (binary) over them. ' +
@@ -115,6 +163,10 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
       `Workers (${config.workers}) must not outnumber connections (${config.connections}): ` +
         'each worker needs at least one connection. Lower the workers or raise the connections.',
     );
+  }
+  if (errors.length === 0) {
+    const planned = planScenario(config);
+    if (!planned.ok) errors.push(...planned.errors);
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
 }
@@ -150,3 +202,6 @@ function describe(raw: unknown): string {
 export function drainTimeoutMs(config: Pick<RunConfig, 'sendIntervalMs'>): number {
   return Math.min(10_000, Math.max(2_000, 2 * config.sendIntervalMs));
 }
+
+/** How long one connection may take to open before it counts as failed, in ms. */
+export const CONNECT_TIMEOUT_MS = 15_000;

@@ -12,6 +12,10 @@ var builder = WebApplication.CreateBuilder(new WebApplicationOptions
     ContentRootPath = Directory.GetCurrentDirectory(),
 });
 builder.Configuration.AddEnvironmentVariables("HUBSAMPLE_");
+// Per-request logs would cost more than the hub's own work under load (long polling makes a
+// request per message) and could carry payloads: warnings only, plus the startup lines.
+builder.Logging.SetMinimumLevel(LogLevel.Warning);
+builder.Logging.AddFilter("Microsoft.Hosting.Lifetime", LogLevel.Information);
 var settings = builder.Configuration.Get<HubSettings>() ?? new HubSettings();
 
 if (!IPAddress.TryParse(settings.Host, out var listenAddress))

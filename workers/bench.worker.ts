@@ -6,7 +6,7 @@
 import { systemClock, systemTimers } from '../core/clock.ts';
 import { BenchEngine } from './engine/bench-engine.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
-import { classifySignalRError, signalRConnectionFactory } from './signalr-connection.ts';
+import { classifySignalRError, encodedSizeFor, signalRConnectionFactory } from './signalr-connection.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -17,6 +17,7 @@ const engine = new BenchEngine({
   timers: systemTimers,
   connect: signalRConnectionFactory(),
   classify: classifySignalRError,
+  encodedSize: encodedSizeFor,
   post,
 });
 

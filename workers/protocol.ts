@@ -1,12 +1,16 @@
 /**
  * The one typed message file between the dashboard (src/) and the engine (workers/).
  * Workers post at most one snapshot per second each; never one message per benchmark message.
+ *
+ * A run, as the page sees it: start → every worker "ready" (connections open, groups joined,
+ * connection ids known) → one common "go" → workers send until the planned end, then drain →
+ * the page decides the drain is over ("finish") → final snapshots.
  */
 import type { RunConfig } from '../core/run-config.ts';
 import type { ConnectionShare } from '../core/split.ts';
 
 /** Failure kinds, counted in every snapshot. */
-export const ERROR_KINDS = ['negotiate', 'transport', 'handshake', 'connect', 'send', 'closed', 'protocol'] as const;
+export const ERROR_KINDS = ['negotiate', 'transport', 'handshake', 'connect', 'join', 'send', 'closed', 'protocol'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export type ErrorCounts = Record<ErrorKind, number>;
@@ -32,19 +36,34 @@ export interface StartMessage {
   runStartUs: number;
 }
 
-/** Page → worker: every worker is ready; sends are planned from `sendStartUs` until `sendEndUs`. */
+/** Page → worker: every worker is ready; start sending. */
 export interface GoMessage {
   type: 'go';
+  /** Sends are planned in [sendStartUs, sendEndUs), epoch microseconds. */
   sendStartUs: number;
   sendEndUs: number;
+  /** Messages planned before this time are warm-up: sent, but left out of every figure. */
+  warmupEndUs: number;
+  /** Connections open in the whole run: a broadcast reaches each of them. */
+  openConnections: number;
+  /** Members that joined each group, run-wide (group scenarios; empty otherwise). */
+  groupMembers: number[];
+  /** Send to connection: the connection id each of this worker's connections sends to
+   *  (local order; null for connections that do not send). Empty for other scenarios. */
+  targets: (string | null)[];
 }
 
-/** Page → worker: end now (the user pressed Stop): stop sending, drain, report, close. */
+/** Page → worker: stop sending now (the user pressed Stop); keep receiving until "finish". */
 export interface StopMessage {
   type: 'stop';
 }
 
-export type ToWorker = StartMessage | GoMessage | StopMessage;
+/** Page → worker: the drain is over: report the last figures and close the connections. */
+export interface FinishMessage {
+  type: 'finish';
+}
+
+export type ToWorker = StartMessage | GoMessage | StopMessage | FinishMessage;
 
 /** Worker → page, once per second and once more at the end (`final`). */
 export interface WorkerSnapshot {
@@ -59,11 +78,9 @@ export interface WorkerSnapshot {
   latencyHistogram: string;
   /** Latency from the actual send time (what a closed-loop client would report), this interval. */
   uncorrectedHistogram: string;
-  /** Messages sent and received in this interval. */
-  sentInInterval: number;
-  receivedInInterval: number;
-  /** Received in under 1 s (from planned time) in this interval: the guide's rule counts these. */
-  underOneSecondInInterval: number;
+  /** Time to open each connection that opened in this interval (negotiate + transport + handshake). */
+  connectHistogram: string;
+  interval: IntervalCounts;
   /** Run totals so far. */
   totals: WorkerTotals;
   connectionsOpen: number;
@@ -76,16 +93,46 @@ export interface WorkerSnapshot {
   errorSamples: ErrorSample[];
 }
 
-export interface WorkerTotals {
+/** Counts of one interval. Inbound is client → hub, outbound hub → client, as in the guide. */
+export interface IntervalCounts {
   sent: number;
   received: number;
+  /** Received in under 1 s from the planned time: the guide's rule counts these. */
+  underOneSecond: number;
+  /** Encoded hub-protocol bytes of the messages sent and received (without transport framing). */
+  sentBytes: number;
+  receivedBytes: number;
+}
+
+export interface WorkerTotals {
+  /** Measured sends (warm-up excluded) that were written to the connection. */
+  sent: number;
+  /** Receptions those sends should produce: 1 per echo or send to connection, one per open
+   *  connection per broadcast, one per joined member per group send. */
+  expected: number;
+  /** Distinct measured messages received (each counted once per receiving connection). */
+  received: number;
   duplicated: number;
-  /** Sends never answered after the drain; 0 until the final snapshot. */
-  lost: number;
+  /** Too old to tell whether seen before (beyond the duplicate-detection window): not counted as received. */
+  stale: number;
   /** Sends that left more than one send interval after their planned time. */
   missedSlots: number;
   connectionsOpened: number;
   connectionsFailed: number;
+  sentBytes: number;
+  receivedBytes: number;
+}
+
+/** Worker → page, once: connections open (or failed), groups joined; waiting for "go". */
+export interface WorkerReady {
+  type: 'ready';
+  workerIndex: number;
+  connectionsOpen: number;
+  connectionsFailed: number;
+  /** The hub's id of each of this worker's connections, local order; null when not open. */
+  connectionIds: (string | null)[];
+  /** Members of this worker that joined each group (group scenarios; empty otherwise). */
+  groupMembers: number[];
 }
 
 /** Worker → page: the worker could not run at all (bad message, crash). */
@@ -95,16 +142,12 @@ export interface WorkerFatal {
   message: string;
 }
 
-/** Worker → page, once: every connection of this worker is open or has failed; waiting for "go". */
-export interface WorkerReady {
-  type: 'ready';
-  workerIndex: number;
-  connectionsOpen: number;
-  connectionsFailed: number;
-}
-
 export type FromWorker = WorkerSnapshot | WorkerReady | WorkerFatal;
 
 export function emptyErrorCounts(): ErrorCounts {
   return Object.fromEntries(ERROR_KINDS.map((kind) => [kind, 0])) as ErrorCounts;
+}
+
+export function emptyTotals(): WorkerTotals {
+  return { sent: 0, expected: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, connectionsOpened: 0, connectionsFailed: 0, sentBytes: 0, receivedBytes: 0 };
 }

@@ -2,10 +2,10 @@
  * The one module that imports `@microsoft/signalr`: builds hub connections for the engine and
  * words their failures for people.
  */
-import { HttpTransportType, HubConnectionBuilder, LogLevel, type IHubProtocol } from '@microsoft/signalr';
+import { HttpTransportType, HubConnectionBuilder, JsonHubProtocol, LogLevel, MessageType, type IHubProtocol, type InvocationMessage } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
-import type { TransportName } from '../core/run-config.ts';
-import type { BenchConnection, ClassifiedError, ConnectionFactory, ConnectionOptions } from './engine/connection.ts';
+import type { ProtocolName, TransportName } from '../core/run-config.ts';
+import type { BenchConnection, ClassifiedError, ConnectionFactory, ConnectionOptions, EncodedSize } from './engine/connection.ts';
 
 const TRANSPORT_TYPES: Record<TransportName, HttpTransportType> = {
   WebSockets: HttpTransportType.WebSockets,
@@ -38,12 +38,29 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
   if (protocol) builder = builder.withHubProtocol(protocol);
   const hub = builder.build();
   return {
+    get connectionId() {
+      return hub.connectionId;
+    },
     start: () => hub.start(),
     stop: () => hub.stop(),
     send: (method, ...args) => hub.send(method, ...args),
     invoke: (method, ...args) => hub.invoke(method, ...args),
     onMeasure: (handler) => hub.on('Measure', handler),
     onClose: (handler) => hub.onclose(handler),
+  };
+}
+
+/**
+ * Sizes hub calls with the official client's own protocol writers, so bandwidth is counted in
+ * the bytes each protocol really puts on the wire (transport framing aside). A hub's writer may
+ * differ by a byte or two (field order, an empty stream-id list).
+ */
+export function encodedSizeFor(protocolName: ProtocolName): EncodedSize {
+  const protocol: IHubProtocol = protocolName === 'messagepack' ? new MessagePackHubProtocol() : new JsonHubProtocol();
+  return (method, args) => {
+    // The same shape HubConnection.send() writes: no invocation id, headers or stream ids.
+    const encoded = protocol.writeMessage({ target: method, arguments: args, type: MessageType.Invocation } as InvocationMessage);
+    return typeof encoded === 'string' ? new TextEncoder().encode(encoded).length : encoded.byteLength;
   };
 }
 

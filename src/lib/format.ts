@@ -10,3 +10,11 @@ export function formatMs(us: number): string {
 export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
+
+/** Bytes in binary units, as the guide counts them (1 KB = 1,024 B). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1_024) return `${Math.round(bytes)} B`;
+  if (bytes < 1_024 * 1_024) return `${(bytes / 1_024).toFixed(1)} KB`;
+  if (bytes < 1_024 ** 3) return `${(bytes / 1_024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1_024 ** 3).toFixed(2)} GB`;
+}

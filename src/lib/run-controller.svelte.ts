@@ -2,7 +2,7 @@
  * The dashboard's run: the one module that creates Web Workers. It hands them to a
  * RunCoordinator and copies the merged figures into reactive state at most once per frame.
  */
-import { systemClock } from '../../core/clock.ts';
+import { systemClock, systemTimers } from '../../core/clock.ts';
 import type { LatencySummary } from '../../core/latency.ts';
 import type { SecondPoint } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
@@ -12,7 +12,10 @@ import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../w
 export interface RunView {
   phase: RunPhase;
   totals: WorkerTotals;
+  /** Expected receptions that never came; null until the run has finished. */
+  lost: number | null;
   connectionsOpen: number;
+  connectTimes: LatencySummary;
   latency: LatencySummary;
   uncorrectedLatency: LatencySummary;
   underOneSecondShare: number | null;
@@ -54,7 +57,7 @@ export class RunController {
   start(config: RunConfig): void {
     this.#coordinator?.terminate();
     const ports = Array.from({ length: config.workers }, (_, index) => withIndex(createWorkerPort(), index));
-    const coordinator = new RunCoordinator(config, ports, systemClock, () => this.#requestRefresh());
+    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, () => this.#requestRefresh());
     this.#coordinator = coordinator;
     this.config = config;
     this.points = [];
@@ -89,7 +92,9 @@ export class RunController {
     this.view = {
       phase: coordinator.phase,
       totals: a.totals(),
+      lost: a.lost(),
       connectionsOpen: a.connectionsOpen(),
+      connectTimes: a.connectTimes(),
       latency: a.latency(),
       uncorrectedLatency: a.uncorrectedLatency(),
       underOneSecondShare: a.underOneSecondShare(),

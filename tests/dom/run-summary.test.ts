@@ -3,15 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { mount, unmount, flushSync } from 'svelte';
 import RunSummary from '../../src/components/RunSummary.svelte';
 import type { RunView } from '../../src/lib/run-controller.svelte.ts';
-import { emptyErrorCounts } from '../../workers/protocol.ts';
+import { emptyErrorCounts, emptyTotals } from '../../workers/protocol.ts';
 
 const latency = { count: 100, p50Us: 900, p90Us: 1_500, p99Us: 4_000, p999Us: 9_000, maxUs: 12_000, meanUs: 1_000 };
 
 function view(overrides: Partial<RunView>): RunView {
   return {
     phase: 'done',
-    totals: { sent: 100, received: 100, duplicated: 0, lost: 0, missedSlots: 0, connectionsOpened: 10, connectionsFailed: 0 },
+    totals: { ...emptyTotals(), sent: 100, expected: 100, received: 100, connectionsOpened: 10 },
+    lost: 0,
     connectionsOpen: 0,
+    connectTimes: latency,
     latency,
     uncorrectedLatency: latency,
     underOneSecondShare: 1,
@@ -33,7 +35,7 @@ function render(runView: RunView): { text: string; destroy: () => void } {
 describe('RunSummary', () => {
   it('says nothing against the client when it kept its schedule', () => {
     const { text, destroy } = render(view({}));
-    expect(text).toContain('sent 100 / received 100');
+    expect(text).toContain('messages sent 100 · expected receptions 100 · received 100 · lost 0');
     expect(text).toContain('Pass: 100.00% of messages arrived in under 1 s (p99 4 ms)');
     expect(text).not.toContain('could not keep the schedule');
     destroy();

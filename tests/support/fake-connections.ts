@@ -1,24 +1,20 @@
 /**
- * Connections that echo through a fake clock, with knobs for the faults the engine must count:
- * refused starts, dropped and duplicated deliveries, closes.
+ * An in-memory stand-in for the benchmark hub, on a fake clock: it routes Echo, Broadcast,
+ * GroupBroadcast and SendToConnection like the hub-sample does, with knobs for the faults the
+ * engine must count: refused starts, dropped and duplicated deliveries, closes.
  */
 import type { BenchConnection, ClassifiedError, ConnectionFactory } from '../../workers/engine/connection.ts';
 import type { FakeTime } from './fake-time.ts';
 
-export interface FakeEchoOptions {
-  /** Delay of each echo, in ms. */
-  echoDelayMs: number;
+export interface FakeHubOptions {
+  /** Delay of each delivery, in ms. */
+  deliveryDelayMs: number;
   /** Connections (by creation order) whose start fails. */
   failStart?: Set<number>;
-  /** Returns true to drop the n-th echo of a connection (both counted from 0). */
+  /** Returns true to drop the deliveries of the n-th send of a connection (both counted from 0). */
   drop?: (connection: number, n: number) => boolean;
-  /** Returns true to deliver the n-th echo of a connection twice. */
+  /** Returns true to deliver the n-th send of a connection twice to each recipient. */
   duplicate?: (connection: number, n: number) => boolean;
-}
-
-export interface FakeEchoHub {
-  factory: ConnectionFactory;
-  connections: FakeConnection[];
 }
 
 export interface FakeConnection extends BenchConnection {
@@ -26,10 +22,26 @@ export interface FakeConnection extends BenchConnection {
   /** Closes the connection from the server side. */
   serverClose(error?: Error): void;
   readonly stopped: boolean;
+  readonly isOpen: boolean;
+  deliver(ts: number, payload: string): void;
+  groups: Set<string>;
 }
 
-export function fakeEchoHub(time: FakeTime, options: FakeEchoOptions): FakeEchoHub {
+export interface FakeHub {
+  factory: ConnectionFactory;
+  connections: FakeConnection[];
+}
+
+export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
   const connections: FakeConnection[] = [];
+  const recipients = (sender: FakeConnection, method: string, args: unknown[]): FakeConnection[] => {
+    const open = connections.filter((c) => c.isOpen);
+    if (method === 'Echo') return [sender];
+    if (method === 'Broadcast') return open;
+    if (method === 'GroupBroadcast') return open.filter((c) => c.groups.has(args[0] as string));
+    if (method === 'SendToConnection') return open.filter((c) => c.connectionId === args[0]);
+    throw new Error(`The fake hub has no method ${method}.`);
+  };
   const factory: ConnectionFactory = () => {
     const id = connections.length;
     let measure: (ts: number, payload: string) => void = () => {};
@@ -38,10 +50,17 @@ export function fakeEchoHub(time: FakeTime, options: FakeEchoOptions): FakeEchoH
     let stopped = false;
     const sent: { method: string; args: unknown[] }[] = [];
     const connection: FakeConnection = {
-      sent,
+      get connectionId() {
+        return open ? `fake-${id}` : null;
+      },
+      get isOpen() {
+        return open;
+      },
       get stopped() {
         return stopped;
       },
+      sent,
+      groups: new Set(),
       start: async () => {
         if (options.failStart?.has(id)) throw Object.assign(new Error('Failed to complete negotiation with the server: Error: refused'), { errorType: 'FailedToNegotiateWithServerError' });
         open = true;
@@ -56,11 +75,21 @@ export function fakeEchoHub(time: FakeTime, options: FakeEchoOptions): FakeEchoH
         sent.push({ method, args });
         if (options.drop?.(id, n)) return;
         const copies = options.duplicate?.(id, n) ? 2 : 1;
-        for (let c = 0; c < copies; c++) time.setTimeout(() => open && measure(args[0] as number, args[1] as string), options.echoDelayMs);
+        const [ts, payload] = args.slice(-2) as [number, string];
+        for (const recipient of recipients(connection, method, args)) {
+          for (let c = 0; c < copies; c++) time.setTimeout(() => recipient.deliver(ts, payload), options.deliveryDelayMs);
+        }
       },
-      invoke: async () => undefined,
+      invoke: async (method, ...args) => {
+        if (method !== 'JoinGroup') throw new Error(`The fake hub has no method ${method}.`);
+        connection.groups.add(args[0] as string);
+        return undefined;
+      },
       onMeasure: (handler) => (measure = handler),
       onClose: (handler) => (close = handler),
+      deliver: (ts, payload) => {
+        if (open) measure(ts, payload);
+      },
       serverClose: (error) => {
         open = false;
         close(error);
@@ -75,4 +104,9 @@ export function fakeEchoHub(time: FakeTime, options: FakeEchoOptions): FakeEchoH
 export function classifyPlainly(error: unknown): ClassifiedError {
   const message = error instanceof Error ? error.message : String(error);
   return { kind: /negotiat/.test(message) ? 'negotiate' : 'connect', message };
+}
+
+/** Sizes a hub call as its JSON text would be. */
+export function fakeEncodedSize(): (method: string, args: unknown[]) => number {
+  return (method, args) => JSON.stringify({ type: 1, target: method, arguments: args }).length + 1;
 }

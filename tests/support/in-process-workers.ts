@@ -7,7 +7,7 @@ import type { WorkerPort } from '../../core/run-coordinator.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import type { ConnectionFactory } from '../../workers/engine/connection.ts';
 import type { FromWorker } from '../../workers/protocol.ts';
-import { classifySignalRError, signalRConnectionFactory } from '../../workers/signalr-connection.ts';
+import { classifySignalRError, encodedSizeFor, signalRConnectionFactory } from '../../workers/signalr-connection.ts';
 
 export function inProcessWorkers(count: number, connect: ConnectionFactory = signalRConnectionFactory()): WorkerPort[] {
   return Array.from({ length: count }, () => {
@@ -17,13 +17,14 @@ export function inProcessWorkers(count: number, connect: ConnectionFactory = sig
       timers: systemTimers,
       connect,
       classify: classifySignalRError,
+      encodedSize: encodedSizeFor,
       // Asynchronous like postMessage, so no caller sees a reply inside its own call.
       post: (message) => queueMicrotask(() => handler(message)),
     });
     return {
       post: (message) => engine.handle(structuredClone(message)),
       onMessage: (h) => (handler = h),
-      terminate: () => void engine.stop(),
+      terminate: () => void engine.finish(),
     };
   });
 }

@@ -8,7 +8,7 @@ import { RunCoordinator, type WorkerPort } from '../../core/run-coordinator.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import type { FromWorker } from '../../workers/protocol.ts';
 import { FakeTime } from '../support/fake-time.ts';
-import { classifyPlainly, fakeEchoHub, type FakeEchoOptions } from '../support/fake-connections.ts';
+import { classifyPlainly, fakeEncodedSize, fakeHub, type FakeHubOptions } from '../support/fake-connections.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {
   const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', ...overrides });
@@ -16,26 +16,27 @@ function config(overrides: Partial<RunConfig>): RunConfig {
   return result.config;
 }
 
-function fakeRun(runConfig: RunConfig, options: FakeEchoOptions) {
+export function fakeRun(runConfig: RunConfig, options: FakeHubOptions) {
   const time = new FakeTime();
-  const hub = fakeEchoHub(time, options);
+  const hub = fakeHub(time, options);
   const ports: WorkerPort[] = Array.from({ length: runConfig.workers }, () => {
     let handler: (message: FromWorker) => void = () => {};
-    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => handler(m) });
-    return { post: (m) => engine.handle(m), onMessage: (h) => (handler = h), terminate: () => void engine.stop() };
+    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => handler(m) });
+    return { post: (m) => engine.handle(m), onMessage: (h) => (handler = h), terminate: () => void engine.finish() };
   });
-  const coordinator = new RunCoordinator(runConfig, ports, time);
+  const coordinator = new RunCoordinator(runConfig, ports, time, time);
   return { time, hub, coordinator };
 }
 
 describe('a run with fake connections', () => {
   it('sends on schedule from every connection and measures each echo from its planned time', async () => {
-    const { time, coordinator } = fakeRun(config({ connections: 4, workers: 2, sendIntervalMs: 100, durationSec: 2 }), { echoDelayMs: 7 });
+    const { time, coordinator } = fakeRun(config({ connections: 4, workers: 2, sendIntervalMs: 100, durationSec: 2 }), { deliveryDelayMs: 7 });
     coordinator.start();
     await time.advanceByMs(30_000);
     expect(coordinator.phase).toBe('done');
     const totals = coordinator.aggregator.totals();
-    expect(totals).toMatchObject({ sent: 80, received: 80, lost: 0, duplicated: 0, missedSlots: 0, connectionsOpened: 4 });
+    expect(totals).toMatchObject({ sent: 80, expected: 80, received: 80, duplicated: 0, missedSlots: 0, connectionsOpened: 4 });
+    expect(coordinator.aggregator.lost()).toBe(0);
     const latency = coordinator.aggregator.latency();
     // Every echo took 7 ms on the fake clock; HdrHistogram keeps 3 significant digits.
     expect(latency.p50Us).toBeGreaterThanOrEqual(6_995);
@@ -45,19 +46,20 @@ describe('a run with fake connections', () => {
 
   it('counts dropped echoes as lost and repeated ones as duplicated', async () => {
     const { time, coordinator } = fakeRun(config({ connections: 2, workers: 1, sendIntervalMs: 100, durationSec: 1 }), {
-      echoDelayMs: 5,
+      deliveryDelayMs: 5,
       drop: (connection, n) => connection === 0 && n % 5 === 0,
       duplicate: (connection, n) => connection === 1 && n === 3,
     });
     coordinator.start();
     await time.advanceByMs(30_000);
-    expect(coordinator.aggregator.totals()).toMatchObject({ sent: 20, received: 18, lost: 2, duplicated: 1 });
+    expect(coordinator.aggregator.totals()).toMatchObject({ sent: 20, expected: 20, received: 18, duplicated: 1 });
+    expect(coordinator.aggregator.lost()).toBe(2);
     expect(coordinator.aggregator.latency().count).toBe(18);
   });
 
   it('keeps running when some connections fail to start, and says why', async () => {
     const { time, coordinator } = fakeRun(config({ connections: 5, workers: 1, sendIntervalMs: 500, durationSec: 1 }), {
-      echoDelayMs: 1,
+      deliveryDelayMs: 1,
       failStart: new Set([1, 3]),
     });
     coordinator.start();
@@ -69,7 +71,7 @@ describe('a run with fake connections', () => {
   });
 
   it('counts a connection closed by the server, stops its sends, and counts its unanswered send as lost', async () => {
-    const { time, hub, coordinator } = fakeRun(config({ connections: 2, workers: 1, sendIntervalMs: 100, durationSec: 1 }), { echoDelayMs: 80 });
+    const { time, hub, coordinator } = fakeRun(config({ connections: 2, workers: 1, sendIntervalMs: 100, durationSec: 1 }), { deliveryDelayMs: 80 });
     coordinator.start();
     await time.advanceByMs(0);
     expect(coordinator.phase).toBe('running');
@@ -85,11 +87,12 @@ describe('a run with fake connections', () => {
     expect(aggregator.errorCounts().closed).toBe(1);
     expect(aggregator.errorSamples()[0]!.message).toContain('Server timeout elapsed');
     // Connection 1 sent all 10; connection 0's last send was in flight when it closed.
-    expect(aggregator.totals()).toMatchObject({ sent: 10 + sentBeforeClose, lost: 1 });
+    expect(aggregator.totals().sent).toBe(10 + sentBeforeClose);
+    expect(aggregator.lost()).toBe(1);
   });
 
   it('counts sends that left more than one interval late as missed slots', async () => {
-    const { time, coordinator } = fakeRun(config({ connections: 1, workers: 1, sendIntervalMs: 100, durationSec: 1 }), { echoDelayMs: 1 });
+    const { time, coordinator } = fakeRun(config({ connections: 1, workers: 1, sendIntervalMs: 100, durationSec: 1 }), { deliveryDelayMs: 1 });
     coordinator.start();
     await time.advanceByMs(0);
     await time.advanceByMs(250 + 50);
@@ -104,7 +107,7 @@ describe('a run with fake connections', () => {
   });
 
   it('stops early on request, drains and reports once per worker', async () => {
-    const { time, hub, coordinator } = fakeRun(config({ connections: 4, workers: 2, sendIntervalMs: 100, durationSec: 60 }), { echoDelayMs: 20 });
+    const { time, hub, coordinator } = fakeRun(config({ connections: 4, workers: 2, sendIntervalMs: 100, durationSec: 60 }), { deliveryDelayMs: 20 });
     coordinator.start();
     await time.advanceByMs(0);
     await time.advanceByMs(250 + 1_990);

@@ -53,8 +53,8 @@ describe('RunAggregator', () => {
             // Log-uniform from 100 us to 2 s, with each worker on its own scale.
             const latencyUs = Math.round(100 * Math.pow(20_000, next()) * (w + 1));
             all.push(latencyUs);
-            stats.recordSend(0, 1_000_000);
-            stats.recordReceive(latencyUs, latencyUs);
+            stats.recordSend(0, 1_000_000, 1, 100);
+            stats.recordReceive(latencyUs, latencyUs, 100);
           }
           aggregator.add(snapshot(stats, w, second, second === 4));
         });
@@ -76,11 +76,11 @@ describe('RunAggregator', () => {
     const a = new WorkerStats();
     const b = new WorkerStats();
     const aggregator = new RunAggregator(2);
-    a.recordSend(0, 1e6);
+    a.recordSend(0, 1e6, 1, 100);
     aggregator.add(snapshot(a, 0, 1));
     expect(aggregator.points()).toEqual([]);
-    b.recordSend(0, 1e6);
-    b.recordSend(0, 1e6);
+    b.recordSend(0, 1e6, 1, 100);
+    b.recordSend(0, 1e6, 1, 100);
     aggregator.add(snapshot(b, 1, 1));
     expect(aggregator.points().map((p) => [p.second, p.sent, p.connectionsOpen, p.eventLoopLagMs])).toEqual([[1, 3, 10, 1]]);
   });
@@ -89,9 +89,9 @@ describe('RunAggregator', () => {
     const a = new WorkerStats();
     const b = new WorkerStats();
     const aggregator = new RunAggregator(2);
-    b.recordSend(0, 1e6);
+    b.recordSend(0, 1e6, 1, 100);
     aggregator.add(snapshot(b, 1, 1));
-    a.recordSend(0, 1e6);
+    a.recordSend(0, 1e6, 1, 100);
     aggregator.add(snapshot(a, 0, 1));
     aggregator.add(snapshot(a, 0, 2));
     expect(aggregator.points().map((p) => p.second)).toEqual([1]);

@@ -45,5 +45,6 @@ describe('payload', () => {
     expect(parsePayloadHeader('hello world')).toBeNull();
     expect(parsePayloadHeader('a:b:c|xxx')).toBeNull();
     expect(parsePayloadHeader(42)).toBeNull();
+    expect(parsePayloadHeader('-1:2:0|xx')).toBeNull();
   });
 });

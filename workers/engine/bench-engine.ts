@@ -1,14 +1,16 @@
 /**
- * One worker's run, by phase: open connections → wait for the page's "go" → run the scenario →
- * drain → report and close. Environment-agnostic: the browser worker, Node and unit tests each
- * inject the clock, the timers, the connection factory and where snapshots are posted.
+ * One worker's run, by phase: open connections → prepare (join groups) → report ready → on
+ * "go", run the scenario until the planned end → drain (keep receiving) until the page says
+ * "finish" → final snapshot, close. Environment-agnostic: the browser worker, Node and unit
+ * tests each inject the clock, the timers, the connection factory and where messages go.
  */
-import { drainTimeoutMs } from '../../core/run-config.ts';
 import type { Clock, Timers } from '../../core/clock.ts';
+import { planScenario } from '../../core/scenario-plan.ts';
 import type { FromWorker, GoMessage, StartMessage, ToWorker, WorkerPhase } from '../protocol.ts';
-import { EchoScenario } from '../scenarios/echo.ts';
-import type { ConnectionFactory, ErrorClassifier } from './connection.ts';
+import { createScenario } from '../scenarios/index.ts';
+import type { ConnectionFactory, EncodedSize, ErrorClassifier } from './connection.ts';
 import { ConnectionPool } from './connection-pool.ts';
+import { ScenarioRunner } from './scenario-runner.ts';
 import { WorkerStats } from './worker-stats.ts';
 
 export interface EngineDeps {
@@ -16,23 +18,22 @@ export interface EngineDeps {
   timers: Timers;
   connect: ConnectionFactory;
   classify: ErrorClassifier;
+  /** Sizes hub calls in the run's protocol (bandwidth accounting). */
+  encodedSize: (protocol: StartMessage['config']['protocol']) => EncodedSize;
   post: (message: FromWorker) => void;
 }
-
-/** How often the drain checks for messages still in flight, in ms. */
-const DRAIN_POLL_MS = 50;
 
 export class BenchEngine {
   readonly stats = new WorkerStats();
   #phase: WorkerPhase = 'connecting';
   #start: StartMessage | null = null;
   #pool: ConnectionPool | null = null;
-  #scenario: EchoScenario | null = null;
+  #runner: ScenarioRunner | null = null;
   #reportTimer: unknown = null;
   #endTimer: unknown = null;
   #second = 0;
   #lastTickLagMs = 0;
-  #stopRequested = false;
+  #finishRequested = false;
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -43,75 +44,89 @@ export class BenchEngine {
   handle(message: ToWorker): void {
     if (message.type === 'start') void this.start(message);
     else if (message.type === 'go') this.go(message);
-    else if (message.type === 'stop') void this.stop();
+    else if (message.type === 'stop') this.stopSending();
+    else void this.finish();
   }
 
   async start(message: StartMessage): Promise<void> {
     if (this.#start) throw new Error('This worker has already started a run; start a new worker for the next run.');
     this.#start = message;
     const { config, share } = message;
-    this.#pool = new ConnectionPool(
-      { connect: this.deps.connect, classify: this.deps.classify, stats: this.stats },
+    const planned = planScenario(config);
+    if (!planned.ok) throw new Error(planned.errors.join(' '));
+    const scenario = createScenario(config.scenario, planned.plan);
+    const pool = new ConnectionPool(
+      { clock: this.deps.clock, timers: this.deps.timers, connect: this.deps.connect, classify: this.deps.classify, stats: this.stats },
       { endpointUrl: config.endpointUrl, transport: config.transport, protocol: config.protocol },
       share.firstIndex,
       share.count,
       message.connectConcurrency,
     );
-    this.#scheduleReport();
-    await this.#pool.openAll();
-    if (this.#stopRequested) return this.#drain();
-    this.#phase = 'ready';
-    // Tell the page at once, not at the next tick: it waits for every worker before "go".
-    this.deps.post({
-      type: 'ready',
-      workerIndex: message.workerIndex,
-      connectionsOpen: this.#pool.openCount,
-      connectionsFailed: this.stats.totals.connectionsFailed,
-    });
-  }
-
-  go(message: GoMessage): void {
-    if (this.#phase !== 'ready' || !this.#start || !this.#pool) return;
-    const { config } = this.#start;
-    this.#phase = 'running';
-    this.#scenario = new EchoScenario({
+    this.#pool = pool;
+    this.#runner = new ScenarioRunner({
       clock: this.deps.clock,
       timers: this.deps.timers,
       stats: this.stats,
       messageBytes: config.messageBytes,
       sendIntervalMs: config.sendIntervalMs,
       totalConnections: config.connections,
+      warmupSec: config.warmupSec,
+      encodedBytes: this.deps.encodedSize(config.protocol),
+    }, scenario);
+    this.#runner.listen(pool.connections);
+    this.#scheduleReport();
+    await pool.openAll();
+    const groupMembers = this.#finishRequested ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));
+    if (this.#finishRequested) return this.#end();
+    this.#phase = 'ready';
+    // Tell the page at once, not at the next tick: it waits for every worker before "go".
+    this.deps.post({
+      type: 'ready',
+      workerIndex: message.workerIndex,
+      connectionsOpen: pool.openCount,
+      connectionsFailed: this.stats.totals.connectionsFailed,
+      connectionIds: pool.connections.map((c) => (c.state === 'open' ? c.connection.connectionId : null)),
+      groupMembers,
     });
-    this.#scenario.start(this.#pool.connections, message.sendStartUs, message.sendEndUs);
+  }
+
+  go(message: GoMessage): void {
+    if (this.#phase !== 'ready' || !this.#pool || !this.#runner) return;
+    this.#phase = 'running';
+    this.#runner.start(this.#pool.connections, message);
     const untilEndMs = Math.max(0, (message.sendEndUs - this.deps.clock.nowUs()) / 1_000);
-    this.#endTimer = this.deps.timers.setTimeout(() => void this.#drain(), untilEndMs);
+    this.#endTimer = this.deps.timers.setTimeout(() => this.stopSending(), untilEndMs);
   }
 
-  /** Ends the run early (the user pressed Stop): whatever phase, it drains and reports. */
-  async stop(): Promise<void> {
-    this.#stopRequested = true;
-    if (this.#phase === 'connecting') this.#pool?.abortOpening();
-    else if (this.#phase === 'ready' || this.#phase === 'running') await this.#drain();
-  }
-
-  async #drain(): Promise<void> {
-    if (this.#phase === 'draining' || this.#phase === 'done') return;
+  /** Stops planning sends (at the planned end, or early on the user's Stop); receiving goes on. */
+  stopSending(): void {
+    if (this.#phase === 'connecting') {
+      // Nothing was sent: there is nothing to drain.
+      void this.finish();
+      return;
+    }
+    if (this.#phase !== 'ready' && this.#phase !== 'running') return;
     this.#phase = 'draining';
     if (this.#endTimer !== null) this.deps.timers.clearTimeout(this.#endTimer);
-    const scenario = this.#scenario;
-    scenario?.stop();
-    if (scenario && this.#start) {
-      const deadlineUs = this.deps.clock.nowUs() + drainTimeoutMs(this.#start.config) * 1_000;
-      while (scenario.pendingCount() > 0 && this.deps.clock.nowUs() < deadlineUs) {
-        await new Promise<void>((resolve) => this.deps.timers.setTimeout(resolve, DRAIN_POLL_MS));
-      }
-      this.stats.totals.lost = scenario.pendingCount();
-    }
+    this.#runner?.stop();
+  }
+
+  /** Ends the run: last snapshot, connections closed. While connecting, after the connects in flight. */
+  async finish(): Promise<void> {
+    this.#finishRequested = true;
+    if (this.#phase === 'connecting') this.#pool?.abortOpening();
+    else await this.#end();
+  }
+
+  async #end(): Promise<void> {
+    if (this.#phase === 'done') return;
+    this.#runner?.stop();
     this.#phase = 'done';
+    if (this.#endTimer !== null) this.deps.timers.clearTimeout(this.#endTimer);
     if (this.#reportTimer !== null) this.deps.timers.clearTimeout(this.#reportTimer);
-    await this.#pool?.closeAll();
     this.#second++;
     this.#post(true);
+    await this.#pool?.closeAll();
   }
 
   /** Ticks at runStart + k s, so every worker's snapshot k covers the same second. */

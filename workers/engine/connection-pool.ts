@@ -3,6 +3,8 @@
  * flight: Chromium opens 255 WebSockets in ~3 s with 8 in flight, ~5 s all at once) and keeps
  * track of their states. One connection's failure is counted and never ends the run.
  */
+import type { Clock, Timers } from '../../core/clock.ts';
+import { CONNECT_TIMEOUT_MS } from '../../core/run-config.ts';
 import type { WorkerStats } from './worker-stats.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
 
@@ -20,6 +22,8 @@ export interface PooledConnection {
 }
 
 export interface PoolDeps {
+  clock: Clock;
+  timers: Timers;
   connect: ConnectionFactory;
   classify: ErrorClassifier;
   stats: WorkerStats;
@@ -93,15 +97,29 @@ export class ConnectionPool {
 
   async #open(pooled: PooledConnection): Promise<void> {
     pooled.state = 'connecting';
+    const startedUs = this.deps.clock.nowUs();
+    let timer: unknown = null;
+    // A browser queues connections past its per-origin limit silently, with no error: a time
+    // limit turns "stuck" into a counted, explained failure instead of a slow-looking one.
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = this.deps.timers.setTimeout(() => resolve('timeout'), CONNECT_TIMEOUT_MS)));
     try {
-      await pooled.connection.start();
+      const outcome = await Promise.race([pooled.connection.start().then(() => 'open' as const), timedOut]);
+      if (outcome === 'timeout') {
+        pooled.state = 'failed';
+        void pooled.connection.stop().catch(() => undefined);
+        this.deps.stats.recordConnectFailure('connect',
+          `${this.options.transport} (${this.options.protocol}) to ${this.options.endpointUrl}: did not open within ${CONNECT_TIMEOUT_MS / 1_000} s. ` +
+          'The browser may be holding it in a queue (6 connections per origin over HTTP/1.1 for Server-Sent Events and long polling), or the server is not answering.');
+        return;
+      }
       pooled.state = 'open';
-      this.deps.stats.totals.connectionsOpened++;
+      this.deps.stats.recordConnected(this.deps.clock.nowUs() - startedUs);
     } catch (error) {
       pooled.state = 'failed';
-      this.deps.stats.totals.connectionsFailed++;
       const classified = this.deps.classify(error, this.options);
-      this.deps.stats.recordError(classified.kind, classified.message);
+      this.deps.stats.recordConnectFailure(classified.kind, classified.message);
+    } finally {
+      this.deps.timers.clearTimeout(timer);
     }
   }
 }

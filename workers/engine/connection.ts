@@ -6,6 +6,8 @@ import type { ProtocolName, TransportName } from '../../core/run-config.ts';
 import type { ErrorKind } from '../protocol.ts';
 
 export interface BenchConnection {
+  /** The hub's id of this connection once open (what SendToConnection targets); null before. */
+  readonly connectionId: string | null;
   /** Opens the connection (negotiate, transport, handshake). Rejects with a {@link ConnectFailure}-classifiable error. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -26,6 +28,9 @@ export interface ConnectionOptions {
 }
 
 export type ConnectionFactory = (options: ConnectionOptions) => BenchConnection;
+
+/** Encoded size in bytes of a hub call (method + arguments) in a protocol, without transport framing. */
+export type EncodedSize = (method: string, args: unknown[]) => number;
 
 /** A failure classified for counting and worded for people. */
 export interface ClassifiedError {

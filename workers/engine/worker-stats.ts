@@ -4,48 +4,78 @@
  * page does, after merging every worker's histograms.
  */
 import { createLatencyHistogram, encodeHistogram, GUIDE_LATENCY_LIMIT_US, recordLatencyUs } from '../../core/latency.ts';
-import { emptyErrorCounts, type ErrorCounts, type ErrorKind, type ErrorSample, type WorkerTotals } from '../protocol.ts';
+import {
+  emptyErrorCounts,
+  emptyTotals,
+  type ErrorCounts,
+  type ErrorKind,
+  type ErrorSample,
+  type IntervalCounts,
+  type WorkerTotals,
+} from '../protocol.ts';
 
 /** Distinct failure messages kept per worker; beyond this only the counts grow. */
 export const MAX_ERROR_SAMPLES = 20;
 
+function emptyInterval(): IntervalCounts {
+  return { sent: 0, received: 0, underOneSecond: 0, sentBytes: 0, receivedBytes: 0 };
+}
+
 export class WorkerStats {
-  readonly totals: WorkerTotals = {
-    sent: 0,
-    received: 0,
-    duplicated: 0,
-    lost: 0,
-    missedSlots: 0,
-    connectionsOpened: 0,
-    connectionsFailed: 0,
-  };
+  readonly totals: WorkerTotals = emptyTotals();
   readonly errorCounts: ErrorCounts = emptyErrorCounts();
   readonly #errorSamples = new Map<string, ErrorSample>();
   readonly #latency = createLatencyHistogram();
   readonly #uncorrected = createLatencyHistogram();
-  #sentInInterval = 0;
-  #receivedInInterval = 0;
-  #underOneSecondInInterval = 0;
+  readonly #connect = createLatencyHistogram();
+  #interval = emptyInterval();
   #maxSendLagUs = 0;
 
-  recordSend(sendLagUs: number, sendIntervalUs: number): void {
+  /** A measured send: `recipients` receptions are now expected. */
+  recordSend(sendLagUs: number, sendIntervalUs: number, recipients: number, bytes: number): void {
     this.totals.sent++;
-    this.#sentInInterval++;
+    this.totals.expected += recipients;
+    this.totals.sentBytes += bytes;
+    this.#interval.sent++;
+    this.#interval.sentBytes += bytes;
     if (sendLagUs > this.#maxSendLagUs) this.#maxSendLagUs = sendLagUs;
     if (sendLagUs > sendIntervalUs) this.totals.missedSlots++;
   }
 
+  /** A measured send that was never written: nothing to expect from it. */
+  recordSendFailure(recipients: number, bytes: number): void {
+    this.totals.sent--;
+    this.totals.expected -= recipients;
+    this.totals.sentBytes -= bytes;
+  }
+
   /** @param correctedUs receive time minus planned send time; @param uncorrectedUs minus actual send time. */
-  recordReceive(correctedUs: number, uncorrectedUs: number): void {
+  recordReceive(correctedUs: number, uncorrectedUs: number, bytes: number): void {
     this.totals.received++;
-    this.#receivedInInterval++;
-    if (correctedUs < GUIDE_LATENCY_LIMIT_US) this.#underOneSecondInInterval++;
+    this.totals.receivedBytes += bytes;
+    this.#interval.received++;
+    this.#interval.receivedBytes += bytes;
+    if (correctedUs < GUIDE_LATENCY_LIMIT_US) this.#interval.underOneSecond++;
     recordLatencyUs(this.#latency, correctedUs);
     recordLatencyUs(this.#uncorrected, uncorrectedUs);
   }
 
   recordDuplicate(): void {
     this.totals.duplicated++;
+  }
+
+  recordStale(): void {
+    this.totals.stale++;
+  }
+
+  recordConnected(connectUs: number): void {
+    this.totals.connectionsOpened++;
+    recordLatencyUs(this.#connect, connectUs);
+  }
+
+  recordConnectFailure(kind: ErrorKind, message: string): void {
+    this.totals.connectionsFailed++;
+    this.recordError(kind, message);
   }
 
   recordError(kind: ErrorKind, message: string): void {
@@ -65,16 +95,14 @@ export class WorkerStats {
     const interval = {
       latencyHistogram: encodeHistogram(this.#latency),
       uncorrectedHistogram: encodeHistogram(this.#uncorrected),
-      sentInInterval: this.#sentInInterval,
-      receivedInInterval: this.#receivedInInterval,
-      underOneSecondInInterval: this.#underOneSecondInInterval,
+      connectHistogram: encodeHistogram(this.#connect),
+      interval: this.#interval,
       maxSendLagMs: this.#maxSendLagUs / 1_000,
     };
     this.#latency.reset();
     this.#uncorrected.reset();
-    this.#sentInInterval = 0;
-    this.#receivedInInterval = 0;
-    this.#underOneSecondInInterval = 0;
+    this.#connect.reset();
+    this.#interval = emptyInterval();
     this.#maxSendLagUs = 0;
     return interval;
   }

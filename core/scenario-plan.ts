@@ -1,0 +1,83 @@
+/**
+ * Who sends and who is in which group, computed from a connection's run-wide index alone, so
+ * every worker knows its part without exchanging lists.
+ */
+import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, planGroups, SMALL_GROUP_SIZE } from './group-plan.ts';
+import type { RunConfig, ScenarioName } from './run-config.ts';
+
+export interface ScenarioPlan {
+  senderCount: number;
+  isSender(connectionIndex: number): boolean;
+  /** 0 when the scenario has no groups. */
+  groupCount: number;
+  /** Group index of a connection; -1 when it is in none. */
+  groupOf(connectionIndex: number): number;
+  groupName(groupIndex: number): string;
+}
+
+/** Broadcast senders when none are given: the guide's default of 2 (it uses at most 4). */
+export const DEFAULT_BROADCAST_SENDERS = 2;
+
+export type PlanResult = { ok: true; plan: ScenarioPlan } | { ok: false; errors: string[] };
+
+export function planScenario(config: Pick<RunConfig, 'scenario' | 'connections' | 'senders' | 'groupSize' | 'groupCount'>): PlanResult {
+  if (config.scenario === 'smallGroup' || config.scenario === 'bigGroup') return planGroupScenario(config);
+  const senders = config.senders ?? defaultSenders(config.scenario, config.connections);
+  if (senders > config.connections) {
+    return { ok: false, errors: [`Senders (${senders}) must not outnumber connections (${config.connections}). Lower the senders or raise the connections.`] };
+  }
+  if (config.scenario === 'sendToConnection' && config.connections < 2) {
+    return { ok: false, errors: ['Send to connection needs at least 2 connections: nobody sends to itself.'] };
+  }
+  return {
+    ok: true,
+    plan: {
+      senderCount: senders,
+      isSender: (index) => isSpreadSender(index, senders, config.connections),
+      groupCount: 0,
+      groupOf: () => -1,
+      groupName: () => '',
+    },
+  };
+}
+
+function defaultSenders(scenario: ScenarioName, connections: number): number {
+  return scenario === 'broadcast' ? Math.min(DEFAULT_BROADCAST_SENDERS, connections) : connections;
+}
+
+/** `senders` of `connections` chosen evenly across the indices (and so across the workers). */
+export function isSpreadSender(index: number, senders: number, connections: number): boolean {
+  if (senders >= connections) return true;
+  return index === 0 || Math.floor((index * senders) / connections) !== Math.floor(((index - 1) * senders) / connections);
+}
+
+function planGroupScenario(config: Pick<RunConfig, 'scenario' | 'connections' | 'senders' | 'groupSize' | 'groupCount'>): PlanResult {
+  const small = config.scenario === 'smallGroup';
+  const custom = config.groupSize !== null || config.groupCount !== null || config.senders !== null;
+  const result = custom
+    ? planGroups({ connections: config.connections, preset: 'custom', ...customGroups(config, small) })
+    : planGroups({ connections: config.connections, preset: small ? 'smallGroups' : 'bigGroups' });
+  if (!result.ok) return result;
+  const groups = result.plan;
+  return {
+    ok: true,
+    plan: {
+      senderCount: groups.senderCount,
+      isSender: (index) => groups.isSender(index),
+      groupCount: groups.groupCount,
+      groupOf: (index) => groups.groupOf(index),
+      groupName: (groupIndex) => groups.groupName(groupIndex),
+    },
+  };
+}
+
+/** What the user left empty comes from the preset's rule: small groups of 10 where every
+ *  member sends; 10 big groups with at most 40 senders. Connections left over join no group. */
+function customGroups(config: Pick<RunConfig, 'connections' | 'senders' | 'groupSize' | 'groupCount'>, small: boolean) {
+  const n = config.connections;
+  const groupSize = config.groupSize ?? (config.groupCount ? Math.floor(n / config.groupCount) : small ? SMALL_GROUP_SIZE : Math.floor(n / BIG_GROUP_COUNT));
+  const groupCount = config.groupCount ?? Math.floor(n / Math.max(1, groupSize));
+  const members = groupSize * groupCount;
+  const senders = config.senders ?? (small ? members : Math.min(BIG_GROUP_MAX_SENDERS, members));
+  return { groupSize, groupCount, senders };
+}

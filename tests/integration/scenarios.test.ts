@@ -1,0 +1,82 @@
+/**
+ * Every scenario of the guide against the real hub-sample with the real client: exact delivery
+ * counts, nothing lost or duplicated.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import { systemClock, systemTimers } from '../../core/clock.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
+import { RunCoordinator } from '../../core/run-coordinator.ts';
+import { inProcessWorkers } from '../support/in-process-workers.ts';
+
+function config(overrides: Partial<RunConfig>): RunConfig {
+  const result = validateRunConfig({ endpointUrl: `${inject('hubHttpUrl')}/signalrbench`, workers: 2, sendIntervalMs: 500, durationSec: 2, ...overrides });
+  if (!result.ok) throw new Error(result.errors.join('\n'));
+  return result.config;
+}
+
+async function run(runConfig: RunConfig) {
+  const coordinator = new RunCoordinator(runConfig, inProcessWorkers(runConfig.workers), systemClock, systemTimers);
+  coordinator.start();
+  await coordinator.finished();
+  const { aggregator } = coordinator;
+  expect(aggregator.errorSamples()).toEqual([]);
+  return { totals: aggregator.totals(), lost: aggregator.lost(), latency: aggregator.latency() };
+}
+
+// Each connection's sends are planned at offsets i/N of the 500-ms interval over 2 s: 4 each.
+const SENDS_PER_SENDER = 4;
+
+describe('scenarios against the hub-sample', () => {
+  it('broadcast, 50 connections and 2 senders: every send received by all 50', async () => {
+    const { totals, lost, latency } = await run(config({ scenario: 'broadcast', connections: 50 }));
+    expect(totals.sent).toBe(2 * SENDS_PER_SENDER);
+    expect(totals.expected).toBe(2 * SENDS_PER_SENDER * 50);
+    expect(totals.received).toBe(400);
+    expect(totals.duplicated).toBe(0);
+    expect(lost).toBe(0);
+    expect(latency.count).toBe(400);
+  });
+
+  it('small groups, 40 connections over MessagePack: 4 groups of 10, every member sends, all 10 members receive', async () => {
+    const { totals, lost } = await run(config({ scenario: 'smallGroup', connections: 40, protocol: 'messagepack' }));
+    expect(totals.sent).toBe(40 * SENDS_PER_SENDER);
+    expect(totals.expected).toBe(40 * SENDS_PER_SENDER * 10);
+    expect(totals.received).toBe(1_600);
+    expect(lost).toBe(0);
+  });
+
+  it('big groups, 100 connections: 10 groups of 10, 40 senders', async () => {
+    const { totals, lost } = await run(config({ scenario: 'bigGroup', connections: 100 }));
+    expect(totals.sent).toBe(40 * SENDS_PER_SENDER);
+    expect(totals.expected).toBe(40 * SENDS_PER_SENDER * 10);
+    expect(totals.received).toBe(totals.expected);
+    expect(totals.duplicated).toBe(0);
+    expect(lost).toBe(0);
+  });
+
+  it('send to connection, 20 connections over long polling: each message reaches its one target', async () => {
+    const { totals, lost } = await run(config({ scenario: 'sendToConnection', connections: 20, transport: 'LongPolling' }));
+    expect(totals.sent).toBe(20 * SENDS_PER_SENDER);
+    expect(totals.expected).toBe(80);
+    expect(totals.received).toBe(80);
+    expect(lost).toBe(0);
+  });
+
+  it('warm-up: the first second of sends is left out of every figure', async () => {
+    const { totals, latency } = await run(config({ scenario: 'echo', connections: 10, durationSec: 3, warmupSec: 1 }));
+    // 6 sends per connection in 3 s at 500 ms; the 2 planned in the first second are warm-up.
+    expect(totals.sent).toBe(40);
+    expect(totals.received).toBe(40);
+    expect(latency.count).toBe(40);
+  });
+
+  it('counts encoded bytes: JSON echo of 2,048 B sends and receives a little over 2 KB per message', async () => {
+    const { totals } = await run(config({ scenario: 'echo', connections: 2, workers: 1 }));
+    const perSent = totals.sentBytes / totals.sent;
+    const perReceived = totals.receivedBytes / totals.received;
+    // {"target":"Echo","arguments":[ts,"<2,048 chars>"],"type":1} plus the record separator.
+    expect(perSent).toBeGreaterThan(2_048 + 40);
+    expect(perSent).toBeLessThan(2_048 + 80);
+    expect(perReceived).toBeGreaterThan(2_048 + 40);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * Runs a scenario on a worker's open connections: one open-loop schedule per sending
+ * connection, and, on every connection, the accounting of what arrives (new, duplicated, too
+ * old to tell), measured from the planned send time. Warm-up messages are sent and received but
+ * left out of every figure.
+ */
+import type { Clock, Timers } from '../../core/clock.ts';
+import { parsePayloadHeader, PayloadBuilder } from '../../core/payload.ts';
+import { ReceptionLedger } from '../../core/reception-ledger.ts';
+import type { GoMessage } from '../protocol.ts';
+import type { Scenario, SendSpec } from '../scenarios/scenario.ts';
+import type { PooledConnection } from './connection-pool.ts';
+import { OpenLoop } from './open-loop.ts';
+import type { WorkerStats } from './worker-stats.ts';
+
+export interface RunnerContext {
+  clock: Clock;
+  timers: Timers;
+  stats: WorkerStats;
+  messageBytes: number;
+  sendIntervalMs: number;
+  /** Connections in the whole run: send offsets are spread evenly across the interval over all of them. */
+  totalConnections: number;
+  warmupSec: number;
+  /** Encoded size in bytes of a hub call (method + arguments) in the run's protocol. */
+  encodedBytes: (method: string, args: unknown[]) => number;
+}
+
+export class ScenarioRunner {
+  readonly #loops: OpenLoop[] = [];
+  readonly #payload: PayloadBuilder;
+  readonly #intervalUs: number;
+  /** Before "go" the warm-up's end is unknown, but anything that arrives then is from the very
+   *  start of the sends: warm-up if there is one. */
+  #warmupEndUs: number;
+  /** Encoded size of one delivery, Measure(ts, payload): the same for every message of a run. */
+  readonly #deliveryBytes: number;
+
+  constructor(private readonly ctx: RunnerContext, private readonly scenario: Scenario) {
+    this.#payload = new PayloadBuilder(ctx.messageBytes);
+    this.#intervalUs = ctx.sendIntervalMs * 1_000;
+    this.#warmupEndUs = ctx.warmupSec > 0 ? Infinity : -Infinity;
+    this.#deliveryBytes = ctx.encodedBytes('Measure', [sampleTs(), this.#payload.build({ sender: 0, seq: 0, sendLagUs: 0 })]);
+  }
+
+  /** Receiving starts now (before "go"), so nothing that arrives early is missed. */
+  listen(connections: readonly PooledConnection[]): void {
+    for (const pooled of connections) {
+      const ledger = new ReceptionLedger();
+      pooled.onMeasure = (ts, payload) => this.#receive(ledger, ts, payload);
+    }
+  }
+
+  start(connections: readonly PooledConnection[], go: GoMessage): void {
+    this.#warmupEndUs = go.warmupEndUs;
+    connections.forEach((pooled, localIndex) => {
+      if (pooled.state !== 'open') return;
+      const spec = this.scenario.sendSpec(pooled, localIndex, go);
+      if (!spec) return;
+      const sendBytes = this.ctx.encodedBytes(spec.method, spec.args(sampleTs(), this.#payload.build({ sender: pooled.index, seq: 0, sendLagUs: 0 })));
+      // Spreading first sends across the interval keeps the hub's load even instead of in bursts.
+      const offsetUs = (pooled.index / this.ctx.totalConnections) * this.#intervalUs;
+      const loop = new OpenLoop(this.ctx.clock, this.ctx.timers, go.sendStartUs + offsetUs, this.#intervalUs, go.sendEndUs,
+        (plannedUs, sendLagUs, seq) => this.#send(pooled, spec, sendBytes, plannedUs, sendLagUs, seq));
+      pooled.onClosed = () => loop.stop();
+      this.#loops.push(loop);
+      loop.start();
+    });
+  }
+
+  /** Stops planning sends; messages in flight may still arrive. */
+  stop(): void {
+    for (const loop of this.#loops) loop.stop();
+  }
+
+  #send(pooled: PooledConnection, spec: SendSpec, sendBytes: number, plannedUs: number, sendLagUs: number, seq: number): void {
+    const payload = this.#payload.build({ sender: pooled.index, seq, sendLagUs });
+    const measured = plannedUs >= this.#warmupEndUs;
+    if (measured) this.ctx.stats.recordSend(sendLagUs, this.#intervalUs, spec.recipients, sendBytes);
+    pooled.connection.send(spec.method, ...spec.args(Math.round(plannedUs), payload)).catch((error: unknown) => {
+      // Never written: neither lost on the way nor something to wait for.
+      if (measured) this.ctx.stats.recordSendFailure(spec.recipients, sendBytes);
+      this.ctx.stats.recordError('send', `${spec.method} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  #receive(ledger: ReceptionLedger, ts: number, payload: string): void {
+    const nowUs = this.ctx.clock.nowUs();
+    const plannedUs = Number(ts);
+    if (plannedUs < this.#warmupEndUs) return;
+    const header = parsePayloadHeader(payload);
+    if (!header) {
+      this.ctx.stats.recordError('protocol', 'A Measure message without this tool\'s payload header arrived: another client may be using the same hub.');
+      return;
+    }
+    const outcome = ledger.record(header.sender, header.seq);
+    if (outcome === 'duplicate') this.ctx.stats.recordDuplicate();
+    else if (outcome === 'stale') this.ctx.stats.recordStale();
+    else {
+      const correctedUs = nowUs - plannedUs;
+      this.ctx.stats.recordReceive(correctedUs, correctedUs - header.sendLagUs, this.#deliveryBytes);
+    }
+  }
+}
+
+/** A timestamp of today's size (16 digits), for sizing encoded messages. */
+function sampleTs(): number {
+  return 1_700_000_000_000_000;
+}

@@ -1,0 +1,12 @@
+/**
+ * Broadcast: a few connections send, every connection (the senders too) receives every message;
+ * latency is measured at each receiver. The guide's "broadcast" use case.
+ */
+import type { ScenarioPlan } from '../../core/scenario-plan.ts';
+import { noPreparation, type Scenario } from './scenario.ts';
+
+export const broadcast = (plan: ScenarioPlan): Scenario => ({
+  prepare: noPreparation,
+  sendSpec: (pooled, _localIndex, go) =>
+    plan.isSender(pooled.index) ? { method: 'Broadcast', args: (ts, payload) => [ts, payload], recipients: go.openConnections } : null,
+});

@@ -1,0 +1,35 @@
+/**
+ * The small interface every use case of the guide implements. A scenario says who sends what
+ * to whom; the engine's ScenarioRunner schedules the sends, and accounts for and measures what
+ * arrives. A scenario never computes statistics and never talks to the page.
+ */
+import type { ScenarioPlan } from '../../core/scenario-plan.ts';
+import type { ErrorKind, GoMessage } from '../protocol.ts';
+import type { PooledConnection } from '../engine/connection-pool.ts';
+
+/** What one connection sends on each of its slots. */
+export interface SendSpec {
+  /** Hub method, e.g. "Echo". */
+  method: string;
+  /** The hub call's arguments for a message with this timestamp and payload. */
+  args(ts: number, payload: string): unknown[];
+  /** Receptions each send should produce. */
+  recipients: number;
+}
+
+export interface Scenario {
+  /**
+   * Hub calls each connection makes before the run, awaited (e.g. JoinGroup). Returns how many of
+   * this worker's connections joined each group (empty when the scenario has no groups).
+   */
+  prepare(connections: readonly PooledConnection[], fail: (kind: ErrorKind, message: string) => void): Promise<number[]>;
+  /** What this connection sends, or null when it only receives. `localIndex` is its place in this worker. */
+  sendSpec(pooled: PooledConnection, localIndex: number, go: GoMessage): SendSpec | null;
+}
+
+export type ScenarioFactory = (plan: ScenarioPlan) => Scenario;
+
+/** For scenarios with nothing to prepare. */
+export async function noPreparation(): Promise<number[]> {
+  return [];
+}
