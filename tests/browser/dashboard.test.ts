@@ -23,7 +23,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function runEcho(transport: string, protocol: string) {
+async function runEcho(transport: string, protocol: string, scenario = 'echo') {
+  await page.selectOption('select[name=scenario]', scenario);
   await page.selectOption('select[name=transport]', transport);
   await page.selectOption('select[name=protocol]', protocol);
   await page.fill('input[name=connections]', '20');
@@ -35,6 +36,8 @@ async function runEcho(transport: string, protocol: string) {
   const summary = page.getByTestId('summary');
   return {
     received: Number(await summary.getAttribute('data-received')),
+    expected: Number(await summary.getAttribute('data-expected')),
+    lost: await summary.getAttribute('data-lost'),
     sent: Number(await summary.getAttribute('data-sent')),
     errors: Number(await summary.getAttribute('data-errors')),
     line: await page.getByTestId('summary-line').textContent(),
@@ -69,6 +72,15 @@ describe('dashboard', () => {
       expect(result.connectionPoints).toBe(result.latencyPoints);
     });
   }
+
+  it('runs small groups from the dashboard: 2 groups of 10, every member receives every send of its group', async () => {
+    const result = await runEcho('WebSockets', 'json', 'smallGroup');
+    expect(result.errorText).toBe('');
+    expect(result.sent).toBe(320);
+    expect(result.expected).toBe(3_200);
+    expect(result.received).toBe(3_200);
+    expect(result.lost).toBe('0');
+  });
 
   it('lists every bad field at once and keeps what was typed', async () => {
     await page.fill('input[name=connections]', '-3');

@@ -11,6 +11,8 @@ export interface FakeHubOptions {
   deliveryDelayMs: number;
   /** Connections (by creation order) whose start fails. */
   failStart?: Set<number>;
+  /** Connections (by creation order) whose JoinGroup fails. */
+  failJoin?: Set<number>;
   /** Returns true to drop the deliveries of the n-th send of a connection (both counted from 0). */
   drop?: (connection: number, n: number) => boolean;
   /** Returns true to deliver the n-th send of a connection twice to each recipient. */
@@ -82,6 +84,7 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
       },
       invoke: async (method, ...args) => {
         if (method !== 'JoinGroup') throw new Error(`The fake hub has no method ${method}.`);
+        if (options.failJoin?.has(id)) throw new Error("An unexpected error occurred invoking 'JoinGroup' on the server.");
         connection.groups.add(args[0] as string);
         return undefined;
       },

@@ -4,28 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
-import { RunCoordinator, type WorkerPort } from '../../core/run-coordinator.ts';
-import { BenchEngine } from '../../workers/engine/bench-engine.ts';
-import type { FromWorker } from '../../workers/protocol.ts';
-import { FakeTime } from '../support/fake-time.ts';
-import { classifyPlainly, fakeEncodedSize, fakeHub, type FakeHubOptions } from '../support/fake-connections.ts';
+import { fakeRun } from '../support/fake-run.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {
   const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', ...overrides });
   if (!result.ok) throw new Error(result.errors.join('\n'));
   return result.config;
-}
-
-export function fakeRun(runConfig: RunConfig, options: FakeHubOptions) {
-  const time = new FakeTime();
-  const hub = fakeHub(time, options);
-  const ports: WorkerPort[] = Array.from({ length: runConfig.workers }, () => {
-    let handler: (message: FromWorker) => void = () => {};
-    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => handler(m) });
-    return { post: (m) => engine.handle(m), onMessage: (h) => (handler = h), terminate: () => void engine.finish() };
-  });
-  const coordinator = new RunCoordinator(runConfig, ports, time, time);
-  return { time, hub, coordinator };
 }
 
 describe('a run with fake connections', () => {
