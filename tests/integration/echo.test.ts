@@ -2,24 +2,12 @@
  * The engine against the real hub-sample with the real @microsoft/signalr client, for every
  * transport and protocol: every message sent comes back exactly once and is measured.
  */
-import { describe, expect, inject, it } from 'vitest';
-import { systemClock, systemTimers } from '../../core/clock.ts';
-import { PROTOCOLS, TRANSPORTS, validateRunConfig, type RunConfig } from '../../core/run-config.ts';
-import { RunCoordinator } from '../../core/run-coordinator.ts';
-import { inProcessWorkers } from '../support/in-process-workers.ts';
+import { describe, expect, it } from 'vitest';
+import { PROTOCOLS, TRANSPORTS, validateRunConfig } from '../../core/run-config.ts';
+import { hubConfig, runInProcess } from '../support/hub-run.ts';
 
-function config(overrides: Partial<RunConfig>): RunConfig {
-  const result = validateRunConfig({ endpointUrl: `${inject('hubHttpUrl')}/signalrbench`, ...overrides });
-  if (!result.ok) throw new Error(result.errors.join('\n'));
-  return result.config;
-}
-
-async function run(runConfig: RunConfig) {
-  const coordinator = new RunCoordinator(runConfig, inProcessWorkers(runConfig.workers), systemClock, systemTimers);
-  coordinator.start();
-  await coordinator.finished();
-  return coordinator;
-}
+const config = hubConfig;
+const run = runInProcess;
 
 describe('echo against the hub-sample', () => {
   for (const transport of TRANSPORTS) {

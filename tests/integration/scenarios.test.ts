@@ -2,23 +2,16 @@
  * Every scenario of the guide against the real hub-sample with the real client: exact delivery
  * counts, nothing lost or duplicated.
  */
-import { describe, expect, inject, it } from 'vitest';
-import { systemClock, systemTimers } from '../../core/clock.ts';
-import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
-import { RunCoordinator } from '../../core/run-coordinator.ts';
-import { inProcessWorkers } from '../support/in-process-workers.ts';
+import { describe, expect, it } from 'vitest';
+import type { RunConfig } from '../../core/run-config.ts';
+import { hubConfig, runInProcess } from '../support/hub-run.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {
-  const result = validateRunConfig({ endpointUrl: `${inject('hubHttpUrl')}/signalrbench`, workers: 2, sendIntervalMs: 500, durationSec: 2, ...overrides });
-  if (!result.ok) throw new Error(result.errors.join('\n'));
-  return result.config;
+  return hubConfig({ workers: 2, sendIntervalMs: 500, durationSec: 2, ...overrides });
 }
 
 async function run(runConfig: RunConfig) {
-  const coordinator = new RunCoordinator(runConfig, inProcessWorkers(runConfig.workers), systemClock, systemTimers);
-  coordinator.start();
-  await coordinator.finished();
-  const { aggregator } = coordinator;
+  const { aggregator } = await runInProcess(runConfig);
   expect(aggregator.errorSamples()).toEqual([]);
   return { totals: aggregator.totals(), lost: aggregator.lost(), latency: aggregator.latency() };
 }

@@ -4,18 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { derangement } from '../../core/derangement.ts';
+import { seeded } from '../support/seeded-random.ts';
 
-/** mulberry32: a seeded generator, so a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Length of the cycle through 0: equal to count exactly when the permutation is one cycle. */
 function cycleLengthThroughZero(p: number[]): number {

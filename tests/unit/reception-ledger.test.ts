@@ -5,18 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WINDOW_SEQS, ReceptionLedger, type Reception } from '../../core/reception-ledger.ts';
+import { seeded } from '../support/seeded-random.ts';
 
-/** mulberry32: a seeded generator, so a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Same rules as the ledger, unbounded memory: a Set of every seq seen per sender. */
 class NaiveLedger {

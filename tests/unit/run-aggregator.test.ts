@@ -6,15 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { RunAggregator } from '../../core/run-aggregator.ts';
 import { WorkerStats } from '../../workers/engine/worker-stats.ts';
 import type { WorkerSnapshot } from '../../workers/protocol.ts';
-
-/** A seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
+import { seeded } from '../support/seeded-random.ts';
 
 function exactQuantile(sorted: number[], percentile: number): number {
   // HdrHistogram's definition: the smallest value with at least `percentile`% of values at or below it.
@@ -42,7 +34,7 @@ function snapshot(stats: WorkerStats, workerIndex: number, second: number, final
 describe('RunAggregator', () => {
   for (const seed of [1, 2, 3, 4, 5]) {
     it(`merged percentiles match exact quantiles (seed ${seed})`, () => {
-      const next = random(seed);
+      const next = seeded(seed);
       const workers = [new WorkerStats(), new WorkerStats(), new WorkerStats()];
       const aggregator = new RunAggregator(workers.length);
       const all: number[] = [];

@@ -1,0 +1,20 @@
+/** Runs against the test hub-sample with engines in this process and the real SignalR client. */
+import { inject } from 'vitest';
+import { systemClock, systemTimers } from '../../core/clock.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
+import { RunCoordinator } from '../../core/run-coordinator.ts';
+import { inProcessWorkers } from './in-process-workers.ts';
+
+/** A validated configuration aimed at the test hub; throws with every problem if invalid. */
+export function hubConfig(overrides: Partial<Record<keyof RunConfig, unknown>>): RunConfig {
+  const result = validateRunConfig({ endpointUrl: `${inject('hubHttpUrl')}/signalrbench`, ...overrides });
+  if (!result.ok) throw new Error(result.errors.join('\n'));
+  return result.config;
+}
+
+export async function runInProcess(runConfig: RunConfig): Promise<RunCoordinator> {
+  const coordinator = new RunCoordinator(runConfig, inProcessWorkers(runConfig.workers), systemClock, systemTimers);
+  coordinator.start();
+  await coordinator.finished();
+  return coordinator;
+}
