@@ -24,6 +24,18 @@ export interface SecondPoint {
   maxSendLagMs: number;
 }
 
+/** One worker's report on itself over the run: when it lags, the client is the bottleneck. */
+export interface WorkerHealth {
+  workerIndex: number;
+  /** Worst lateness of its 1-s report timer, in ms. */
+  maxEventLoopLagMs: number;
+  /** Worst lag of a send behind its planned time, in ms. */
+  maxSendLagMs: number;
+  missedSlots: number;
+  connectionsOpen: number;
+  lost: boolean;
+}
+
 interface PartialSecond {
   histogram: Histogram;
   sent: number;
@@ -47,6 +59,7 @@ export class RunAggregator {
   /** Workers that died: they count as finished, and what they reported before is kept. */
   readonly #lost = new Set<number>();
   #underOneSecond = 0;
+  readonly #health = new Map<number, { maxEventLoopLagMs: number; maxSendLagMs: number }>();
 
   constructor(readonly workerCount: number) {}
 
@@ -57,6 +70,10 @@ export class RunAggregator {
 
   add(snapshot: WorkerSnapshot): void {
     this.#latest.set(snapshot.workerIndex, snapshot);
+    const health = this.#health.get(snapshot.workerIndex) ?? { maxEventLoopLagMs: 0, maxSendLagMs: 0 };
+    health.maxEventLoopLagMs = Math.max(health.maxEventLoopLagMs, snapshot.eventLoopLagMs);
+    health.maxSendLagMs = Math.max(health.maxSendLagMs, snapshot.maxSendLagMs);
+    this.#health.set(snapshot.workerIndex, health);
     const interval = decodeHistogram(snapshot.latencyHistogram);
     this.#runLatency.add(interval);
     this.#runUncorrected.add(decodeHistogram(snapshot.uncorrectedHistogram));
@@ -98,6 +115,21 @@ export class RunAggregator {
   /** Whole-run latency from the actual send times (not corrected for coordinated omission). */
   uncorrectedLatency(): LatencySummary {
     return summarizeLatency(this.#runUncorrected);
+  }
+
+  workerHealth(): WorkerHealth[] {
+    return Array.from({ length: this.workerCount }, (_, workerIndex) => {
+      const snapshot = this.#latest.get(workerIndex);
+      const health = this.#health.get(workerIndex);
+      return {
+        workerIndex,
+        maxEventLoopLagMs: health?.maxEventLoopLagMs ?? 0,
+        maxSendLagMs: health?.maxSendLagMs ?? 0,
+        missedSlots: snapshot?.totals.missedSlots ?? 0,
+        connectionsOpen: snapshot?.connectionsOpen ?? 0,
+        lost: this.#lost.has(workerIndex),
+      };
+    });
   }
 
   /** Time to open a connection (negotiate, transport, handshake), over the run. */

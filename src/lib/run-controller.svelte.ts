@@ -4,7 +4,7 @@
  */
 import { systemClock, systemTimers } from '../../core/clock.ts';
 import type { LatencySummary } from '../../core/latency.ts';
-import type { SecondPoint } from '../../core/run-aggregator.ts';
+import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { RunCoordinator, type RunPhase, type WorkerPort } from '../../core/run-coordinator.ts';
 import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../workers/protocol.ts';
@@ -24,6 +24,7 @@ export interface RunView {
   workerFailures: string[];
   /** Worst event-loop lag of any worker over the run so far, in ms. */
   maxEventLoopLagMs: number;
+  workers: WorkerHealth[];
 }
 
 function createWorkerPort(): WorkerPort {
@@ -102,6 +103,7 @@ export class RunController {
       errorSamples: a.errorSamples(),
       workerFailures: [...coordinator.workerFailures],
       maxEventLoopLagMs: points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
+      workers: a.workerHealth(),
     };
   }
 }

@@ -21,15 +21,16 @@ function view(overrides: Partial<RunView>): RunView {
     errorSamples: [],
     workerFailures: [],
     maxEventLoopLagMs: 2,
+    workers: [{ workerIndex: 0, maxEventLoopLagMs: 2, maxSendLagMs: 1, missedSlots: 0, connectionsOpen: 10, lost: false }],
     ...overrides,
   };
 }
 
-function render(runView: RunView): { text: string; destroy: () => void } {
+function render(runView: RunView): { text: string; target: HTMLElement; destroy: () => void } {
   const target = document.createElement('div');
   const component = mount(RunSummary, { target, props: { view: runView } });
   flushSync();
-  return { text: (target.textContent ?? '').replace(/\s+/g, ' '), destroy: () => unmount(component) };
+  return { text: (target.textContent ?? '').replace(/\s+/g, ' '), target, destroy: () => unmount(component) };
 }
 
 describe('RunSummary', () => {
@@ -42,9 +43,23 @@ describe('RunSummary', () => {
   });
 
   it('blames the client in words when sends missed their slots', () => {
-    const { text, destroy } = render(view({ totals: { ...view({}).totals, missedSlots: 12 }, maxEventLoopLagMs: 340 }));
+    const { text, target, destroy } = render(view({
+      totals: { ...view({}).totals, missedSlots: 12 },
+      maxEventLoopLagMs: 340,
+      workers: [
+        { workerIndex: 0, maxEventLoopLagMs: 3, maxSendLagMs: 1, missedSlots: 0, connectionsOpen: 5, lost: false },
+        { workerIndex: 1, maxEventLoopLagMs: 340, maxSendLagMs: 410, missedSlots: 12, connectionsOpen: 5, lost: false },
+      ],
+    }));
     expect(text).toContain('sends that missed their slot 12');
     expect(text).toContain('This browser could not keep the schedule');
+    // Which worker lagged, in the per-worker table.
+    const rows = [...target.querySelectorAll('[data-testid=worker-health] tbody tr')];
+    expect(rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent))).toEqual([
+      ['1', '5', '3.0 ms', '1.0 ms', '0'],
+      ['2', '5', '340.0 ms', '410.0 ms', '12'],
+    ]);
+    expect(rows.map((row) => row.classList.contains('bad'))).toEqual([false, true]);
     destroy();
   });
 
