@@ -82,6 +82,21 @@ describe('dashboard', () => {
     expect(result.lost).toBe('0');
   });
 
+  it('shows the run against the guide\'s tiers: the smallest fitting tier, ratios, the verdict', async () => {
+    const panel = page.getByTestId('tier-panel');
+    const text = (await panel.textContent())?.replace(/\s+/g, ' ') ?? '';
+    // 20 connections of small groups fit the smallest tier of the current edition.
+    expect(await page.getByTestId('tier-select').inputValue()).toBe('Unit1');
+    expect(text).toMatch(/msg\/s out of Unit1's/);
+    expect(await page.getByTestId('tier-verdict').textContent()).toMatch(/Pass: 100\.00% of messages arrived in under 1 s/);
+  });
+
+  it('plans a mixed workload on the tier finder page', async () => {
+    await page.getByTestId('nav-finder').click();
+    await expect.poll(async () => (await page.getByTestId('finder-result').textContent()) ?? '').toMatch(/Unit\d+/);
+    await page.getByTestId('nav-run').click();
+  });
+
   it('lists every bad field at once and keeps what was typed', async () => {
     await page.fill('input[name=connections]', '-3');
     await page.fill('input[name=messageBytes]', '2.5');

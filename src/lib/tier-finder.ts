@@ -1,0 +1,158 @@
+// The tier finder as pure functions: rows of text as typed in, a mixed workload
+// (core/guide/workload.ts) out, checked and summed. No Svelte, no DOM.
+import {
+  estimateWorkload,
+  formatBytesPerSecond,
+  tiers,
+  trimNumber,
+  type EditionId,
+  type Scenario,
+  type WorkloadEstimate,
+  type WorkloadPart,
+} from '../../core/guide/index.ts';
+import { SCENARIO_WORDS, fitSummary, messageOf, rate } from './tier-view.ts';
+
+
+/** One finder row as typed. Empty senders or group size mean the guide's default for the scenario. */
+export interface FinderRowInput {
+  scenario: string;
+  connections: string;
+  messageBytes: string;
+  sendIntervalMs: string;
+  senders: string;
+  groupSize: string;
+}
+
+/** A row with the guide's test conditions: 1,000 connections, 2,048 B every 1,000 ms. */
+export function newFinderRow(scenario: Scenario = 'echo'): FinderRowInput {
+  return { scenario, connections: '1000', messageBytes: '2048', sendIntervalMs: '1000', senders: '', groupSize: '' };
+}
+
+export function hasGroups(scenario: string): boolean {
+  return scenario === 'smallGroup' || scenario === 'bigGroup';
+}
+
+export type RowParse = { ok: true; part: WorkloadPart } | { ok: false; errors: string[] };
+
+/** Checks one row and lists every problem at once; never throws. */
+export function parseFinderRow(row: FinderRowInput, index: number): RowParse {
+  const name = `Row ${index + 1}`;
+  const errors: string[] = [];
+  const scenario = String(row.scenario) as Scenario;
+  if (!(scenario in SCENARIO_WORDS)) {
+    errors.push(`${name}: scenario must be one of ${Object.keys(SCENARIO_WORDS).join(', ')}, but is "${scenario}".`);
+  }
+  const connections = readWhole(row.connections, `${name}: connections`, 'a whole number of client connections, e.g. 1000', errors);
+  const messageBytes = readWhole(row.messageBytes, `${name}: message size`, 'a whole number of bytes, e.g. 2048', errors);
+  const sendIntervalMs = readWhole(row.sendIntervalMs, `${name}: send interval`, 'a whole number of milliseconds, e.g. 1000', errors);
+  const senders = readWhole(row.senders, `${name}: senders`, 'a whole number of sending connections, or empty for the default', errors, true);
+  const groupSize = hasGroups(scenario)
+    ? readWhole(row.groupSize, `${name}: group size`, 'a whole number of connections per group, or empty for the default', errors, true)
+    : undefined;
+  for (const [label, value] of [['senders', senders], ['group size', groupSize]] as const) {
+    if (connections !== undefined && value !== undefined && value > connections) {
+      errors.push(`${name}: ${label} (${trimNumber(value)}) cannot exceed connections (${trimNumber(connections)}); lower it or add connections.`);
+    }
+  }
+  if (errors.length > 0 || connections === undefined || messageBytes === undefined || sendIntervalMs === undefined) {
+    return { ok: false, errors };
+  }
+  const part: WorkloadPart = { scenario, connections, messageBytes, sendIntervalMs, label: `${name} (${SCENARIO_WORDS[scenario]})` };
+  if (senders !== undefined) part.senders = senders;
+  if (groupSize !== undefined) part.groupSize = groupSize;
+  return { ok: true, part };
+}
+
+/** A whole number >= 1, or undefined (after pushing why) when empty or invalid. "1,000" is read as 1000. */
+function readWhole(raw: unknown, what: string, hint: string, errors: string[], optional = false): number | undefined {
+  const typed = String(raw ?? '').trim();
+  const text = /^\d{1,3}(,\d{3})+$/.test(typed) ? typed.replaceAll(',', '') : typed;
+  if (text === '') {
+    if (!optional) errors.push(`${what} is empty; enter ${hint}.`);
+    return undefined;
+  }
+  const value = Number(text);
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) || !Number.isFinite(value)) {
+    errors.push(`${what} must be ${hint}, but is "${typed}".`);
+  } else if (value < 1) {
+    errors.push(`${what} must be at least 1, but is ${trimNumber(value, 6)}.`);
+  } else if (!Number.isInteger(value)) {
+    errors.push(`${what} must be a whole number, but is ${trimNumber(value, 6)}; round it.`);
+  } else {
+    return value;
+  }
+  return undefined;
+}
+
+export interface FinderResult {
+  /** Per row, in order: its problems (empty when the row is fine). */
+  rowErrors: string[][];
+  /** The summed workload with a tier per edition; null while any row is invalid. */
+  estimate: WorkloadEstimate | null;
+  /** Why there is no estimate, or null. */
+  error: string | null;
+}
+
+/** Checks every row and, when all are valid, sums them and fits a tier per edition. Never throws. */
+export function evaluateFinder(rows: readonly FinderRowInput[]): FinderResult {
+  if (rows.length === 0) {
+    return { rowErrors: [], estimate: null, error: 'Add a row to describe the workload: a scenario with its connections, message size and send interval.' };
+  }
+  const parsed = rows.map((row, index) => parseFinderRow(row, index));
+  const rowErrors = parsed.map((p) => (p.ok ? [] : p.errors));
+  const bad = rowErrors.flatMap((errors, index) => (errors.length > 0 ? [index + 1] : []));
+  if (bad.length > 0) {
+    return { rowErrors, estimate: null, error: `Fix row${bad.length > 1 ? 's' : ''} ${bad.join(', ')} to see a tier: the sum needs every row.` };
+  }
+  try {
+    const parts = parsed.flatMap((p) => (p.ok ? [p.part] : []));
+    return { rowErrors, estimate: estimateWorkload(parts), error: null };
+  } catch (error) {
+    return { rowErrors, estimate: null, error: messageOf(error) };
+  }
+}
+
+/** "10,000 connections · 4,002 msg/s in, 16,000 out · 7.8 MBps in, 9 MBps out", plus the 1,024-B floor when it applies. */
+export function totalsLine(totals: WorkloadEstimate['totals']): string {
+  const t = totals;
+  let line =
+    `${trimNumber(t.connections)} connections · ${rate(t.inboundMessagesPerSecond)} msg/s in, ${rate(t.outboundMessagesPerSecond)} out · ` +
+    `${formatBytesPerSecond(t.inboundBytesPerSecond)} in, ${formatBytesPerSecond(t.outboundBytesPerSecond)} out`;
+  if (t.effectiveInboundBytesPerSecond !== t.inboundBytesPerSecond || t.effectiveOutboundBytesPerSecond !== t.outboundBytesPerSecond) {
+    line += ` (with messages under 1,024 B counted as 1,024 B: ${formatBytesPerSecond(t.effectiveInboundBytesPerSecond)} in, ${formatBytesPerSecond(t.effectiveOutboundBytesPerSecond)} out)`;
+  }
+  return line;
+}
+
+export interface FinderEditionView {
+  edition: EditionId;
+  tier: string | null;
+  requiresPremiumP2: boolean;
+  reason: string;
+  /** e.g. "3 app servers (at least 2)". */
+  appServers: string;
+  notes: string[];
+  caveats: string[];
+}
+
+/** What the finder shows for one edition of an estimate; null when the edition was not evaluated. */
+export function finderEditionView(estimate: WorkloadEstimate, id: EditionId): FinderEditionView | null {
+  const advice = estimate.byEdition[id];
+  if (!advice) return null;
+  const { recommended, minimum, notes } = advice.appServers;
+  const servers = (n: number) => `${trimNumber(n)} app server${n === 1 ? '' : 's'}`;
+  const appServers =
+    recommended === null
+      ? "beyond the guide's app-server tables"
+      : servers(recommended) + (minimum !== null && minimum < recommended ? ` (at least ${trimNumber(minimum)})` : '');
+  const tier = advice.fit.tier;
+  return {
+    edition: id,
+    tier,
+    requiresPremiumP2: tier !== null && tiers(id).some((t) => t.name === tier && t.requiresPremiumP2),
+    reason: fitSummary(advice.fit, id),
+    appServers,
+    notes: [...advice.fit.checks.filter((c) => c.tier === tier).flatMap((c) => c.notes), ...notes],
+    caveats: advice.caveats.map((c) => c.text),
+  };
+}
