@@ -37,7 +37,6 @@ describe('RunSummary', () => {
   it('says nothing against the client when it kept its schedule', () => {
     const { text, destroy } = render(view({}));
     expect(text).toContain('messages sent 100 · expected receptions 100 · received 100 · lost 0');
-    expect(text).toContain('Pass: 100.00% of messages arrived in under 1 s (p99 4 ms)');
     expect(text).not.toContain('could not keep the schedule');
     destroy();
   });
@@ -63,15 +62,13 @@ describe('RunSummary', () => {
     destroy();
   });
 
-  it('shows failures with their kind and count, and the verdict when under 99%', () => {
+  it('shows failures with their kind and count', () => {
     const { text, destroy } = render(view({
-      underOneSecondShare: 0.95,
       errorCounts: { ...emptyErrorCounts(), negotiate: 3 },
       errorSamples: [{ kind: 'negotiate', message: 'WebSockets (json) to http://x/signalrbench: refused', count: 3 }],
     }));
     expect(text).toContain('errors 3 (negotiate 3)');
     expect(text).toContain('negotiate ×3: WebSockets (json) to http://x/signalrbench: refused');
-    expect(text).toContain('Fail: only 95.00% of messages arrived in under 1 s');
     destroy();
   });
 });
