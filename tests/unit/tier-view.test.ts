@@ -11,7 +11,7 @@ import {
   verdictLine,
   conditionsNote,
   type MeasuredRates,
-} from '../../src/lib/tier-view.ts';
+} from '../../core/tier-view.ts';
 import { evaluateFinder, finderEditionView, newFinderRow, parseFinderRow, type FinderRowInput } from '../../src/lib/tier-finder.ts';
 
 const run = (overrides: Partial<RunConfig>): RunConfig => ({ ...DEFAULTS, endpointUrl: 'http://127.0.0.1:5180/signalrbench', ...overrides });

@@ -1,8 +1,8 @@
 // What the tier panel and the tier finder show, as pure functions: the guide's view of a run
 // (expected traffic, fitting tier), the run's measured rates next to a tier's published ones, and
 // the finder's rows of text checked and summed. No Svelte, no DOM: unit tests call these directly.
-import type { RunConfig } from '../../core/run-config.ts';
-import { planScenario, type ScenarioPlan } from '../../core/scenario-plan.ts';
+import type { RunConfig } from './run-config.ts';
+import { planScenario, type ScenarioPlan } from './scenario-plan.ts';
 import {
   demandFromTraffic,
   edition,
@@ -22,7 +22,7 @@ import {
   type Scenario,
   type WorkloadEstimate,
   type WorkloadPart,
-} from '../../core/guide/index.ts';
+} from './guide/index.ts';
 
 export const SCENARIO_WORDS: Record<Scenario, string> = {
   echo: 'echo',

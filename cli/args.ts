@@ -1,0 +1,138 @@
+/**
+ * The headless runner's command line: the dashboard's options and defaults, the same
+ * validation and error messages, plus thresholds for smoke tests.
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULTS, validateRunConfig, type RunConfig } from '../core/run-config.ts';
+
+export interface Thresholds {
+  /** Fail when the run's p99 (from planned send times) is above this, in ms. */
+  maxP99Ms: number | null;
+  /** Fail when received / expected is below this fraction (0..1). */
+  minDeliveryRatio: number | null;
+  /** Fail when the share of messages under 1 s is below this fraction; default the guide's 0.99 with --guide-rule. */
+  minUnderOneSecondShare: number | null;
+}
+
+export interface CliOptions {
+  config: RunConfig;
+  thresholds: Thresholds;
+  /** Where to write the JSON result; null for none. */
+  jsonPath: string | null;
+  quiet: boolean;
+}
+
+export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; errors: string[] } | { ok: 'help' };
+
+export const USAGE = `Usage: live-bench --endpoint <url> [options]
+
+Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, options and defaults.
+
+  --endpoint <url>          hub URL, e.g. http://127.0.0.1:5180/signalrbench (required)
+  --scenario <name>         echo | broadcast | smallGroup | bigGroup | sendToConnection (default ${DEFAULTS.scenario})
+  --transport <name>        WebSockets | ServerSentEvents | LongPolling (default ${DEFAULTS.transport})
+  --protocol <name>         json | messagepack (default ${DEFAULTS.protocol})
+  --connections <n>         connections in the run (default ${DEFAULTS.connections})
+  --workers <n>             worker threads sharing them (default ${DEFAULTS.workers})
+  --message-bytes <n>       payload size (default ${DEFAULTS.messageBytes})
+  --interval-ms <n>         time between two sends of a connection (default ${DEFAULTS.sendIntervalMs})
+  --duration <s>            measured seconds (default ${DEFAULTS.durationSec})
+  --warmup <s>              seconds left out of the figures (default ${DEFAULTS.warmupSec})
+  --senders <n>             sending connections (default: the scenario's)
+  --group-size <n>          members per group (group scenarios)
+  --group-count <n>         groups (group scenarios)
+  --connect-concurrency <n> connects in flight (default ${DEFAULTS.connectConcurrency})
+  --json <file>             write the result as JSON ("-" for standard output)
+  --max-p99-ms <ms>         exit 1 when the p99 is above this
+  --min-delivery <ratio>    exit 1 when received / expected is below this (0..1)
+  --guide-rule              exit 1 unless 99% of messages arrived in under 1 s
+  --quiet                   no per-second progress
+  --help                    this text
+
+Exit codes: 0 passed, 1 a threshold was broken, 2 bad input, 3 no connection could be opened.`;
+
+export function parseCliArgs(argv: string[]): ParsedArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        endpoint: { type: 'string' },
+        scenario: { type: 'string' },
+        transport: { type: 'string' },
+        protocol: { type: 'string' },
+        connections: { type: 'string' },
+        workers: { type: 'string' },
+        'message-bytes': { type: 'string' },
+        'interval-ms': { type: 'string' },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        senders: { type: 'string' },
+        'group-size': { type: 'string' },
+        'group-count': { type: 'string' },
+        'connect-concurrency': { type: 'string' },
+        json: { type: 'string' },
+        'max-p99-ms': { type: 'string' },
+        'min-delivery': { type: 'string' },
+        'guide-rule': { type: 'boolean' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    return { ok: false, errors: [`${error instanceof Error ? error.message : String(error)}. Run with --help for the options.`] };
+  }
+  const v = parsed.values;
+  if (v.help) return { ok: 'help' };
+  const errors: string[] = [];
+  const result = validateRunConfig({
+    endpointUrl: v.endpoint ?? '',
+    scenario: v.scenario,
+    transport: v.transport,
+    protocol: v.protocol,
+    connections: v.connections,
+    workers: v.workers,
+    messageBytes: v['message-bytes'],
+    sendIntervalMs: v['interval-ms'],
+    durationSec: v.duration,
+    warmupSec: v.warmup,
+    senders: v.senders,
+    groupSize: v['group-size'],
+    groupCount: v['group-count'],
+    connectConcurrency: v['connect-concurrency'],
+  });
+  if (!result.ok) errors.push(...result.errors);
+  const maxP99Ms = positiveNumber(v['max-p99-ms'], '--max-p99-ms', 'a latency in ms, e.g. 250', errors);
+  const minDeliveryRatio = fraction(v['min-delivery'], '--min-delivery', errors);
+  if (errors.length > 0 || !result.ok) return { ok: false, errors };
+  return {
+    ok: true,
+    options: {
+      config: result.config,
+      thresholds: { maxP99Ms, minDeliveryRatio, minUnderOneSecondShare: v['guide-rule'] ? 0.99 : null },
+      jsonPath: v.json ?? null,
+      quiet: v.quiet ?? false,
+    },
+  };
+}
+
+function positiveNumber(raw: string | undefined, name: string, hint: string, errors: string[]): number | null {
+  if (raw === undefined) return null;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0) {
+    errors.push(`${name} must be a positive number (${hint}), but is "${raw}".`);
+    return null;
+  }
+  return value;
+}
+
+function fraction(raw: string | undefined, name: string, errors: string[]): number | null {
+  if (raw === undefined) return null;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    errors.push(`${name} must be a fraction from 0 to 1 (0.999 for 99.9%), but is "${raw}".`);
+    return null;
+  }
+  return value;
+}

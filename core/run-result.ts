@@ -1,0 +1,79 @@
+/**
+ * A finished run as one JSON document: what the headless runner writes, and what the dashboard
+ * will export and import. Self-describing (format and version) so old files can be recognised.
+ */
+import type { LatencySummary } from './latency.ts';
+import type { RunConfig } from './run-config.ts';
+import type { RunCoordinator } from './run-coordinator.ts';
+import type { SecondPoint, WorkerHealth } from './run-aggregator.ts';
+import type { ErrorCounts, ErrorSample, WorkerTotals } from '../workers/protocol.ts';
+
+export const RUN_RESULT_FORMAT = 'signalr-live-bench/run';
+export const RUN_RESULT_VERSION = 1;
+
+export interface RunResult {
+  format: typeof RUN_RESULT_FORMAT;
+  version: typeof RUN_RESULT_VERSION;
+  /** ISO 8601 time the run started. */
+  startedAt: string;
+  config: RunConfig;
+  /** Where the load came from, e.g. "node v20.20.2" or the browser's user agent. */
+  client: string;
+  totals: WorkerTotals;
+  /** Expected receptions that never arrived. */
+  lost: number;
+  /** Share of received messages under 1 s; null when none arrived. */
+  underOneSecondShare: number | null;
+  latency: LatencySummary;
+  uncorrectedLatency: LatencySummary;
+  connectTimes: LatencySummary;
+  errorCounts: ErrorCounts;
+  errorSamples: ErrorSample[];
+  workerFailures: string[];
+  workers: WorkerHealth[];
+  /** One entry per second of the run. */
+  points: SecondPoint[];
+}
+
+export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string): RunResult {
+  const a = coordinator.aggregator;
+  return {
+    format: RUN_RESULT_FORMAT,
+    version: RUN_RESULT_VERSION,
+    startedAt: startedAt.toISOString(),
+    config: coordinator.config,
+    client,
+    totals: a.totals(),
+    lost: a.lost() ?? 0,
+    underOneSecondShare: a.underOneSecondShare(),
+    latency: a.latency(),
+    uncorrectedLatency: a.uncorrectedLatency(),
+    connectTimes: a.connectTimes(),
+    errorCounts: a.errorCounts(),
+    errorSamples: a.errorSamples(),
+    workerFailures: [...coordinator.workerFailures],
+    workers: a.workerHealth(),
+    points: [...a.points()],
+  };
+}
+
+/** Reads a run result, saying what is wrong with a file that is not one. */
+export function parseRunResult(text: string): RunResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
+  }
+  const doc = value as Partial<RunResult> | null;
+  if (!doc || doc.format !== RUN_RESULT_FORMAT) {
+    throw new Error(`This JSON is not a SignalR Live Bench run (its "format" is ${JSON.stringify(doc?.format)}, expected "${RUN_RESULT_FORMAT}").`);
+  }
+  if (doc.version !== RUN_RESULT_VERSION) {
+    throw new Error(`This run was written in format version ${String(doc.version)}; this version of the tool reads version ${RUN_RESULT_VERSION}.`);
+  }
+  for (const key of ['config', 'totals', 'latency', 'points'] as const) {
+    if (doc[key] === undefined) throw new Error(`This run file has no "${key}": it is incomplete or damaged.`);
+  }
+  return doc as RunResult;
+}
