@@ -1,6 +1,6 @@
-// What the tier panel and the tier finder show, as pure functions: the guide's view of a run
-// (expected traffic, fitting tier), the run's measured rates next to a tier's published ones, and
-// the finder's rows of text checked and summed. No Svelte, no DOM: unit tests call these directly.
+// The guide's view of a run as pure functions: expected traffic, the fitting tier, and the run's
+// measured rates next to a tier's published ones, in words. Shared by the dashboard and the
+// headless runner; no Svelte, no DOM.
 import type { RunConfig } from './run-config.ts';
 import { planScenario, type ScenarioPlan } from './scenario-plan.ts';
 import {

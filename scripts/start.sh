@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 echo "== Building the dashboard"
 npx vite build --logLevel warn
+npx vite build -c vite.cli.config.ts --logLevel warn
 echo "== Building the hub-sample"
 dotnet build hub-sample/HubSample.csproj -c Release --nologo -v quiet
 echo "== Starting the hub (Ctrl+C stops it)"

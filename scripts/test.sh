@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 echo "== Building the dashboard and the hub-sample"
 npx vite build --logLevel warn
+npx vite build -c vite.cli.config.ts --logLevel warn
 dotnet build hub-sample/HubSample.csproj -c Release --nologo -v quiet
 
 echo "== Type checks"

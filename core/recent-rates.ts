@@ -1,6 +1,6 @@
 /** The run's current rates for the tier panel: the mean of the last few seconds that carried
  *  traffic, so one uneven second does not swing the comparison. */
-import type { SecondPoint } from '../../core/run-aggregator.ts';
+import type { SecondPoint } from './run-aggregator.ts';
 
 /** Seconds averaged. Default 5. */
 export const RECENT_WINDOW_SEC = 5;

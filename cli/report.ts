@@ -1,0 +1,69 @@
+/** What the headless runner prints: one progress line a second, and the final summary. */
+import { formatBytes, formatCount, formatMs } from '../core/format.ts';
+import type { RunAggregator } from '../core/run-aggregator.ts';
+import type { RunResult } from '../core/run-result.ts';
+import { recentRates } from '../core/recent-rates.ts';
+import { editionTiers, tierRows, verdictLine } from '../core/tier-view.ts';
+import type { EditionId } from '../core/guide/index.ts';
+
+export function progressLine(aggregator: RunAggregator, phase: string): string {
+  const last = aggregator.points().at(-1);
+  const totals = aggregator.totals();
+  const inFlight = Math.max(0, totals.expected - totals.received);
+  const errors = Object.values(aggregator.errorCounts()).reduce((a, b) => a + b, 0);
+  const latency = last && last.latency.count > 0 ? `p50 ${formatMs(last.latency.p50Us)}  p99 ${formatMs(last.latency.p99Us)}` : 'no latency yet';
+  return [
+    `${String(last?.second ?? 0).padStart(4)} s ${phase.padEnd(10)}`,
+    `open ${formatCount(aggregator.connectionsOpen())}`,
+    `in ${formatCount(last?.sent ?? 0)}/s  out ${formatCount(last?.received ?? 0)}/s`,
+    latency,
+    `in flight ${formatCount(inFlight)}`,
+    `lag ${(last?.eventLoopLagMs ?? 0).toFixed(0)} ms`,
+    `missed ${formatCount(totals.missedSlots)}`,
+    `errors ${formatCount(errors)}`,
+  ].join('  ');
+}
+
+export function summaryText(result: RunResult): string {
+  const { config, totals, latency } = result;
+  const lines = [
+    `${config.scenario} over ${config.transport} (${config.protocol}) to ${config.endpointUrl}`,
+    `${formatCount(config.connections)} connections, ${formatCount(config.messageBytes)} B every ${formatCount(config.sendIntervalMs)} ms for ${config.durationSec} s`,
+    `Connections: ${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed; connect p50 ${formatMs(result.connectTimes.p50Us)}, p99 ${formatMs(result.connectTimes.p99Us)}`,
+    `Messages: sent ${formatCount(totals.sent)}, expected receptions ${formatCount(totals.expected)}, received ${formatCount(totals.received)}, lost ${formatCount(result.lost)}, duplicated ${formatCount(totals.duplicated)}`,
+    `Bytes (encoded): sent ${formatBytes(totals.sentBytes)}, received ${formatBytes(totals.receivedBytes)}`,
+    latency.count > 0
+      ? `Latency from planned send time: p50 ${formatMs(latency.p50Us)}, p90 ${formatMs(latency.p90Us)}, p99 ${formatMs(latency.p99Us)}, p99.9 ${formatMs(latency.p999Us)}, max ${formatMs(latency.maxUs)} (from actual send time: p99 ${formatMs(result.uncorrectedLatency.p99Us)})`
+      : 'Latency: no message was received.',
+    clientLine(result),
+    ...tierLines(result, 'current'),
+    ...tierLines(result, '2019'),
+  ];
+  const verdict = verdictLine(result.underOneSecondShare, latency.p99Us, true);
+  if (verdict) lines.push(`Verdict: ${verdict.text}`);
+  for (const sample of result.errorSamples) lines.push(`Error (${sample.kind}) x${formatCount(sample.count)}: ${sample.message}`);
+  for (const failure of result.workerFailures) lines.push(failure);
+  return lines.join('\n');
+}
+
+function clientLine(result: RunResult): string {
+  const worstLag = Math.max(0, ...result.workers.map((w) => w.maxEventLoopLagMs));
+  const busy = worstLag > 100 || result.totals.missedSlots > 0;
+  return `Client: worst event-loop lag ${worstLag.toFixed(1)} ms, sends that missed their slot ${formatCount(result.totals.missedSlots)}` +
+    (busy ? '. This client could not keep the schedule: the figures include its own delay. Use more workers or fewer connections per machine.' : '.');
+}
+
+function tierLines(result: RunResult, editionId: EditionId): string[] {
+  const fit = editionTiers(result.config, editionId);
+  if (fit.error) return [`Guide (${editionId} edition): ${fit.error}`];
+  const rates = recentRates(result.points);
+  const rows = tierRows(editionId, fit.defaultTier, result.config.scenario, {
+    connections: result.totals.connectionsOpened,
+    inboundMessagesPerSecond: rates.inboundPerSec,
+    outboundMessagesPerSecond: rates.outboundPerSec,
+    inboundBytesPerSecond: rates.inboundBytesPerSec,
+    outboundBytesPerSecond: rates.outboundBytesPerSec,
+  });
+  const head = fit.fittingTier ? `smallest fitting tier ${fit.fittingTier}` : `no tier fits; compared with ${fit.defaultTier}`;
+  return [`Guide (${editionId} edition), ${head}:`, ...rows.map((row) => `  ${row.label}: ${row.text}${row.flag ? ` [published cell flagged: ${row.flag.reason}]` : ''}`)];
+}

@@ -1,0 +1,17 @@
+/** A WorkerPort over a Node worker thread running cli/engine-thread. */
+import { Worker } from 'node:worker_threads';
+import type { WorkerPort } from '../core/run-coordinator.ts';
+import type { FromWorker } from '../workers/protocol.ts';
+
+export function threadPort(scriptUrl: URL, workerIndex: number): WorkerPort {
+  const worker = new Worker(scriptUrl);
+  return {
+    post: (message) => worker.postMessage(message),
+    onMessage: (handler) => {
+      worker.on('message', (message: FromWorker) => handler(message));
+      // A thread that dies is reported like a worker that crashed: the run goes on without it.
+      worker.on('error', (error) => handler({ type: 'fatal', workerIndex, message: error.message }));
+    },
+    terminate: () => void worker.terminate(),
+  };
+}

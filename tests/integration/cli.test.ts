@@ -1,0 +1,87 @@
+/**
+ * The headless runner as a user runs it: `node bin/live-bench.js` (built by `npm run build:cli`)
+ * against the real hub-sample, its exit codes, its words, and its JSON result read back by the
+ * shared import code.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { parseRunResult } from '../../core/run-result.ts';
+import { REPO_ROOT } from '../support/hub-process.ts';
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function liveBench(args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/live-bench.js'), ...args], { cwd: REPO_ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const endpoint = () => `${inject('hubHttpUrl')}/signalrbench`;
+const small = ['--connections', '20', '--workers', '2', '--interval-ms', '500', '--duration', '2', '--quiet'];
+
+describe('live-bench, the headless runner', () => {
+  // 20 connections, 4 sends each in 2 s at 500 ms. Big groups of 20 connections are 10 groups of 2
+  // with every connection sending (at most 40 senders).
+  for (const [scenario, expectedReceptions] of [['echo', 80], ['broadcast', 160], ['smallGroup', 800], ['bigGroup', 160], ['sendToConnection', 80]] as const) {
+    it(`${scenario}: exits 0, prints the summary and writes a result the import code reads back`, async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'live-bench-'));
+      const jsonPath = path.join(dir, 'result.json');
+      const run = await liveBench(['--endpoint', endpoint(), '--scenario', scenario, ...small, '--json', jsonPath]);
+      expect(run.stderr).not.toContain('threshold broken');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`${scenario} over WebSockets (json)`);
+      expect(run.stdout).toMatch(/Verdict: Pass/);
+      expect(run.stdout).toMatch(/Guide \(current edition\), smallest fitting tier Unit1/);
+      const result = parseRunResult(await readFile(jsonPath, 'utf8'));
+      expect(result.config.scenario).toBe(scenario);
+      expect(result.totals.expected).toBe(expectedReceptions);
+      expect(result.totals.received).toBe(expectedReceptions);
+      expect(result.lost).toBe(0);
+      expect(result.points.length).toBeGreaterThan(0);
+      expect(result.client).toMatch(/^node v20/);
+    });
+  }
+
+  it('exits 1 and says which threshold broke', async () => {
+    const run = await liveBench(['--endpoint', endpoint(), ...small, '--max-p99-ms', '0.001', '--min-delivery', '1']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/threshold broken: p99 was [\d.]+ ms, above the limit of 0.001 ms/);
+    expect(run.stderr).not.toMatch(/threshold broken: Delivery/);
+  });
+
+  it('exits 2 on bad input, listing every problem, and runs nothing', async () => {
+    const run = await liveBench(['--endpoint', 'localhost:5180', '--connections=-1', '--protocol', 'xml', '--min-delivery', '2']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Connections must be a whole number from 1 to 100,000, but is "-1"');
+    expect(run.stderr).toContain('Protocol must be one of json, messagepack, but is "xml"');
+    expect(run.stderr).toContain('--min-delivery must be a fraction from 0 to 1');
+    expect(run.stderr).toContain('nothing was run');
+    expect(run.stdout).toBe('');
+  });
+
+  it('exits 3 when no connection opens, and says why', async () => {
+    const run = await liveBench(['--endpoint', 'http://127.0.0.1:9/signalrbench', '--connections', '2', '--workers', '1', '--duration', '1', '--quiet']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(/Error \(negotiate\) x2: WebSockets \(json\) to http:\/\/127.0.0.1:9\/signalrbench/);
+    expect(run.stderr).toContain('no connection could be opened');
+  });
+
+  it('--help lists the options and exits 0', async () => {
+    const run = await liveBench(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('--guide-rule');
+  });
+});

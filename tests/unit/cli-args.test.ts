@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs } from '../../cli/args.ts';
+import { brokenThresholds } from '../../cli/thresholds.ts';
+import type { RunResult } from '../../core/run-result.ts';
+
+describe('parseCliArgs', () => {
+  it('takes the dashboard defaults', () => {
+    const parsed = parseCliArgs(['--endpoint', 'http://h/signalrbench']);
+    expect(parsed.ok === true && parsed.options.config).toMatchObject({ scenario: 'echo', messageBytes: 2_048, sendIntervalMs: 1_000, transport: 'WebSockets' });
+  });
+
+  it('maps every option onto the run configuration and thresholds', () => {
+    const parsed = parseCliArgs(['--endpoint', 'http://h/x', '--scenario', 'bigGroup', '--transport', 'LongPolling', '--protocol', 'messagepack',
+      '--connections', '200', '--workers', '4', '--message-bytes', '512', '--interval-ms', '250', '--duration', '60', '--warmup', '5',
+      '--senders', '20', '--group-size', '20', '--group-count', '10', '--max-p99-ms', '250', '--min-delivery', '0.999', '--guide-rule', '--json', '-']);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok !== true) return;
+    expect(parsed.options.config).toMatchObject({ scenario: 'bigGroup', transport: 'LongPolling', protocol: 'messagepack', connections: 200, workers: 4,
+      messageBytes: 512, sendIntervalMs: 250, durationSec: 60, warmupSec: 5, senders: 20, groupSize: 20, groupCount: 10 });
+    expect(parsed.options.thresholds).toEqual({ maxP99Ms: 250, minDeliveryRatio: 0.999, minUnderOneSecondShare: 0.99 });
+    expect(parsed.options.jsonPath).toBe('-');
+  });
+
+  it('names an unknown option', () => {
+    const parsed = parseCliArgs(['--endpoint', 'http://h/x', '--conections', '5']);
+    expect(parsed.ok === false && parsed.errors[0]).toMatch(/--conections.*--help/);
+  });
+});
+
+describe('brokenThresholds', () => {
+  const result = {
+    totals: { expected: 1_000, received: 990 },
+    latency: { count: 990, p99Us: 300_000 },
+    underOneSecondShare: 0.985,
+  } as unknown as RunResult;
+
+  it('reports every broken threshold in words', () => {
+    expect(brokenThresholds(result, { maxP99Ms: 250, minDeliveryRatio: 0.999, minUnderOneSecondShare: 0.99 })).toEqual([
+      'p99 was 300.0 ms, above the limit of 250 ms.',
+      'Delivery was 99.00% (990 of 1000 expected receptions), below the minimum of 99.90%.',
+      '98.50% of messages arrived in under 1 s; the guide\'s rule needs 99%.',
+    ]);
+  });
+
+  it('passes what is within the limits', () => {
+    expect(brokenThresholds(result, { maxP99Ms: 300, minDeliveryRatio: 0.99, minUnderOneSecondShare: null })).toEqual([]);
+  });
+});
