@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { recentRates } from '../../core/recent-rates.ts';
+import type { SecondPoint } from '../../core/run-aggregator.ts';
+
+const point = (second: number, sent: number, received = sent): SecondPoint => ({
+  second,
+  sent,
+  received,
+  sentBytes: sent * 2_000,
+  receivedBytes: received * 2_000,
+  underOneSecond: received,
+  connectionsOpen: 10,
+  eventLoopLagMs: 0,
+  maxSendLagMs: 0,
+  latency: { count: received, p50Us: 1, p90Us: 1, p99Us: 1, p999Us: 1, maxUs: 1, meanUs: 1 },
+});
+
+describe('recentRates', () => {
+  it('averages the last whole seconds of sending, leaving out the partial first and last', () => {
+    const points = [point(1, 0), point(2, 300), point(3, 1_000), point(4, 1_000, 990), point(5, 1_000, 1_010), point(6, 400), point(7, 0, 5)];
+    expect(recentRates(points)).toEqual({ inboundPerSec: 1_000, outboundPerSec: 1_000, inboundBytesPerSec: 2_000_000, outboundBytesPerSec: 2_000_000 });
+  });
+
+  it('uses what there is early in a run', () => {
+    expect(recentRates([point(1, 0), point(2, 200)]).inboundPerSec).toBe(200);
+    expect(recentRates([]).inboundPerSec).toBe(0);
+  });
+
+  it('keeps to the window', () => {
+    const points = [point(1, 10), ...[2, 3, 4, 5, 6, 7, 8].map((s) => point(s, s * 100)), point(9, 10)];
+    // Whole seconds 2..8; the last five are 4..8.
+    expect(recentRates(points, 5).inboundPerSec).toBe(600);
+  });
+});
