@@ -1,3 +1,5 @@
+using Microsoft.AspNetCore.Http.Connections;
+
 namespace HubSample;
 
 /// <summary>
@@ -29,9 +31,33 @@ public sealed class HubSettings
     /// closes the sender's connection, as SignalR does.</summary>
     public long MaxMessageBytes { get; set; } = 260 * 1024;
 
+    /// <summary>Longest group name accepted, in characters. Default 128.</summary>
+    public int MaxGroupNameLength { get; set; } = 128;
+
+    /// <summary>Most groups one connection may be in at once. Default 100.</summary>
+    public int MaxGroupsPerConnection { get; set; } = 100;
+
+    /// <summary>Transports the hub accepts, comma separated: WebSockets, ServerSentEvents,
+    /// LongPolling. Default all three.</summary>
+    public string Transports { get; set; } = "WebSockets,ServerSentEvents,LongPolling";
+
     /// <summary>Folder of the built dashboard (<c>npm run build</c> writes <c>dist/</c>). Relative
     /// paths are taken from the current directory.</summary>
     public string DashboardDir { get; set; } = "dist";
+
+    public HttpTransportType TransportTypes()
+    {
+        var types = HttpTransportType.None;
+        foreach (var name in Transports.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            if (!Enum.TryParse<HttpTransportType>(name, ignoreCase: true, out var type) || type == HttpTransportType.None)
+            {
+                throw new ArgumentException($"--Transports: '{name}' is not a transport; use WebSockets, ServerSentEvents and/or LongPolling, comma separated.");
+            }
+            types |= type;
+        }
+        return types;
+    }
 
     public string[] CorsOriginList() =>
         CorsOrigins.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);

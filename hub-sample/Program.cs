@@ -18,6 +18,16 @@ builder.Logging.SetMinimumLevel(LogLevel.Warning);
 builder.Logging.AddFilter("Microsoft.Hosting.Lifetime", LogLevel.Information);
 var settings = builder.Configuration.Get<HubSettings>() ?? new HubSettings();
 
+HttpTransportType transports;
+try
+{
+    transports = settings.TransportTypes();
+}
+catch (ArgumentException error)
+{
+    Console.Error.WriteLine(error.Message);
+    return 2;
+}
 if (!IPAddress.TryParse(settings.Host, out var listenAddress))
 {
     Console.Error.WriteLine($"--host must be an IP address such as 127.0.0.1 or 0.0.0.0, but is '{settings.Host}'.");
@@ -36,6 +46,8 @@ builder.WebHost.ConfigureKestrel(kestrel =>
         });
     }
 });
+builder.Services.AddSingleton(settings);
+builder.Services.AddSingleton<GroupLimits>();
 builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
     .WithOrigins(settings.CorsOriginList())
     .AllowAnyHeader()
@@ -58,7 +70,7 @@ app.UseDashboard(settings.DashboardDir);
 app.MapGet("/healthz", () => Results.Text("ok"));
 app.MapHub<BenchHub>("/signalrbench", connection =>
 {
-    connection.Transports = HttpTransportType.WebSockets | HttpTransportType.ServerSentEvents | HttpTransportType.LongPolling;
+    connection.Transports = transports;
     // Benchmark setting: let one whole message (see MaxMessageBytes) sit in the pipes before
     // back-pressure starts; the 64 KB defaults would stall 256 KiB messages.
     connection.TransportMaxBufferSize = settings.MaxMessageBytes;

@@ -2,7 +2,19 @@
  * The one module that imports `@microsoft/signalr`: builds hub connections for the engine and
  * words their failures for people.
  */
-import { HttpTransportType, HubConnectionBuilder, JsonHubProtocol, LogLevel, MessageType, type IHubProtocol, type InvocationMessage } from '@microsoft/signalr';
+import {
+  DefaultHttpClient,
+  HttpTransportType,
+  HubConnectionBuilder,
+  JsonHubProtocol,
+  LogLevel,
+  MessageType,
+  NullLogger,
+  type HttpRequest,
+  type HttpResponse,
+  type IHubProtocol,
+  type InvocationMessage,
+} from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import type { ProtocolName, TransportName } from '../core/run-config.ts';
 import type { BenchConnection, ClassifiedError, ConnectionFactory, ConnectionOptions, EncodedSize } from './engine/connection.ts';
@@ -29,6 +41,7 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     .withUrl(options.endpointUrl, {
       // Exactly the chosen transport: falling back silently would measure something else.
       transport: TRANSPORT_TYPES[options.transport],
+      httpClient: new ExplainingHttpClient(NullLogger.instance),
       ...(overrides.WebSocket ? { WebSocket: overrides.WebSocket } : {}),
       ...(overrides.EventSource ? { EventSource: overrides.EventSource } : {}),
     })
@@ -64,6 +77,23 @@ export function encodedSizeFor(protocolName: ProtocolName): EncodedSize {
   };
 }
 
+/**
+ * Node's fetch fails with just "fetch failed" and keeps the reason (ENOTFOUND, a self-signed
+ * certificate, ECONNREFUSED) in `cause`, which the SignalR client drops when it rewords the
+ * error: put the reason into the message while it is still there. Browsers give no reason.
+ */
+class ExplainingHttpClient extends DefaultHttpClient {
+  override async send(request: HttpRequest): Promise<HttpResponse> {
+    try {
+      return await super.send(request);
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      if (error instanceof Error && cause) error.message = `${error.message} (${[cause.code, cause.message].filter(Boolean).join(': ')})`;
+      throw error;
+    }
+  }
+}
+
 /** Sorts a SignalR client error into a failure kind and says it with the transport and endpoint. */
 export function classifySignalRError(error: unknown, context: ConnectionOptions): ClassifiedError {
   const err = error instanceof Error ? error : new Error(String(error));
@@ -81,17 +111,23 @@ export function classifySignalRError(error: unknown, context: ConnectionOptions)
     // AggregateErrors carries no errorType: recognise its wording.
     /with any of the available transports/.test(text)
   ) {
-    return { kind: 'transport', message: `${where}: ${text}` };
+    return { kind: 'transport', message: `${where}: ${text}${hintFor(text)}` };
   }
   return { kind: 'connect', message: `${where}: ${text}${hintFor(text)}` };
 }
 
+/** The likely cause and the next step, for the failures people meet most. */
+const HINTS: [RegExp, string][] = [
+  [/ENOTFOUND|EAI_AGAIN|getaddrinfo|ERR_NAME_NOT_RESOLVED/i, 'The host name does not resolve: check its spelling, or use an IP address.'],
+  [/certificate|self[- ]signed|CERT_|SSL|TLS/i, 'The server\'s TLS certificate is not trusted (self-signed, expired or for another name): trust it, or use http:// for a local hub.'],
+  [/ECONNREFUSED|ECONNRESET|failed to fetch|fetch failed|NetworkError/i, 'Nothing accepted the connection, or (in a browser) CORS blocked it: check the URL, that the hub is running, and that it allows this page\'s origin.'],
+  [/status code '404'/i, 'Nothing answers at this path: check the hub path (the hub-sample maps /signalrbench).'],
+  [/Unexpected token|not valid JSON|JSON\.parse|Unexpected end of JSON/i, 'The endpoint answered, but not as a SignalR hub (an HTML page?): check the URL and the hub path.'],
+  [/disabled by the (server|client)|not enabled by the server|does not support/i, 'The hub does not offer this transport with this protocol: choose another transport, or enable it on the hub.'],
+  [/closed with an error|MaximumReceiveMessageSize|message size/i, 'A hub closes a connection that sends a message larger than its limit (SignalR\'s MaximumReceiveMessageSize, 32 KB unless raised) or that breaks the protocol: lower the message size or raise the hub\'s limit.'],
+];
+
 function hintFor(text: string): string {
-  if (/failed to fetch|fetch failed|ECONNREFUSED|ENOTFOUND|NetworkError/i.test(text)) {
-    return '. The host refused the connection, does not resolve, or (in a browser) blocked it by CORS: check the URL and that the hub is running and allows this origin.';
-  }
-  if (/status code '404'/i.test(text)) {
-    return '. Nothing answers at this path: check the hub path (the hub-sample maps /signalrbench).';
-  }
-  return '';
+  const hint = HINTS.find(([pattern]) => pattern.test(text));
+  return hint ? `. ${hint[1]}` : '';
 }

@@ -13,6 +13,8 @@ export interface FakeHubOptions {
   failStart?: Set<number>;
   /** Connections (by creation order) whose JoinGroup fails. */
   failJoin?: Set<number>;
+  /** Hub methods this fake hub does not have (a hub without the benchmark contract). */
+  missingMethods?: Set<string>;
   /** Returns true to drop the deliveries of the n-th send of a connection (both counted from 0). */
   drop?: (connection: number, n: number) => boolean;
   /** Returns true to deliver the n-th send of a connection twice to each recipient. */
@@ -83,7 +85,13 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
         }
       },
       invoke: async (method, ...args) => {
-        if (method !== 'JoinGroup') throw new Error(`The fake hub has no method ${method}.`);
+        if (options.missingMethods?.has(method)) throw new Error(`An unexpected error occurred invoking '${method}' on the server. HubException: Method does not exist.`);
+        if (method !== 'JoinGroup') {
+          // The probe: deliver like a send, but without counting it as one.
+          const [ts, payload] = args.slice(-2) as [number, string];
+          for (const recipient of recipients(connection, method, args)) time.setTimeout(() => recipient.deliver(ts, payload), options.deliveryDelayMs);
+          return undefined;
+        }
         if (options.failJoin?.has(id)) throw new Error("An unexpected error occurred invoking 'JoinGroup' on the server.");
         connection.groups.add(args[0] as string);
         return undefined;

@@ -68,6 +68,21 @@ describe('scenarios on a fake hub', () => {
     expect(coordinator.aggregator.latency().count).toBe(20);
   });
 
+  it('a hub without the scenario\'s method is named before the run, once per worker', async () => {
+    const run = fakeRun(config({ scenario: 'echo', connections: 4, workers: 2 }), { deliveryDelayMs: 3, missingMethods: new Set(['Echo']) });
+    run.coordinator.start();
+    await run.time.advanceByMs(30_000);
+    const { aggregator } = run.coordinator;
+    expect(aggregator.errorCounts().protocol).toBe(2);
+    expect(aggregator.errorSamples()[0]!.message).toMatch(/did not accept Echo\(…\): .*Method does not exist.*point the endpoint at the hub-sample/);
+  });
+
+  it('probe deliveries are not counted as messages', async () => {
+    const { totals, coordinator } = await runToEnd(config({ scenario: 'broadcast', connections: 4, workers: 2 }));
+    expect(coordinator.aggregator.errorSamples()).toEqual([]);
+    expect(totals).toMatchObject({ sent: 20, expected: 80, received: 80, duplicated: 0 });
+  });
+
   it('a connection that cannot join its group is counted, and its group expects one member fewer', async () => {
     // The fake hub refuses JoinGroup for the first connection.
     const run = fakeRun(config({ scenario: 'smallGroup', connections: 10, workers: 1 }), { deliveryDelayMs: 3, failJoin: new Set([0]) });

@@ -76,6 +76,7 @@ export class BenchEngine {
     this.#runner.listen(pool.connections);
     this.#scheduleReport();
     await pool.openAll();
+    if (!this.#finishRequested) await this.#runner.probe(pool.connections, config.endpointUrl);
     const groupMembers = this.#finishRequested ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));
     if (this.#finishRequested) return this.#end();
     this.#phase = 'ready';

@@ -8,7 +8,7 @@ import type { Clock, Timers } from '../../core/clock.ts';
 import { parsePayloadHeader, PayloadBuilder } from '../../core/payload.ts';
 import { ReceptionLedger } from '../../core/reception-ledger.ts';
 import type { GoMessage } from '../protocol.ts';
-import type { Scenario, SendSpec } from '../scenarios/scenario.ts';
+import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts';
 import type { PooledConnection } from './connection-pool.ts';
 import { OpenLoop } from './open-loop.ts';
 import type { WorkerStats } from './worker-stats.ts';
@@ -84,9 +84,29 @@ export class ScenarioRunner {
     });
   }
 
+  /**
+   * Calls the scenario's hub method once (on the first open connection) and says plainly when the
+   * hub does not have it. Returns whether the hub accepted the call.
+   */
+  async probe(connections: readonly PooledConnection[], endpointUrl: string): Promise<boolean> {
+    const first = connections.find((c) => c.state === 'open');
+    if (!first) return false;
+    const { method, args } = this.scenario.probe(first);
+    try {
+      await first.connection.invoke(method, ...args);
+      return true;
+    } catch (error) {
+      this.ctx.stats.recordError('protocol',
+        `The hub at ${endpointUrl} did not accept ${method}(…): ${error instanceof Error ? error.message : String(error)}. ` +
+        'This tool needs the benchmark contract (Echo, Broadcast, GroupBroadcast, SendToConnection, JoinGroup, LeaveGroup, delivering Measure(ts, payload)): point the endpoint at the hub-sample or a hub with the same methods.');
+      return false;
+    }
+  }
+
   #receive(ledger: ReceptionLedger, ts: number, payload: string): void {
     const nowUs = this.ctx.clock.nowUs();
     const plannedUs = Number(ts);
+    if (plannedUs === PROBE_TS) return;
     if (plannedUs < this.#warmupEndUs) return;
     const header = parsePayloadHeader(payload);
     if (!header) {

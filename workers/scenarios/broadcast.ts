@@ -3,10 +3,11 @@
  * latency is measured at each receiver. The guide's "broadcast" use case.
  */
 import type { ScenarioPlan } from '../../core/scenario-plan.ts';
-import { noPreparation, type Scenario } from './scenario.ts';
+import { noPreparation, PROBE_PAYLOAD, PROBE_TS, type Scenario } from './scenario.ts';
 
 export const broadcast = (plan: ScenarioPlan): Scenario => ({
   prepare: noPreparation,
+  probe: () => ({ method: 'Broadcast', args: [PROBE_TS, PROBE_PAYLOAD] }),
   sendSpec: (pooled, _localIndex, go) =>
     plan.isSender(pooled.index) ? { method: 'Broadcast', args: (ts, payload) => [ts, payload], recipients: go.openConnections } : null,
 });

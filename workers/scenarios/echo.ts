@@ -1,7 +1,8 @@
 /** Echo: every connection sends to itself through the hub. The guide's "echo" use case. */
-import { noPreparation, type Scenario } from './scenario.ts';
+import { noPreparation, PROBE_PAYLOAD, PROBE_TS, type Scenario } from './scenario.ts';
 
 export const echo = (): Scenario => ({
   prepare: noPreparation,
+  probe: () => ({ method: 'Echo', args: [PROBE_TS, PROBE_PAYLOAD] }),
   sendSpec: () => ({ method: 'Echo', args: (ts, payload) => [ts, payload], recipients: 1 }),
 });

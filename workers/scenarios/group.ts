@@ -4,9 +4,11 @@
  * receives, the sender included. The guide's "send to small group" and "send to big group".
  */
 import type { ScenarioPlan } from '../../core/scenario-plan.ts';
-import type { Scenario } from './scenario.ts';
+import { PROBE_PAYLOAD, PROBE_TS, type Scenario } from './scenario.ts';
 
 export const group = (plan: ScenarioPlan): Scenario => ({
+  // A group nobody joins: the hub checks the call and delivers nothing.
+  probe: () => ({ method: 'GroupBroadcast', args: ['live-bench-probe', PROBE_TS, PROBE_PAYLOAD] }),
   async prepare(connections, fail) {
     const joined = new Array<number>(plan.groupCount).fill(0);
     await Promise.all(

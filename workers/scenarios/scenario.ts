@@ -23,11 +23,21 @@ export interface Scenario {
    * this worker's connections joined each group (empty when the scenario has no groups).
    */
   prepare(connections: readonly PooledConnection[], fail: (kind: ErrorKind, message: string) => void): Promise<number[]>;
+  /**
+   * One harmless call of the scenario's hub method, made once per worker before the run so that
+   * a hub without the benchmark contract is named at once instead of every message going missing.
+   * Deliveries it causes carry ts = {@link PROBE_TS} and are ignored.
+   */
+  probe(pooled: PooledConnection): { method: string; args: unknown[] };
   /** What this connection sends, or null when it only receives. `localIndex` is its place in this worker. */
   sendSpec(pooled: PooledConnection, localIndex: number, go: GoMessage): SendSpec | null;
 }
 
 export type ScenarioFactory = (plan: ScenarioPlan) => Scenario;
+
+/** The timestamp of probe messages: no real send is planned at the epoch. */
+export const PROBE_TS = 0;
+export const PROBE_PAYLOAD = 'live-bench probe';
 
 /** For scenarios with nothing to prepare. */
 export async function noPreparation(): Promise<number[]> {

@@ -3,10 +3,11 @@
  * derangement of all the run's connection ids (nobody sends to itself). The guide's "send to
  * connection" use case.
  */
-import { noPreparation, type Scenario } from './scenario.ts';
+import { noPreparation, PROBE_PAYLOAD, PROBE_TS, type Scenario } from './scenario.ts';
 
 export const sendToConnection = (): Scenario => ({
   prepare: noPreparation,
+  probe: (pooled) => ({ method: 'SendToConnection', args: [pooled.connection.connectionId, PROBE_TS, PROBE_PAYLOAD] }),
   sendSpec(_pooled, localIndex, go) {
     const target = go.targets[localIndex];
     return target ? { method: 'SendToConnection', args: (ts, payload) => [target, ts, payload], recipients: 1 } : null;

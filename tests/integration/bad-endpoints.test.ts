@@ -1,0 +1,100 @@
+/**
+ * Endpoints that are wrong in the ways people get them wrong, against real servers: each run
+ * ends by itself, counts every connection as failed, and says what is wrong and what to do.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startHub, type RunningHub } from '../support/hub-process.ts';
+import { hubConfig, runInProcess } from '../support/hub-run.ts';
+
+let plain: http.Server;
+let plainUrl = '';
+let restricted: RunningHub;
+
+beforeAll(async () => {
+  // A web server that is not a SignalR hub: 404 on one path, an HTML page on every other.
+  plain = http.createServer((request, response) => {
+    if (request.url?.startsWith('/missing')) {
+      response.writeHead(404).end('Not Found');
+    } else {
+      response.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html><body>Welcome</body></html>');
+    }
+  });
+  await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+  // A hub with only WebSockets and a 4 KB message limit.
+  restricted = await startHub({ extraArgs: ['--Transports', 'WebSockets', '--MaxMessageBytes', '4096'] });
+});
+
+afterAll(async () => {
+  plain?.close();
+  await restricted?.stop();
+});
+
+async function failures(endpointUrl: string, overrides: Record<string, unknown> = {}) {
+  const coordinator = await runInProcess({ ...hubConfig({ connections: 2, workers: 1, durationSec: 1, ...overrides }), endpointUrl });
+  return { totals: coordinator.aggregator.totals(), samples: coordinator.aggregator.errorSamples(), counts: coordinator.aggregator.errorCounts() };
+}
+
+describe('bad endpoints', () => {
+  it('a host that does not resolve', async () => {
+    const { totals, samples } = await failures('http://no-such-host.invalid/signalrbench');
+    expect(totals.connectionsFailed).toBe(2);
+    expect(samples[0]!.message).toMatch(/host name does not resolve/);
+  });
+
+  it('a path where nothing answers (404)', async () => {
+    const { totals, samples } = await failures(`${plainUrl}/missing/signalrbench`);
+    expect(totals.connectionsFailed).toBe(2);
+    expect(samples[0]!.kind).toBe('negotiate');
+    expect(samples[0]!.message).toMatch(/404.*check the hub path/);
+  });
+
+  it('a web page, not a hub', async () => {
+    const { totals, samples } = await failures(`${plainUrl}/index.html`);
+    expect(totals.connectionsFailed).toBe(2);
+    expect(samples[0]!.message).toMatch(/not as a SignalR hub \(an HTML page\?\)/);
+  });
+
+  it('a certificate the client does not trust', async () => {
+    const { totals, samples } = await failures(`${inject('hubHttpsUrl')}/signalrbench`);
+    expect(totals.connectionsFailed).toBe(2);
+    expect(samples[0]!.message).toMatch(/TLS certificate is not trusted/);
+  });
+
+  it('a transport the hub has disabled', async () => {
+    const { totals, samples, counts } = await failures(`${restricted.httpUrl}/signalrbench`, { transport: 'LongPolling' });
+    expect(totals.connectionsFailed).toBe(2);
+    expect(counts.transport).toBe(2);
+    expect(samples[0]!.message).toMatch(/LongPolling.*choose another transport, or enable it on the hub/);
+  });
+
+  it('a message larger than the hub accepts: the hub closes the connection and the run says why', async () => {
+    const { totals, samples, counts } = await failures(`${restricted.httpUrl}/signalrbench`, { messageBytes: 8_192 });
+    expect(totals.connectionsOpened).toBe(2);
+    expect(counts.closed).toBe(2);
+    expect(totals.received).toBe(0);
+    expect(samples.find((s) => s.kind === 'closed')!.message).toMatch(/larger than its limit/);
+  });
+});
+
+describe('the hub-sample\'s own limits', () => {
+  it('refuses a group name over 128 characters and a 101st group, and keeps the connection', async () => {
+    const { HubConnectionBuilder, LogLevel } = await import('@microsoft/signalr');
+    const hub = new HubConnectionBuilder().withUrl(`${inject('hubHttpUrl')}/signalrbench`).configureLogging(LogLevel.None).build();
+    await hub.start();
+    try {
+      await expect(hub.invoke('JoinGroup', 'g'.repeat(129))).rejects.toThrow(/Group names must be 1 to 128 characters long; this one has 129/);
+      for (let g = 0; g < 100; g++) await hub.invoke('JoinGroup', `group-${g}`);
+      await expect(hub.invoke('JoinGroup', 'one-too-many')).rejects.toThrow(/at most 100 groups; leave one first/);
+      await hub.invoke('LeaveGroup', 'group-0');
+      await hub.invoke('JoinGroup', 'one-too-many');
+      // No stack trace or server detail travels with an error.
+      await expect(hub.invoke('Echo', 'not a number', 'x')).rejects.toThrow(/^((?!   at ).)*$/s);
+      expect(hub.state).toBe('Connected');
+    } finally {
+      await hub.stop();
+    }
+  });
+});
