@@ -1,0 +1,42 @@
+/** A worker that dies mid-run: the run says which, goes on with the others, and keeps what it had reported. */
+import { describe, expect, it } from 'vitest';
+import { validateRunConfig } from '../../core/run-config.ts';
+import { RunCoordinator, type WorkerPort } from '../../core/run-coordinator.ts';
+import { BenchEngine } from '../../workers/engine/bench-engine.ts';
+import type { FromWorker } from '../../workers/protocol.ts';
+import { classifyPlainly, fakeEncodedSize, fakeHub } from '../support/fake-connections.ts';
+import { FakeTime } from '../support/fake-time.ts';
+
+describe('a worker that crashes', () => {
+  it('is named, its figures up to then are kept, and the other worker finishes the run', async () => {
+    const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', connections: 4, workers: 2, sendIntervalMs: 100, durationSec: 3 });
+    if (!result.ok) throw new Error(result.errors.join());
+    const time = new FakeTime();
+    const hub = fakeHub(time, { deliveryDelayMs: 2 });
+    const handlers: ((message: FromWorker) => void)[] = [];
+    const engines: BenchEngine[] = [];
+    const ports: WorkerPort[] = [0, 1].map((index) => {
+      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => handlers[index]?.(m) });
+      engines.push(engine);
+      return { post: (m) => engine.handle(m), onMessage: (h) => (handlers[index] = h), terminate: () => void engine.finish() };
+    });
+    const coordinator = new RunCoordinator(result.config, ports, time, time);
+    coordinator.start();
+    await time.advanceByMs(0);
+    await time.advanceByMs(1_600);
+    const reportedBeforeCrash = coordinator.aggregator.totals().received;
+    expect(reportedBeforeCrash).toBeGreaterThan(0);
+    // Worker 2 crashes: its thread reports a fatal error and never speaks again.
+    handlers[1]!({ type: 'fatal', workerIndex: 1, message: 'out of memory' });
+    handlers[1] = () => {};
+    await time.advanceByMs(30_000);
+    expect(coordinator.phase).toBe('done');
+    expect(coordinator.workerFailures).toEqual(['Worker 2 failed and was stopped: out of memory. Its figures up to then are kept.']);
+    const health = coordinator.aggregator.workerHealth();
+    expect(health.map((w) => w.lost)).toEqual([false, true]);
+    // Worker 1 ran to the end: 2 connections x 30 sends; worker 2's reports until the crash are kept.
+    const totals = coordinator.aggregator.totals();
+    expect(totals.sent).toBeGreaterThanOrEqual(60);
+    expect(totals.received).toBeGreaterThanOrEqual(60);
+  });
+});
