@@ -42,6 +42,7 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
   --group-size <n>          members per group (group scenarios)
   --group-count <n>         groups (group scenarios)
   --connect-concurrency <n> connects in flight (default ${DEFAULTS.connectConcurrency})
+  --reconnect               reconnect lost connections and resume their sends
   --json <file>             write the result as JSON ("-" for standard output)
   --max-p99-ms <ms>         exit 1 when the p99 is above this
   --min-delivery <ratio>    exit 1 when received / expected is below this (0..1)
@@ -77,6 +78,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         'min-delivery': { type: 'string' },
         'guide-rule': { type: 'boolean' },
         quiet: { type: 'boolean' },
+        reconnect: { type: 'boolean' },
         help: { type: 'boolean' },
       },
     });
@@ -101,6 +103,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
     groupSize: v['group-size'],
     groupCount: v['group-count'],
     connectConcurrency: v['connect-concurrency'],
+    reconnect: v.reconnect ?? false,
   });
   if (!result.ok) errors.push(...result.errors);
   const maxP99Ms = positiveNumber(v['max-p99-ms'], '--max-p99-ms', 'a latency in ms, e.g. 250', errors);

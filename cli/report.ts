@@ -29,7 +29,7 @@ export function summaryText(result: RunResult): string {
   const lines = [
     `${config.scenario} over ${config.transport} (${config.protocol}) to ${config.endpointUrl}`,
     `${formatCount(config.connections)} connections, ${formatCount(config.messageBytes)} B every ${formatCount(config.sendIntervalMs)} ms for ${config.durationSec} s`,
-    `Connections: ${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed; connect p50 ${formatMs(result.connectTimes.p50Us)}, p99 ${formatMs(result.connectTimes.p99Us)}`,
+    `Connections: ${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed, ${formatCount(totals.disconnects)} lost during the run, ${formatCount(totals.reconnects)} reconnected; connect p50 ${formatMs(result.connectTimes.p50Us)}, p99 ${formatMs(result.connectTimes.p99Us)}`,
     `Messages: sent ${formatCount(totals.sent)}, expected receptions ${formatCount(totals.expected)}, received ${formatCount(totals.received)}, lost ${formatCount(result.lost)}, duplicated ${formatCount(totals.duplicated)}`,
     `Bytes (encoded): sent ${formatBytes(totals.sentBytes)}, received ${formatBytes(totals.receivedBytes)}`,
     latency.count > 0

@@ -30,6 +30,9 @@ export interface RunConfig {
   groupCount: number | null;
   /** Seconds at the start of the sends left out of every figure. Default 0. */
   warmupSec: number;
+  /** Reconnect lost connections (SignalR's automatic reconnect, retried every second for up to
+   *  a minute) and resume their sends. Default false: a lost connection stays lost. */
+  reconnect: boolean;
   /** Absolute http(s) URL of the hub. Default: the bundled hub-sample on this page's origin. */
   endpointUrl: string;
   /** Default WebSockets, the guide's default. */
@@ -59,6 +62,7 @@ export const DEFAULTS: Omit<RunConfig, 'endpointUrl'> = {
   groupSize: null,
   groupCount: null,
   warmupSec: 0,
+  reconnect: false,
   transport: 'WebSockets',
   protocol: 'json',
   connections: 20,
@@ -114,6 +118,11 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
   const endpointError = checkEndpoint(input.endpointUrl);
   if (endpointError) errors.push(endpointError);
   else config.endpointUrl = String(input.endpointUrl).trim();
+
+  const reconnect = input.reconnect ?? DEFAULTS.reconnect;
+  if (reconnect === true || reconnect === 'true' || reconnect === 'on') config.reconnect = true;
+  else if (reconnect === false || reconnect === 'false' || reconnect === '') config.reconnect = false;
+  else errors.push(`Reconnect must be true or false, but is "${String(reconnect)}".`);
 
   const scenario = input.scenario ?? DEFAULTS.scenario;
   if ((SCENARIOS as readonly unknown[]).includes(scenario)) config.scenario = scenario as ScenarioName;

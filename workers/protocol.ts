@@ -119,6 +119,9 @@ export interface WorkerTotals {
   missedSlots: number;
   connectionsOpened: number;
   connectionsFailed: number;
+  /** Connections lost during the run (closed, or reconnecting) and connections that came back. */
+  disconnects: number;
+  reconnects: number;
   sentBytes: number;
   receivedBytes: number;
 }
@@ -149,5 +152,5 @@ export function emptyErrorCounts(): ErrorCounts {
 }
 
 export function emptyTotals(): WorkerTotals {
-  return { sent: 0, expected: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, connectionsOpened: 0, connectionsFailed: 0, sentBytes: 0, receivedBytes: 0 };
+  return { sent: 0, expected: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0 };
 }

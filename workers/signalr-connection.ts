@@ -25,6 +25,9 @@ const TRANSPORT_TYPES: Record<TransportName, HttpTransportType> = {
   LongPolling: HttpTransportType.LongPolling,
 };
 
+/** How long automatic reconnect keeps trying, in ms. */
+const RECONNECT_FOR_MS = 60_000;
+
 /** Implementations for environments without browser globals (Node's worker threads, tests). */
 export interface PlatformOverrides {
   WebSocket?: unknown;
@@ -49,6 +52,8 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     // repeated once per connection.
     .configureLogging(LogLevel.None);
   if (protocol) builder = builder.withHubProtocol(protocol);
+  // A benchmark wants its connections back as soon as the hub is: every second, for a minute.
+  if (options.reconnect) builder = builder.withAutomaticReconnect({ nextRetryDelayInMilliseconds: (retry) => (retry.elapsedMilliseconds < RECONNECT_FOR_MS ? 1_000 : null) });
   const hub = builder.build();
   return {
     get connectionId() {
@@ -60,6 +65,8 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     invoke: (method, ...args) => hub.invoke(method, ...args),
     onMeasure: (handler) => hub.on('Measure', handler),
     onClose: (handler) => hub.onclose(handler),
+    onReconnecting: (handler) => hub.onreconnecting(handler),
+    onReconnected: (handler) => hub.onreconnected(() => handler()),
   };
 }
 

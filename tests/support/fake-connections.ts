@@ -98,6 +98,8 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
       },
       onMeasure: (handler) => (measure = handler),
       onClose: (handler) => (close = handler),
+      onReconnecting: () => {},
+      onReconnected: () => {},
       deliver: (ts, payload) => {
         if (open) measure(ts, payload);
       },

@@ -57,7 +57,7 @@ export class BenchEngine {
     const scenario = createScenario(config.scenario, planned.plan);
     const pool = new ConnectionPool(
       { clock: this.deps.clock, timers: this.deps.timers, connect: this.deps.connect, classify: this.deps.classify, stats: this.stats },
-      { endpointUrl: config.endpointUrl, transport: config.transport, protocol: config.protocol },
+      { endpointUrl: config.endpointUrl, transport: config.transport, protocol: config.protocol, reconnect: config.reconnect },
       share.firstIndex,
       share.count,
       message.connectConcurrency,

@@ -8,7 +8,7 @@ import { CONNECT_TIMEOUT_MS } from '../../core/run-config.ts';
 import type { WorkerStats } from './worker-stats.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
 
-export type ConnectionState = 'pending' | 'connecting' | 'open' | 'failed' | 'closed';
+export type ConnectionState = 'pending' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed';
 
 export interface PooledConnection {
   /** Run-wide index of this connection. */
@@ -84,13 +84,26 @@ export class ConnectionPool {
     const pooled: PooledConnection = { index, connection: this.deps.connect(this.options), state: 'pending' };
     pooled.connection.onMeasure((ts, payload) => pooled.onMeasure?.(ts, payload));
     pooled.connection.onClose((error) => {
-      if (pooled.state !== 'open') return;
+      if (pooled.state !== 'open' && pooled.state !== 'reconnecting') return;
+      const wasOpen = pooled.state === 'open';
       pooled.state = 'closed';
       pooled.onClosed?.();
-      if (!this.#closing) {
-        const reason = error ? this.deps.classify(error, this.options).message : 'the server closed it without an error';
-        this.deps.stats.recordError('closed', `Connection closed during the run: ${reason}`);
-      }
+      if (this.#closing) return;
+      if (wasOpen) this.deps.stats.totals.disconnects++;
+      const reason = error ? this.deps.classify(error, this.options).message : 'the server closed it without an error';
+      this.deps.stats.recordError('closed', wasOpen ? `Connection closed during the run: ${reason}` : `Reconnecting gave up: ${reason}`);
+    });
+    pooled.connection.onReconnecting((error) => {
+      if (pooled.state !== 'open' || this.#closing) return;
+      pooled.state = 'reconnecting';
+      this.deps.stats.totals.disconnects++;
+      const reason = error ? this.deps.classify(error, this.options).message : 'the server closed it without an error';
+      this.deps.stats.recordError('closed', `Connection lost during the run, reconnecting: ${reason}`);
+    });
+    pooled.connection.onReconnected(() => {
+      if (pooled.state !== 'reconnecting') return;
+      pooled.state = 'open';
+      this.deps.stats.totals.reconnects++;
     });
     return pooled;
   }

@@ -17,14 +17,20 @@ export interface BenchConnection {
   invoke(method: string, ...args: unknown[]): Promise<unknown>;
   /** Every delivery of the benchmark hub arrives as `Measure(ts, payload)`. */
   onMeasure(handler: (ts: number, payload: string) => void): void;
-  /** Called once when the connection closes after having started, with the cause if any. */
+  /** Called once when the connection closes after having started (and, with reconnect, after
+   *  reconnecting gave up), with the cause if any. */
   onClose(handler: (error?: Error) => void): void;
+  /** With reconnect: the connection was lost and is being reconnected. */
+  onReconnecting(handler: (error?: Error) => void): void;
+  /** With reconnect: the connection is back (with a new connection id, and in no group). */
+  onReconnected(handler: () => void): void;
 }
 
 export interface ConnectionOptions {
   endpointUrl: string;
   transport: TransportName;
   protocol: ProtocolName;
+  reconnect: boolean;
 }
 
 export type ConnectionFactory = (options: ConnectionOptions) => BenchConnection;

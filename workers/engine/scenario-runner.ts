@@ -74,6 +74,11 @@ export class ScenarioRunner {
   }
 
   #send(pooled: PooledConnection, spec: SendSpec, sendBytes: number, plannedUs: number, sendLagUs: number, seq: number): void {
+    if (pooled.state === 'reconnecting') {
+      // Not written and not expected; the slot is counted, not silently skipped.
+      this.ctx.stats.recordError('send', `${spec.method} not sent: the connection was reconnecting.`);
+      return;
+    }
     const payload = this.#payload.build({ sender: pooled.index, seq, sendLagUs });
     const measured = plannedUs >= this.#warmupEndUs;
     if (measured) this.ctx.stats.recordSend(sendLagUs, this.#intervalUs, spec.recipients, sendBytes);
