@@ -173,7 +173,9 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
         'each worker needs at least one connection. Lower the workers or raise the connections.',
     );
   }
-  if (errors.length === 0) {
+  // Group and sender problems are listed along with the others, once the counts they depend on are valid.
+  const countsValid = !errors.some((e) => /^(Connections|Senders|Group size|Group count|Scenario) /.test(e));
+  if (countsValid) {
     const planned = planScenario(config);
     if (!planned.ok) errors.push(...planned.errors);
   }

@@ -36,6 +36,13 @@ describe('validateRunConfig', () => {
     });
   }
 
+  it('lists group problems along with the others', () => {
+    const result = validateRunConfig({ endpointUrl, scenario: 'smallGroup', connections: 30, groupSize: 1, durationSec: 0 });
+    const errors = result.ok ? [] : result.errors;
+    expect(errors.some((e) => e.startsWith('Duration must be'))).toBe(true);
+    expect(errors.some((e) => /Group size must be .* at least 2, but is 1/.test(e))).toBe(true);
+  });
+
   it('lists every problem at once', () => {
     const result = validateRunConfig({ endpointUrl: 'nope', connections: 0, messageBytes: 1, durationSec: -5 });
     expect(result.ok ? [] : result.errors).toHaveLength(4);
