@@ -1,0 +1,38 @@
+/**
+ * A BenchEngine as a worker runs it, in a browser Web Worker or a Node worker thread: the
+ * system clock and timers, the real SignalR client, and every failure reported as "fatal"
+ * instead of dying silently.
+ */
+import { systemClock, systemTimers } from '../core/clock.ts';
+import { BenchEngine } from './engine/bench-engine.ts';
+import type { FromWorker, ToWorker } from './protocol.ts';
+import { classifySignalRError, encodedSizeFor, signalRConnectionFactory } from './signalr-connection.ts';
+
+export interface EngineHost {
+  handle(message: ToWorker): void;
+  fatal(error: unknown): void;
+}
+
+export function hostEngine(post: (message: FromWorker) => void): EngineHost {
+  let workerIndex = -1;
+  const engine = new BenchEngine({
+    clock: systemClock,
+    timers: systemTimers,
+    connect: signalRConnectionFactory(),
+    classify: classifySignalRError,
+    encodedSize: encodedSizeFor,
+    post,
+  });
+  const fatal = (error: unknown) => post({ type: 'fatal', workerIndex, message: error instanceof Error ? error.message : String(error) });
+  return {
+    handle(message) {
+      if (message.type === 'start') workerIndex = message.workerIndex;
+      try {
+        engine.handle(message);
+      } catch (error) {
+        fatal(error);
+      }
+    },
+    fatal,
+  };
+}
