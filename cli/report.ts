@@ -49,7 +49,8 @@ export function summaryText(result: RunResult): string {
 function clientLine(result: RunResult): string {
   const worstLag = Math.max(0, ...result.workers.map((w) => w.maxEventLoopLagMs));
   const busy = worstLag > 100 || result.totals.missedSlots > 0;
-  return `Client: worst event-loop lag ${worstLag.toFixed(1)} ms, sends that missed their slot ${formatCount(result.totals.missedSlots)}` +
+  const backedUp = result.totals.backedUp > 0 ? `, slots not sent because a connection was backed up ${formatCount(result.totals.backedUp)}` : '';
+  return `Client: worst event-loop lag ${worstLag.toFixed(1)} ms, sends that missed their slot ${formatCount(result.totals.missedSlots)}${backedUp}` +
     (busy ? '. This client could not keep the schedule: the figures include its own delay. Use more workers or fewer connections per machine.' : '.');
 }
 

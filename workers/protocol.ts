@@ -117,6 +117,9 @@ export interface WorkerTotals {
   stale: number;
   /** Sends that left more than one send interval after their planned time. */
   missedSlots: number;
+  /** Slots not sent because the connection already had too many sends unwritten (a stalled
+   *  hub or network): counted, never silently skipped, and never queued without bound. */
+  backedUp: number;
   connectionsOpened: number;
   connectionsFailed: number;
   /** Connections lost during the run (closed, or reconnecting) and connections that came back. */
@@ -152,5 +155,5 @@ export function emptyErrorCounts(): ErrorCounts {
 }
 
 export function emptyTotals(): WorkerTotals {
-  return { sent: 0, expected: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0 };
+  return { sent: 0, expected: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0 };
 }

@@ -13,6 +13,10 @@ import type { PooledConnection } from './connection-pool.ts';
 import { OpenLoop } from './open-loop.ts';
 import type { WorkerStats } from './worker-stats.ts';
 
+/** Sends one connection may have unwritten at once. Long polling and SSE send by HTTP POST and
+ *  queue in the client while a POST hangs; past this, slots are counted as backed up instead. */
+export const MAX_UNWRITTEN_SENDS = 64;
+
 export interface RunnerContext {
   clock: Clock;
   timers: Timers;
@@ -60,8 +64,9 @@ export class ScenarioRunner {
       const sendBytes = this.ctx.encodedBytes(spec.method, spec.args(sampleTs(), this.#payload.build({ sender: pooled.index, seq: 0, sendLagUs: 0 })));
       // Spreading first sends across the interval keeps the hub's load even instead of in bursts.
       const offsetUs = (pooled.index / this.ctx.totalConnections) * this.#intervalUs;
+      const unwritten = { count: 0 };
       const loop = new OpenLoop(this.ctx.clock, this.ctx.timers, go.sendStartUs + offsetUs, this.#intervalUs, go.sendEndUs,
-        (plannedUs, sendLagUs, seq) => this.#send(pooled, spec, sendBytes, plannedUs, sendLagUs, seq));
+        (plannedUs, sendLagUs, seq) => this.#send(pooled, spec, sendBytes, unwritten, plannedUs, sendLagUs, seq));
       pooled.onClosed = () => loop.stop();
       this.#loops.push(loop);
       loop.start();
@@ -73,7 +78,11 @@ export class ScenarioRunner {
     for (const loop of this.#loops) loop.stop();
   }
 
-  #send(pooled: PooledConnection, spec: SendSpec, sendBytes: number, plannedUs: number, sendLagUs: number, seq: number): void {
+  #send(pooled: PooledConnection, spec: SendSpec, sendBytes: number, unwritten: { count: number }, plannedUs: number, sendLagUs: number, seq: number): void {
+    if (unwritten.count >= MAX_UNWRITTEN_SENDS) {
+      this.ctx.stats.recordBackedUp();
+      return;
+    }
     if (pooled.state === 'reconnecting') {
       // Not written and not expected; the slot is counted, not silently skipped.
       this.ctx.stats.recordError('send', `${spec.method} not sent: the connection was reconnecting.`);
@@ -82,7 +91,10 @@ export class ScenarioRunner {
     const payload = this.#payload.build({ sender: pooled.index, seq, sendLagUs });
     const measured = plannedUs >= this.#warmupEndUs;
     if (measured) this.ctx.stats.recordSend(sendLagUs, this.#intervalUs, spec.recipients, sendBytes);
-    pooled.connection.send(spec.method, ...spec.args(Math.round(plannedUs), payload)).catch((error: unknown) => {
+    unwritten.count++;
+    const written = pooled.connection.send(spec.method, ...spec.args(Math.round(plannedUs), payload));
+    void written.then(() => unwritten.count--, () => unwritten.count--);
+    written.catch((error: unknown) => {
       // Never written: neither lost on the way nor something to wait for.
       if (measured) this.ctx.stats.recordSendFailure(spec.recipients, sendBytes);
       this.ctx.stats.recordError('send', `${spec.method} could not be sent: ${error instanceof Error ? error.message : String(error)}`);

@@ -60,6 +60,11 @@ export class WorkerStats {
     recordLatencyUs(this.#uncorrected, uncorrectedUs);
   }
 
+  recordBackedUp(): void {
+    this.totals.backedUp++;
+    this.recordError('send', 'Slot not sent: the connection already had its limit of unwritten sends. The hub or the network is not taking messages as fast as they are planned.');
+  }
+
   recordDuplicate(): void {
     this.totals.duplicated++;
   }

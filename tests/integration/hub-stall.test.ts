@@ -1,0 +1,38 @@
+/**
+ * The hub process is frozen (SIGSTOP) for 8 s in the middle of a long-polling run, then thawed:
+ * sends back up to a bounded number per connection and the rest are counted, late messages
+ * show in the latency, and the run ends by itself with everything accounted for.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_UNWRITTEN_SENDS } from '../../workers/engine/scenario-runner.ts';
+import { startHub } from '../support/hub-process.ts';
+import { hubConfig, runInProcess } from '../support/hub-run.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a stalled hub', () => {
+  it('backs sends up to a bound, counts the rest, and shows the stall in the latency', async () => {
+    const hub = await startHub();
+    try {
+      const config = { ...hubConfig({ transport: 'LongPolling', connections: 4, workers: 1, sendIntervalMs: 50, durationSec: 14 }), endpointUrl: `${hub.httpUrl}/signalrbench` };
+      const run = runInProcess(config);
+      await sleep(3_000);
+      hub.process.kill('SIGSTOP');
+      await sleep(8_000);
+      hub.process.kill('SIGCONT');
+      const { aggregator } = await run;
+      const totals = aggregator.totals();
+      // 8 s at 20 sends/s is 160 slots per connection: at most 64 wait unwritten, the rest are counted.
+      expect(totals.backedUp).toBeGreaterThan(4 * (160 - MAX_UNWRITTEN_SENDS) * 0.5);
+      expect(aggregator.errorSamples().some((s) => /limit of unwritten sends/.test(s.message))).toBe(true);
+      // What was written during the stall arrived late, measured from its planned time.
+      expect(aggregator.latency().maxUs).toBeGreaterThan(5_000_000);
+      expect(aggregator.underOneSecondShare()!).toBeLessThan(1);
+      // Every expected reception is either received or counted lost.
+      expect(totals.received + aggregator.lost()!).toBe(totals.expected);
+    } finally {
+      hub.process.kill('SIGCONT');
+      await hub.stop();
+    }
+  });
+});
