@@ -25,6 +25,16 @@ const TRANSPORT_TYPES: Record<TransportName, HttpTransportType> = {
   LongPolling: HttpTransportType.LongPolling,
 };
 
+/**
+ * The client does not expose its WebSocket, but a benchmark must not queue without bound when
+ * the hub stalls: read `bufferedAmount` through the connection's fields, and report 0 if a
+ * future client version moves them (the bound on unwritten sends still applies then).
+ */
+function webSocketBufferedBytes(hub: unknown): number {
+  const socket = (hub as { connection?: { transport?: { _webSocket?: { bufferedAmount?: unknown } } } }).connection?.transport?._webSocket;
+  return typeof socket?.bufferedAmount === 'number' ? socket.bufferedAmount : 0;
+}
+
 /** How long automatic reconnect keeps trying, in ms. */
 const RECONNECT_FOR_MS = 60_000;
 
@@ -59,6 +69,7 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     get connectionId() {
       return hub.connectionId;
     },
+    bufferedBytes: () => webSocketBufferedBytes(hub),
     start: () => hub.start(),
     stop: () => hub.stop(),
     send: (method, ...args) => hub.send(method, ...args),

@@ -65,6 +65,7 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
       },
       sent,
       groups: new Set(),
+      bufferedBytes: () => 0,
       start: async () => {
         if (options.failStart?.has(id)) throw Object.assign(new Error('Failed to complete negotiation with the server: Error: refused'), { errorType: 'FailedToNegotiateWithServerError' });
         open = true;

@@ -11,6 +11,9 @@ export interface BenchConnection {
   /** Opens the connection (negotiate, transport, handshake). Rejects with a {@link ConnectFailure}-classifiable error. */
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Bytes handed to the WebSocket and not yet sent on the network (0 for other transports, or
+   *  when it cannot be read): a stalled hub shows here first. */
+  bufferedBytes(): number;
   /** Fire-and-forget hub call: resolves once written, not when the hub has run it. */
   send(method: string, ...args: unknown[]): Promise<void>;
   /** Hub call that waits for the hub's completion. */

@@ -16,6 +16,9 @@ import type { WorkerStats } from './worker-stats.ts';
 /** Sends one connection may have unwritten at once. Long polling and SSE send by HTTP POST and
  *  queue in the client while a POST hangs; past this, slots are counted as backed up instead. */
 export const MAX_UNWRITTEN_SENDS = 64;
+/** Bytes a WebSocket may hold unsent before slots are counted as backed up: WebSocket sends
+ *  resolve at once, and the socket's buffer is where a stall piles up. */
+export const MAX_BUFFERED_BYTES = 1_048_576;
 
 export interface RunnerContext {
   clock: Clock;
@@ -79,7 +82,7 @@ export class ScenarioRunner {
   }
 
   #send(pooled: PooledConnection, spec: SendSpec, sendBytes: number, unwritten: { count: number }, plannedUs: number, sendLagUs: number, seq: number): void {
-    if (unwritten.count >= MAX_UNWRITTEN_SENDS) {
+    if (unwritten.count >= MAX_UNWRITTEN_SENDS || pooled.connection.bufferedBytes() > MAX_BUFFERED_BYTES) {
       this.ctx.stats.recordBackedUp();
       return;
     }

@@ -62,7 +62,7 @@ export class WorkerStats {
 
   recordBackedUp(): void {
     this.totals.backedUp++;
-    this.recordError('send', 'Slot not sent: the connection already had its limit of unwritten sends. The hub or the network is not taking messages as fast as they are planned.');
+    this.recordError('send', 'Slot not sent: the connection already held its limit of unsent messages (64 sends or 1 MiB). The hub or the network is not taking messages as fast as they are planned.');
   }
 
   recordDuplicate(): void {
