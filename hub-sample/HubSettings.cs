@@ -41,6 +41,10 @@ public sealed class HubSettings
     /// LongPolling. Default all three.</summary>
     public string Transports { get; set; } = "WebSockets,ServerSentEvents,LongPolling";
 
+    /// <summary>Maps a hub with none of the benchmark's methods at /emptyhub, for the tool's own
+    /// tests. Default false.</summary>
+    public bool EnableTestHubs { get; set; }
+
     /// <summary>Folder of the built dashboard (<c>npm run build</c> writes <c>dist/</c>). Relative
     /// paths are taken from the current directory.</summary>
     public string DashboardDir { get; set; } = "dist";

@@ -77,6 +77,11 @@ app.MapHub<BenchHub>("/signalrbench", connection =>
     connection.ApplicationMaxBufferSize = settings.MaxMessageBytes;
 });
 
+if (settings.EnableTestHubs)
+{
+    app.MapHub<EmptyHub>("/emptyhub");
+}
+
 app.Lifetime.ApplicationStarted.Register(() =>
 {
     var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses;

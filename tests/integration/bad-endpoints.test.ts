@@ -24,7 +24,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
   plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
   // A hub with only WebSockets and a 4 KB message limit.
-  restricted = await startHub({ extraArgs: ['--Transports', 'WebSockets', '--MaxMessageBytes', '4096'] });
+  restricted = await startHub({ extraArgs: ['--Transports', 'WebSockets', '--MaxMessageBytes', '4096', '--EnableTestHubs', 'true'] });
 });
 
 afterAll(async () => {
@@ -68,6 +68,15 @@ describe('bad endpoints', () => {
     expect(totals.connectionsFailed).toBe(2);
     expect(counts.transport).toBe(2);
     expect(samples[0]!.message).toMatch(/LongPolling.*choose another transport, or enable it on the hub/);
+  });
+
+  it('a SignalR hub without the benchmark methods: named before the run, and nothing it drops passes unnoticed', async () => {
+    const { totals, samples, counts } = await failures(`${restricted.httpUrl}/emptyhub`);
+    expect(totals.connectionsOpened).toBe(2);
+    expect(counts.protocol).toBe(1);
+    expect(samples.find((s) => s.kind === 'protocol')!.message).toMatch(/did not accept Echo\(…\): .*point the endpoint at the hub-sample or a hub with the same methods/);
+    expect(totals.received).toBe(0);
+    expect(totals.expected).toBeGreaterThan(0);
   });
 
   it('a message larger than the hub accepts: the hub closes the connection and the run says why', async () => {

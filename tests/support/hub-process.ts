@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const HUB_DLL = path.join(REPO_ROOT, 'hub-sample/bin/Release/net10.0/HubSample.dll');
+/** The built hub-sample; HUB_DLL points elsewhere (e.g. another build of it). */
+export const HUB_DLL = process.env.HUB_DLL ?? path.join(REPO_ROOT, 'hub-sample/bin/Release/net10.0/HubSample.dll');
 
 export interface RunningHub {
   /** http://127.0.0.1:PORT */
