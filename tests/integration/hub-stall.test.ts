@@ -6,22 +6,28 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_UNWRITTEN_SENDS } from '../../workers/engine/scenario-runner.ts';
-import { startHub } from '../support/hub-process.ts';
+import type { RunConfig } from '../../core/run-config.ts';
+import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs, freezing the hub from 3 s to 11 s into the run. */
+async function runWithStall(hub: RunningHub, config: RunConfig) {
+  const run = runInProcess(config);
+  await sleep(3_000);
+  hub.process.kill('SIGSTOP');
+  await sleep(8_000);
+  hub.process.kill('SIGCONT');
+  return run;
+}
 
 describe('a stalled hub', () => {
   it('backs sends up to a bound, counts the rest, and shows the stall in the latency', async () => {
     const hub = await startHub();
     try {
       const config = { ...hubConfig({ transport: 'LongPolling', connections: 4, workers: 1, sendIntervalMs: 50, durationSec: 14 }), endpointUrl: `${hub.httpUrl}/signalrbench` };
-      const run = runInProcess(config);
-      await sleep(3_000);
-      hub.process.kill('SIGSTOP');
-      await sleep(8_000);
-      hub.process.kill('SIGCONT');
-      const { aggregator } = await run;
+      const { aggregator } = await runWithStall(hub, config);
       const totals = aggregator.totals();
       // 8 s at 20 sends/s is 160 slots per connection: at most 64 wait unwritten, the rest are counted.
       expect(totals.backedUp).toBeGreaterThan(4 * (160 - MAX_UNWRITTEN_SENDS) * 0.5);
@@ -42,12 +48,7 @@ describe('a stalled hub', () => {
     try {
       // 64 KiB every 50 ms per connection: 1.3 MB/s each, more than the kernel's socket buffers hold in 8 s.
       const config = { ...hubConfig({ connections: 2, workers: 1, messageBytes: 65_536, sendIntervalMs: 50, durationSec: 14 }), endpointUrl: `${hub.httpUrl}/signalrbench` };
-      const run = runInProcess(config);
-      await sleep(3_000);
-      hub.process.kill('SIGSTOP');
-      await sleep(8_000);
-      hub.process.kill('SIGCONT');
-      const { aggregator } = await run;
+      const { aggregator } = await runWithStall(hub, config);
       const totals = aggregator.totals();
       expect(totals.backedUp).toBeGreaterThan(50);
       expect(aggregator.latency().maxUs).toBeGreaterThan(3_000_000);
