@@ -6,6 +6,7 @@ import { systemClock, systemTimers } from '../../core/clock.ts';
 import type { LatencySummary } from '../../core/latency.ts';
 import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
+import { runResult, type RunResult } from '../../core/run-result.ts';
 import { RunCoordinator, type RunPhase, type WorkerPort } from '../../core/run-coordinator.ts';
 import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../workers/protocol.ts';
 
@@ -49,6 +50,7 @@ export class RunController {
   view = $state.raw<RunView | null>(null);
   points = $state.raw<readonly SecondPoint[]>([]);
   #coordinator: RunCoordinator | null = null;
+  #startedAt = new Date();
   #frameRequested = false;
 
   get running(): boolean {
@@ -60,6 +62,7 @@ export class RunController {
     const ports = Array.from({ length: config.workers }, (_, index) => withIndex(createWorkerPort(), index));
     const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, () => this.#requestRefresh());
     this.#coordinator = coordinator;
+    this.#startedAt = new Date();
     this.config = config;
     this.points = [];
     coordinator.start();
@@ -68,6 +71,13 @@ export class RunController {
       if (this.#coordinator === coordinator) coordinator.terminate();
       this.#refresh();
     });
+  }
+
+  /** The finished run as a document (core/run-result.ts); null while it runs. */
+  result(): RunResult | null {
+    const coordinator = this.#coordinator;
+    if (!coordinator || coordinator.phase !== 'done') return null;
+    return runResult(coordinator, this.#startedAt, navigator.userAgent);
   }
 
   stop(): void {

@@ -4,6 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import { parseRunResult } from '../../core/run-result.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 
 let browser: LaunchedBrowser;
@@ -95,6 +97,31 @@ describe('dashboard', () => {
     await page.getByTestId('nav-finder').click();
     await expect.poll(async () => (await page.getByTestId('finder-result').textContent()) ?? '').toMatch(/Unit\d+/);
     await page.getByTestId('nav-run').click();
+  });
+
+  it('exports the finished run as JSON that reads back, and its series as CSV', async () => {
+    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+    const result = parseRunResult(await readFile((await jsonDownload.path())!, 'utf8'));
+    expect(result.config.scenario).toBe('smallGroup');
+    expect(result.totals).toMatchObject({ sent: 320, expected: 3_200, received: 3_200 });
+    expect(result.client).toContain('Chrome');
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    const csv = (await readFile((await csvDownload.path())!, 'utf8')).trim().split('\n');
+    expect(csv[0]).toMatch(/^second,sent_per_s,received_per_s,/);
+    expect(csv.length - 1).toBe(result.points.length);
+  });
+
+  it('puts the setup in the URL, and a link opens the form with it', async () => {
+    const url = new URL(page.url());
+    expect(url.searchParams.get('scenario')).toBe('smallGroup');
+    expect(url.searchParams.get('sendIntervalMs')).toBe('250');
+    // Defaults (20 connections) stay out of the link.
+    expect(url.searchParams.has('connections')).toBe(false);
+    const second = await browser.context.newPage();
+    await second.goto(url.toString());
+    expect(await second.inputValue('select[name=scenario]')).toBe('smallGroup');
+    expect(await second.inputValue('input[name=durationSec]')).toBe('4');
+    await second.close();
   });
 
   it('lists every bad field at once and keeps what was typed', async () => {

@@ -38,6 +38,7 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
     ignoreHTTPSErrors: true,
+    acceptDownloads: true,
     viewport: { width: 1280, height: 1000 },
   });
   return {

@@ -1,0 +1,36 @@
+/**
+ * A run's setup in a link: the form's fields as query parameters, so a shared URL opens the
+ * dashboard with the same configuration. Values travel as typed; validation happens on Start.
+ */
+import { DEFAULTS, type RunConfig } from './run-config.ts';
+
+/** The fields a link carries, in a stable order. */
+export const URL_FIELDS = [
+  'endpointUrl', 'scenario', 'transport', 'protocol', 'connections', 'workers', 'messageBytes', 'sendIntervalMs',
+  'durationSec', 'warmupSec', 'senders', 'groupSize', 'groupCount', 'reconnect',
+] as const satisfies readonly (keyof RunConfig)[];
+
+export type UrlField = (typeof URL_FIELDS)[number];
+
+/** Query string for a configuration; fields equal to their default are left out to keep links short. */
+export function configToQuery(config: RunConfig): string {
+  const params = new URLSearchParams();
+  for (const field of URL_FIELDS) {
+    const value = config[field];
+    const fallback = field === 'endpointUrl' ? undefined : (DEFAULTS as Record<string, unknown>)[field];
+    if (value === null || value === fallback) continue;
+    params.set(field, String(value));
+  }
+  return params.toString();
+}
+
+/** The fields a query string sets, as text; unknown parameters are ignored. */
+export function queryToFields(search: string): Partial<Record<UrlField, string>> {
+  const params = new URLSearchParams(search);
+  const fields: Partial<Record<UrlField, string>> = {};
+  for (const field of URL_FIELDS) {
+    const value = params.get(field);
+    if (value !== null) fields[field] = value;
+  }
+  return fields;
+}

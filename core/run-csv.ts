@@ -1,0 +1,30 @@
+/** A run's per-second series as CSV, for spreadsheets: one row per second, units in the headers. */
+import type { RunResult } from './run-result.ts';
+
+const COLUMNS = [
+  ['second', (p) => p.second],
+  ['sent_per_s', (p) => p.sent],
+  ['received_per_s', (p) => p.received],
+  ['sent_bytes_per_s', (p) => p.sentBytes],
+  ['received_bytes_per_s', (p) => p.receivedBytes],
+  ['under_1s', (p) => p.underOneSecond],
+  ['p50_ms', (p) => ms(p.latency.count, p.latency.p50Us)],
+  ['p90_ms', (p) => ms(p.latency.count, p.latency.p90Us)],
+  ['p99_ms', (p) => ms(p.latency.count, p.latency.p99Us)],
+  ['p999_ms', (p) => ms(p.latency.count, p.latency.p999Us)],
+  ['max_ms', (p) => ms(p.latency.count, p.latency.maxUs)],
+  ['connections_open', (p) => p.connectionsOpen],
+  ['event_loop_lag_ms', (p) => p.eventLoopLagMs.toFixed(1)],
+  ['max_send_lag_ms', (p) => p.maxSendLagMs.toFixed(1)],
+] as const satisfies readonly (readonly [string, (p: RunResult['points'][number]) => string | number])[];
+
+/** An empty cell, not 0, for a second with no latency sample. */
+function ms(count: number, us: number): string {
+  return count === 0 ? '' : (us / 1_000).toFixed(3);
+}
+
+export function runCsv(result: RunResult): string {
+  const lines = [COLUMNS.map(([name]) => name).join(',')];
+  for (const point of result.points) lines.push(COLUMNS.map(([, value]) => value(point)).join(','));
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { runCsv } from '../../core/run-csv.ts';
+import type { RunResult } from '../../core/run-result.ts';
+
+const latency = (count: number, us: number) => ({ count, p50Us: us, p90Us: us, p99Us: us * 2, p999Us: us * 3, maxUs: us * 4, meanUs: us });
+
+describe('runCsv', () => {
+  it('writes one row per second with units in the headers, and leaves latency empty when nothing arrived', () => {
+    const result = {
+      points: [
+        { second: 1, sent: 0, received: 0, sentBytes: 0, receivedBytes: 0, underOneSecond: 0, latency: latency(0, 0), connectionsOpen: 10, eventLoopLagMs: 1.25, maxSendLagMs: 0 },
+        { second: 2, sent: 10, received: 9, sentBytes: 20_480, receivedBytes: 18_432, underOneSecond: 9, latency: latency(9, 1_500), connectionsOpen: 10, eventLoopLagMs: 0.5, maxSendLagMs: 2 },
+      ],
+    } as unknown as RunResult;
+    expect(runCsv(result).split('\n')).toEqual([
+      'second,sent_per_s,received_per_s,sent_bytes_per_s,received_bytes_per_s,under_1s,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,connections_open,event_loop_lag_ms,max_send_lag_ms',
+      '1,0,0,0,0,0,,,,,,10,1.3,0.0',
+      '2,10,9,20480,18432,9,1.500,1.500,3.000,4.500,6.000,10,0.5,2.0',
+      '',
+    ]);
+  });
+});
