@@ -5,7 +5,8 @@
  */
 import type { ErrorCounts, ErrorSample, WorkerSnapshot, WorkerTotals } from '../workers/protocol.ts';
 import { emptyErrorCounts, emptyTotals, type WorkerPhase } from '../workers/protocol.ts';
-import { createLatencyHistogram, decodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';
+import type { EncodedSecond } from './histogram-log.ts';
+import { createLatencyHistogram, decodeHistogram, encodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';
 
 /** One second of the run, all workers together. */
 export interface SecondPoint {
@@ -52,6 +53,8 @@ export class RunAggregator {
   /** Seconds some worker has not reported yet; their histograms are dropped once summarized. */
   readonly #open = new Map<number, PartialSecond>();
   readonly #points: SecondPoint[] = [];
+  /** Each closed second's merged histogram, compressed (a few hundred bytes): the run's record. */
+  readonly #secondHistograms: EncodedSecond[] = [];
   readonly #latest = new Map<number, WorkerSnapshot>();
   readonly #runLatency = createLatencyHistogram();
   readonly #runUncorrected = createLatencyHistogram();
@@ -105,6 +108,11 @@ export class RunAggregator {
    */
   points(): readonly SecondPoint[] {
     return this.#points;
+  }
+
+  /** Per-second merged latency histograms, compressed; seconds without messages are left out. */
+  secondHistograms(): readonly EncodedSecond[] {
+    return this.#secondHistograms;
   }
 
   /** Whole-run latency, from the planned send times. */
@@ -211,6 +219,7 @@ export class RunAggregator {
     for (const second of closing) {
       const p = this.#open.get(second)!;
       this.#open.delete(second);
+      if (p.histogram.totalCount > 0) this.#secondHistograms.push({ second, latency: encodeHistogram(p.histogram) });
       this.#points.push({
         second,
         latency: summarizeLatency(p.histogram),

@@ -5,6 +5,7 @@
 import type { LatencySummary } from './latency.ts';
 import type { RunConfig } from './run-config.ts';
 import type { RunCoordinator } from './run-coordinator.ts';
+import type { EncodedSecond } from './histogram-log.ts';
 import type { SecondPoint, WorkerHealth } from './run-aggregator.ts';
 import type { ErrorCounts, ErrorSample, WorkerTotals } from '../workers/protocol.ts';
 
@@ -33,6 +34,8 @@ export interface RunResult {
   workers: WorkerHealth[];
   /** One entry per second of the run. */
   points: SecondPoint[];
+  /** Each second's merged latency histogram (HdrHistogram compressed base64, microseconds). */
+  histograms: EncodedSecond[];
 }
 
 export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string): RunResult {
@@ -54,6 +57,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     workerFailures: [...coordinator.workerFailures],
     workers: a.workerHealth(),
     points: [...a.points()],
+    histograms: [...a.secondHistograms()],
   };
 }
 

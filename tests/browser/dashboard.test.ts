@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
+import { HistogramLogReader } from 'hdr-histogram-js';
 import { parseRunResult } from '../../core/run-result.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 
@@ -109,6 +110,14 @@ describe('dashboard', () => {
     const csv = (await readFile((await csvDownload.path())!, 'utf8')).trim().split('\n');
     expect(csv[0]).toMatch(/^second,sent_per_s,received_per_s,/);
     expect(csv.length - 1).toBe(result.points.length);
+    const [logDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-hlog').click()]);
+    const log = await readFile((await logDownload.path())!, 'utf8');
+    expect(log).toMatch(/#\[StartTime: /);
+    // One interval line per second that received messages; their counts add up to the run's.
+    const reader = new HistogramLogReader(log);
+    let total = 0;
+    for (let h = reader.nextIntervalHistogram(); h !== null; h = reader.nextIntervalHistogram()) total += h.totalCount;
+    expect(total).toBe(3_200);
   });
 
   it('puts the setup in the URL, and a link opens the form with it', async () => {
