@@ -19,7 +19,14 @@ const sampleEveryMs = 30_000;
 const port = 5198;
 const endpoint = `http://127.0.0.1:${port}/signalrbench`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const rssKb = (pid) => Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim() || 0);
+/** Resident memory of a process in KB; NaN once it has exited (the runner may finish first). */
+function rssKb(pid) {
+  try {
+    return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim());
+  } catch {
+    return NaN;
+  }
+}
 
 const hub = spawn('dotnet', ['hub-sample/bin/Release/net10.0/HubSample.dll', '--port', String(port), '--DashboardDir', 'dist'], { cwd: root, stdio: 'ignore' });
 try {
