@@ -19,6 +19,8 @@ export interface CliOptions {
   thresholds: Thresholds;
   /** Where to write the JSON result; null for none. */
   jsonPath: string | null;
+  /** Where to sample the runner's own memory every 30 s (CSV); null for none. */
+  memoryLogPath: string | null;
   quiet: boolean;
 }
 
@@ -47,6 +49,8 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
   --max-p99-ms <ms>         exit 1 when the p99 is above this
   --min-delivery <ratio>    exit 1 when received / expected is below this (0..1)
   --guide-rule              exit 1 unless 99% of messages arrived in under 1 s
+  --memory-log <file>       sample the runner's memory every 30 s into a CSV (for soaks;
+                            with node --expose-gc the heap figures are after a full GC)
   --quiet                   no per-second progress
   --help                    this text
 
@@ -74,6 +78,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         'group-count': { type: 'string' },
         'connect-concurrency': { type: 'string' },
         json: { type: 'string' },
+        'memory-log': { type: 'string' },
         'max-p99-ms': { type: 'string' },
         'min-delivery': { type: 'string' },
         'guide-rule': { type: 'boolean' },
@@ -115,6 +120,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       config: result.config,
       thresholds: { maxP99Ms, minDeliveryRatio, minUnderOneSecondShare: v['guide-rule'] ? 0.99 : null },
       jsonPath: v.json ?? null,
+      memoryLogPath: v['memory-log'] ?? null,
       quiet: v.quiet ?? false,
     },
   };

@@ -1,12 +1,14 @@
 /**
  * Entry point of one headless worker thread: the same engine as a dashboard Web Worker.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { hostEngine } from '../workers/engine-host.ts';
 import type { ToWorker } from '../workers/protocol.ts';
+import { answerHeapRequests } from './memory-log.ts';
 
 if (!parentPort) throw new Error('engine-thread runs as a worker thread of the headless runner, not on its own.');
 const port = parentPort;
 const host = hostEngine((message) => port.postMessage(message));
 port.on('message', (message: ToWorker) => host.handle(message));
 process.on('unhandledRejection', (reason) => host.fatal(reason));
+if (workerData?.heapPort) answerHeapRequests(workerData.heapPort);

@@ -10,6 +10,7 @@ import { parseCliArgs, USAGE } from './args.ts';
 import { progressLine, summaryText } from './report.ts';
 import { threadPort } from './thread-port.ts';
 import { brokenThresholds } from './thresholds.ts';
+import { heapProbe, startMemoryLog } from './memory-log.ts';
 
 export interface Output {
   out(line: string): void;
@@ -31,9 +32,11 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     io.err('live-bench: nothing was run. Fix the options above (--help lists them all).');
     return EXIT.badInput;
   }
-  const { config, thresholds, jsonPath, quiet } = parsed.options;
+  const { config, thresholds, jsonPath, memoryLogPath, quiet } = parsed.options;
   const threadScript = new URL('./engine-thread.js', import.meta.url);
-  const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index));
+  const probes = memoryLogPath ? Array.from({ length: config.workers }, heapProbe) : [];
+  const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index, probes[index]?.threadEnd));
+  const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe)) : async () => {};
   let printedSecond = 0;
   const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, () => {
     const last = coordinator.aggregator.points().at(-1);
@@ -54,6 +57,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   coordinator.start();
   await coordinator.finished();
   process.off('SIGINT', interrupt);
+  await stopMemoryLog();
   coordinator.terminate();
 
   const result = runResult(coordinator, startedAt, `node ${process.version}`);

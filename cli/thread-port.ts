@@ -1,10 +1,11 @@
 /** A WorkerPort over a Node worker thread running cli/engine-thread. */
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import type { WorkerPort } from '../core/run-coordinator.ts';
 import type { FromWorker } from '../workers/protocol.ts';
 
-export function threadPort(scriptUrl: URL, workerIndex: number): WorkerPort {
-  const worker = new Worker(scriptUrl);
+/** `heapPort`, when given, is the thread's end of a memory probe (see memory-log.ts). */
+export function threadPort(scriptUrl: URL, workerIndex: number, heapPort?: MessagePort): WorkerPort {
+  const worker = heapPort ? new Worker(scriptUrl, { workerData: { heapPort }, transferList: [heapPort] }) : new Worker(scriptUrl);
   return {
     post: (message) => worker.postMessage(message),
     onMessage: (handler) => {
