@@ -54,6 +54,9 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
   --quiet                   no per-second progress
   --help                    this text
 
+Agent mode (join a dashboard's run instead): live-bench --agent <control-url> --session <code>
+  (live-bench --agent x --help for its options)
+
 Exit codes: 0 passed, 1 a threshold was broken, 2 bad input, 3 no connection could be opened.`;
 
 export function parseCliArgs(argv: string[]): ParsedArgs {

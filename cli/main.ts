@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { systemClock, systemTimers } from '../core/clock.ts';
 import { RunCoordinator } from '../core/run-coordinator.ts';
 import { runResult } from '../core/run-result.ts';
+import { runAgent } from './agent.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { progressLine, summaryText } from './report.ts';
 import { threadPort } from './thread-port.ts';
@@ -22,6 +23,7 @@ const consoleOutput: Output = { out: (line) => console.log(line), err: (line) =>
 export const EXIT = { passed: 0, thresholdBroken: 1, badInput: 2, noConnection: 3 } as const;
 
 export async function main(argv: string[], io: Output = consoleOutput): Promise<number> {
+  if (argv.some((arg) => arg === '--agent' || arg.startsWith('--agent='))) return runAgent(argv, io);
   const parsed = parseCliArgs(argv);
   if (parsed.ok === 'help') {
     io.out(USAGE);

@@ -67,11 +67,19 @@ export class RunAggregator {
   constructor(readonly workerCount: number) {}
 
   markWorkerLost(workerIndex: number): void {
+    if (this.#lost.has(workerIndex)) return;
     this.#lost.add(workerIndex);
+    // Its connections are gone with it: no longer open, and counted as disconnects.
+    const latest = this.#latest.get(workerIndex);
+    if (latest && latest.connectionsOpen > 0) {
+      this.#latest.set(workerIndex, { ...latest, connectionsOpen: 0, connectionsConnecting: 0, totals: { ...latest.totals, disconnects: latest.totals.disconnects + latest.connectionsOpen } });
+    }
     this.#closeReportedSeconds();
   }
 
   add(snapshot: WorkerSnapshot): void {
+    // A worker given up for lost stays lost, even if a late message of it still arrives.
+    if (this.#lost.has(snapshot.workerIndex)) return;
     this.#latest.set(snapshot.workerIndex, snapshot);
     const health = this.#health.get(snapshot.workerIndex) ?? { maxEventLoopLagMs: 0, maxSendLagMs: 0 };
     health.maxEventLoopLagMs = Math.max(health.maxEventLoopLagMs, snapshot.eventLoopLagMs);

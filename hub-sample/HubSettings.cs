@@ -45,6 +45,17 @@ public sealed class HubSettings
     /// tests. Default false.</summary>
     public bool EnableTestHubs { get; set; }
 
+    /// <summary>Maps the control hub at /control, through which agents (headless runners and other
+    /// browsers) join a dashboard's run. A party reaches only the members of its own session, and
+    /// a session's code is random. Default true; turn it off where only /signalrbench is wanted.</summary>
+    public bool EnableControlHub { get; set; } = true;
+
+    /// <summary>Most control sessions (open dashboards) at once. Default 100.</summary>
+    public int MaxControlSessions { get; set; } = 100;
+
+    /// <summary>Most agents in one control session. Default 256.</summary>
+    public int MaxAgentsPerSession { get; set; } = 256;
+
     /// <summary>Folder of the built dashboard (<c>npm run build</c> writes <c>dist/</c>). Relative
     /// paths are taken from the current directory.</summary>
     public string DashboardDir { get; set; } = "dist";

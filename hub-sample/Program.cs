@@ -48,6 +48,7 @@ builder.WebHost.ConfigureKestrel(kestrel =>
 });
 builder.Services.AddSingleton(settings);
 builder.Services.AddSingleton<GroupLimits>();
+builder.Services.AddSingleton<ControlSessions>();
 builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
     .WithOrigins(settings.CorsOriginList())
     .AllowAnyHeader()
@@ -76,6 +77,11 @@ app.MapHub<BenchHub>("/signalrbench", connection =>
     connection.TransportMaxBufferSize = settings.MaxMessageBytes;
     connection.ApplicationMaxBufferSize = settings.MaxMessageBytes;
 });
+
+if (settings.EnableControlHub)
+{
+    app.MapHub<ControlHub>("/control");
+}
 
 if (settings.EnableTestHubs)
 {

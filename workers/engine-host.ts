@@ -15,8 +15,10 @@ export interface EngineHost {
 
 export function hostEngine(post: (message: FromWorker) => void): EngineHost {
   let workerIndex = -1;
+  // Agents on other machines run on the dashboard's time base (see StartMessage.clockOffsetUs).
+  let clockOffsetUs = 0;
   const engine = new BenchEngine({
-    clock: systemClock,
+    clock: { nowUs: () => systemClock.nowUs() - clockOffsetUs },
     timers: systemTimers,
     connect: signalRConnectionFactory(),
     classify: classifySignalRError,
@@ -26,7 +28,10 @@ export function hostEngine(post: (message: FromWorker) => void): EngineHost {
   const fatal = (error: unknown) => post({ type: 'fatal', workerIndex, message: error instanceof Error ? error.message : String(error) });
   return {
     handle(message) {
-      if (message.type === 'start') workerIndex = message.workerIndex;
+      if (message.type === 'start') {
+        workerIndex = message.workerIndex;
+        clockOffsetUs = message.clockOffsetUs ?? 0;
+      }
       try {
         engine.handle(message);
       } catch (error) {

@@ -34,6 +34,10 @@ export interface StartMessage {
   connectConcurrency: number;
   /** Common time base of the run: snapshots cover the seconds after it. Epoch microseconds. */
   runStartUs: number;
+  /** This worker's clock minus the run's reference clock (the dashboard's), in µs; 0 or absent
+   *  for workers on the dashboard's own machine. An agent on another machine subtracts it, so
+   *  every planned time and every receive time in the run is on one time base. */
+  clockOffsetUs?: number;
 }
 
 /** Page → worker: every worker is ready; start sending. */

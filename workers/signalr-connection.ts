@@ -1,5 +1,5 @@
 /**
- * The one module that imports `@microsoft/signalr`: builds hub connections for the engine and
+ * With control-connection.ts, the only modules that import `@microsoft/signalr`: builds hub connections for the engine and
  * words their failures for people.
  */
 import {

@@ -1,0 +1,57 @@
+/** The headless runner's agent mode: `live-bench --agent <control-url> --session <code>`. */
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
+
+export interface AgentOptions {
+  controlUrl: string;
+  session: string;
+  /** Worker threads offered to the dashboard; each takes an even share of the connections. */
+  threads: number;
+  name: string;
+  /** Leave after one run (for scripts and CI), instead of waiting for the next one. */
+  once: boolean;
+}
+
+export const AGENT_USAGE = `Usage: live-bench --agent <control-url> --session <code> [options]
+
+Joins a dashboard's run as an agent: the dashboard sends the configuration, starts and stops
+the run, and shows this agent's figures merged with the others'.
+
+  --agent <url>      the control hub, e.g. http://dashboard-host:5180/control (the dashboard's
+                     Agents panel shows the exact command)
+  --session <code>   the session code the dashboard shows
+  --workers <n>      worker threads offered to the run (default 2)
+  --name <text>      how the dashboard lists this agent (default: host name and process id)
+  --once             leave after one run
+
+Exit codes: 0 left normally, 2 bad input, 3 could not reach the control hub or join the session.`;
+
+export function parseAgentArgs(argv: string[]): { ok: true; options: AgentOptions } | { ok: false; errors: string[] } | { ok: 'help' } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        agent: { type: 'string' },
+        session: { type: 'string' },
+        workers: { type: 'string' },
+        name: { type: 'string' },
+        once: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    return { ok: false, errors: [`${error instanceof Error ? error.message : String(error)}. In agent mode the run's options come from the dashboard; see --agent --help.`] };
+  }
+  if (values.help) return { ok: 'help' };
+  const errors: string[] = [];
+  const controlUrl = (values.agent ?? '').trim();
+  if (!/^https?:\/\/[^/]+/i.test(controlUrl)) errors.push(`--agent must be the control hub's http(s) URL, e.g. http://127.0.0.1:5180/control, but is "${controlUrl}".`);
+  const session = (values.session ?? '').trim().toUpperCase();
+  if (!/^[A-Z0-9]{4,32}$/.test(session)) errors.push(`--session must be the code the dashboard's Agents panel shows (letters and digits), but is "${values.session ?? ''}".`);
+  const threads = values.workers === undefined ? 2 : Number(values.workers);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64) errors.push(`--workers must be a whole number from 1 to 64, but is "${values.workers}".`);
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, options: { controlUrl, session, threads, name: values.name?.trim() || `${hostname()} pid ${process.pid}`, once: values.once ?? false } };
+}

@@ -1,0 +1,76 @@
+/**
+ * Agent mode of the headless runner: joins a dashboard's session on the control hub and runs
+ * the threads the dashboard starts, until the dashboard closes the session (or, with --once,
+ * after one run). Prints each run's own totals so they can be checked against the dashboard's.
+ */
+import { systemClock } from '../core/clock.ts';
+import { AgentRelay, type AgentRunReport } from '../core/fleet/agent-relay.ts';
+import type { AgentInfo } from '../core/fleet/control-messages.ts';
+import { openControlConnection } from '../workers/control-connection.ts';
+import { AGENT_USAGE, parseAgentArgs } from './agent-args.ts';
+import type { Output } from './main.ts';
+import { threadPort } from './thread-port.ts';
+
+export async function runAgent(argv: string[], io: Output): Promise<number> {
+  const parsed = parseAgentArgs(argv);
+  if (parsed.ok === 'help') {
+    io.out(AGENT_USAGE);
+    return 0;
+  }
+  if (!parsed.ok) {
+    for (const error of parsed.errors) io.err(`live-bench: ${error}`);
+    return 2;
+  }
+  const { controlUrl, session, threads, name, once } = parsed.options;
+  let control;
+  try {
+    control = await openControlConnection(controlUrl);
+  } catch (error) {
+    io.err(`live-bench: ${(error as Error).message}`);
+    return 3;
+  }
+  const threadScript = new URL('./engine-thread.js', import.meta.url);
+  let runs = 0;
+  let leave: (code: number) => void = () => {};
+  const left = new Promise<number>((resolve) => (leave = resolve));
+  const relay = new AgentRelay(
+    { toDashboard: (message) => control.invoke('ToDashboard', message) },
+    systemClock,
+    (thread) => threadPort(threadScript, thread),
+    (report) => {
+      runs++;
+      io.out(agentRunLine(runs, report));
+      if (once) leave(0);
+    },
+  );
+  control.on('Control', (message: string) => relay.handle(message));
+  control.on('SessionClosed', () => {
+    io.err('live-bench: the dashboard closed the session; leaving.');
+    leave(0);
+  });
+  control.onClose((error) => {
+    io.err(`live-bench: lost the control hub${error ? `: ${error.message}` : ''}; leaving.`);
+    leave(3);
+  });
+  const info: AgentInfo = { name, kind: 'node', threads, client: `node ${process.version}` };
+  try {
+    await control.invoke('JoinSession', session, JSON.stringify(info));
+  } catch (error) {
+    io.err(`live-bench: could not join session ${session}: ${(error as Error).message.replace(/^.*HubException: /, '')}`);
+    await control.stop();
+    return 3;
+  }
+  io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${threads} worker thread(s); waiting for the dashboard to start a run (Ctrl+C to leave).`);
+  process.once('SIGINT', () => leave(0));
+  const code = await left;
+  relay.close();
+  await control.stop().catch(() => {});
+  return code;
+}
+
+/** One line per run, with the counts the dashboard's merged totals should add up to. */
+export function agentRunLine(run: number, report: AgentRunReport): string {
+  const t = report.totals;
+  const failed = report.failedThreads > 0 ? `, ${report.failedThreads} thread(s) failed` : '';
+  return `Agent run ${run}: ${report.threads} thread(s), connections opened ${t.connectionsOpened}, failed ${t.connectionsFailed}; sent ${t.sent}, expected ${t.expected}, received ${t.received}${failed}`;
+}

@@ -1,0 +1,107 @@
+/**
+ * An agent's side: it runs whatever threads the dashboard starts, passes messages both ways
+ * unchanged, answers clock pings at once, and keeps its own totals of each run, so a person
+ * at the agent can check the dashboard's merged figures against it. Runs in the headless
+ * runner (worker threads) and in a browser opened as an agent (Web Workers); the control
+ * connection and the workers are injected.
+ */
+import type { Clock } from '../clock.ts';
+import type { WorkerPort } from '../run-coordinator.ts';
+import { emptyTotals, type FromWorker, type WorkerTotals } from '../../workers/protocol.ts';
+import type { FromAgent, ToAgent } from './control-messages.ts';
+
+/** The agent's end of the control hub. */
+export interface AgentChannel {
+  toDashboard(message: string): Promise<void>;
+}
+
+/** One run, as this agent saw it: the sum of its own threads' final totals. */
+export interface AgentRunReport {
+  threads: number;
+  totals: WorkerTotals;
+  /** Threads that failed instead of finishing. */
+  failedThreads: number;
+}
+
+export class AgentRelay {
+  readonly #threads = new Map<number, WorkerPort>();
+  /** The latest totals and state of each thread of the current run. */
+  readonly #latest = new Map<number, { totals: WorkerTotals; done: boolean; failed: boolean }>();
+  #reported = false;
+
+  constructor(
+    private readonly channel: AgentChannel,
+    private readonly clock: Clock,
+    private readonly createPort: (thread: number) => WorkerPort,
+    /** Called when every thread of a run has reported its end. */
+    private readonly onRunEnd: (report: AgentRunReport) => void,
+  ) {}
+
+  handle(text: string): void {
+    let message: ToAgent;
+    try {
+      message = JSON.parse(text) as ToAgent;
+    } catch {
+      return;
+    }
+    if (message.type === 'clock-ping') {
+      this.#send({ type: 'clock-pong', pingId: message.pingId, agentUs: this.clock.nowUs() });
+    } else if (message.type === 'worker') {
+      if (message.message.type === 'start') this.#startThread(message.thread);
+      this.#threads.get(message.thread)?.post(message.message);
+    }
+  }
+
+  /** Ends every thread (the agent is leaving). */
+  close(): void {
+    for (const port of this.#threads.values()) port.terminate();
+    this.#threads.clear();
+  }
+
+  #startThread(thread: number): void {
+    // A start after a finished run begins a new run: the previous run's threads go.
+    if ([...this.#latest.values()].every((t) => t.done || t.failed)) {
+      this.close();
+      this.#latest.clear();
+      this.#reported = false;
+    }
+    this.#threads.get(thread)?.terminate();
+    const port = this.createPort(thread);
+    this.#threads.set(thread, port);
+    this.#latest.set(thread, { totals: emptyTotals(), done: false, failed: false });
+    port.onMessage((message) => this.#fromThread(thread, message));
+  }
+
+  #fromThread(thread: number, message: FromWorker): void {
+    this.#send({ type: 'worker', thread, message });
+    const state = this.#latest.get(thread);
+    if (!state) return;
+    if (message.type === 'snapshot') {
+      state.totals = message.totals;
+      state.done = message.final;
+    } else if (message.type === 'fatal') {
+      state.failed = true;
+    }
+    if (message.type !== 'ready' && [...this.#latest.values()].every((t) => t.done || t.failed)) this.#runEnded();
+  }
+
+  #runEnded(): void {
+    if (this.#reported) return;
+    this.#reported = true;
+    const totals = emptyTotals();
+    let failedThreads = 0;
+    for (const state of this.#latest.values()) {
+      for (const key of Object.keys(totals) as (keyof WorkerTotals)[]) totals[key] += state.totals[key];
+      if (state.failed) failedThreads++;
+    }
+    for (const port of this.#threads.values()) port.terminate();
+    this.#threads.clear();
+    this.onRunEnd({ threads: this.#latest.size, totals, failedThreads });
+  }
+
+  #send(message: FromAgent): void {
+    this.channel.toDashboard(JSON.stringify(message)).catch(() => {
+      // The control connection is gone; the runner learns that from the connection's close.
+    });
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * What a dashboard and its agents say to each other through the control hub (hub-sample's
+ * /control, which relays JSON text within one session and knows nothing of benchmarks).
+ * An agent's threads are ordinary workers of the run: the dashboard's RunCoordinator talks to
+ * each of them with the same messages as to a Web Worker, wrapped with the thread's number.
+ */
+import type { FromWorker, ToWorker } from '../../workers/protocol.ts';
+
+/** Sent once, with JoinSession. */
+export interface AgentInfo {
+  /** A name people recognise: host name and process id, or "browser …". */
+  name: string;
+  kind: 'node' | 'browser';
+  /** Workers the agent runs (Node worker threads or Web Workers); the dashboard gives each a share. */
+  threads: number;
+  /** Where the load comes from, as a run result's `client` ("node v20…", a user agent). */
+  client: string;
+}
+
+export type ToAgent =
+  | { type: 'clock-ping'; pingId: number }
+  | { type: 'worker'; thread: number; message: ToWorker };
+
+export type FromAgent =
+  | { type: 'clock-pong'; pingId: number; agentUs: number }
+  | { type: 'worker'; thread: number; message: FromWorker };
+
+/** Reads an agent's info, or says what is wrong with it. */
+export function parseAgentInfo(text: string): AgentInfo | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'its introduction is not JSON';
+  }
+  const info = value as Partial<AgentInfo> | null;
+  if (!info || typeof info.name !== 'string' || info.name.trim() === '') return 'it gave no name';
+  if (info.kind !== 'node' && info.kind !== 'browser') return `its kind "${String(info.kind)}" is neither node nor browser`;
+  if (!Number.isInteger(info.threads) || info.threads! < 1 || info.threads! > 64) return `its thread count "${String(info.threads)}" is not a whole number from 1 to 64`;
+  return { name: info.name.slice(0, 100), kind: info.kind, threads: info.threads!, client: String(info.client ?? '').slice(0, 300) };
+}

@@ -1,0 +1,33 @@
+/**
+ * The connection to the control hub (hub-sample's /control), through which a dashboard and its
+ * agents talk. Lives in workers/ because this folder is the only one that imports
+ * `@microsoft/signalr`; it runs on the page's main thread and in the runner's main thread.
+ * JSON protocol, any transport the hub offers: it carries a few messages a second per agent.
+ */
+import { HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
+import { classifySignalRError } from './signalr-connection.ts';
+
+export interface ControlConnection {
+  invoke<T = void>(method: string, ...args: unknown[]): Promise<T>;
+  on(method: string, handler: (...args: never[]) => void): void;
+  /** Called once if the connection closes by itself (the hub stopped, the network went). */
+  onClose(handler: (error?: Error) => void): void;
+  stop(): Promise<void>;
+}
+
+/** Opens a control connection; a failure is thrown as an Error that says what to check. */
+export async function openControlConnection(url: string): Promise<ControlConnection> {
+  const hub = new HubConnectionBuilder().withUrl(url).configureLogging(LogLevel.None).build();
+  try {
+    await hub.start();
+  } catch (error) {
+    const { message } = classifySignalRError(error, { endpointUrl: url, transport: 'WebSockets', protocol: 'json', reconnect: false });
+    throw new Error(`Cannot reach the control hub: ${message}. The control hub is the hub-sample's /control (setting EnableControlHub).`);
+  }
+  return {
+    invoke: (method, ...args) => hub.invoke(method, ...args),
+    on: (method, handler) => hub.on(method, handler as (...args: unknown[]) => void),
+    onClose: (handler) => hub.onclose(handler),
+    stop: () => hub.stop(),
+  };
+}
