@@ -46,6 +46,8 @@ export class RunCoordinator {
     private readonly onUpdate: () => void = () => {},
     /** Shuffles send-to-connection targets; injectable for tests. */
     private readonly random: () => number = Math.random,
+    /** Time from "go" to the first planned send, ms: longer when agents get "go" over a network. */
+    private readonly goLeadMs: number = GO_LEAD_MS,
   ) {
     this.aggregator = new RunAggregator(ports.length);
     this.#finished = new Promise((resolve) => (this.#resolveFinished = resolve));
@@ -115,7 +117,7 @@ export class RunCoordinator {
     this.#phase = 'running';
     // Whole microseconds: the planned times travel as integers, and a receiver compares them
     // with the warm-up's end.
-    this.#sendStartUs = Math.round(this.clock.nowUs()) + GO_LEAD_MS * 1_000;
+    this.#sendStartUs = Math.round(this.clock.nowUs()) + this.goLeadMs * 1_000;
     this.#sendEndUs = this.#sendStartUs + this.config.durationSec * 1_000_000;
     const ready = [...this.#ready.values()].filter((r): r is WorkerReady => r !== null);
     const common = {

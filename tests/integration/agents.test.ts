@@ -1,0 +1,112 @@
+/**
+ * Agents: two headless runners join a dashboard's session on the real hub-sample's control hub
+ * and run one benchmark together; the "dashboard" here is the same Fleet and RunCoordinator the
+ * page uses, in Node.
+ */
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { systemClock, systemTimers } from '../../core/clock.ts';
+import { attachFleet, Fleet } from '../../core/fleet/fleet.ts';
+import { RunCoordinator } from '../../core/run-coordinator.ts';
+import { openControlConnection, type ControlConnection } from '../../workers/control-connection.ts';
+import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
+import { hubConfig } from '../support/hub-run.ts';
+
+const controlUrl = () => `${inject('hubHttpUrl')}/control`;
+const agents: RunningAgent[] = [];
+const controls: ControlConnection[] = [];
+
+afterEach(async () => {
+  for (const agent of agents.splice(0)) agent.child.kill('SIGKILL');
+  for (const control of controls.splice(0)) await control.stop();
+});
+
+async function dashboardWithAgents(count: number, agentArgs: string[] = ['--once']) {
+  const control = await openControlConnection(controlUrl());
+  controls.push(control);
+  const fleet = new Fleet({ toAgent: (id, message) => control.invoke('ToAgent', id, message) }, systemClock, systemTimers);
+  attachFleet(control, fleet);
+  const session = await control.invoke<string>('OpenSession');
+  for (let i = 0; i < count; i++) agents.push(await startAgent(controlUrl(), session, ['--workers', '2', '--name', `agent-${i + 1}`, ...agentArgs]));
+  // Wait for both introductions and their clock estimates.
+  for (let i = 0; i < 100 && fleet.agents().filter((a) => a.clock).length < count; i++) await new Promise((r) => setTimeout(r, 100));
+  return { control, fleet, session };
+}
+
+describe('agents joining a dashboard run', () => {
+  it('two agents run one echo run; the merged counts are the sum of what each agent counted itself', async () => {
+    const { fleet } = await dashboardWithAgents(2);
+    const views = fleet.agents();
+    expect(views.map((a) => a.info.name).sort()).toEqual(['agent-1', 'agent-2']);
+    for (const view of views) {
+      // Same machine, same clock: the estimate is near 0 and says how sure it is.
+      expect(view.clock!.samples).toBeGreaterThanOrEqual(8);
+      expect(Math.abs(view.clock!.offsetUs)).toBeLessThanOrEqual(view.clock!.uncertaintyUs + 2_000);
+    }
+    const config = hubConfig({ connections: 20, workers: 1, sendIntervalMs: 250, durationSec: 2 });
+    const ports = fleet.ports(views.map((a) => a.id));
+    expect(ports).toHaveLength(4);
+    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, undefined, undefined, 1_000);
+    coordinator.start();
+    await coordinator.finished();
+    const merged = coordinator.aggregator.totals();
+    expect(merged.connectionsOpened).toBe(20);
+    expect(merged.sent).toBe(160);
+    expect(merged.received).toBe(160);
+    expect(coordinator.aggregator.lost()).toBe(0);
+    const own = await Promise.all(agents.map(async (agent) => {
+      expect(await agent.exited).toBe(0);
+      return agentCounts(agent.stdout());
+    }));
+    expect(own.map((c) => c.opened)).toEqual([10, 10]);
+    expect(own.reduce((sum, c) => sum + c.sent, 0)).toBe(merged.sent);
+    expect(own.reduce((sum, c) => sum + c.received, 0)).toBe(merged.received);
+    expect(own.reduce((sum, c) => sum + c.expected, 0)).toBe(merged.expected);
+  });
+
+  it('broadcast across two agents: every connection of both receives every message', async () => {
+    const { fleet } = await dashboardWithAgents(2);
+    const config = hubConfig({ scenario: 'broadcast', connections: 10, workers: 1, sendIntervalMs: 500, durationSec: 2 });
+    const coordinator = new RunCoordinator(config, fleet.ports(fleet.agents().map((a) => a.id)), systemClock, systemTimers, undefined, undefined, 1_000);
+    coordinator.start();
+    await coordinator.finished();
+    const totals = coordinator.aggregator.totals();
+    // 2 senders × 4 sends × 10 receivers.
+    expect(totals.expected).toBe(80);
+    expect(totals.received).toBe(80);
+    expect(coordinator.aggregator.latency().count).toBe(80);
+  });
+
+  it('an agent killed mid-run is reported lost, its connections counted, and the run goes on with the other', async () => {
+    const { fleet } = await dashboardWithAgents(2, []);
+    const config = hubConfig({ connections: 20, workers: 1, sendIntervalMs: 250, durationSec: 4 });
+    const coordinator = new RunCoordinator(config, fleet.ports(fleet.agents().map((a) => a.id)), systemClock, systemTimers, undefined, undefined, 1_000);
+    coordinator.start();
+    while (coordinator.phase !== 'running' || coordinator.aggregator.totals().received < 40) await new Promise((r) => setTimeout(r, 50));
+    agents[0]!.child.kill('SIGKILL');
+    await coordinator.finished();
+    expect(fleet.agents().filter((a) => a.state === 'left').map((a) => a.info.name)).toEqual(['agent-1']);
+    expect(coordinator.workerFailures).toHaveLength(2);
+    expect(coordinator.workerFailures[0]).toMatch(/agent "agent-1" \(thread \d\) left the run/);
+    const totals = coordinator.aggregator.totals();
+    expect(totals.disconnects).toBeGreaterThanOrEqual(10);
+    expect(coordinator.aggregator.connectionsOpen()).toBe(10);
+    // The survivor's 10 connections sent all 16 each; what the lost agent had reported is kept.
+    expect(totals.sent).toBeGreaterThan(160);
+    expect(totals.received).toBeGreaterThan(160);
+    expect(coordinator.aggregator.workerHealth().filter((w) => w.lost)).toHaveLength(2);
+  });
+});
+
+describe('live-bench --agent, bad input', () => {
+  it('a session code that is not open: exit 3 and says what to check', async () => {
+    await expect(startAgent(controlUrl(), 'NOSUCHCODE')).rejects.toThrow(/exited with 3 before joining: .*No session 'NOSUCHCODE' is open on this control hub: check the code the dashboard shows/s);
+  });
+
+  it('a control hub that does not answer: exit 3 and says which hub it tried', async () => {
+    await expect(startAgent('http://127.0.0.1:9/control', 'ABCDEFGH')).rejects.toThrow(/exited with 3 before joining: .*Cannot reach the control hub: .*127\.0\.0\.1:9\/control/s);
+  });
+
+  it('no URL and no code: exit 2, both problems listed', async () => {
+    await expect(startAgent('not-a-url', '!')).rejects.toThrow(/exited with 2 before joining: .*--agent must be the control hub's http\(s\) URL.*--session must be the code/s);
+  });
+});
