@@ -36,10 +36,30 @@ export interface RunResult {
   points: SecondPoint[];
   /** Each second's merged latency histogram (HdrHistogram compressed base64, microseconds). */
   histograms: EncodedSecond[];
+  /** Agents that took part (absent when the run had none). */
+  agents?: RunAgent[];
 }
 
-export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string): RunResult {
+/** An agent of the run: which of the run's workers were its threads, and how well its clock was known. */
+export interface RunAgent {
+  name: string;
+  kind: 'node' | 'browser';
+  client: string;
+  /** The run's worker indices of its threads: [first, first + threads). */
+  firstWorkerIndex: number;
+  threads: number;
+  /** Its clock minus the dashboard's, µs, as estimated before the run; null if no estimate. */
+  clockOffsetUs: number | null;
+  /** The true offset is within ± this, µs (half the best round trip). Cross-agent latencies
+   *  (broadcast, groups, send to connection) can be off by up to the sum of two agents' bounds. */
+  clockUncertaintyUs: number | null;
+  /** True when it left during the run. */
+  lost: boolean;
+}
+
+export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string, agents?: RunAgent[]): RunResult {
   const a = coordinator.aggregator;
+  const health = a.workerHealth();
   return {
     format: RUN_RESULT_FORMAT,
     version: RUN_RESULT_VERSION,
@@ -58,6 +78,9 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     workers: a.workerHealth(),
     points: [...a.points()],
     histograms: [...a.secondHistograms()],
+    ...(agents && agents.length > 0
+      ? { agents: agents.map((agent) => ({ ...agent, lost: health.slice(agent.firstWorkerIndex, agent.firstWorkerIndex + agent.threads).some((w) => w.lost) })) }
+      : {}),
   };
 }
 

@@ -22,7 +22,7 @@ export async function openControlConnection(url: string): Promise<ControlConnect
     await hub.start();
   } catch (error) {
     const { message } = classifySignalRError(error, { endpointUrl: url, transport: 'WebSockets', protocol: 'json', reconnect: false });
-    throw new Error(`Cannot reach the control hub: ${message}. The control hub is the hub-sample's /control (setting EnableControlHub).`);
+    throw new Error(`Cannot reach the control hub: ${message.replace(/\.+$/, '')}. The control hub is the hub-sample's /control (setting EnableControlHub).`);
   }
   return {
     invoke: (method, ...args) => hub.invoke(method, ...args),

@@ -6,6 +6,7 @@
  */
 import type { Clock, Timers } from '../clock.ts';
 import type { WorkerPort } from '../run-coordinator.ts';
+import type { RunAgent } from '../run-result.ts';
 import type { FromWorker } from '../../workers/protocol.ts';
 import { estimateClockOffset, type ClockEstimate, type ClockSample } from './clock-offset.ts';
 import { parseAgentInfo, type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
@@ -94,7 +95,10 @@ export class Fleet {
       agent.samples.push({ sentUs: ping.sentUs, receivedUs: this.clock.nowUs(), agentUs: message.agentUs });
       ping.resolve();
     } else if (message.type === 'worker') {
-      agent.threads.get(message.thread)?.handler(message.message);
+      const thread = agent.threads.get(message.thread);
+      // A worker that failed to load cannot know its index; the run gave it one.
+      const inner = message.message.type === 'fatal' && thread ? { ...message.message, workerIndex: thread.workerIndex } : message.message;
+      thread?.handler(inner);
     }
   }
 
@@ -134,6 +138,20 @@ export class Fleet {
       for (let thread = 0; thread < agent.info.threads; thread++) ports.push(this.#port(agent, thread));
     }
     return ports;
+  }
+
+  /** The ports of the agents still here, and how each maps onto the run's workers from `firstWorkerIndex` on. */
+  runWorkers(agentIds: readonly string[], firstWorkerIndex: number): { ports: WorkerPort[]; agents: RunAgent[] } {
+    const agents: RunAgent[] = [];
+    let next = firstWorkerIndex;
+    for (const id of agentIds) {
+      const agent = this.#agents.get(id);
+      if (!agent || agent.state === 'left') continue;
+      const { name, kind, client, threads } = agent.info;
+      agents.push({ name, kind, client, threads, firstWorkerIndex: next, clockOffsetUs: agent.clock?.offsetUs ?? null, clockUncertaintyUs: agent.clock?.uncertaintyUs ?? null, lost: false });
+      next += threads;
+    }
+    return { ports: this.ports(agentIds), agents };
   }
 
   #port(agent: Agent, thread: number): WorkerPort {

@@ -6,8 +6,8 @@ import { systemClock, systemTimers } from '../../core/clock.ts';
 import type { LatencySummary } from '../../core/latency.ts';
 import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
-import { runResult, type RunResult } from '../../core/run-result.ts';
-import { RunCoordinator, type RunPhase, type WorkerPort } from '../../core/run-coordinator.ts';
+import { runResult, type RunAgent, type RunResult } from '../../core/run-result.ts';
+import { GO_LEAD_MS, RunCoordinator, type RunPhase, type WorkerPort } from '../../core/run-coordinator.ts';
 import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../workers/protocol.ts';
 
 export interface RunView {
@@ -28,7 +28,19 @@ export interface RunView {
   workers: WorkerHealth[];
 }
 
-function createWorkerPort(): WorkerPort {
+/** Workers outside this page that take part in a run: agents' threads (see fleet-controller). */
+export interface RemoteWorkers {
+  ports: WorkerPort[];
+  agents: RunAgent[];
+  /** Whether this page's own Web Workers take part too. */
+  includeLocal: boolean;
+}
+
+/** Time from "go" to the first send when agents take part: "go" crosses the control hub first. */
+const AGENT_GO_LEAD_MS = 1_000;
+
+/** A Web Worker running the engine (also used by a browser that is an agent of another dashboard). */
+export function createWorkerPort(): WorkerPort {
   const worker = new Worker(new URL('../../workers/bench.worker.ts', import.meta.url), { type: 'module', name: 'bench' });
   return {
     post: (message) => worker.postMessage(message),
@@ -50,6 +62,7 @@ export class RunController {
   view = $state.raw<RunView | null>(null);
   points = $state.raw<readonly SecondPoint[]>([]);
   #coordinator: RunCoordinator | null = null;
+  #agents: RunAgent[] = [];
   #startedAt = new Date();
   #frameRequested = false;
 
@@ -57,10 +70,15 @@ export class RunController {
     return this.view !== null && this.view.phase !== 'done';
   }
 
-  start(config: RunConfig): void {
+  start(config: RunConfig, remote?: RemoteWorkers): void {
     this.#coordinator?.terminate();
-    const ports = Array.from({ length: config.workers }, (_, index) => withIndex(createWorkerPort(), index));
-    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, () => this.#requestRefresh());
+    const localCount = remote && !remote.includeLocal ? 0 : config.workers;
+    const local = Array.from({ length: localCount }, (_, index) => withIndex(createWorkerPort(), index));
+    // Agents' threads come after this page's workers; their indices were given from localCount on.
+    const ports = [...local, ...(remote?.ports ?? [])];
+    const goLeadMs = remote && remote.ports.length > 0 ? AGENT_GO_LEAD_MS : GO_LEAD_MS;
+    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, () => this.#requestRefresh(), Math.random, goLeadMs);
+    this.#agents = remote?.agents ?? [];
     this.#coordinator = coordinator;
     this.#startedAt = new Date();
     this.config = config;
@@ -77,7 +95,7 @@ export class RunController {
   result(): RunResult | null {
     const coordinator = this.#coordinator;
     if (!coordinator || coordinator.phase !== 'done') return null;
-    return runResult(coordinator, this.#startedAt, navigator.userAgent);
+    return runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents);
   }
 
   stop(): void {

@@ -1,0 +1,64 @@
+/**
+ * This browser as an agent of another dashboard's run (the page opened with `?agent=CODE`):
+ * it joins the session on the control hub and runs, in its own Web Workers, whatever the
+ * dashboard starts. Its own totals of each run are kept, to check against the dashboard's.
+ */
+import { systemClock } from '../../core/clock.ts';
+import { AgentRelay, type AgentRunReport } from '../../core/fleet/agent-relay.ts';
+import type { AgentInfo } from '../../core/fleet/control-messages.ts';
+import { openControlConnection } from '../../workers/control-connection.ts';
+import { createWorkerPort } from './run-controller.svelte.ts';
+
+export type BrowserAgentState = 'joining' | 'joined' | 'closed' | 'failed';
+
+export class BrowserAgent {
+  state = $state<BrowserAgentState>('joining');
+  /** What happened, in words, when the state is closed or failed. */
+  message = $state('');
+  runs = $state.raw<AgentRunReport[]>([]);
+
+  constructor(
+    readonly controlUrl: string,
+    readonly session: string,
+    readonly threads: number,
+  ) {}
+
+  async join(): Promise<void> {
+    let control;
+    try {
+      control = await openControlConnection(this.controlUrl);
+    } catch (error) {
+      this.#fail(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    const relay = new AgentRelay(
+      { toDashboard: (message) => control.invoke('ToDashboard', message) },
+      systemClock,
+      () => createWorkerPort(),
+      (report) => (this.runs = [...this.runs, report]),
+    );
+    control.on('Control', (message: string) => relay.handle(message));
+    control.on('SessionClosed', () => {
+      relay.close();
+      this.state = 'closed';
+      this.message = 'The dashboard closed the session. Reload this page with a new code to join again.';
+    });
+    control.onClose((error) => {
+      relay.close();
+      if (this.state !== 'closed') this.#fail(`Lost the control hub${error ? ` (${error.message})` : ''}. Reload this page to join again.`);
+    });
+    const info: AgentInfo = { name: `browser ${navigator.userAgent.match(/(Chrome|Firefox|Safari)\/[\d.]+/)?.[0] ?? ''}`.trim(), kind: 'browser', threads: this.threads, client: navigator.userAgent };
+    try {
+      await control.invoke('JoinSession', this.session, JSON.stringify(info));
+      this.state = 'joined';
+    } catch (error) {
+      await control.stop();
+      this.#fail(`Could not join session ${this.session}: ${error instanceof Error ? error.message.replace(/^.*HubException: /, '') : String(error)}`);
+    }
+  }
+
+  #fail(message: string): void {
+    this.state = 'failed';
+    this.message = message;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The dashboard's agents: opens a session on the control hub on request, lists who joined,
+ * and hands their threads to the next run. Reactive state only; the logic is core/fleet.
+ */
+import { systemClock, systemTimers } from '../../core/clock.ts';
+import { attachFleet, Fleet, type AgentView } from '../../core/fleet/fleet.ts';
+import type { RunConfig } from '../../core/run-config.ts';
+import { openControlConnection, type ControlConnection } from '../../workers/control-connection.ts';
+import type { RemoteWorkers } from './run-controller.svelte.ts';
+
+export class FleetController {
+  /** The session code agents join with; null until agents are invited. */
+  session = $state<string | null>(null);
+  agents = $state.raw<AgentView[]>([]);
+  refusals = $state.raw<string[]>([]);
+  error = $state<string | null>(null);
+  opening = $state(false);
+  /** Whether this page's own workers take part when agents do. */
+  includeLocal = $state(true);
+  #fleet: Fleet | null = null;
+  #control: ControlConnection | null = null;
+
+  constructor(readonly controlUrl: string) {}
+
+  /** Agents that can take part in the next run. */
+  get ready(): AgentView[] {
+    return this.agents.filter((agent) => agent.state === 'ready');
+  }
+
+  async invite(): Promise<void> {
+    if (this.session || this.opening) return;
+    this.opening = true;
+    this.error = null;
+    try {
+      const control = await openControlConnection(this.controlUrl);
+      const fleet = new Fleet({ toAgent: (id, message) => control.invoke('ToAgent', id, message) }, systemClock, systemTimers, () => this.#refresh());
+      attachFleet(control, fleet);
+      this.#fleet = fleet;
+      control.onClose((error) => {
+        this.error = `The connection to the control hub closed${error ? ` (${error.message})` : ''}: the agents are no longer reachable. Invite them again.`;
+        for (const agent of fleet.agents()) fleet.agentLeft(agent.id);
+        this.session = null;
+        this.#control = null;
+      });
+      this.session = await control.invoke<string>('OpenSession');
+      this.#control = control;
+    } catch (error) {
+      this.error = error instanceof Error ? error.message.replace(/^.*HubException: /, '') : String(error);
+    } finally {
+      this.opening = false;
+    }
+  }
+
+  /** Measures every agent's clock again (agents measure once when they join). */
+  async remeasureClocks(): Promise<void> {
+    const fleet = this.#fleet;
+    if (fleet) await Promise.all(this.ready.map((agent) => fleet.measureClock(agent.id)));
+  }
+
+  /** The agents' part of a run of `config`, or undefined when no agent is ready. */
+  runWorkers(config: RunConfig): RemoteWorkers | undefined {
+    const fleet = this.#fleet;
+    const ready = this.ready;
+    if (!fleet || ready.length === 0) return undefined;
+    const includeLocal = this.includeLocal;
+    const { ports, agents } = fleet.runWorkers(ready.map((agent) => agent.id), includeLocal ? config.workers : 0);
+    return { ports, agents, includeLocal };
+  }
+
+  #refresh(): void {
+    const fleet = this.#fleet;
+    if (!fleet) return;
+    this.agents = fleet.agents();
+    this.refusals = [...fleet.refusals];
+  }
+}
