@@ -31,8 +31,13 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
   }
   const threadScript = new URL('./engine-thread.js', import.meta.url);
   let runs = 0;
-  let leave: (code: number) => void = () => {};
-  const left = new Promise<number>((resolve) => (leave = resolve));
+  let leaving = false;
+  let resolveLeft: (code: number) => void = () => {};
+  const left = new Promise<number>((resolve) => (resolveLeft = resolve));
+  const leave = (code: number) => {
+    leaving = true;
+    resolveLeft(code);
+  };
   const relay = new AgentRelay(
     { toDashboard: (message) => control.invoke('ToDashboard', message) },
     systemClock,
@@ -49,6 +54,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     leave(0);
   });
   control.onClose((error) => {
+    if (leaving) return;
     io.err(`live-bench: lost the control hub${error ? `: ${error.message}` : ''}; leaving.`);
     leave(3);
   });

@@ -1,0 +1,72 @@
+/**
+ * Agents in real browsers: the dashboard in Chromium invites agents; a headless runner and a
+ * second browser profile (opened with ?agent=CODE) join, and the three run one echo together.
+ * The dashboard's merged counts must equal the sum of what each agent counted itself.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
+import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
+
+let dashboardBrowser: LaunchedBrowser;
+let agentBrowser: LaunchedBrowser;
+let dashboard: Page;
+let nodeAgent: RunningAgent | undefined;
+
+beforeAll(async () => {
+  // Two profiles: a profile's connection limits are shared by its tabs, so a browser agent is another profile.
+  [dashboardBrowser, agentBrowser] = await Promise.all([launchChromium(), launchChromium()]);
+  dashboard = await dashboardBrowser.context.newPage();
+  // Plain http: the headless agent would not trust the HTTPS listener's self-signed certificate.
+  await dashboard.goto(inject('hubHttpUrl'));
+});
+
+afterAll(async () => {
+  nodeAgent?.child.kill('SIGKILL');
+  await Promise.all([dashboardBrowser?.close(), agentBrowser?.close()]);
+});
+
+describe('agents joining the dashboard', () => {
+  it('a headless runner and another browser run one echo run with the dashboard; merged counts = sum of their own', async () => {
+    await dashboard.getByTestId('invite-agents').click();
+    const code = (await dashboard.getByTestId('session-code').textContent({ timeout: 15_000 }))!.trim();
+    expect(code).toMatch(/^[A-Z2-9]{10}$/);
+    expect(await dashboard.getByTestId('agent-command').textContent()).toBe(`node bin/live-bench.js --agent ${inject('hubHttpUrl')}/control --session ${code}`);
+
+    nodeAgent = await startAgent(`${inject('hubHttpUrl')}/control`, code, ['--workers', '1', '--name', 'runner-1', '--once']);
+    const agentPage = await agentBrowser.context.newPage();
+    await agentPage.goto(`${inject('hubHttpUrl')}/?agent=${code}&workers=1`);
+    await agentPage.waitForSelector('[data-testid=agent-page][data-state=joined]', { timeout: 15_000 });
+
+    await dashboard.waitForSelector('[data-testid=agents][data-agents="2"]', { timeout: 15_000 });
+    const rows = dashboard.getByTestId('agent-row');
+    await expect.poll(async () => (await rows.allTextContents()).filter((t) => t.includes('±')).length, { timeout: 15_000 }).toBe(2);
+    expect((await rows.allTextContents()).join('\n')).toMatch(/runner-1\s*node\s*1/);
+
+    await dashboard.getByTestId('include-local').uncheck();
+    await dashboard.fill('input[name=connections]', '20');
+    await dashboard.fill('input[name=sendIntervalMs]', '250');
+    await dashboard.fill('input[name=durationSec]', '3');
+    await dashboard.click('button[type=submit]');
+    await dashboard.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });
+    const summary = dashboard.getByTestId('summary');
+    const merged = {
+      sent: Number(await summary.getAttribute('data-sent')),
+      expected: Number(await summary.getAttribute('data-expected')),
+      received: Number(await summary.getAttribute('data-received')),
+      lost: await summary.getAttribute('data-lost'),
+    };
+    // 20 connections, 3 s at 250 ms.
+    expect(merged).toEqual({ sent: 240, expected: 240, received: 240, lost: '0' });
+
+    expect(await nodeAgent.exited).toBe(0);
+    const runner = agentCounts(nodeAgent.stdout());
+    await agentPage.waitForSelector('[data-testid=agent-page][data-runs="1"]', { timeout: 15_000 });
+    const browserAgent = agentCounts((await agentPage.getByTestId('agent-run').textContent())!);
+    // Each agent offered one worker: 10 connections each.
+    expect([runner.opened, browserAgent.opened]).toEqual([10, 10]);
+    expect(runner.sent + browserAgent.sent).toBe(merged.sent);
+    expect(runner.expected + browserAgent.expected).toBe(merged.expected);
+    expect(runner.received + browserAgent.received).toBe(merged.received);
+  });
+});
