@@ -40,13 +40,13 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index, probes[index]?.threadEnd));
   const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe)) : async () => {};
   let printedSecond = 0;
-  const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, () => {
+  const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => {
     const last = coordinator.aggregator.points().at(-1);
     if (!quiet && last && last.second > printedSecond) {
       printedSecond = last.second;
       io.err(progressLine(coordinator.aggregator, coordinator.phase));
     }
-  });
+  } });
   // The first Ctrl+C ends the run early and keeps what was measured; a second one quits.
   const interrupt = () => {
     io.err('live-bench: stopping; draining messages in flight (Ctrl+C again to quit at once).');

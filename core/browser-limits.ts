@@ -47,3 +47,15 @@ export function browserLimitWarnings(transport: TransportName, endpointUrl: stri
     message: `${name} over HTTP/2 needs about ${connections * streamsPerConnection} concurrent streams; servers commonly allow ${DEFAULT_HTTP2_STREAMS} per connection (Kestrel's default), beyond which requests wait. Raise the server's limit or lower the connections.`,
   }];
 }
+
+/**
+ * Connections one browser profile can usefully hold for this transport and endpoint, used to
+ * split a run between a browser and agents: 255 WebSockets; over HTTP/1.1, the 6 per origin
+ * less the 2 kept free for sends and negotiates; over HTTP/2, Kestrel's default streams per
+ * connection (long polling takes two streams a connection).
+ */
+export function browserConnectionCapacity(transport: TransportName, endpointUrl: string): number {
+  if (transport === 'WebSockets') return MAX_BROWSER_WEBSOCKETS;
+  if (!endpointUrl.trim().toLowerCase().startsWith('https:')) return MAX_HTTP1_CONNECTIONS_PER_ORIGIN - 2;
+  return Math.floor(DEFAULT_HTTP2_STREAMS / (transport === 'LongPolling' ? 2 : 1));
+}

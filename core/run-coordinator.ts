@@ -8,7 +8,7 @@
 import type { Clock, Timers } from './clock.ts';
 import { derangement } from './derangement.ts';
 import { drainTimeoutMs, type RunConfig } from './run-config.ts';
-import { connectConcurrencyPerWorker, splitConnections } from './split.ts';
+import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity } from './split.ts';
 import { RunAggregator } from './run-aggregator.ts';
 import type { FromWorker, GoMessage, ToWorker, WorkerReady } from '../workers/protocol.ts';
 
@@ -24,6 +24,18 @@ export type RunPhase = 'connecting' | 'running' | 'draining' | 'done';
 /** Time between "go" and the first planned send, in ms, so that every worker has the message in hand. */
 export const GO_LEAD_MS = 250;
 
+export interface CoordinatorOptions {
+  /** Called after each message from a worker, for a UI to refresh. */
+  onUpdate?: () => void;
+  /** Shuffles send-to-connection targets; injectable for tests. */
+  random?: () => number;
+  /** Time from "go" to the first planned send, ms (default GO_LEAD_MS): longer when agents get "go" over a network. */
+  goLeadMs?: number;
+  /** Most connections each worker can hold (null: no known limit), e.g. a browser agent's 255
+   *  WebSockets; the split respects them. Default: no limits, an even split. */
+  capacities?: readonly (number | null)[];
+}
+
 export class RunCoordinator {
   readonly aggregator: RunAggregator;
   /** Failures of whole workers (a crash), worded for people. */
@@ -37,18 +49,22 @@ export class RunCoordinator {
   readonly #finished: Promise<void>;
   #resolveFinished!: () => void;
 
+  readonly #onUpdate: () => void;
+  readonly #random: () => number;
+  readonly #goLeadMs: number;
+  readonly #capacities: readonly (number | null)[] | undefined;
+
   constructor(
     readonly config: RunConfig,
     private readonly ports: WorkerPort[],
     private readonly clock: Clock,
     private readonly timers: Timers,
-    /** Called after each message from a worker, for a UI to refresh. */
-    private readonly onUpdate: () => void = () => {},
-    /** Shuffles send-to-connection targets; injectable for tests. */
-    private readonly random: () => number = Math.random,
-    /** Time from "go" to the first planned send, ms: longer when agents get "go" over a network. */
-    private readonly goLeadMs: number = GO_LEAD_MS,
+    options: CoordinatorOptions = {},
   ) {
+    this.#onUpdate = options.onUpdate ?? (() => {});
+    this.#random = options.random ?? Math.random;
+    this.#goLeadMs = options.goLeadMs ?? GO_LEAD_MS;
+    this.#capacities = options.capacities;
     this.aggregator = new RunAggregator(ports.length);
     this.#finished = new Promise((resolve) => (this.#resolveFinished = resolve));
   }
@@ -68,7 +84,7 @@ export class RunCoordinator {
   }
 
   start(): void {
-    const shares = splitConnections(this.config.connections, this.ports.length);
+    const shares = this.#capacities ? splitWithinCapacity(this.config.connections, this.#capacities) : splitConnections(this.config.connections, this.ports.length);
     const concurrency = connectConcurrencyPerWorker(this.config.connectConcurrency, this.ports.length);
     const runStartUs = this.clock.nowUs();
     this.ports.forEach((port, workerIndex) => {
@@ -109,7 +125,7 @@ export class RunCoordinator {
       if (this.#drainTimer !== null) this.timers.clearTimeout(this.#drainTimer);
       this.#resolveFinished();
     }
-    this.onUpdate();
+    this.#onUpdate();
   }
 
   #goWhenAllReady(): void {
@@ -117,7 +133,7 @@ export class RunCoordinator {
     this.#phase = 'running';
     // Whole microseconds: the planned times travel as integers, and a receiver compares them
     // with the warm-up's end.
-    this.#sendStartUs = Math.round(this.clock.nowUs()) + this.goLeadMs * 1_000;
+    this.#sendStartUs = Math.round(this.clock.nowUs()) + this.#goLeadMs * 1_000;
     this.#sendEndUs = this.#sendStartUs + this.config.durationSec * 1_000_000;
     const ready = [...this.#ready.values()].filter((r): r is WorkerReady => r !== null);
     const common = {
@@ -148,7 +164,7 @@ export class RunCoordinator {
     const perWorker = new Map<number, (string | null)[]>();
     for (const [workerIndex, ready] of this.#ready) perWorker.set(workerIndex, new Array(ready?.connectionIds.length ?? 0).fill(null));
     if (slots.length < 2) return perWorker;
-    const order = derangement(slots.length, this.random);
+    const order = derangement(slots.length, this.#random);
     slots.forEach((slot, i) => (perWorker.get(slot.workerIndex)![slot.local] = slots[order[i]!]!.id));
     return perWorker;
   }

@@ -5,6 +5,8 @@
 import { systemClock, systemTimers } from '../../core/clock.ts';
 import { attachFleet, Fleet, type AgentView } from '../../core/fleet/fleet.ts';
 import type { RunConfig } from '../../core/run-config.ts';
+import { browserConnectionCapacity } from '../../core/browser-limits.ts';
+import { capacityShortfall } from '../../core/split.ts';
 import { openControlConnection, type ControlConnection } from '../../workers/control-connection.ts';
 import type { RemoteWorkers } from './run-controller.svelte.ts';
 
@@ -57,14 +59,28 @@ export class FleetController {
     if (fleet) await Promise.all(this.ready.map((agent) => fleet.measureClock(agent.id)));
   }
 
-  /** The agents' part of a run of `config`, or undefined when no agent is ready. */
-  runWorkers(config: RunConfig): RemoteWorkers | undefined {
+  /**
+   * The agents' part of a run of `config` (undefined when no agent is ready), or why the run
+   * cannot start: browsers (this one and browser agents) hold only so many connections.
+   */
+  plan(config: RunConfig): { remote?: RemoteWorkers; error?: string } {
     const fleet = this.#fleet;
     const ready = this.ready;
-    if (!fleet || ready.length === 0) return undefined;
+    if (!fleet || ready.length === 0) return {};
     const includeLocal = this.includeLocal;
-    const { ports, agents } = fleet.runWorkers(ready.map((agent) => agent.id), includeLocal ? config.workers : 0);
-    return { ports, agents, includeLocal };
+    const localWorkers = includeLocal ? config.workers : 0;
+    const { ports, agents } = fleet.runWorkers(ready.map((agent) => agent.id), localWorkers);
+    const browserCapacity = browserConnectionCapacity(config.transport, config.endpointUrl);
+    const capacities = agents.flatMap((agent) => perThread(agent.kind === 'browser' ? browserCapacity : null, agent.threads));
+    const localCapacities = perThread(browserCapacity, localWorkers);
+    const shortfall = capacityShortfall(config.connections, [...localCapacities, ...capacities]);
+    if (shortfall > 0) {
+      this.error = `This browser and the agents can hold ${config.connections - shortfall} ${config.transport} connections (a browser ${browserCapacity}, a headless runner no set limit), not ${config.connections}. Add a headless agent, or lower the connections.`;
+      for (const port of ports) port.terminate();
+      return { error: this.error };
+    }
+    this.error = null;
+    return { remote: { ports, agents, includeLocal, capacities, localCapacities } };
   }
 
   #refresh(): void {
@@ -73,4 +89,9 @@ export class FleetController {
     this.agents = fleet.agents();
     this.refusals = [...fleet.refusals];
   }
+}
+
+/** A browser's capacity shared by its workers (the first ones take the remainder); null stays null. */
+function perThread(capacity: number | null, threads: number): (number | null)[] {
+  return Array.from({ length: threads }, (_, t) => (capacity === null ? null : Math.floor(capacity / threads) + (t < capacity % threads ? 1 : 0)));
 }

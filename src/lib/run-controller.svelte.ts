@@ -32,6 +32,9 @@ export interface RunView {
 export interface RemoteWorkers {
   ports: WorkerPort[];
   agents: RunAgent[];
+  /** Most connections each remote port can hold (null: no known limit), and each local worker's. */
+  capacities: (number | null)[];
+  localCapacities: (number | null)[];
   /** Whether this page's own Web Workers take part too. */
   includeLocal: boolean;
 }
@@ -77,7 +80,7 @@ export class RunController {
     // Agents' threads come after this page's workers; their indices were given from localCount on.
     const ports = [...local, ...(remote?.ports ?? [])];
     const goLeadMs = remote && remote.ports.length > 0 ? AGENT_GO_LEAD_MS : GO_LEAD_MS;
-    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, () => this.#requestRefresh(), Math.random, goLeadMs);
+    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => this.#requestRefresh(), goLeadMs, capacities: remote ? [...local.map((_, w) => remote.localCapacities[w] ?? null), ...remote.capacities] : undefined });
     this.#agents = remote?.agents ?? [];
     this.#coordinator = coordinator;
     this.#startedAt = new Date();

@@ -45,7 +45,7 @@ describe('agents joining a dashboard run', () => {
     const config = hubConfig({ connections: 20, workers: 1, sendIntervalMs: 250, durationSec: 2 });
     const ports = fleet.ports(views.map((a) => a.id));
     expect(ports).toHaveLength(4);
-    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, undefined, undefined, 1_000);
+    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { goLeadMs: 1_000 });
     coordinator.start();
     await coordinator.finished();
     const merged = coordinator.aggregator.totals();
@@ -66,7 +66,7 @@ describe('agents joining a dashboard run', () => {
   it('broadcast across two agents: every connection of both receives every message', async () => {
     const { fleet } = await dashboardWithAgents(2);
     const config = hubConfig({ scenario: 'broadcast', connections: 10, workers: 1, sendIntervalMs: 500, durationSec: 2 });
-    const coordinator = new RunCoordinator(config, fleet.ports(fleet.agents().map((a) => a.id)), systemClock, systemTimers, undefined, undefined, 1_000);
+    const coordinator = new RunCoordinator(config, fleet.ports(fleet.agents().map((a) => a.id)), systemClock, systemTimers, { goLeadMs: 1_000 });
     coordinator.start();
     await coordinator.finished();
     const totals = coordinator.aggregator.totals();
@@ -79,7 +79,7 @@ describe('agents joining a dashboard run', () => {
   it('an agent killed mid-run is reported lost, its connections counted, and the run goes on with the other', async () => {
     const { fleet } = await dashboardWithAgents(2, []);
     const config = hubConfig({ connections: 20, workers: 1, sendIntervalMs: 250, durationSec: 4 });
-    const coordinator = new RunCoordinator(config, fleet.ports(fleet.agents().map((a) => a.id)), systemClock, systemTimers, undefined, undefined, 1_000);
+    const coordinator = new RunCoordinator(config, fleet.ports(fleet.agents().map((a) => a.id)), systemClock, systemTimers, { goLeadMs: 1_000 });
     coordinator.start();
     while (coordinator.phase !== 'running' || coordinator.aggregator.totals().received < 40) await new Promise((r) => setTimeout(r, 50));
     agents[0]!.child.kill('SIGKILL');
