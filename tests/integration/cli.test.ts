@@ -84,4 +84,18 @@ describe('live-bench, the headless runner', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('--guide-rule');
   });
+
+  it('--memory-log writes the resident set and each thread\'s heap, with a last sample at the end', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'live-bench-'));
+    const csvPath = path.join(dir, 'memory.csv');
+    const run = await liveBench(['--endpoint', endpoint(), ...small, '--memory-log', csvPath]);
+    expect(run.code).toBe(0);
+    const [header, ...rows] = (await readFile(csvPath, 'utf8')).trim().split('\n');
+    expect(header).toBe('minute,rss_mb,main_heap_mb,thread0_heap_mb,thread1_heap_mb,gc_forced');
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    const [, rss, main, thread0, thread1, gc] = rows.at(-1)!.split(',');
+    for (const mb of [rss, main, thread0, thread1]) expect(Number(mb)).toBeGreaterThan(0);
+    // Not started with --expose-gc: the figures include garbage, and the file says so.
+    expect(gc).toBe('no');
+  });
 });
