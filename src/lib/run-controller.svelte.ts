@@ -26,6 +26,8 @@ export interface RunView {
   /** Worst event-loop lag of any worker over the run so far, in ms. */
   maxEventLoopLagMs: number;
   workers: WorkerHealth[];
+  /** Agents taking part, and which workers are their threads (empty without agents). */
+  agents: RunAgent[];
 }
 
 /** Workers outside this page that take part in a run: agents' threads (see fleet-controller). */
@@ -135,6 +137,7 @@ export class RunController {
       workerFailures: [...coordinator.workerFailures],
       maxEventLoopLagMs: points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
       workers: a.workerHealth(),
+      agents: this.#agents,
     };
   }
 }

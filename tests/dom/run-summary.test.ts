@@ -22,6 +22,7 @@ function view(overrides: Partial<RunView>): RunView {
     workerFailures: [],
     maxEventLoopLagMs: 2,
     workers: [{ workerIndex: 0, maxEventLoopLagMs: 2, maxSendLagMs: 1, missedSlots: 0, connectionsOpen: 10, lost: false }],
+    agents: [],
     ...overrides,
   };
 }
@@ -59,6 +60,17 @@ describe('RunSummary', () => {
       ['2', '5', '340.0 ms', '410.0 ms', '12'],
     ]);
     expect(rows.map((row) => row.classList.contains('bad'))).toEqual([false, true]);
+    destroy();
+  });
+
+  it('names the agents whose threads are workers of the run, and a lost one', () => {
+    const health = (workerIndex: number, lost = false) => ({ workerIndex, maxEventLoopLagMs: 1, maxSendLagMs: 1, missedSlots: 0, connectionsOpen: lost ? 0 : 5, lost });
+    const { target, destroy } = render(view({
+      workers: [health(0), health(1), health(2, true)],
+      agents: [{ name: 'rack-2', kind: 'node', client: 'node v20', firstWorkerIndex: 1, threads: 2, clockOffsetUs: 120, clockUncertaintyUs: 80, lost: true }],
+    }));
+    const labels = [...target.querySelectorAll('[data-testid=worker-health] tbody tr td:first-child')].map((td) => td.textContent);
+    expect(labels).toEqual(['1', '2: rack-2, thread 1', '3: rack-2, thread 2 (lost)']);
     destroy();
   });
 
