@@ -50,6 +50,11 @@ public sealed class HubSettings
     /// a session's code is random. Default true; turn it off where only /signalrbench is wanted.</summary>
     public bool EnableControlHub { get; set; } = true;
 
+    /// <summary>Largest message on the control hub, in bytes. Default 8 MiB: a send-to-connection
+    /// run hands each agent thread the connection ids of its targets (about 30 bytes each, so
+    /// 10,000 connections on one thread is about 300 KB), beyond the benchmark hub's limit.</summary>
+    public long MaxControlMessageBytes { get; set; } = 8 * 1024 * 1024;
+
     /// <summary>Most control sessions (open dashboards) at once. Default 100.</summary>
     public int MaxControlSessions { get; set; } = 100;
 

@@ -63,18 +63,21 @@ describe('agents joining a dashboard run', () => {
     expect(own.reduce((sum, c) => sum + c.expected, 0)).toBe(merged.expected);
   });
 
-  it('broadcast across two agents: every connection of both receives every message', async () => {
-    const { fleet } = await dashboardWithAgents(2);
-    const config = hubConfig({ scenario: 'broadcast', connections: 10, workers: 1, sendIntervalMs: 500, durationSec: 2 });
-    const coordinator = new RunCoordinator(config, fleet.ports(fleet.agents().map((a) => a.id)), systemClock, systemTimers, { goLeadMs: 1_000 });
-    coordinator.start();
-    await coordinator.finished();
-    const totals = coordinator.aggregator.totals();
-    // 2 senders × 4 sends × 10 receivers.
-    expect(totals.expected).toBe(80);
-    expect(totals.received).toBe(80);
-    expect(coordinator.aggregator.latency().count).toBe(80);
-  });
+  // 10 connections, 4 sends each: broadcast has 2 senders reaching all 10; send to connection
+  // has every connection send to one other, whose id crossed the control hub.
+  for (const [scenario, expected] of [['broadcast', 80], ['sendToConnection', 40]] as const) {
+    it(`${scenario} across two agents: every reception arrives, across agents too`, async () => {
+      const { fleet } = await dashboardWithAgents(2);
+      const config = hubConfig({ scenario, connections: 10, workers: 1, sendIntervalMs: 500, durationSec: 2 });
+      const coordinator = new RunCoordinator(config, fleet.ports(fleet.agents().map((a) => a.id)), systemClock, systemTimers, { goLeadMs: 1_000 });
+      coordinator.start();
+      await coordinator.finished();
+      const totals = coordinator.aggregator.totals();
+      expect(totals.expected).toBe(expected);
+      expect(totals.received).toBe(expected);
+      expect(coordinator.aggregator.latency().count).toBe(expected);
+    });
+  }
 
   it('an agent killed mid-run is reported lost, its connections counted, and the run goes on with the other', async () => {
     const { fleet } = await dashboardWithAgents(2, []);
@@ -94,6 +97,26 @@ describe('agents joining a dashboard run', () => {
     expect(totals.sent).toBeGreaterThan(160);
     expect(totals.received).toBeGreaterThan(160);
     expect(coordinator.aggregator.workerHealth().filter((w) => w.lost)).toHaveLength(2);
+  });
+});
+
+describe('the control hub', () => {
+  it('carries a 1 MB message (send-to-connection targets of a big thread) from an agent to its dashboard', async () => {
+    const dashboard = await openControlConnection(controlUrl());
+    const agent = await openControlConnection(controlUrl());
+    controls.push(dashboard, agent);
+    const received = new Promise<number>((resolve) => dashboard.on('FromAgent', (_id: string, message: string) => resolve(message.length)));
+    const code = await dashboard.invoke<string>('OpenSession');
+    await agent.invoke('JoinSession', code, JSON.stringify({ name: 'big', kind: 'node', threads: 1, client: 'test' }));
+    await agent.invoke('ToDashboard', 'x'.repeat(1_000_000));
+    expect(await received).toBe(1_000_000);
+  });
+
+  it('does not let a connection outside a session reach a dashboard', async () => {
+    const stranger = await openControlConnection(controlUrl());
+    controls.push(stranger);
+    await expect(stranger.invoke('ToDashboard', 'hello')).rejects.toThrow(/has not joined a session/);
+    await expect(stranger.invoke('ToAgent', 'someone', 'hello')).rejects.toThrow(/leads no session/);
   });
 });
 
