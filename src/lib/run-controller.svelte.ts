@@ -75,7 +75,14 @@ export class RunController {
     return this.view !== null && this.view.phase !== 'done';
   }
 
-  start(config: RunConfig, remote?: RemoteWorkers): void {
+  /** `plan` says which agents take part in a run of a configuration, or why it cannot start
+   *  (see FleetController.plan); without it, runs use this page's workers only. */
+  constructor(private readonly plan: (config: RunConfig) => { remote?: RemoteWorkers; error?: string } = () => ({})) {}
+
+  /** Starts a run; false when it cannot start (the reason is shown where `plan` puts it). */
+  start(config: RunConfig): boolean {
+    const { remote, error } = this.plan(config);
+    if (error) return false;
     this.#coordinator?.terminate();
     const localCount = remote && !remote.includeLocal ? 0 : config.workers;
     const local = Array.from({ length: localCount }, (_, index) => withIndex(createWorkerPort(), index));
@@ -94,6 +101,7 @@ export class RunController {
       if (this.#coordinator === coordinator) coordinator.terminate();
       this.#refresh();
     });
+    return true;
   }
 
   /** The finished run as a document (core/run-result.ts); null while it runs. */

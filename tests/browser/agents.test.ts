@@ -69,4 +69,14 @@ describe('agents joining the dashboard', () => {
     expect(runner.expected + browserAgent.expected).toBe(merged.expected);
     expect(runner.received + browserAgent.received).toBe(merged.received);
   });
+
+  it('refuses a run the browsers cannot hold, with the numbers, and starts nothing', async () => {
+    // The runner left after its run; this browser (255 WebSockets) and the browser agent (255) remain.
+    await dashboard.waitForSelector('[data-testid=agents][data-agents="1"]', { timeout: 15_000 });
+    await dashboard.getByTestId('include-local').check();
+    await dashboard.fill('input[name=connections]', '600');
+    await dashboard.click('button[type=submit]');
+    await expect.poll(() => dashboard.getByTestId('agents-error').textContent()).toContain('can hold 510 WebSockets connections (a browser 255, a headless runner no set limit), not 600. Add a headless agent, or lower the connections.');
+    expect(await dashboard.getByTestId('summary').getAttribute('data-phase')).toBe('done');
+  });
 });
