@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { comparisonTable, CURVE_PERCENTILES, ninesPosition, percentileCurve, type ComparedRun } from '../../core/comparison.ts';
+import type { RunResult } from '../../core/run-result.ts';
+import { finishedRun } from '../support/finished-run.ts';
+
+const column = (table: ReturnType<typeof comparisonTable>, key: string) => {
+  const c = table.columns.findIndex((col) => col.key === key);
+  if (c < 0) throw new Error(`no column ${key}`);
+  return { winner: table.winners[c]!, cells: table.rows.map((row) => row.cells[c]!) };
+};
+
+describe('comparisonTable', () => {
+  it('picks the winner of each column by the right direction, from real runs with different delays', async () => {
+    const fast = await finishedRun({}, { deliveryDelayMs: 3 });
+    const slow = await finishedRun({}, { deliveryDelayMs: 40, drop: (connection, n) => connection === 0 && n === 5 });
+    const table = comparisonTable([{ label: 'fast', result: fast }, { label: 'slow', result: slow }]);
+    expect(table.rows.map((r) => r.label)).toEqual(['fast', 'slow']);
+    for (const key of ['p50', 'p99', 'max', 'delivered']) expect(column(table, key).winner.winners, key).toEqual(['fast']);
+    // The dropped message is lost in the slow run only.
+    expect(column(table, 'lost').cells.map((c) => c.value)).toEqual([0, 1]);
+    expect(column(table, 'lost').winner.winners).toEqual(['fast']);
+    expect(column(table, 'p99').cells.map((c) => c.winner)).toEqual([true, false]);
+    expect(column(table, 'p99').cells[1]!.text).toMatch(/^40\.\d ms$/);
+    // Both sent every message on time: a tie, nobody wins.
+    expect(column(table, 'missedSlots').winner).toMatchObject({ tie: true, winners: [] });
+    expect(column(table, 'errors').cells.every((c) => !c.winner)).toBe(true);
+  });
+
+  it('higher wins for rates and the share under 1 s; a run without messages has no figure, not a zero', async () => {
+    const ok = await finishedRun({}, { deliveryDelayMs: 5 });
+    const silent = await finishedRun({}, { deliveryDelayMs: 5, drop: () => true });
+    const table = comparisonTable([{ label: 'silent', result: silent }, { label: 'ok', result: ok }]);
+    expect(column(table, 'receivedPerSec').winner.winners).toEqual(['ok']);
+    expect(column(table, 'underOneSecond').winner.winners).toEqual(['ok']);
+    expect(column(table, 'p99').cells[0]).toEqual({ value: null, text: '–', winner: false });
+    expect(column(table, 'p99').winner.winners).toEqual(['ok']);
+  });
+
+  it('marks winners by position, so runs with the same name are told apart', async () => {
+    const a = await finishedRun({}, { deliveryDelayMs: 2 });
+    const b = await finishedRun({}, { deliveryDelayMs: 20 });
+    const table = comparisonTable([{ label: 'same', result: b }, { label: 'same', result: a }]);
+    expect(column(table, 'p50').winner.winnerIndexes).toEqual([1]);
+    expect(column(table, 'p50').cells.map((c) => c.winner)).toEqual([false, true]);
+  });
+
+  it('names no winner for a single run', async () => {
+    const table = comparisonTable([{ label: 'only', result: await finishedRun() }]);
+    expect(table.winners.every((w) => w.winners.length === 0)).toBe(true);
+  });
+
+  it('bandwidth: fewer bytes for the same messages wins', () => {
+    const base = { latency: { count: 0 }, connectTimes: { count: 0 }, totals: { expected: 0, missedSlots: 0 }, errorCounts: {}, lost: 0, workers: [], underOneSecondShare: null };
+    const withBytes = (bytes: number) => ({ ...base, points: [1, 2, 3, 4].map((second) => ({ second, sent: 10, received: 10, sentBytes: bytes, receivedBytes: bytes })) }) as unknown as RunResult;
+    const runs: ComparedRun[] = [{ label: 'json', result: withBytes(3_000) }, { label: 'msgpack', result: withBytes(2_000) }];
+    const bandwidth = column(comparisonTable(runs), 'bandwidth');
+    expect(bandwidth.cells.map((c) => c.value)).toEqual([6_000, 4_000]);
+    expect(bandwidth.winner.winners).toEqual(['msgpack']);
+    expect(bandwidth.cells[1]!.text).toBe('3.9 KB/s');
+  });
+});
+
+describe('percentileCurve', () => {
+  it('merges every second\'s histogram into the whole run\'s distribution', async () => {
+    const result = await finishedRun({}, { deliveryDelayMs: 12 });
+    const curve = percentileCurve(result);
+    expect(curve.count).toBe(result.latency.count);
+    expect(curve.latencyMs).toHaveLength(CURVE_PERCENTILES.length);
+    // Every message took 12 ms on the fake clock: the curve is flat at 12 ms (3 significant digits).
+    for (const ms of curve.latencyMs) expect(ms).toBeCloseTo(12, 1);
+    expect(curve.latencyMs[CURVE_PERCENTILES.indexOf(99)]).toBeCloseTo(result.latency.p99Us / 1_000, 6);
+  });
+
+  it('is empty for a run with no message', async () => {
+    const curve = percentileCurve(await finishedRun({}, { deliveryDelayMs: 5, drop: () => true }));
+    expect(curve).toEqual({ count: 0, latencyMs: CURVE_PERCENTILES.map(() => null) });
+  });
+
+  it('places percentiles on a nines axis', () => {
+    expect([0, 90, 99, 99.9].map(ninesPosition).map((x) => Number(x.toFixed(6)))).toEqual([0, 1, 2, 3]);
+    expect(ninesPosition(100)).toBe(5);
+  });
+});

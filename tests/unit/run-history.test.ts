@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { exportComparison, verdictOf, type KeptRun } from '../../core/kept-run.ts';
+import { MemoryRunDb, RunHistory, RunRecorder, type RunDb } from '../../core/run-history.ts';
+import type { RunResult } from '../../core/run-result.ts';
+import { finishedRun } from '../support/finished-run.ts';
+
+const versions = { toolVersion: '0.1.0', signalrClientVersion: '10.0.11' };
+
+/** A clock the test moves by hand. */
+function manualClock(iso: string) {
+  let ms = Date.parse(iso);
+  return { now: () => new Date(ms), advance: (by: number) => (ms += by) };
+}
+
+/** The run as it looked after its first `seconds` seconds. */
+function partial(result: RunResult, seconds: number): RunResult {
+  return { ...result, points: result.points.slice(0, seconds), histograms: result.histograms.filter((h) => h.second <= seconds) };
+}
+
+/** A store that counts writes and can be told to fail. */
+class CountingDb extends MemoryRunDb implements RunDb {
+  puts = 0;
+  fail = false;
+  override async put(run: KeptRun): Promise<void> {
+    this.puts++;
+    if (this.fail) throw new Error('QuotaExceededError');
+    await super.put(run);
+  }
+}
+
+describe('RunRecorder', () => {
+  it('writes at the start, once per closed second and once at the end; the stored run is the finished one', async () => {
+    const result = await finishedRun();
+    const db = new CountingDb();
+    const clock = manualClock('2026-01-02T03:04:05.000Z');
+    const recorder = new RunRecorder(db, versions, clock.now, () => 0.25);
+    const id = recorder.begin(partial(result, 0), { name: 'first', comparisonId: 'cmp' });
+    await recorder.flushed();
+    expect(db.puts).toBe(1);
+    expect((await db.get(id))!.status).toBe('running');
+
+    for (let second = 1; second <= result.points.length; second++) {
+      clock.advance(1_000);
+      // The page calls update every frame; only a new second writes.
+      recorder.update(partial(result, second), false);
+      recorder.update(partial(result, second), false);
+      await recorder.flushed();
+    }
+    expect(db.puts).toBe(1 + result.points.length);
+    recorder.update(result, true);
+    recorder.update(result, true);
+    await recorder.flushed();
+    expect(db.puts).toBe(2 + result.points.length);
+
+    const kept = (await db.get(id))!;
+    expect(kept).toMatchObject({ id, name: 'first', comparisonId: 'cmp', status: 'complete', ...versions });
+    expect(kept.result).toEqual(result);
+    expect(kept.verdict?.pass).toBe(true);
+  });
+
+  it('a tab that dies mid-run leaves a record with every second written so far, listed as interrupted', async () => {
+    const result = await finishedRun();
+    const db = new MemoryRunDb();
+    const clock = manualClock('2026-01-02T03:04:05.000Z');
+    const recorder = new RunRecorder(db, versions, clock.now);
+    const id = recorder.begin(partial(result, 0));
+    recorder.update(partial(result, 1), false);
+    recorder.update(partial(result, 2), false);
+    await recorder.flushed();
+    // The tab is gone; a new page opens the history later.
+    clock.advance(60_000);
+    const history = new RunHistory(db, clock.now);
+    const [run] = await history.list();
+    expect(run).toMatchObject({ id, status: 'interrupted' });
+    expect(run!.result.points).toEqual(result.points.slice(0, 2));
+    // The change is kept, not just shown.
+    expect((await db.get(id))!.status).toBe('interrupted');
+  });
+
+  it('keeps the latest state when writes queue up, and says so when the store fails', async () => {
+    const result = await finishedRun();
+    const db = new CountingDb();
+    const recorder = new RunRecorder(db, versions);
+    recorder.begin(partial(result, 0));
+    // Three seconds close while the first write is in flight: only the newest waits.
+    recorder.update(partial(result, 1), false);
+    recorder.update(partial(result, 2), false);
+    recorder.update(partial(result, 3), false);
+    await recorder.flushed();
+    expect(db.puts).toBe(2);
+    expect((await db.get(recorder.runId!))!.result.points.length).toBe(3);
+    db.fail = true;
+    recorder.update(result, true);
+    await recorder.flushed();
+    expect(recorder.lastError).toMatch(/could not be kept in this browser: QuotaExceededError\. Download it as JSON/);
+  });
+});
+
+describe('RunHistory', () => {
+  async function historyWith(...names: string[]) {
+    const db = new MemoryRunDb();
+    const history = new RunHistory(db, () => new Date('2026-05-01T00:00:00Z'));
+    const result = await finishedRun();
+    const runs = names.map((name, i): KeptRun => ({
+      id: `id-${i}`, name, status: 'complete', savedAt: '2026-05-01T00:00:00Z', ...versions, comparisonId: null, verdict: verdictOf(result),
+      result: { ...result, startedAt: `2026-04-0${i + 1}T00:00:00.000Z` },
+    }));
+    for (const run of runs) await db.put(run);
+    return { db, history, runs };
+  }
+
+  it('lists newest first, renames, deletes', async () => {
+    const { history } = await historyWith('old', 'new');
+    expect((await history.list()).map((r) => r.name)).toEqual(['new', 'old']);
+    await history.rename('id-0', '  baseline  ');
+    await history.remove('id-1');
+    expect((await history.list()).map((r) => r.name)).toEqual(['baseline']);
+  });
+
+  it('refuses an empty name or a vanished run, saying what to do', async () => {
+    const { history } = await historyWith('a');
+    await expect(history.rename('id-0', '   ')).rejects.toThrow(/needs a name/);
+    await expect(history.rename('nope', 'x')).rejects.toThrow(/No kept run has the id nope; it may have been deleted in another tab/);
+  });
+
+  it('imports a comparison file: storage round trip gives the same runs back', async () => {
+    const { runs } = await historyWith('a', 'b');
+    const target = new RunHistory(new MemoryRunDb(), () => new Date('2026-05-01T00:00:00Z'));
+    const text = JSON.stringify(exportComparison('a vs b', runs, new Date()));
+    expect(await target.import(text)).toEqual(runs);
+    expect(await target.list()).toEqual([...runs].reverse());
+    await expect(target.import('not json')).rejects.toThrow(/This is not JSON/);
+  });
+});
