@@ -26,11 +26,14 @@ export class RunHistory {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Every kept run, newest first. Runs cut off by a reload are marked interrupted, durably. */
-  async list(): Promise<KeptRun[]> {
+  /**
+   * Every kept run, newest first. Runs cut off by a reload are marked interrupted, durably;
+   * `liveId` is this page's own run in progress, never cut off however long its last second took.
+   */
+  async list(liveId: string | null = null): Promise<KeptRun[]> {
     const nowMs = this.now().getTime();
     const runs = await this.db.all();
-    const settled = runs.map((run) => settleStale(run, nowMs));
+    const settled = runs.map((run) => (run.id === liveId ? run : settleStale(run, nowMs)));
     await Promise.all(settled.filter((run, i) => run !== runs[i]).map((run) => this.db.put(run)));
     return settled.sort((a, b) => b.result.startedAt.localeCompare(a.result.startedAt) || b.id.localeCompare(a.id));
   }
@@ -87,6 +90,16 @@ export class RunRecorder {
 
   get runId(): string | null {
     return this.#run?.id ?? null;
+  }
+
+  /** The id of the run being written, until it has finished. */
+  get liveId(): string | null {
+    return this.#finished ? null : this.runId;
+  }
+
+  /** The run as last handed to the store. */
+  get run(): KeptRun | null {
+    return this.#run;
   }
 
   /** Starts keeping a new run; it is written at once, so it shows in the history while it connects. */

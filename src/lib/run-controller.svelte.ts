@@ -52,6 +52,7 @@ export class RunController {
   #coordinator: RunCoordinator | null = null;
   #startedAt = new Date();
   #frameRequested = false;
+  #finished: Promise<void> = Promise.resolve();
 
   get running(): boolean {
     return this.view !== null && this.view.phase !== 'done';
@@ -67,10 +68,15 @@ export class RunController {
     this.points = [];
     coordinator.start();
     this.#refresh();
-    void coordinator.finished().then(() => {
+    this.#finished = coordinator.finished().then(() => {
       if (this.#coordinator === coordinator) coordinator.terminate();
       this.#refresh();
     });
+  }
+
+  /** Resolves once the latest run has finished and its figures are in `view`. */
+  finished(): Promise<void> {
+    return this.#finished;
   }
 
   /** The finished run as a document (core/run-result.ts); null while it runs. */
@@ -78,6 +84,12 @@ export class RunController {
     const coordinator = this.#coordinator;
     if (!coordinator || coordinator.phase !== 'done') return null;
     return runResult(coordinator, this.#startedAt, navigator.userAgent);
+  }
+
+  /** The run so far as a document, while it runs too: what the history keeps each second. */
+  partialResult(): RunResult | null {
+    const coordinator = this.#coordinator;
+    return coordinator ? runResult(coordinator, this.#startedAt, navigator.userAgent) : null;
   }
 
   stop(): void {

@@ -132,3 +132,22 @@ describe('RunHistory', () => {
     await expect(target.import('not json')).rejects.toThrow(/This is not JSON/);
   });
 });
+
+describe('RunHistory and the page\'s own live run', () => {
+  it('never marks the run this page is still writing as interrupted', async () => {
+    const result = await finishedRun();
+    const db = new MemoryRunDb();
+    let ms = Date.parse('2026-01-02T03:04:05.000Z');
+    const now = () => new Date(ms);
+    const recorder = new RunRecorder(db, versions, now);
+    const id = recorder.begin({ ...result, points: [] });
+    await recorder.flushed();
+    ms += 60_000;
+    const history = new RunHistory(db, now);
+    expect((await history.list(recorder.liveId))[0]).toMatchObject({ id, status: 'running' });
+    recorder.update(result, true);
+    await recorder.flushed();
+    expect(recorder.liveId).toBeNull();
+    expect((await history.list(recorder.liveId))[0]).toMatchObject({ id, status: 'complete' });
+  });
+});
