@@ -5,6 +5,7 @@
  */
 import { formatBytes, formatCount, formatMs } from './format.ts';
 import { createLatencyHistogram, decodeHistogram } from './latency.ts';
+import { SCENARIO_LABELS } from './labels.ts';
 import { recentRates } from './recent-rates.ts';
 import type { RunResult } from './run-result.ts';
 
@@ -23,6 +24,9 @@ interface ColumnSpec {
   /** null when the run has no such figure (e.g. no message arrived). */
   value: (result: RunResult) => number | null;
   format: (value: number) => string;
+  /** Counts of what went wrong (and shares derived from them) are compared exactly: one lost
+   *  message is a difference, not noise. */
+  exact?: boolean;
 }
 
 const latencyOrNull = (result: RunResult, pick: (r: RunResult) => number) => (result.latency.count === 0 ? null : pick(result));
@@ -35,17 +39,17 @@ export const COMPARISON_COLUMNS: readonly ColumnSpec[] = [
   { key: 'p99', label: 'p99', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p99Us), format: formatMs },
   { key: 'p999', label: 'p99.9', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p999Us), format: formatMs },
   { key: 'max', label: 'max', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.maxUs), format: formatMs },
-  { key: 'underOneSecond', label: 'under 1 s', better: 'higher', value: (r) => r.underOneSecondShare, format: (v) => `${(Math.floor(v * 10_000) / 100).toFixed(2)}%` },
+  { key: 'underOneSecond', label: 'under 1 s', better: 'higher', value: (r) => r.underOneSecondShare, format: (v) => `${(Math.floor(v * 10_000) / 100).toFixed(2)}%`, exact: true },
   { key: 'receivedPerSec', label: 'received msg/s', better: 'higher', value: (r) => wholeRunRates(r).outboundPerSec, format: (v) => formatCount(v) },
-  { key: 'delivered', label: 'delivered', better: 'higher', value: (r) => (r.totals.expected === 0 ? null : r.totals.received / r.totals.expected), format: (v) => `${(Math.floor(v * 10_000) / 100).toFixed(2)}%` },
+  { key: 'delivered', label: 'delivered', better: 'higher', value: (r) => (r.totals.expected === 0 ? null : r.totals.received / r.totals.expected), format: (v) => `${(Math.floor(v * 10_000) / 100).toFixed(2)}%`, exact: true },
   // The same messages in fewer bytes: the protocol's and transport's overhead, so lower wins.
   { key: 'bandwidth', label: 'bandwidth in + out', better: 'lower', value: (r) => { const x = wholeRunRates(r); return x.inboundBytesPerSec + x.outboundBytesPerSec; }, format: (v) => `${formatBytes(v)}/s` },
   { key: 'connectP50', label: 'connect p50', better: 'lower', value: (r) => (r.connectTimes.count === 0 ? null : r.connectTimes.p50Us), format: formatMs },
   { key: 'connectP99', label: 'connect p99', better: 'lower', value: (r) => (r.connectTimes.count === 0 ? null : r.connectTimes.p99Us), format: formatMs },
-  { key: 'errors', label: 'errors', better: 'lower', value: errorTotal, format: formatCount },
-  { key: 'lost', label: 'lost', better: 'lower', value: (r) => r.lost, format: formatCount },
+  { key: 'errors', label: 'errors', better: 'lower', value: errorTotal, format: formatCount, exact: true },
+  { key: 'lost', label: 'lost', better: 'lower', value: (r) => r.lost, format: formatCount, exact: true },
   { key: 'eventLoopLag', label: 'worst event-loop lag', better: 'lower', value: (r) => Math.max(0, ...r.workers.map((w) => w.maxEventLoopLagMs)), format: (v) => `${v.toFixed(1)} ms` },
-  { key: 'missedSlots', label: 'missed slots', better: 'lower', value: (r) => r.totals.missedSlots, format: formatCount },
+  { key: 'missedSlots', label: 'missed slots', better: 'lower', value: (r) => r.totals.missedSlots, format: formatCount, exact: true },
 ];
 
 export interface ComparisonCell {
@@ -64,11 +68,11 @@ export interface ColumnWinner {
   key: string;
   label: string;
   better: Better;
-  /** Labels of the runs with the best value; empty when no run has one, all runs tie, or there is one run. */
+  /** Labels of the runs with the best value (within WIN_TOLERANCE); empty when no run has one, all runs tie, or there is one run. */
   winners: string[];
   /** Their positions in the runs given (labels need not be unique). */
   winnerIndexes: number[];
-  /** True when every run with a value has the same one: nobody wins. */
+  /** True when every run with a value is as good as the best (within WIN_TOLERANCE): nobody wins. */
   tie: boolean;
 }
 
@@ -78,13 +82,22 @@ export interface ComparisonTable {
   winners: ColumnWinner[];
 }
 
+/**
+ * Values within this fraction of the column's best count as equally good: one more message in
+ * a partial second, or a histogram bucket apart, is noise, not a win. Default 1%. Columns
+ * marked exact (losses, errors) do not get it.
+ */
+export const WIN_TOLERANCE = 0.01;
+
 export function comparisonTable(runs: readonly ComparedRun[]): ComparisonTable {
   const values = runs.map((run) => COMPARISON_COLUMNS.map((column) => finiteOrNull(column.value(run.result))));
   const winners = COMPARISON_COLUMNS.map((column, c): ColumnWinner => {
     const present = values.map((row) => row[c]!).filter((v): v is number => v !== null);
     const best = present.length === 0 ? null : column.better === 'lower' ? Math.min(...present) : Math.max(...present);
-    const tie = present.length > 1 && present.every((v) => v === best);
-    const winning = best === null || tie || runs.length < 2 ? [] : runs.flatMap((_, r) => (values[r]![c] === best ? [r] : []));
+    const slack = best === null || column.exact ? 0 : Math.abs(best) * WIN_TOLERANCE;
+    const asGood = (v: number | null) => v !== null && best !== null && (column.better === 'lower' ? v <= best + slack : v >= best - slack);
+    const tie = present.length > 1 && present.every(asGood);
+    const winning = best === null || tie || runs.length < 2 ? [] : runs.flatMap((_, r) => (asGood(values[r]![c]!) ? [r] : []));
     return { key: column.key, label: column.label, better: column.better, winners: winning.map((r) => runs[r]!.label), winnerIndexes: winning, tie };
   });
   const rows = runs.map((run, r): ComparisonRow => ({
@@ -125,4 +138,16 @@ export function percentileCurve(result: RunResult): PercentileCurve {
     count,
     latencyMs: CURVE_PERCENTILES.map((p) => (count === 0 ? null : (p >= 100 ? merged.maxValue : merged.getValueAtPercentile(p)) / 1_000)),
   };
+}
+
+/**
+ * "Echo · 10 connections · 2,048 B every 250 ms · 3 s" when every run had the same scenario
+ * and load (a comparison of transports and protocols); null when they differ.
+ */
+export function sharedLoad(runs: readonly RunResult[]): string | null {
+  const first = runs[0]?.config;
+  if (!first) return null;
+  const key = (c: RunResult['config']) => [c.scenario, c.connections, c.messageBytes, c.sendIntervalMs, c.durationSec, c.senders, c.groupSize, c.groupCount].join('|');
+  if (runs.some((r) => key(r.config) !== key(first))) return null;
+  return `${SCENARIO_LABELS[first.scenario]} · ${formatCount(first.connections)} connections · ${formatCount(first.messageBytes)} B every ${formatCount(first.sendIntervalMs)} ms · ${formatCount(first.durationSec)} s`;
 }

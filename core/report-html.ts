@@ -3,7 +3,7 @@
  * external resources, so it opens offline and can be mailed to people who never run the tool.
  * Charts are inline SVG; the tables, verdicts and configurations are plain HTML. Pure.
  */
-import { comparisonTable, CURVE_PERCENTILES, ninesPosition, percentileCurve, type ComparedRun } from './comparison.ts';
+import { comparisonTable, CURVE_PERCENTILES, ninesPosition, percentileCurve, sharedLoad, type ComparedRun } from './comparison.ts';
 import { configToQuery } from './config-url.ts';
 import { formatBytes, formatCount, formatMs } from './format.ts';
 import type { KeptRun } from './kept-run.ts';
@@ -71,8 +71,10 @@ function sideBySide(runs: readonly KeptRun[]): string {
   const winners = table.winners
     .map((w) => `<li><strong>${esc(w.label)}</strong> (${w.better} is better): ${w.tie ? 'a tie' : w.winners.length === 0 ? 'no figure' : esc(w.winners.join(', '))}</li>`)
     .join('');
+  const load = sharedLoad(runs.map((run) => run.result));
   return `<section>
 <h2>Side by side</h2>
+<p>${load === null ? 'The runs differ in scenario or load: compare with care.' : `The same load for every run: ${esc(load)}.`}</p>
 <figure>${chart}</figure>
 <div class="scroll"><table class="compare">${head}${rows}</table></div>
 <p class="muted">Bold: the best value of the column. Bandwidth counts encoded hub messages; for the same messages, fewer bytes win.</p>

@@ -6,7 +6,6 @@
  */
 import { ALL_COMBINATIONS, combinationKey, comparisonProblem, DEFAULT_PAUSE_SEC, planComparison, type PlannedCombination } from '../../core/comparison-plan.ts';
 import { newRunId, type KeptRun } from '../../core/kept-run.ts';
-import { SCENARIO_LABELS } from '../../core/labels.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { RunKeeper } from './run-keeper.svelte.ts';
@@ -62,7 +61,8 @@ export class ComparisonController {
       if (this.#cancelled) break;
       if (index > 0 && !(await this.#pause(index, runnable.length, step.label, pause))) break;
       this.status = { step: index + 1, total: runnable.length, label: step.label, pauseLeftSec: 0 };
-      keeper.keepNextAs({ name: `${step.label} · ${SCENARIO_LABELS[base.scenario]} · ${base.connections.toLocaleString('en-US')} connections`, comparisonId });
+      // The load is the same for every run of the comparison (the history lists it beside the name).
+      keeper.keepNextAs({ name: step.label, comparisonId });
       run.start(step.config);
       await run.finished();
       const kept = await keeper.flushed();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonTable, CURVE_PERCENTILES, ninesPosition, percentileCurve, type ComparedRun } from '../../core/comparison.ts';
+import { comparisonTable, CURVE_PERCENTILES, ninesPosition, percentileCurve, sharedLoad, WIN_TOLERANCE, type ComparedRun } from '../../core/comparison.ts';
 import type { RunResult } from '../../core/run-result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
@@ -60,6 +60,30 @@ describe('comparisonTable', () => {
   });
 });
 
+describe('comparisonTable tolerance', () => {
+  const base = { latency: { count: 0 }, connectTimes: { count: 0 }, totals: { expected: 0, missedSlots: 0 }, errorCounts: {}, lost: 0, workers: [], underOneSecondShare: null };
+  const withRate = (received: number) => ({ ...base, points: [1, 2, 3].map((second) => ({ second, sent: 40, received, sentBytes: 0, receivedBytes: 0 })) }) as unknown as RunResult;
+  const rates = (...values: number[]) => comparisonTable(values.map((v, i) => ({ label: `r${i}`, result: withRate(v) })));
+
+  it('counts values within 1% of the best as equally good: a tie when all are', () => {
+    expect(WIN_TOLERANCE).toBe(0.01);
+    expect(column(rates(1_000, 995), 'receivedPerSec').winner).toMatchObject({ tie: true, winners: [] });
+    expect(column(rates(1_000, 995, 900), 'receivedPerSec').winner).toMatchObject({ tie: false, winners: ['r0', 'r1'] });
+    expect(column(rates(1_000, 989), 'receivedPerSec').winner).toMatchObject({ tie: false, winners: ['r0'] });
+  });
+});
+
+describe('sharedLoad', () => {
+  it('names the load when every run had the same one, and nothing when they differ', async () => {
+    const ws = await finishedRun({ transport: 'WebSockets' });
+    const lp = await finishedRun({ transport: 'LongPolling', protocol: 'messagepack' });
+    expect(sharedLoad([ws, lp])).toBe('Echo · 4 connections · 2,048 B every 100 ms · 3 s');
+    const other = await finishedRun({ connections: 6 });
+    expect(sharedLoad([ws, other])).toBeNull();
+    expect(sharedLoad([])).toBeNull();
+  });
+});
+
 describe('percentileCurve', () => {
   it('merges every second\'s histogram into the whole run\'s distribution', async () => {
     const result = await finishedRun({}, { deliveryDelayMs: 12 });
@@ -79,5 +103,15 @@ describe('percentileCurve', () => {
   it('places percentiles on a nines axis', () => {
     expect([0, 90, 99, 99.9].map(ninesPosition).map((x) => Number(x.toFixed(6)))).toEqual([0, 1, 2, 3]);
     expect(ninesPosition(100)).toBe(5);
+  });
+});
+
+describe('comparisonTable exact columns', () => {
+  it('one lost message in a hundred is a difference, not noise', () => {
+    const base = { latency: { count: 0 }, connectTimes: { count: 0 }, errorCounts: {}, workers: [], underOneSecondShare: null, points: [] };
+    const run = (received: number) => ({ ...base, lost: 100 - received, totals: { expected: 100, received, missedSlots: 0 } }) as unknown as RunResult;
+    const table = comparisonTable([{ label: 'all', result: run(100) }, { label: 'one short', result: run(99) }]);
+    expect(column(table, 'delivered').winner).toMatchObject({ tie: false, winners: ['all'] });
+    expect(column(table, 'lost').winner).toMatchObject({ tie: false, winners: ['all'] });
   });
 });

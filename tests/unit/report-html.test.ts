@@ -41,6 +41,8 @@ describe('reportHtml', () => {
     const runs = [await kept('fast', {}, 3), await kept('slow', { transport: 'LongPolling' }, 30)];
     const html = reportHtml({ title: 'Transports', runs, generatedAt });
     expect(html).toContain('Side by side');
+    // The load differs (the second run is over long polling, but the same load): it is named.
+    expect(html).toContain('The same load for every run: Echo · 4 connections · 2,048 B every 100 ms · 3 s.');
     const sideBySide = html.slice(html.indexOf('Side by side'), html.indexOf('<section class="run">'));
     expect(sideBySide.match(/<path /g)).toHaveLength(2);
     expect(sideBySide).toMatch(/<strong>p99<\/strong> \(lower is better\): fast</);
