@@ -42,6 +42,18 @@ export interface KeptRun extends KeptRunMeta {
   result: RunResult;
 }
 
+/** A kept run without its per-second series: what the history lists, cheap to read and write. */
+export interface KeptRunHead extends KeptRunMeta {
+  result: Omit<RunResult, 'points' | 'histograms'>;
+  /** Seconds in the series. */
+  seconds: number;
+}
+
+export function headOf(run: KeptRun): KeptRunHead {
+  const { points, histograms: _histograms, ...rest } = run.result;
+  return { ...run, result: rest, seconds: points.length };
+}
+
 /** A run document with the history's fields, as exported. */
 export type ExportedRun = RunResult & { kept?: Omit<KeptRunMeta, 'verdict'> };
 
@@ -125,7 +137,7 @@ function fromExported(doc: ExportedRun, now: Date, random: () => number): KeptRu
 }
 
 /** A "running" record nobody has written for a while was cut off by a reload or a crash. */
-export function settleStale(run: KeptRun, nowMs: number): KeptRun {
+export function settleStale<T extends KeptRunMeta>(run: T, nowMs: number): T {
   if (run.status !== 'running' || nowMs - Date.parse(run.savedAt) < STALE_RUNNING_MS) return run;
   return { ...run, status: 'interrupted' };
 }

@@ -1,18 +1,62 @@
 /**
- * The kept runs: a small store interface (IndexedDB in the page, a Map in tests), the history's
+ * The kept runs: a small store interface (IndexedDB in the page, memory in tests), the history's
  * operations on it, and the recorder that writes a run as it goes, once per closed second, so a
  * reload or a crash of the tab loses at most the last second.
+ *
+ * A run is stored as a head (everything but the per-second series) plus one row per second.
+ * Closed seconds never change, so each write adds only the new seconds: its cost stays flat
+ * however long the run (bench/keep-cost.mjs).
  */
 import { defaultRunName } from './labels.ts';
-import { importRuns, newRunId, settleStale, verdictOf, type KeptRun } from './kept-run.ts';
+import { headOf, importRuns, newRunId, settleStale, verdictOf, type KeptRun, type KeptRunHead } from './kept-run.ts';
+import type { SecondPoint } from './run-aggregator.ts';
 import type { RunResult } from './run-result.ts';
+
+/** One second of a kept run. */
+export interface KeptSecond {
+  runId: string;
+  second: number;
+  point: SecondPoint | null;
+  /** The second's merged latency histogram (compressed base64); null when nothing arrived. */
+  histogram: string | null;
+}
 
 /** Where kept runs live. Every method resolves once the change is durable. */
 export interface RunDb {
-  put(run: KeptRun): Promise<void>;
+  /** Writes the head, and the seconds of `result.points` from index `seriesFrom` on (default all). */
+  put(run: KeptRun, seriesFrom?: number): Promise<void>;
+  /** Writes the head only (a rename, a status). */
+  putHead(head: KeptRunHead): Promise<void>;
   get(id: string): Promise<KeptRun | undefined>;
-  all(): Promise<KeptRun[]>;
+  heads(): Promise<KeptRunHead[]>;
   delete(id: string): Promise<void>;
+}
+
+/** The seconds of a run from point index `from` on; histograms of seconds without a point too when writing all. */
+export function secondsOf(run: KeptRun, from = 0): KeptSecond[] {
+  const { points, histograms } = run.result;
+  const rows = new Map<number, KeptSecond>();
+  for (const point of points.slice(from)) rows.set(point.second, { runId: run.id, second: point.second, point, histogram: null });
+  const firstSecond = from === 0 ? -Infinity : (points[from]?.second ?? Infinity);
+  for (const h of histograms) {
+    if (h.second < firstSecond) continue;
+    const row = rows.get(h.second) ?? { runId: run.id, second: h.second, point: null, histogram: null };
+    rows.set(h.second, { ...row, histogram: h.latency });
+  }
+  return [...rows.values()];
+}
+
+export function joinRun(head: KeptRunHead, seconds: readonly KeptSecond[]): KeptRun {
+  const { seconds: _count, result, ...meta } = head;
+  const sorted = [...seconds].sort((a, b) => a.second - b.second);
+  return {
+    ...meta,
+    result: {
+      ...result,
+      points: sorted.flatMap((s) => (s.point ? [s.point] : [])),
+      histograms: sorted.flatMap((s) => (s.histogram !== null ? [{ second: s.second, latency: s.histogram }] : [])),
+    },
+  };
 }
 
 export interface Versions {
@@ -27,14 +71,15 @@ export class RunHistory {
   ) {}
 
   /**
-   * Every kept run, newest first. Runs cut off by a reload are marked interrupted, durably;
-   * `liveId` is this page's own run in progress, never cut off however long its last second took.
+   * Every kept run's head, newest first. Runs cut off by a reload are marked interrupted,
+   * durably; `liveId` is this page's own run in progress, never cut off however long its last
+   * second took.
    */
-  async list(liveId: string | null = null): Promise<KeptRun[]> {
+  async list(liveId: string | null = null): Promise<KeptRunHead[]> {
     const nowMs = this.now().getTime();
-    const runs = await this.db.all();
-    const settled = runs.map((run) => (run.id === liveId ? run : settleStale(run, nowMs)));
-    await Promise.all(settled.filter((run, i) => run !== runs[i]).map((run) => this.db.put(run)));
+    const heads = await this.db.heads();
+    const settled = heads.map((head) => (head.id === liveId ? head : settleStale(head, nowMs)));
+    await Promise.all(settled.filter((head, i) => head !== heads[i]).map((head) => this.db.putHead(head)));
     return settled.sort((a, b) => b.result.startedAt.localeCompare(a.result.startedAt) || b.id.localeCompare(a.id));
   }
 
@@ -45,9 +90,9 @@ export class RunHistory {
   async rename(id: string, name: string): Promise<void> {
     const trimmed = name.trim();
     if (trimmed === '') throw new Error('A run needs a name: type at least one character, or press Escape to keep the old one.');
-    const run = await this.db.get(id);
-    if (!run) throw new Error(`No kept run has the id ${id}; it may have been deleted in another tab. Reload the history.`);
-    await this.db.put({ ...run, name: trimmed });
+    const head = (await this.db.heads()).find((h) => h.id === id);
+    if (!head) throw new Error(`No kept run has the id ${id}; it may have been deleted in another tab. Reload the history.`);
+    await this.db.putHead({ ...head, name: trimmed });
   }
 
   remove(id: string): Promise<void> {
@@ -70,14 +115,15 @@ export interface RecordingOptions {
 /**
  * Writes one run at a time as it goes. The page calls `update` as often as it likes (every
  * frame); a write happens when a second has closed since the last one, and once at the end.
- * Writes never overlap: while one is in flight only the latest state waits.
+ * Writes never overlap: while one is in flight only the latest state waits, with every second
+ * the waiting writes would have added.
  */
 export class RunRecorder {
   #run: KeptRun | null = null;
   #writtenSeconds = -1;
   #finished = false;
   #writing: Promise<void> | null = null;
-  #pending: KeptRun | null = null;
+  #pending: { run: KeptRun; from: number } | null = null;
   /** The last write's failure, for the page to show; writes go on. */
   lastError: string | null = null;
 
@@ -116,7 +162,7 @@ export class RunRecorder {
     };
     this.#writtenSeconds = result.points.length;
     this.#finished = false;
-    this.#write(this.#run);
+    this.#write(this.#run, 0);
     return this.#run.id;
   }
 
@@ -125,10 +171,11 @@ export class RunRecorder {
     const run = this.#run;
     if (!run || this.#finished) return;
     if (!finished && result.points.length === this.#writtenSeconds) return;
+    const from = this.#writtenSeconds;
     this.#writtenSeconds = result.points.length;
     this.#finished = finished;
     this.#run = { ...run, status: finished ? 'complete' : 'running', savedAt: this.now().toISOString(), verdict: verdictOf(result), result };
-    this.#write(this.#run);
+    this.#write(this.#run, from);
   }
 
   /** Resolves when every write asked for so far is done. */
@@ -136,37 +183,50 @@ export class RunRecorder {
     while (this.#writing) await this.#writing;
   }
 
-  #write(run: KeptRun): void {
+  #write(run: KeptRun, from: number): void {
     if (this.#writing) {
-      this.#pending = run;
+      this.#pending = { run, from: Math.min(from, this.#pending?.from ?? from) };
       return;
     }
-    this.#writing = this.db.put(run).then(
+    this.#writing = this.db.put(run, from).then(
       () => (this.lastError = null),
       (error: unknown) => (this.lastError = `The run could not be kept in this browser: ${error instanceof Error ? error.message : String(error)}. Download it as JSON before leaving the page.`),
     ).then(() => {
       this.#writing = null;
       const next = this.#pending;
       this.#pending = null;
-      if (next) this.#write(next);
+      if (next) this.#write(next.run, next.from);
     });
   }
 }
 
 /** A RunDb in memory: for tests, and for a browser that refuses IndexedDB (private modes). */
 export class MemoryRunDb implements RunDb {
-  readonly #runs = new Map<string, KeptRun>();
-  async put(run: KeptRun): Promise<void> {
-    this.#runs.set(run.id, structuredClone(run));
+  readonly #heads = new Map<string, KeptRunHead>();
+  readonly #seconds = new Map<string, Map<number, KeptSecond>>();
+
+  async put(run: KeptRun, seriesFrom = 0): Promise<void> {
+    this.#heads.set(run.id, structuredClone(headOf(run)));
+    const rows = this.#seconds.get(run.id) ?? new Map<number, KeptSecond>();
+    for (const row of secondsOf(run, seriesFrom)) rows.set(row.second, structuredClone(row));
+    this.#seconds.set(run.id, rows);
   }
+
+  async putHead(head: KeptRunHead): Promise<void> {
+    this.#heads.set(head.id, structuredClone(head));
+  }
+
   async get(id: string): Promise<KeptRun | undefined> {
-    const run = this.#runs.get(id);
-    return run && structuredClone(run);
+    const head = this.#heads.get(id);
+    return head && structuredClone(joinRun(head, [...(this.#seconds.get(id)?.values() ?? [])]));
   }
-  async all(): Promise<KeptRun[]> {
-    return [...this.#runs.values()].map((run) => structuredClone(run));
+
+  async heads(): Promise<KeptRunHead[]> {
+    return [...this.#heads.values()].map((head) => structuredClone(head));
   }
+
   async delete(id: string): Promise<void> {
-    this.#runs.delete(id);
+    this.#heads.delete(id);
+    this.#seconds.delete(id);
   }
 }

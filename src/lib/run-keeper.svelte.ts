@@ -2,7 +2,7 @@
  * Keeps every run of the page in the browser as it goes (core/run-history.ts over IndexedDB)
  * and holds the history list the History page shows.
  */
-import type { KeptRun } from '../../core/kept-run.ts';
+import type { KeptRun, KeptRunHead } from '../../core/kept-run.ts';
 import { RunHistory, RunRecorder, type RecordingOptions } from '../../core/run-history.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import type { RunController } from './run-controller.svelte.ts';
@@ -10,8 +10,8 @@ import { openRunDb } from './run-store.ts';
 import { VERSIONS } from './versions.ts';
 
 export class RunKeeper {
-  /** Every kept run, newest first, as of the last refresh. */
-  runs = $state.raw<KeptRun[]>([]);
+  /** Every kept run (without its series), newest first, as of the last refresh. */
+  runs = $state.raw<KeptRunHead[]>([]);
   /** Why runs are not kept (storage refused, a write failed), for the page to show; null when fine. */
   warning = $state<string | null>(null);
   /** The live run's record as last written; null before the first run. */

@@ -1,13 +1,16 @@
 /**
- * Kept runs in this browser's IndexedDB (database "signalr-live-bench", store "runs", keyed by
- * run id). The history's logic is in core/run-history.ts; this is only the storage.
+ * Kept runs in this browser's IndexedDB (database "signalr-live-bench"): store "runs" holds each
+ * run's head keyed by id, store "seconds" one row per second keyed by [runId, second]. The
+ * history's logic, and how a run splits into head and seconds, are in core/run-history.ts.
+ * Records are plain objects (run documents, never Svelte $state proxies, which IndexedDB cannot clone).
  */
-import type { KeptRun } from '../../core/kept-run.ts';
-import { MemoryRunDb, type RunDb } from '../../core/run-history.ts';
+import { headOf, type KeptRun, type KeptRunHead } from '../../core/kept-run.ts';
+import { joinRun, MemoryRunDb, secondsOf, type KeptSecond, type RunDb } from '../../core/run-history.ts';
 
 const DB_NAME = 'signalr-live-bench';
 const DB_VERSION = 1;
-const STORE = 'runs';
+const HEADS = 'runs';
+const SECONDS = 'seconds';
 
 function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -16,45 +19,54 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
   });
 }
 
+/** Resolves when the transaction has committed, not merely when its requests succeeded. */
+function committed(tx: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB write failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB write aborted (the disk may be full)'));
+  });
+}
+
+/** Every second of one run: keys [id, -Infinity] to [id, Infinity]. */
+const secondsOfRun = (id: string) => IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
+
 class IndexedRunDb implements RunDb {
   constructor(private readonly db: IDBDatabase) {}
 
-  #store(mode: IDBTransactionMode): IDBObjectStore {
-    return this.db.transaction(STORE, mode).objectStore(STORE);
+  put(run: KeptRun, seriesFrom = 0): Promise<void> {
+    const tx = this.db.transaction([HEADS, SECONDS], 'readwrite');
+    tx.objectStore(HEADS).put(headOf(run));
+    const seconds = tx.objectStore(SECONDS);
+    for (const row of secondsOf(run, seriesFrom)) seconds.put(row);
+    return committed(tx);
   }
 
-  /** Resolves when the transaction has committed, not merely when the request succeeded. */
-  put(run: KeptRun): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const tx = this.db.transaction(STORE, 'readwrite');
-      tx.objectStore(STORE).put(plainCopy(run));
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB write failed'));
-      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB write aborted'));
-    });
+  putHead(head: KeptRunHead): Promise<void> {
+    const tx = this.db.transaction(HEADS, 'readwrite');
+    tx.objectStore(HEADS).put(head);
+    return committed(tx);
   }
 
-  get(id: string): Promise<KeptRun | undefined> {
-    return request(this.#store('readonly').get(id) as IDBRequest<KeptRun | undefined>);
+  async get(id: string): Promise<KeptRun | undefined> {
+    const tx = this.db.transaction([HEADS, SECONDS], 'readonly');
+    const [head, rows] = await Promise.all([
+      request(tx.objectStore(HEADS).get(id) as IDBRequest<KeptRunHead | undefined>),
+      request(tx.objectStore(SECONDS).getAll(secondsOfRun(id)) as IDBRequest<KeptSecond[]>),
+    ]);
+    return head && joinRun(head, rows);
   }
 
-  all(): Promise<KeptRun[]> {
-    return request(this.#store('readonly').getAll() as IDBRequest<KeptRun[]>);
+  heads(): Promise<KeptRunHead[]> {
+    return request(this.db.transaction(HEADS, 'readonly').objectStore(HEADS).getAll() as IDBRequest<KeptRunHead[]>);
   }
 
   delete(id: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const tx = this.db.transaction(STORE, 'readwrite');
-      tx.objectStore(STORE).delete(id);
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB delete failed'));
-    });
+    const tx = this.db.transaction([HEADS, SECONDS], 'readwrite');
+    tx.objectStore(HEADS).delete(id);
+    tx.objectStore(SECONDS).delete(secondsOfRun(id));
+    return committed(tx);
   }
-}
-
-/** Runs come from $state.raw snapshots and plain objects; a structured clone keeps proxies out. */
-function plainCopy(run: KeptRun): KeptRun {
-  return JSON.parse(JSON.stringify(run)) as KeptRun;
 }
 
 export interface OpenedRunDb {
@@ -69,7 +81,9 @@ export async function openRunDb(): Promise<OpenedRunDb> {
     if (typeof indexedDB === 'undefined') throw new Error('this browser has no IndexedDB');
     const open = indexedDB.open(DB_NAME, DB_VERSION);
     open.onupgradeneeded = () => {
-      if (!open.result.objectStoreNames.contains(STORE)) open.result.createObjectStore(STORE, { keyPath: 'id' });
+      const db = open.result;
+      if (!db.objectStoreNames.contains(HEADS)) db.createObjectStore(HEADS, { keyPath: 'id' });
+      if (!db.objectStoreNames.contains(SECONDS)) db.createObjectStore(SECONDS, { keyPath: ['runId', 'second'] });
     };
     return { db: new IndexedRunDb(await request(open)), warning: null };
   } catch (error) {

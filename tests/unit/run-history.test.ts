@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exportComparison, verdictOf, type KeptRun } from '../../core/kept-run.ts';
-import { MemoryRunDb, RunHistory, RunRecorder, type RunDb } from '../../core/run-history.ts';
+import { exportComparison, headOf, verdictOf, type KeptRun } from '../../core/kept-run.ts';
+import { joinRun, MemoryRunDb, RunHistory, RunRecorder, secondsOf, type RunDb } from '../../core/run-history.ts';
 import type { RunResult } from '../../core/run-result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
@@ -17,14 +17,16 @@ function partial(result: RunResult, seconds: number): RunResult {
   return { ...result, points: result.points.slice(0, seconds), histograms: result.histograms.filter((h) => h.second <= seconds) };
 }
 
-/** A store that counts writes and can be told to fail. */
+/** A store that counts writes and the seconds they carry, and can be told to fail. */
 class CountingDb extends MemoryRunDb implements RunDb {
   puts = 0;
+  secondsWritten: number[] = [];
   fail = false;
-  override async put(run: KeptRun): Promise<void> {
+  override async put(run: KeptRun, seriesFrom = 0): Promise<void> {
     this.puts++;
+    this.secondsWritten.push(secondsOf(run, seriesFrom).length);
     if (this.fail) throw new Error('QuotaExceededError');
-    await super.put(run);
+    await super.put(run, seriesFrom);
   }
 }
 
@@ -51,6 +53,8 @@ describe('RunRecorder', () => {
     recorder.update(result, true);
     await recorder.flushed();
     expect(db.puts).toBe(2 + result.points.length);
+    // Each write carried only the second that had closed: the cost does not grow with the run.
+    expect(db.secondsWritten).toEqual([0, ...result.points.map(() => 1), 0]);
 
     const kept = (await db.get(id))!;
     expect(kept).toMatchObject({ id, name: 'first', comparisonId: 'cmp', status: 'complete', ...versions });
@@ -70,9 +74,9 @@ describe('RunRecorder', () => {
     // The tab is gone; a new page opens the history later.
     clock.advance(60_000);
     const history = new RunHistory(db, clock.now);
-    const [run] = await history.list();
-    expect(run).toMatchObject({ id, status: 'interrupted' });
-    expect(run!.result.points).toEqual(result.points.slice(0, 2));
+    const [head] = await history.list();
+    expect(head).toMatchObject({ id, status: 'interrupted', seconds: 2 });
+    expect((await history.get(id))!.result.points).toEqual(result.points.slice(0, 2));
     // The change is kept, not just shown.
     expect((await db.get(id))!.status).toBe('interrupted');
   });
@@ -128,8 +132,27 @@ describe('RunHistory', () => {
     const target = new RunHistory(new MemoryRunDb(), () => new Date('2026-05-01T00:00:00Z'));
     const text = JSON.stringify(exportComparison('a vs b', runs, new Date()));
     expect(await target.import(text)).toEqual(runs);
-    expect(await target.list()).toEqual([...runs].reverse());
+    expect(await target.list()).toEqual([...runs].reverse().map(headOf));
+    for (const run of runs) expect(await target.get(run.id)).toEqual(run);
     await expect(target.import('not json')).rejects.toThrow(/This is not JSON/);
+  });
+});
+
+describe('a run split into head and seconds', () => {
+  it('joins back into the same run, histograms of seconds without a point included', async () => {
+    const result = await finishedRun();
+    const run: KeptRun = { id: 'r', name: 'n', status: 'complete', savedAt: 'now', ...versions, comparisonId: null, verdict: null, result };
+    expect(joinRun(headOf(run), secondsOf(run))).toEqual(run);
+    const odd = { ...run, result: { ...result, histograms: [...result.histograms, { second: 999, latency: result.histograms[0]!.latency }] } };
+    expect(joinRun(headOf(odd), secondsOf(odd))).toEqual(odd);
+  });
+
+  it('writes from a point on: that second and later ones only', async () => {
+    const result = await finishedRun();
+    const run: KeptRun = { id: 'r', name: 'n', status: 'complete', savedAt: 'now', ...versions, comparisonId: null, verdict: null, result };
+    const from = 2;
+    expect(secondsOf(run, from).map((s) => s.second)).toEqual(result.points.slice(from).map((p) => p.second));
+    expect(secondsOf(run, result.points.length)).toEqual([]);
   });
 });
 
