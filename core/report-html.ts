@@ -4,11 +4,8 @@
  * Charts are inline SVG; the tables, verdicts and configurations are plain HTML. Pure.
  */
 import { comparisonTable, CURVE_PERCENTILES, ninesPosition, percentileCurve, sharedLoad, type ComparedRun } from './comparison.ts';
-import { configToQuery } from './config-url.ts';
-import { formatBytes, formatCount, formatMs } from './format.ts';
 import type { KeptRun } from './kept-run.ts';
-import { combinationLabel, PROTOCOL_LABELS, SCENARIO_LABELS, TRANSPORT_LABELS } from './labels.ts';
-import { editionTiers } from './tier-view.ts';
+import { runSection } from './report-run.ts';
 import { escapeXml as esc, lineChartSvg } from './svg-chart.ts';
 
 /** One color per run, in order; the dashboard's comparison chart uses the same. */
@@ -81,89 +78,6 @@ function sideBySide(runs: readonly KeptRun[]): string {
 <h3>Winner per column</h3>
 <ul class="winners">${winners}</ul>
 </section>`;
-}
-
-function runSection(run: KeptRun): string {
-  const r = run.result;
-  const c = r.config;
-  const errors = Object.entries(r.errorCounts).filter(([, n]) => n > 0);
-  const status =
-    run.status === 'interrupted'
-      ? '<p class="warn">This run was interrupted (the page was reloaded or closed): the figures cover what it had recorded until then; losses were never counted.</p>'
-      : run.status === 'running'
-        ? '<p class="warn">This run was still going when the report was made: the figures are partial.</p>'
-        : '';
-  const verdict = run.verdict
-    ? `<p class="verdict ${run.verdict.pass ? 'good' : 'bad'}">${esc(run.verdict.sentence)}</p>`
-    : '<p class="verdict">No message arrived, so the guide\'s latency rule cannot be applied.</p>';
-  const config: [string, string][] = [
-    ['Endpoint', c.endpointUrl],
-    ['Scenario', SCENARIO_LABELS[c.scenario]],
-    ['Transport + protocol', `${TRANSPORT_LABELS[c.transport]} + ${PROTOCOL_LABELS[c.protocol]}`],
-    ['Connections', formatCount(c.connections)],
-    ['Workers', formatCount(c.workers)],
-    ['Message size', `${formatCount(c.messageBytes)} B`],
-    ['Send interval', `${formatCount(c.sendIntervalMs)} ms`],
-    ['Duration', `${formatCount(c.durationSec)} s${c.warmupSec > 0 ? ` (first ${c.warmupSec} s warm-up, left out)` : ''}`],
-    ['Reconnect', c.reconnect ? 'on' : 'off'],
-    ['Setup as a link query', `?${configToQuery(c)}`],
-    ['Started', r.startedAt],
-    ['Client', r.client],
-    ['Versions', `SignalR Live Bench ${run.toolVersion}, @microsoft/signalr ${run.signalrClientVersion}`],
-  ];
-  const figures: [string, string][] = [
-    ['Messages', `sent ${formatCount(r.totals.sent)} · expected receptions ${formatCount(r.totals.expected)} · received ${formatCount(r.totals.received)} · lost ${run.status === 'complete' ? formatCount(r.lost) : 'not counted'} · duplicated ${formatCount(r.totals.duplicated)}`],
-    ['Latency', r.latency.count === 0 ? 'no message arrived' : `p50 ${formatMs(r.latency.p50Us)} · p90 ${formatMs(r.latency.p90Us)} · p99 ${formatMs(r.latency.p99Us)} · p99.9 ${formatMs(r.latency.p999Us)} · max ${formatMs(r.latency.maxUs)} (from actual send time: p99 ${formatMs(r.uncorrectedLatency.p99Us)})`],
-    ['Connect time', r.connectTimes.count === 0 ? 'no connection opened' : `p50 ${formatMs(r.connectTimes.p50Us)} · p99 ${formatMs(r.connectTimes.p99Us)} · max ${formatMs(r.connectTimes.maxUs)} · ${formatCount(r.totals.connectionsOpened)} opened, ${formatCount(r.totals.connectionsFailed)} failed`],
-    ['Bytes', `sent ${formatBytes(r.totals.sentBytes)}, received ${formatBytes(r.totals.receivedBytes)} (encoded hub messages)`],
-    ['Errors', errors.length === 0 ? 'none' : errors.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')],
-    ['Client health', `worst event-loop lag ${Math.max(0, ...r.workers.map((w) => w.maxEventLoopLagMs)).toFixed(1)} ms, sends that missed their slot ${formatCount(r.totals.missedSlots)}`],
-    ['Guide tier', tierLine(run)],
-  ];
-  const seconds = r.points.map((p) => p.second);
-  const ms = (count: number, us: number) => (count === 0 ? null : us / 1_000);
-  const latencyChart = lineChartSvg({
-    title: 'Latency per second',
-    xLabel: 'seconds since start',
-    yLabel: 'ms',
-    xs: seconds,
-    series: [
-      { label: 'p50', color: '#2f9e44', values: r.points.map((p) => ms(p.latency.count, p.latency.p50Us)) },
-      { label: 'p99', color: '#e8590c', values: r.points.map((p) => ms(p.latency.count, p.latency.p99Us)) },
-      { label: 'max', color: '#c92a2a', values: r.points.map((p) => ms(p.latency.count, p.latency.maxUs)) },
-    ],
-  });
-  const rateChart = lineChartSvg({
-    title: 'Messages per second',
-    xLabel: 'seconds since start',
-    yLabel: 'msg/s',
-    xs: seconds,
-    series: [
-      { label: 'inbound (sent)', color: '#1971c2', values: r.points.map((p) => p.sent) },
-      { label: 'outbound (received)', color: '#2f9e44', values: r.points.map((p) => p.received) },
-    ],
-  });
-  const samples = r.errorSamples.map((s) => `<li><strong>${esc(s.kind)}</strong> ×${formatCount(s.count)}: ${esc(s.message)}</li>`).join('');
-  const failures = r.workerFailures.map((f) => `<li>${esc(f)}</li>`).join('');
-  return `<section class="run">
-<h2>${esc(run.name)}</h2>
-<p class="muted">${esc(combinationLabel(c))} · ${esc(run.status)}</p>
-${status}${verdict}
-<table class="facts">${figures.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>
-${samples || failures ? `<ul class="errors">${failures}${samples}</ul>` : ''}
-<div class="charts"><figure>${latencyChart}</figure><figure>${rateChart}</figure></div>
-<h3>Configuration</h3>
-<table class="facts">${config.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>
-</section>`;
-}
-
-function tierLine(run: KeptRun): string {
-  const fits = (['current', '2019'] as const).map((id) => {
-    const fit = editionTiers(run.result.config, id);
-    if (fit.error !== null) return `${id} edition: the guide's math cannot express this configuration`;
-    return `${id} edition: ${fit.fittingTier ?? 'no tier fits'}`;
-  });
-  return `smallest tier that fits the configuration — ${fits.join('; ')}`;
 }
 
 const STYLE = `

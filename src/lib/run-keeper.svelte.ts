@@ -67,6 +67,8 @@ export class RunKeeper {
     const result = run.partialResult();
     if (result) recorder.update(result, done);
     this.current = recorder.run;
+    // Writes finish later; a failure shows from the next second on, while the run still goes.
+    if (recorder.lastError) this.warning = recorder.lastError;
     if (done) void this.#afterWrite();
   }
 
