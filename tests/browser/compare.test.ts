@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
+import { HistogramLogReader } from 'hdr-histogram-js';
 import { importRuns } from '../../core/kept-run.ts';
 import { parseRunResult } from '../../core/run-result.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
@@ -128,6 +129,15 @@ describe('comparison, history and reports', () => {
       expect(run.signalrClientVersion).toBe('10.0.11');
       expect(run.verdict?.pass).toBe(true);
     }
+
+    // The series of both runs in one CSV, and both runs' histograms in one log, a tag per run.
+    const csv = (await downloaded('kept-export-csv')).text.trim().split('\n');
+    expect(csv[0]).toMatch(/^run,second,/);
+    expect(new Set(csv.slice(1).map((line) => line.split(',')[0]))).toEqual(new Set(['WebSockets + JSON', 'Long Polling + MessagePack']));
+    const reader = new HistogramLogReader((await downloaded('kept-export-hlog')).text);
+    const perTag = new Map<string, number>();
+    for (let h = reader.nextIntervalHistogram(); h !== null; h = reader.nextIntervalHistogram()) perTag.set(h.tag!, (perTag.get(h.tag!) ?? 0) + h.totalCount);
+    expect(Object.fromEntries(perTag)).toEqual({ 'WebSockets_+_JSON': SENDS_PER_RUN, 'Long_Polling_+_MessagePack': SENDS_PER_RUN });
 
     const html = await downloaded('kept-export-html');
     expect(html.download.suggestedFilename()).toMatch(/\.html$/);
