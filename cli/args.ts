@@ -19,6 +19,8 @@ export interface CliOptions {
   thresholds: Thresholds;
   /** Where to write the JSON result; null for none. */
   jsonPath: string | null;
+  /** Where to write the self-contained HTML report; null for none. */
+  htmlPath: string | null;
   quiet: boolean;
 }
 
@@ -44,6 +46,7 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
   --connect-concurrency <n> connects in flight (default ${DEFAULTS.connectConcurrency})
   --reconnect               reconnect lost connections and resume their sends
   --json <file>             write the result as JSON ("-" for standard output)
+  --html <file>             write a self-contained HTML report (opens offline)
   --max-p99-ms <ms>         exit 1 when the p99 is above this
   --min-delivery <ratio>    exit 1 when received / expected is below this (0..1)
   --guide-rule              exit 1 unless 99% of messages arrived in under 1 s
@@ -74,6 +77,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         'group-count': { type: 'string' },
         'connect-concurrency': { type: 'string' },
         json: { type: 'string' },
+        html: { type: 'string' },
         'max-p99-ms': { type: 'string' },
         'min-delivery': { type: 'string' },
         'guide-rule': { type: 'boolean' },
@@ -115,6 +119,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       config: result.config,
       thresholds: { maxP99Ms, minDeliveryRatio, minUnderOneSecondShare: v['guide-rule'] ? 0.99 : null },
       jsonPath: v.json ?? null,
+      htmlPath: v.html ?? null,
       quiet: v.quiet ?? false,
     },
   };

@@ -5,7 +5,10 @@
 import { writeFile } from 'node:fs/promises';
 import { systemClock, systemTimers } from '../core/clock.ts';
 import { RunCoordinator } from '../core/run-coordinator.ts';
+import { keptRunOf } from '../core/kept-run.ts';
+import { reportHtml } from '../core/report-html.ts';
 import { runResult } from '../core/run-result.ts';
+import { VERSIONS } from '../core/versions.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { progressLine, summaryText } from './report.ts';
 import { threadPort } from './thread-port.ts';
@@ -31,7 +34,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     io.err('live-bench: nothing was run. Fix the options above (--help lists them all).');
     return EXIT.badInput;
   }
-  const { config, thresholds, jsonPath, quiet } = parsed.options;
+  const { config, thresholds, jsonPath, htmlPath, quiet } = parsed.options;
   const threadScript = new URL('./engine-thread.js', import.meta.url);
   const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index));
   let printedSecond = 0;
@@ -60,6 +63,10 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   io.out(summaryText(result));
   if (jsonPath === '-') io.out(JSON.stringify(result));
   else if (jsonPath) await writeFile(jsonPath, JSON.stringify(result, null, 2));
+  if (htmlPath) {
+    const kept = keptRunOf(result, VERSIONS, new Date());
+    await writeFile(htmlPath, reportHtml({ title: kept.name, runs: [kept], generatedAt: new Date() }));
+  }
 
   if (result.totals.connectionsOpened === 0) {
     io.err('live-bench: no connection could be opened; the errors above say why.');

@@ -81,6 +81,21 @@ export function newRunId(now: Date, random: () => number = Math.random): string 
   return `${now.toISOString().replace(/[-:.]/g, '')}-${Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0')}`;
 }
 
+/** A finished run document as a kept run (the headless runner's report, for one). */
+export function keptRunOf(result: RunResult, versions: Pick<KeptRunMeta, 'toolVersion' | 'signalrClientVersion'>, now: Date, random: () => number = Math.random): KeptRun {
+  return {
+    id: newRunId(now, random),
+    name: defaultRunName(result.config),
+    status: 'complete',
+    savedAt: now.toISOString(),
+    toolVersion: versions.toolVersion,
+    signalrClientVersion: versions.signalrClientVersion,
+    comparisonId: null,
+    verdict: verdictOf(result),
+    result,
+  };
+}
+
 export function exportRun(run: KeptRun): ExportedRun {
   const { result, verdict: _verdict, ...meta } = run;
   return { ...result, kept: meta };

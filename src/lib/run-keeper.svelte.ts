@@ -7,7 +7,7 @@ import { RunHistory, RunRecorder, type RecordingOptions } from '../../core/run-h
 import type { RunConfig } from '../../core/run-config.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import { openRunDb } from './run-store.ts';
-import { VERSIONS } from './versions.ts';
+import { VERSIONS } from '../../core/versions.ts';
 
 export class RunKeeper {
   /** Every kept run (without its series), newest first, as of the last refresh. */

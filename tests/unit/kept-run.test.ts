@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMPARISON_FORMAT, exportComparison, exportRun, importRuns, settleStale, STALE_RUNNING_MS, verdictOf, type KeptRun } from '../../core/kept-run.ts';
+import { COMPARISON_FORMAT, exportComparison, exportRun, importRuns, keptRunOf, settleStale, STALE_RUNNING_MS, verdictOf, type KeptRun } from '../../core/kept-run.ts';
 import { parseRunResult } from '../../core/run-result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
@@ -68,6 +68,16 @@ describe('kept runs in files', () => {
     ['a comparison with a broken run', `{"format":"${COMPARISON_FORMAT}","version":1,"runs":[{"format":"signalr-live-bench/run","version":1}]}`, /Run 1 of this comparison cannot be read: This run file has no "config"/],
   ])('refuses %s and says why', (_name, text, message) => {
     expect(() => importRuns(text, now)).toThrow(message);
+  });
+});
+
+describe('keptRunOf', () => {
+  it('keeps a finished run document with its versions, default name and verdict', async () => {
+    const result = await finishedRun({ transport: 'LongPolling' });
+    const run = keptRunOf(result, { toolVersion: '1.2.3', signalrClientVersion: '10.0.11' }, now, () => 0);
+    expect(run).toMatchObject({ id: '20260304T050607000Z-000000', name: 'Echo · Long Polling + JSON · 4 connections', status: 'complete', toolVersion: '1.2.3', signalrClientVersion: '10.0.11', comparisonId: null });
+    expect(run.verdict?.pass).toBe(true);
+    expect(run.result).toBe(result);
   });
 });
 
