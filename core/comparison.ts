@@ -17,6 +17,18 @@ export interface ComparedRun {
 
 type Better = 'lower' | 'higher';
 
+/**
+ * Values within this fraction of the column's best count as equally good: latencies a
+ * histogram bucket or a scheduling hiccup apart are noise, not a win. 1%.
+ */
+export const WIN_TOLERANCE = 0.01;
+/**
+ * The same for rates, which are means over a run's whole seconds: with a few seconds, one
+ * message more or less in one of them moves the mean by a few percent. 5%. Losses and errors
+ * are compared exactly: one lost message is a difference.
+ */
+export const RATE_TOLERANCE = 0.05;
+
 interface ColumnSpec {
   key: string;
   label: string;
@@ -24,32 +36,37 @@ interface ColumnSpec {
   /** null when the run has no such figure (e.g. no message arrived). */
   value: (result: RunResult) => number | null;
   format: (value: number) => string;
-  /** Counts of what went wrong (and shares derived from them) are compared exactly: one lost
-   *  message is a difference, not noise. */
-  exact?: boolean;
+  /** Fraction of the best value within which runs count as equally good (see WIN_TOLERANCE). */
+  tolerance: number;
 }
 
 const latencyOrNull = (result: RunResult, pick: (r: RunResult) => number) => (result.latency.count === 0 ? null : pick(result));
 const errorTotal = (result: RunResult) => Object.values(result.errorCounts).reduce((a, b) => a + b, 0);
+function bytesPerMessage(result: RunResult): number | null {
+  const messages = result.totals.sent + result.totals.received;
+  return messages === 0 ? null : (result.totals.sentBytes + result.totals.receivedBytes) / messages;
+}
 /** Mean over the whole seconds of sending (core/recent-rates.ts leaves out the partial first and last). */
 const wholeRunRates = (result: RunResult) => recentRates(result.points, Number.MAX_SAFE_INTEGER);
 
 export const COMPARISON_COLUMNS: readonly ColumnSpec[] = [
-  { key: 'p50', label: 'p50', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p50Us), format: formatMs },
-  { key: 'p99', label: 'p99', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p99Us), format: formatMs },
-  { key: 'p999', label: 'p99.9', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p999Us), format: formatMs },
-  { key: 'max', label: 'max', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.maxUs), format: formatMs },
-  { key: 'underOneSecond', label: 'under 1 s', better: 'higher', value: (r) => r.underOneSecondShare, format: (v) => `${(Math.floor(v * 10_000) / 100).toFixed(2)}%`, exact: true },
-  { key: 'receivedPerSec', label: 'received msg/s', better: 'higher', value: (r) => wholeRunRates(r).outboundPerSec, format: (v) => formatCount(v) },
-  { key: 'delivered', label: 'delivered', better: 'higher', value: (r) => (r.totals.expected === 0 ? null : r.totals.received / r.totals.expected), format: (v) => `${(Math.floor(v * 10_000) / 100).toFixed(2)}%`, exact: true },
+  { key: 'p50', label: 'p50', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p50Us), format: formatMs, tolerance: WIN_TOLERANCE },
+  { key: 'p99', label: 'p99', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p99Us), format: formatMs, tolerance: WIN_TOLERANCE },
+  { key: 'p999', label: 'p99.9', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p999Us), format: formatMs, tolerance: WIN_TOLERANCE },
+  { key: 'max', label: 'max', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.maxUs), format: formatMs, tolerance: WIN_TOLERANCE },
+  { key: 'underOneSecond', label: 'under 1 s', better: 'higher', value: (r) => r.underOneSecondShare, format: (v) => `${(Math.floor(v * 10_000) / 100).toFixed(2)}%`, tolerance: 0 },
+  { key: 'receivedPerSec', label: 'received msg/s', better: 'higher', value: (r) => wholeRunRates(r).outboundPerSec, format: (v) => formatCount(v), tolerance: RATE_TOLERANCE },
+  { key: 'delivered', label: 'delivered', better: 'higher', value: (r) => (r.totals.expected === 0 ? null : r.totals.received / r.totals.expected), format: (v) => `${(Math.floor(v * 10_000) / 100).toFixed(2)}%`, tolerance: 0 },
   // The same messages in fewer bytes: the protocol's and transport's overhead, so lower wins.
-  { key: 'bandwidth', label: 'bandwidth in + out', better: 'lower', value: (r) => { const x = wholeRunRates(r); return x.inboundBytesPerSec + x.outboundBytesPerSec; }, format: (v) => `${formatBytes(v)}/s` },
-  { key: 'connectP50', label: 'connect p50', better: 'lower', value: (r) => (r.connectTimes.count === 0 ? null : r.connectTimes.p50Us), format: formatMs },
-  { key: 'connectP99', label: 'connect p99', better: 'lower', value: (r) => (r.connectTimes.count === 0 ? null : r.connectTimes.p99Us), format: formatMs },
-  { key: 'errors', label: 'errors', better: 'lower', value: errorTotal, format: formatCount, exact: true },
-  { key: 'lost', label: 'lost', better: 'lower', value: (r) => r.lost, format: formatCount, exact: true },
-  { key: 'eventLoopLag', label: 'worst event-loop lag', better: 'lower', value: (r) => Math.max(0, ...r.workers.map((w) => w.maxEventLoopLagMs)), format: (v) => `${v.toFixed(1)} ms` },
-  { key: 'missedSlots', label: 'missed slots', better: 'lower', value: (r) => r.totals.missedSlots, format: formatCount, exact: true },
+  { key: 'bandwidth', label: 'bandwidth in + out', better: 'lower', value: (r) => { const x = wholeRunRates(r); return x.inboundBytesPerSec + x.outboundBytesPerSec; }, format: (v) => `${formatBytes(v)}/s`, tolerance: RATE_TOLERANCE },
+  // Encoded size per message, framing of the protocol included: deterministic for a protocol and payload.
+  { key: 'bytesPerMessage', label: 'bytes / message', better: 'lower', value: bytesPerMessage, format: (v) => `${formatCount(v)} B`, tolerance: WIN_TOLERANCE },
+  { key: 'connectP50', label: 'connect p50', better: 'lower', value: (r) => (r.connectTimes.count === 0 ? null : r.connectTimes.p50Us), format: formatMs, tolerance: WIN_TOLERANCE },
+  { key: 'connectP99', label: 'connect p99', better: 'lower', value: (r) => (r.connectTimes.count === 0 ? null : r.connectTimes.p99Us), format: formatMs, tolerance: WIN_TOLERANCE },
+  { key: 'errors', label: 'errors', better: 'lower', value: errorTotal, format: formatCount, tolerance: 0 },
+  { key: 'lost', label: 'lost', better: 'lower', value: (r) => r.lost, format: formatCount, tolerance: 0 },
+  { key: 'eventLoopLag', label: 'worst event-loop lag', better: 'lower', value: (r) => Math.max(0, ...r.workers.map((w) => w.maxEventLoopLagMs)), format: (v) => `${v.toFixed(1)} ms`, tolerance: WIN_TOLERANCE },
+  { key: 'missedSlots', label: 'missed slots', better: 'lower', value: (r) => r.totals.missedSlots, format: formatCount, tolerance: 0 },
 ];
 
 export interface ComparisonCell {
@@ -82,19 +99,13 @@ export interface ComparisonTable {
   winners: ColumnWinner[];
 }
 
-/**
- * Values within this fraction of the column's best count as equally good: one more message in
- * a partial second, or a histogram bucket apart, is noise, not a win. Default 1%. Columns
- * marked exact (losses, errors) do not get it.
- */
-export const WIN_TOLERANCE = 0.01;
 
 export function comparisonTable(runs: readonly ComparedRun[]): ComparisonTable {
   const values = runs.map((run) => COMPARISON_COLUMNS.map((column) => finiteOrNull(column.value(run.result))));
   const winners = COMPARISON_COLUMNS.map((column, c): ColumnWinner => {
     const present = values.map((row) => row[c]!).filter((v): v is number => v !== null);
     const best = present.length === 0 ? null : column.better === 'lower' ? Math.min(...present) : Math.max(...present);
-    const slack = best === null || column.exact ? 0 : Math.abs(best) * WIN_TOLERANCE;
+    const slack = best === null ? 0 : Math.abs(best) * column.tolerance;
     const asGood = (v: number | null) => v !== null && best !== null && (column.better === 'lower' ? v <= best + slack : v >= best - slack);
     const tie = present.length > 1 && present.every(asGood);
     const winning = best === null || tie || runs.length < 2 ? [] : runs.flatMap((_, r) => (asGood(values[r]![c]!) ? [r] : []));

@@ -74,7 +74,7 @@ function sideBySide(runs: readonly KeptRun[]): string {
 <p>${load === null ? 'The runs differ in scenario or load: compare with care.' : `The same load for every run: ${esc(load)}.`}</p>
 <figure>${chart}</figure>
 <div class="scroll"><table class="compare">${head}${rows}</table></div>
-<p class="muted">Bold: the best value of the column. Bandwidth counts encoded hub messages; for the same messages, fewer bytes win.</p>
+<p class="muted">Bold: the best value of the column; latencies within 1% of it and rates within 5% count as equally good, losses and errors are compared exactly. Bandwidth counts encoded hub messages; for the same messages, fewer bytes win.</p>
 <h3>Winner per column</h3>
 <ul class="winners">${winners}</ul>
 </section>`;
@@ -87,7 +87,8 @@ body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; ma
 section { border-top: 1px solid var(--border); padding-top: 1rem; margin-top: 1.5rem; }
 table { border-collapse: collapse; }
 th, td { text-align: left; padding: 0.25rem 0.75rem 0.25rem 0; vertical-align: top; border-bottom: 1px solid var(--border); }
-.compare td { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.compare td, .compare th { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.facts td { overflow-wrap: anywhere; }
 .win { font-weight: 700; color: var(--good); }
 .swatch { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.4rem; vertical-align: -1px; }
 .scroll { overflow-x: auto; }

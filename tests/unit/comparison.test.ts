@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonTable, CURVE_PERCENTILES, ninesPosition, percentileCurve, sharedLoad, WIN_TOLERANCE, type ComparedRun } from '../../core/comparison.ts';
+import { comparisonTable, CURVE_PERCENTILES, ninesPosition, percentileCurve, RATE_TOLERANCE, sharedLoad, WIN_TOLERANCE, type ComparedRun } from '../../core/comparison.ts';
 import type { RunResult } from '../../core/run-result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
@@ -49,14 +49,22 @@ describe('comparisonTable', () => {
     expect(table.winners.every((w) => w.winners.length === 0)).toBe(true);
   });
 
-  it('bandwidth: fewer bytes for the same messages wins', () => {
-    const base = { latency: { count: 0 }, connectTimes: { count: 0 }, totals: { expected: 0, missedSlots: 0 }, errorCounts: {}, lost: 0, workers: [], underOneSecondShare: null };
-    const withBytes = (bytes: number) => ({ ...base, points: [1, 2, 3, 4].map((second) => ({ second, sent: 10, received: 10, sentBytes: bytes, receivedBytes: bytes })) }) as unknown as RunResult;
+  it('bandwidth and bytes per message: fewer bytes for the same messages win', () => {
+    const base = { latency: { count: 0 }, connectTimes: { count: 0 }, errorCounts: {}, lost: 0, workers: [], underOneSecondShare: null };
+    const withBytes = (bytes: number) => ({
+      ...base,
+      totals: { expected: 40, sent: 40, received: 40, sentBytes: bytes * 4, receivedBytes: bytes * 4, missedSlots: 0 },
+      points: [1, 2, 3, 4].map((second) => ({ second, sent: 10, received: 10, sentBytes: bytes, receivedBytes: bytes })),
+    }) as unknown as RunResult;
     const runs: ComparedRun[] = [{ label: 'json', result: withBytes(3_000) }, { label: 'msgpack', result: withBytes(2_000) }];
-    const bandwidth = column(comparisonTable(runs), 'bandwidth');
+    const table = comparisonTable(runs);
+    const bandwidth = column(table, 'bandwidth');
     expect(bandwidth.cells.map((c) => c.value)).toEqual([6_000, 4_000]);
     expect(bandwidth.winner.winners).toEqual(['msgpack']);
     expect(bandwidth.cells[1]!.text).toBe('3.9 KB/s');
+    const perMessage = column(table, 'bytesPerMessage');
+    expect(perMessage.cells.map((c) => c.text)).toEqual(['300 B', '200 B']);
+    expect(perMessage.winner.winners).toEqual(['msgpack']);
   });
 });
 
@@ -65,11 +73,19 @@ describe('comparisonTable tolerance', () => {
   const withRate = (received: number) => ({ ...base, points: [1, 2, 3].map((second) => ({ second, sent: 40, received, sentBytes: 0, receivedBytes: 0 })) }) as unknown as RunResult;
   const rates = (...values: number[]) => comparisonTable(values.map((v, i) => ({ label: `r${i}`, result: withRate(v) })));
 
-  it('counts values within 1% of the best as equally good: a tie when all are', () => {
+  it('counts rates within 5% of the best as equally good: a tie when all are', () => {
+    expect(RATE_TOLERANCE).toBe(0.05);
+    expect(column(rates(1_000, 955), 'receivedPerSec').winner).toMatchObject({ tie: true, winners: [] });
+    expect(column(rates(1_000, 955, 900), 'receivedPerSec').winner).toMatchObject({ tie: false, winners: ['r0', 'r1'] });
+    expect(column(rates(1_000, 949), 'receivedPerSec').winner).toMatchObject({ tie: false, winners: ['r0'] });
+  });
+
+  it('counts latencies within 1% of the best as equally good', () => {
     expect(WIN_TOLERANCE).toBe(0.01);
-    expect(column(rates(1_000, 995), 'receivedPerSec').winner).toMatchObject({ tie: true, winners: [] });
-    expect(column(rates(1_000, 995, 900), 'receivedPerSec').winner).toMatchObject({ tie: false, winners: ['r0', 'r1'] });
-    expect(column(rates(1_000, 989), 'receivedPerSec').winner).toMatchObject({ tie: false, winners: ['r0'] });
+    const withP99 = (p99Us: number) => ({ ...base, points: [], latency: { count: 1, p50Us: 1, p90Us: 1, p99Us, p999Us: 1, maxUs: 1, meanUs: 1 } }) as unknown as RunResult;
+    const p99 = (...values: number[]) => column(comparisonTable(values.map((v, i) => ({ label: `r${i}`, result: withP99(v) }))), 'p99').winner;
+    expect(p99(10_000, 10_099)).toMatchObject({ tie: true });
+    expect(p99(10_000, 10_101)).toMatchObject({ tie: false, winners: ['r0'] });
   });
 });
 
