@@ -56,19 +56,28 @@ export class ComparisonController {
     this.#writeLink(plan);
     const comparisonId = `cmp-${newRunId(new Date())}`;
     const runnable = plan.filter((p): p is PlannedCombination & { config: RunConfig } => p.config !== null);
-    await keeper.ready();
-    for (const [index, step] of runnable.entries()) {
-      if (this.#cancelled) break;
-      if (index > 0 && !(await this.#pause(index, runnable.length, step.label, pause))) break;
-      this.status = { step: index + 1, total: runnable.length, label: step.label, pauseLeftSec: 0 };
-      // The load is the same for every run of the comparison (the history lists it beside the name).
-      keeper.keepNextAs({ name: step.label, comparisonId });
-      run.start(step.config);
-      await run.finished();
-      const kept = await keeper.flushed();
-      if (kept) this.runs = [...this.runs, kept];
+    // Running from here on, so a second click cannot start a second comparison.
+    this.status = { step: 1, total: runnable.length, label: runnable[0]!.label, pauseLeftSec: 0 };
+    try {
+      await keeper.ready();
+      for (const [index, step] of runnable.entries()) {
+        if (this.#cancelled) break;
+        if (index > 0 && !(await this.#pause(index, runnable.length, step.label, pause))) break;
+        this.status = { step: index + 1, total: runnable.length, label: step.label, pauseLeftSec: 0 };
+        // The load is the same for every run of the comparison (the history lists it beside the name).
+        keeper.keepNextAs({ name: step.label, comparisonId });
+        run.start(step.config);
+        await run.finished();
+        // The page's effect may not have seen the end yet: hand it over before reading the record.
+        keeper.track(run);
+        const kept = await keeper.flushed();
+        if (kept) this.runs = [...this.runs, kept];
+      }
+    } catch (error) {
+      this.problem = `The comparison stopped: ${error instanceof Error ? error.message : String(error)}. The runs finished before are kept in the history.`;
+    } finally {
+      this.status = null;
     }
-    this.status = null;
   }
 
   /** Stops the running combination (its figures are kept) and runs no more. */
