@@ -81,11 +81,14 @@ describe('comparison, history and reports', () => {
     expect(new URL(page.url()).searchParams.get('compare')).toBe('WebSockets:json,LongPolling:messagepack');
   });
 
-  it('downloads the percentile chart as a PNG image', async () => {
+  it('downloads the charts as PNG images', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chart-percentiles-png').click()]);
     const bytes = await readFile((await download.path())!);
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect(download.suggestedFilename()).toBe('latency-percentiles.png');
+    const [perSecond] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chart-latency-png').click()]);
+    expect(perSecond.suggestedFilename()).toBe('Latency-percentiles-per-second.png');
+    expect([...(await readFile((await perSecond.path())!)).subarray(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
   });
 
   it('presents the last run full screen in large type, light and dark', async () => {
