@@ -3,7 +3,7 @@
  * external resources, so it opens offline and can be mailed to people who never run the tool.
  * Charts are inline SVG; the tables, verdicts and configurations are plain HTML. Pure.
  */
-import { comparisonTable, CURVE_PERCENTILES, ninesPosition, percentileCurve, sharedLoad, type ComparedRun } from './comparison.ts';
+import { comparisonTable, CURVE_PERCENTILES, ninesPosition, overlay, p99Ms, percentileCurve, sharedLoad, type ComparedRun } from './comparison.ts';
 import type { KeptRun } from './kept-run.ts';
 import { runSection } from './report-run.ts';
 import { escapeXml as esc, lineChartSvg } from './svg-chart.ts';
@@ -61,6 +61,7 @@ function sideBySide(runs: readonly KeptRun[]): string {
     series: curves.map((curve, i) => ({ label: labels[i]!, color: RUN_COLORS[i % RUN_COLORS.length]!, values: curve.latencyMs })),
     width: 760,
   });
+  const overlays = overlayCharts(runs, labels);
   const head = `<tr><th>run</th>${table.columns.map((c) => `<th title="${c.better} is better">${esc(c.label)}</th>`).join('')}</tr>`;
   const rows = table.rows
     .map((row, i) => `<tr><th><span class="swatch" style="background:${RUN_COLORS[i % RUN_COLORS.length]}"></span>${esc(row.label)}</th>${row.cells.map((cell) => `<td${cell.winner ? ' class="win"' : ''}>${esc(cell.text)}</td>`).join('')}</tr>`)
@@ -73,11 +74,24 @@ function sideBySide(runs: readonly KeptRun[]): string {
 <h2>Side by side</h2>
 <p>${load === null ? 'The runs differ in scenario or load: compare with care.' : `The same load for every run: ${esc(load)}.`}</p>
 <figure>${chart}</figure>
+<div class="charts">${overlays.map((svg) => `<figure>${svg}</figure>`).join('')}</div>
 <div class="scroll"><table class="compare">${head}${rows}</table></div>
 <p class="muted">Bold: the best value of the column; latencies within 1% of it and rates within 5% count as equally good, losses and errors are compared exactly. Bandwidth counts encoded hub messages; for the same messages, fewer bytes win.</p>
 <h3>Winner per column</h3>
 <ul class="winners">${winners}</ul>
 </section>`;
+}
+
+/** p99 and messages received per second, one line per run. */
+function overlayCharts(runs: readonly KeptRun[], labels: readonly string[]): string[] {
+  const results = runs.map((run) => run.result);
+  const color = (i: number) => RUN_COLORS[i % RUN_COLORS.length]!;
+  return [
+    { title: 'p99 latency per second', yLabel: 'ms', data: overlay(results, p99Ms) },
+    { title: 'Messages received per second', yLabel: 'msg/s', data: overlay(results, (p) => p.received) },
+  ].map(({ title, yLabel, data }) =>
+    lineChartSvg({ title, xLabel: 'seconds since start', yLabel, xs: data.seconds, series: data.values.map((values, i) => ({ label: labels[i]!, color: color(i), values })) }),
+  );
 }
 
 const STYLE = `

@@ -76,6 +76,8 @@ describe('comparison, history and reports', () => {
     const delivered = await page.locator('[data-testid=compare-row] td[data-column=delivered]').allTextContents();
     expect(delivered).toEqual(['100.00%', '100.00%']);
     expect(await page.getByTestId('chart-percentiles').getAttribute('data-lines')).toBe('2');
+    expect(Number(await page.getByTestId('compare-chart-p99').getAttribute('data-points'))).toBeGreaterThanOrEqual(4);
+    expect(await page.getByTestId('compare-chart-rate').textContent()).toContain('Long Polling + MessagePack');
     expect(await page.getByTestId('compare-winners').textContent()).toMatch(/p99: (WebSockets \+ JSON|Long Polling \+ MessagePack)/);
     // The link carries the comparison's combinations.
     expect(new URL(page.url()).searchParams.get('compare')).toBe('WebSockets:json,LongPolling:messagepack');

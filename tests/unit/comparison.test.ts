@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonTable, CURVE_PERCENTILES, ninesPosition, percentileCurve, RATE_TOLERANCE, sharedLoad, WIN_TOLERANCE, type ComparedRun } from '../../core/comparison.ts';
+import { comparisonTable, CURVE_PERCENTILES, ninesPosition, overlay, p99Ms, percentileCurve, RATE_TOLERANCE, sharedLoad, WIN_TOLERANCE, type ComparedRun } from '../../core/comparison.ts';
 import type { RunResult } from '../../core/run-result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
@@ -129,5 +129,15 @@ describe('comparisonTable exact columns', () => {
     const table = comparisonTable([{ label: 'all', result: run(100) }, { label: 'one short', result: run(99) }]);
     expect(column(table, 'delivered').winner).toMatchObject({ tie: false, winners: ['all'] });
     expect(column(table, 'lost').winner).toMatchObject({ tie: false, winners: ['all'] });
+  });
+});
+
+describe('overlay', () => {
+  it('lines up runs of different lengths on seconds since their start, with gaps where a run has nothing', () => {
+    const point = (second: number, received: number, latencyCount = received) => ({ second, received, latency: { count: latencyCount, p99Us: second * 1_000 } });
+    const a = { points: [point(1, 10), point(2, 20), point(3, 30)] } as unknown as RunResult;
+    const b = { points: [point(2, 5, 0), point(4, 7)] } as unknown as RunResult;
+    expect(overlay([a, b], (p) => p.received)).toEqual({ seconds: [1, 2, 3, 4], values: [[10, 20, 30, null], [null, 5, null, 7]] });
+    expect(overlay([a, b], p99Ms).values).toEqual([[1, 2, 3, null], [null, null, null, 4]]);
   });
 });

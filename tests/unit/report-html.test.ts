@@ -44,7 +44,9 @@ describe('reportHtml', () => {
     // The load differs (the second run is over long polling, but the same load): it is named.
     expect(html).toContain('The same load for every run: Echo · 4 connections · 2,048 B every 100 ms · 3 s.');
     const sideBySide = html.slice(html.indexOf('Side by side'), html.indexOf('<section class="run">'));
-    expect(sideBySide.match(/<path /g)).toHaveLength(2);
+    // Percentiles, p99 per second and messages per second: one line per run in each.
+    expect(sideBySide.match(/<path /g)).toHaveLength(6);
+    expect(sideBySide).toContain('p99 latency per second');
     expect(sideBySide).toMatch(/<strong>p99<\/strong> \(lower is better\): fast</);
     expect(sideBySide).toMatch(/<strong>missed slots<\/strong> \(lower is better\): a tie/);
     expect(sideBySide.match(/class="win"/g)!.length).toBeGreaterThan(3);
