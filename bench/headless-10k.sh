@@ -34,5 +34,5 @@ node -e '
     Math.round(rssKb / 1024), Math.round(rssKb * 1024 / Math.max(1, t.connectionsOpened) / 1024), Math.round(t.connectionsOpened / ramp), cpu, "`" + command + "`"];
   const line = "| " + row.join(" | ") + " |";
   console.log(line);
-  require("fs").appendFileSync("bench/RESULTS.md", line + "\n");
+  require("child_process").execFileSync("node", ["bench/results-table.mjs", "Headless runner: connections held", line]);
 ' "$json" "$rss_kb" "$cpu" "bash bench/headless-10k.sh $connections"

@@ -38,5 +38,5 @@ node -e '
   const t = r.totals;
   const line = `| ${new Date().toISOString().slice(0, 10)} | ${minutes} | ${connections} | ${cell(1)} | ${cell(2)} | ${threads} | ${t.sent} sent, ${t.received} received, ${r.lost} lost, p99 ${(r.latency.p99Us / 1000).toFixed(1)} ms | \`bash bench/soak-headless.sh\` |`;
   console.log(line);
-  fs.appendFileSync("bench/RESULTS.md", line + "\n");
+  require("child_process").execFileSync("node", ["bench/results-table.mjs", "Headless soak", line]);
 ' "$csv" "$json" "$minutes" "$connections"

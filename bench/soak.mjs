@@ -6,7 +6,8 @@
 // Writes the samples to bench/soak-samples.csv and a summary row to bench/RESULTS.md.
 // Usage: node bench/soak.mjs   (after `npm run build`; Chromium at /usr/bin/chromium or CHROMIUM_PATH)
 import { spawn, execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { addResultRow } from './results-table.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,7 +77,7 @@ try {
   const mean = (slice, column) => slice.reduce((sum, r) => sum + r[column], 0) / slice.length;
   const growth = (column) => (mean(rows.slice(-third), column) - mean(rows.slice(third, 2 * third), column)).toFixed(1);
   const line = `| ${new Date().toISOString().slice(0, 10)} | ${minutes} | ${connections} + ${connections} | ${rows.at(0)?.[1]} → ${rows.at(-1)?.[1]} (${growth(1)}) | ${rows.at(0)?.[2]} → ${rows.at(-1)?.[2]} (${growth(2)}) | ${rows.at(0)?.[3]} → ${rows.at(-1)?.[3]} (${growth(3)}) | ${browserSummary} | ${runnerOut.split('\n').find((l) => l.startsWith('Messages:'))} | \`node bench/soak.mjs\` |`;
-  appendFileSync(path.join(root, 'bench/RESULTS.md'), line + '\n');
+  addResultRow('Soak: memory over a steady run', line);
   console.log(line);
 } finally {
   hub.kill();

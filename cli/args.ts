@@ -21,6 +21,8 @@ export interface CliOptions {
   jsonPath: string | null;
   /** Where to sample the runner's own memory every 30 s (CSV); null for none. */
   memoryLogPath: string | null;
+  /** Where to write the self-contained HTML report; null for none. */
+  htmlPath: string | null;
   quiet: boolean;
 }
 
@@ -46,6 +48,7 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
   --connect-concurrency <n> connects in flight (default ${DEFAULTS.connectConcurrency})
   --reconnect               reconnect lost connections and resume their sends
   --json <file>             write the result as JSON ("-" for standard output)
+  --html <file>             write a self-contained HTML report (opens offline)
   --max-p99-ms <ms>         exit 1 when the p99 is above this
   --min-delivery <ratio>    exit 1 when received / expected is below this (0..1)
   --guide-rule              exit 1 unless 99% of messages arrived in under 1 s
@@ -82,6 +85,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         'connect-concurrency': { type: 'string' },
         json: { type: 'string' },
         'memory-log': { type: 'string' },
+        html: { type: 'string' },
         'max-p99-ms': { type: 'string' },
         'min-delivery': { type: 'string' },
         'guide-rule': { type: 'boolean' },
@@ -124,6 +128,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       thresholds: { maxP99Ms, minDeliveryRatio, minUnderOneSecondShare: v['guide-rule'] ? 0.99 : null },
       jsonPath: v.json ?? null,
       memoryLogPath: v['memory-log'] ?? null,
+      htmlPath: v.html ?? null,
       quiet: v.quiet ?? false,
     },
   };

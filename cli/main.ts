@@ -5,8 +5,11 @@
 import { writeFile } from 'node:fs/promises';
 import { systemClock, systemTimers } from '../core/clock.ts';
 import { RunCoordinator } from '../core/run-coordinator.ts';
+import { keptRunOf } from '../core/kept-run.ts';
+import { reportHtml } from '../core/report-html.ts';
 import { runResult } from '../core/run-result.ts';
 import { runAgent } from './agent.ts';
+import { VERSIONS } from '../core/versions.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { progressLine, summaryText } from './report.ts';
 import { threadPort } from './thread-port.ts';
@@ -34,7 +37,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     io.err('live-bench: nothing was run. Fix the options above (--help lists them all).');
     return EXIT.badInput;
   }
-  const { config, thresholds, jsonPath, memoryLogPath, quiet } = parsed.options;
+  const { config, thresholds, jsonPath, htmlPath, memoryLogPath, quiet } = parsed.options;
   const threadScript = new URL('./engine-thread.js', import.meta.url);
   const probes = memoryLogPath ? Array.from({ length: config.workers }, heapProbe) : [];
   const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index, probes[index]?.threadEnd));
@@ -66,6 +69,10 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   io.out(summaryText(result));
   if (jsonPath === '-') io.out(JSON.stringify(result));
   else if (jsonPath) await writeFile(jsonPath, JSON.stringify(result, null, 2));
+  if (htmlPath) {
+    const kept = keptRunOf(result, VERSIONS, new Date());
+    await writeFile(htmlPath, reportHtml({ title: kept.name, runs: [kept], generatedAt: new Date() }));
+  }
 
   if (result.totals.connectionsOpened === 0) {
     io.err('live-bench: no connection could be opened; the errors above say why.');

@@ -28,3 +28,18 @@ export function runCsv(result: RunResult): string {
   for (const point of result.points) lines.push(COLUMNS.map(([, value]) => value(point)).join(','));
   return lines.join('\n') + '\n';
 }
+
+/** Several runs' series in one CSV: the run's name first on every row. */
+export function comparisonCsv(runs: readonly { label: string; result: RunResult }[]): string {
+  const lines = [['run', ...COLUMNS.map(([name]) => name)].join(',')];
+  for (const run of runs) {
+    const label = csvCell(run.label);
+    for (const point of run.result.points) lines.push([label, ...COLUMNS.map(([, value]) => value(point))].join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Quoted when it holds a comma, a quote or a line break (RFC 4180). */
+function csvCell(text: string): string {
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -70,6 +70,7 @@ export class RunController {
   #agents: RunAgent[] = [];
   #startedAt = new Date();
   #frameRequested = false;
+  #finished: Promise<void> = Promise.resolve();
 
   get running(): boolean {
     return this.view !== null && this.view.phase !== 'done';
@@ -97,11 +98,16 @@ export class RunController {
     this.points = [];
     coordinator.start();
     this.#refresh();
-    void coordinator.finished().then(() => {
+    this.#finished = coordinator.finished().then(() => {
       if (this.#coordinator === coordinator) coordinator.terminate();
       this.#refresh();
     });
     return true;
+  }
+
+  /** Resolves once the latest run has finished and its figures are in `view`. */
+  finished(): Promise<void> {
+    return this.#finished;
   }
 
   /** The finished run as a document (core/run-result.ts); null while it runs. */
@@ -109,6 +115,12 @@ export class RunController {
     const coordinator = this.#coordinator;
     if (!coordinator || coordinator.phase !== 'done') return null;
     return runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents);
+  }
+
+  /** The run so far as a document, while it runs too: what the history keeps each second. */
+  partialResult(): RunResult | null {
+    const coordinator = this.#coordinator;
+    return coordinator ? runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents) : null;
   }
 
   stop(): void {

@@ -55,6 +55,19 @@ describe('live-bench, the headless runner', () => {
     });
   }
 
+  it('writes a self-contained HTML report with --html', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'live-bench-'));
+    const htmlPath = path.join(dir, 'report.html');
+    const run = await liveBench(['--endpoint', endpoint(), ...small, '--html', htmlPath]);
+    expect(run.code).toBe(0);
+    const html = await readFile(htmlPath, 'utf8');
+    expect(html).toContain('<title>Echo · WebSockets + JSON · 20 connections</title>');
+    expect(html).toMatch(/Pass: 100\.00% of messages arrived in under 1 s/);
+    expect(html).toContain('received 80');
+    expect(html).toContain('@microsoft/signalr 10.0.11');
+    expect(html).not.toMatch(/<script|<link /i);
+  });
+
   it('exits 1 and says which threshold broke', async () => {
     const run = await liveBench(['--endpoint', endpoint(), ...small, '--max-p99-ms', '0.001', '--min-delivery', '1']);
     expect(run.code).toBe(1);

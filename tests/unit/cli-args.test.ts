@@ -12,13 +12,14 @@ describe('parseCliArgs', () => {
   it('maps every option onto the run configuration and thresholds', () => {
     const parsed = parseCliArgs(['--endpoint', 'http://h/x', '--scenario', 'bigGroup', '--transport', 'LongPolling', '--protocol', 'messagepack',
       '--connections', '200', '--workers', '4', '--message-bytes', '512', '--interval-ms', '250', '--duration', '60', '--warmup', '5',
-      '--senders', '20', '--group-size', '20', '--group-count', '10', '--max-p99-ms', '250', '--min-delivery', '0.999', '--guide-rule', '--json', '-']);
+      '--senders', '20', '--group-size', '20', '--group-count', '10', '--max-p99-ms', '250', '--min-delivery', '0.999', '--guide-rule', '--json', '-', '--html', 'report.html']);
     expect(parsed.ok).toBe(true);
     if (parsed.ok !== true) return;
     expect(parsed.options.config).toMatchObject({ scenario: 'bigGroup', transport: 'LongPolling', protocol: 'messagepack', connections: 200, workers: 4,
       messageBytes: 512, sendIntervalMs: 250, durationSec: 60, warmupSec: 5, senders: 20, groupSize: 20, groupCount: 10 });
     expect(parsed.options.thresholds).toEqual({ maxP99Ms: 250, minDeliveryRatio: 0.999, minUnderOneSecondShare: 0.99 });
     expect(parsed.options.jsonPath).toBe('-');
+    expect(parsed.options.htmlPath).toBe('report.html');
   });
 
   it('names an unknown option', () => {

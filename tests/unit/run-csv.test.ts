@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCsv } from '../../core/run-csv.ts';
+import { comparisonCsv, runCsv } from '../../core/run-csv.ts';
 import type { RunResult } from '../../core/run-result.ts';
 
 const latency = (count: number, us: number) => ({ count, p50Us: us, p90Us: us, p99Us: us * 2, p999Us: us * 3, maxUs: us * 4, meanUs: us });
@@ -18,5 +18,17 @@ describe('runCsv', () => {
       '2,10,9,20480,18432,9,1.500,1.500,3.000,4.500,6.000,10,0.5,2.0',
       '',
     ]);
+  });
+});
+
+describe('comparisonCsv', () => {
+  it('writes every run\'s seconds with the run\'s name first, quoting names that need it', () => {
+    const point = { second: 1, sent: 4, received: 4, sentBytes: 8, receivedBytes: 8, underOneSecond: 4, latency: latency(4, 1_000), connectionsOpen: 2, eventLoopLagMs: 0, maxSendLagMs: 0 };
+    const run = (second: number) => ({ points: [{ ...point, second }] }) as unknown as RunResult;
+    const lines = comparisonCsv([{ label: 'WebSockets + JSON', result: run(1) }, { label: 'LP, "slow"', result: run(2) }]).trim().split('\n');
+    expect(lines[0]).toMatch(/^run,second,sent_per_s,/);
+    expect(lines[1]).toMatch(/^WebSockets \+ JSON,1,4,4,/);
+    expect(lines[2]).toMatch(/^"LP, ""slow""",2,4,4,/);
+    expect(lines).toHaveLength(3);
   });
 });

@@ -1,0 +1,120 @@
+/**
+ * One run's part of the HTML report (core/report-html.ts): status, verdict, figures, charts as
+ * inline SVG, and the configuration. Pure; everything people typed is escaped.
+ */
+import { configToQuery } from './config-url.ts';
+import { formatBytes, formatCount, formatMs } from './format.ts';
+import type { KeptRun } from './kept-run.ts';
+import { combinationLabel, PROTOCOL_LABELS, SCENARIO_LABELS, TRANSPORT_LABELS } from './labels.ts';
+import { editionTiers } from './tier-view.ts';
+import { escapeXml as esc, lineChartSvg } from './svg-chart.ts';
+
+type Rows = [label: string, value: string][];
+
+export function runSection(run: KeptRun): string {
+  const r = run.result;
+  const samples = r.errorSamples.map((s) => `<li><strong>${esc(s.kind)}</strong> ×${formatCount(s.count)}: ${esc(s.message)}</li>`).join('');
+  const failures = r.workerFailures.map((f) => `<li>${esc(f)}</li>`).join('');
+  return `<section class="run">
+<h2>${esc(run.name)}</h2>
+<p class="muted">${esc(combinationLabel(r.config))} · ${esc(run.status)}</p>
+${statusNote(run)}${verdictLine(run)}
+${factTable(figureRows(run))}
+${samples || failures ? `<ul class="errors">${failures}${samples}</ul>` : ''}
+<div class="charts">${charts(run).map((svg) => `<figure>${svg}</figure>`).join('')}</div>
+<h3>Configuration</h3>
+${factTable(configRows(run))}
+</section>`;
+}
+
+function factTable(rows: Rows): string {
+  return `<table class="facts">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
+}
+
+function statusNote(run: KeptRun): string {
+  if (run.status === 'interrupted') {
+    return '<p class="warn">This run was interrupted (the page was reloaded or closed): the figures cover what it had recorded until then; losses were never counted.</p>';
+  }
+  if (run.status === 'running') return '<p class="warn">This run was still going when the report was made: the figures are partial.</p>';
+  return '';
+}
+
+function verdictLine(run: KeptRun): string {
+  if (!run.verdict) return '<p class="verdict">No message arrived, so the guide\'s latency rule cannot be applied.</p>';
+  return `<p class="verdict ${run.verdict.pass ? 'good' : 'bad'}">${esc(run.verdict.sentence)}</p>`;
+}
+
+function figureRows(run: KeptRun): Rows {
+  const r = run.result;
+  const t = r.totals;
+  const errors = Object.entries(r.errorCounts).filter(([, n]) => n > 0);
+  const lag = Math.max(0, ...r.workers.map((w) => w.maxEventLoopLagMs));
+  return [
+    ['Messages', `sent ${formatCount(t.sent)} · expected receptions ${formatCount(t.expected)} · received ${formatCount(t.received)} · lost ${run.status === 'complete' ? formatCount(r.lost) : 'not counted'} · duplicated ${formatCount(t.duplicated)}`],
+    ['Latency', r.latency.count === 0 ? 'no message arrived' : `p50 ${formatMs(r.latency.p50Us)} · p90 ${formatMs(r.latency.p90Us)} · p99 ${formatMs(r.latency.p99Us)} · p99.9 ${formatMs(r.latency.p999Us)} · max ${formatMs(r.latency.maxUs)} (from actual send time: p99 ${formatMs(r.uncorrectedLatency.p99Us)})`],
+    ['Connect time', r.connectTimes.count === 0 ? 'no connection opened' : `p50 ${formatMs(r.connectTimes.p50Us)} · p99 ${formatMs(r.connectTimes.p99Us)} · max ${formatMs(r.connectTimes.maxUs)} · ${formatCount(t.connectionsOpened)} opened, ${formatCount(t.connectionsFailed)} failed`],
+    ['Bytes', `sent ${formatBytes(t.sentBytes)}, received ${formatBytes(t.receivedBytes)} (encoded hub messages)`],
+    ['Errors', errors.length === 0 ? 'none' : errors.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')],
+    ['Client health', `worst event-loop lag ${lag.toFixed(1)} ms, sends that missed their slot ${formatCount(t.missedSlots)}`],
+    ['Guide tier', tierLine(run)],
+  ];
+}
+
+function configRows(run: KeptRun): Rows {
+  const c = run.result.config;
+  return [
+    ['Endpoint', c.endpointUrl],
+    ['Scenario', SCENARIO_LABELS[c.scenario]],
+    ['Transport + protocol', `${TRANSPORT_LABELS[c.transport]} + ${PROTOCOL_LABELS[c.protocol]}`],
+    ['Connections', formatCount(c.connections)],
+    ['Workers', formatCount(c.workers)],
+    ['Message size', `${formatCount(c.messageBytes)} B`],
+    ['Send interval', `${formatCount(c.sendIntervalMs)} ms`],
+    ['Duration', `${formatCount(c.durationSec)} s${c.warmupSec > 0 ? ` (first ${c.warmupSec} s warm-up, left out)` : ''}`],
+    ['Reconnect', c.reconnect ? 'on' : 'off'],
+    ['Setup as a link query', `?${configToQuery(c)}`],
+    ['Started', run.result.startedAt],
+    ['Client', run.result.client],
+    ['Versions', `SignalR Live Bench ${run.toolVersion}, @microsoft/signalr ${run.signalrClientVersion}`],
+  ];
+}
+
+/** Latency percentiles and message rates per second, as in the dashboard's charts. */
+function charts(run: KeptRun): string[] {
+  const points = run.result.points;
+  const xs = points.map((p) => p.second);
+  const ms = (count: number, us: number) => (count === 0 ? null : us / 1_000);
+  return [
+    lineChartSvg({
+      title: 'Latency per second',
+      xLabel: 'seconds since start',
+      yLabel: 'ms',
+      xs,
+      series: [
+        { label: 'p50', color: '#2f9e44', values: points.map((p) => ms(p.latency.count, p.latency.p50Us)) },
+        { label: 'p99', color: '#e8590c', values: points.map((p) => ms(p.latency.count, p.latency.p99Us)) },
+        { label: 'max', color: '#c92a2a', values: points.map((p) => ms(p.latency.count, p.latency.maxUs)) },
+      ],
+    }),
+    lineChartSvg({
+      title: 'Messages per second',
+      xLabel: 'seconds since start',
+      yLabel: 'msg/s',
+      xs,
+      series: [
+        { label: 'inbound (sent)', color: '#1971c2', values: points.map((p) => p.sent) },
+        { label: 'outbound (received)', color: '#2f9e44', values: points.map((p) => p.received) },
+      ],
+    }),
+  ];
+}
+
+/** The smallest tier of each edition that fits the configuration. */
+function tierLine(run: KeptRun): string {
+  const fits = (['current', '2019'] as const).map((id) => {
+    const fit = editionTiers(run.result.config, id);
+    if (fit.error !== null) return `${id} edition: the guide's math cannot express this configuration`;
+    return `${id} edition: ${fit.fittingTier ?? 'no tier fits'}`;
+  });
+  return `smallest tier that fits the configuration — ${fits.join('; ')}`;
+}

@@ -1,0 +1,117 @@
+/**
+ * A comparison run: the same scenario and load once per chosen transport x protocol, in turn,
+ * with a pause between them, through the page's one RunController (so the live charts show
+ * the combination that is running). Each run is kept like any other, tagged with the
+ * comparison's id; the finished ones are collected for the side-by-side view.
+ */
+import { ALL_COMBINATIONS, combinationKey, comparisonProblem, DEFAULT_PAUSE_SEC, planComparison, type PlannedCombination } from '../../core/comparison-plan.ts';
+import { newRunId, type KeptRun } from '../../core/kept-run.ts';
+import type { RunConfig } from '../../core/run-config.ts';
+import type { RunController } from './run-controller.svelte.ts';
+import type { RunKeeper } from './run-keeper.svelte.ts';
+
+/** The link parameter that carries the chosen combinations, e.g. compare=WebSockets:json,LongPolling:json. */
+export const COMPARE_PARAM = 'compare';
+
+export interface ComparisonStatus {
+  /** 1-based position of the running combination among the runnable ones. */
+  step: number;
+  total: number;
+  label: string;
+  /** Seconds left in the pause before the next combination; 0 while a run is going. */
+  pauseLeftSec: number;
+}
+
+export class ComparisonController {
+  /** Chosen combinations by key ("WebSockets:json"). */
+  chosen = $state<Record<string, boolean>>(initialChoice());
+  /** As typed; checked on start. */
+  pauseSec = $state(String(DEFAULT_PAUSE_SEC));
+  /** The plan of the comparison that runs or ran last, with refusals and limits. */
+  plan = $state.raw<PlannedCombination[]>([]);
+  status = $state.raw<ComparisonStatus | null>(null);
+  /** The kept runs of the latest comparison, in the order they ran. */
+  runs = $state.raw<KeptRun[]>([]);
+  problem = $state<string | null>(null);
+  #cancelled = false;
+
+  get running(): boolean {
+    return this.status !== null;
+  }
+
+  /** Plans the chosen combinations against a base configuration (for display and for start). */
+  planFor(base: RunConfig): PlannedCombination[] {
+    return planComparison(base, ALL_COMBINATIONS.filter((c) => this.chosen[combinationKey(c)]));
+  }
+
+  async start(base: RunConfig, run: RunController, keeper: RunKeeper): Promise<void> {
+    if (this.running) return;
+    const plan = this.planFor(base);
+    const pause = Number(this.pauseSec);
+    this.problem = comparisonProblem(plan, this.pauseSec.trim() === '' ? NaN : pause);
+    if (this.problem) return;
+    this.plan = plan;
+    this.runs = [];
+    this.#cancelled = false;
+    this.#writeLink(plan);
+    const comparisonId = `cmp-${newRunId(new Date())}`;
+    const runnable = plan.filter((p): p is PlannedCombination & { config: RunConfig } => p.config !== null);
+    // Running from here on, so a second click cannot start a second comparison.
+    this.status = { step: 1, total: runnable.length, label: runnable[0]!.label, pauseLeftSec: 0 };
+    try {
+      await keeper.ready();
+      for (const [index, step] of runnable.entries()) {
+        if (this.#cancelled) break;
+        if (index > 0 && !(await this.#pause(index, runnable.length, step.label, pause))) break;
+        this.status = { step: index + 1, total: runnable.length, label: step.label, pauseLeftSec: 0 };
+        // The load is the same for every run of the comparison (the history lists it beside the name).
+        keeper.keepNextAs({ name: step.label, comparisonId });
+        if (!run.start(step.config)) {
+          // Refused before it began (the agents panel says why, e.g. more connections than the browsers hold).
+          this.problem = `${step.label} could not start; the comparison stopped. The runs finished before are kept in the history.`;
+          break;
+        }
+        await run.finished();
+        // The page's effect may not have seen the end yet: hand it over before reading the record.
+        keeper.track(run);
+        const kept = await keeper.flushed();
+        if (kept) this.runs = [...this.runs, kept];
+      }
+    } catch (error) {
+      this.problem = `The comparison stopped: ${error instanceof Error ? error.message : String(error)}. The runs finished before are kept in the history.`;
+    } finally {
+      this.status = null;
+    }
+  }
+
+  /** Stops the running combination (its figures are kept) and runs no more. */
+  stop(run: RunController): void {
+    this.#cancelled = true;
+    run.stop();
+  }
+
+  /** Counts the pause down; false when the comparison was stopped meanwhile. */
+  async #pause(index: number, total: number, label: string, pauseSec: number): Promise<boolean> {
+    for (let left = pauseSec; left > 0; left--) {
+      if (this.#cancelled) return false;
+      this.status = { step: index + 1, total, label, pauseLeftSec: left };
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    return !this.#cancelled;
+  }
+
+  #writeLink(plan: PlannedCombination[]): void {
+    const url = new URL(location.href);
+    url.searchParams.set(COMPARE_PARAM, plan.map(combinationKey).join(','));
+    history.replaceState(null, '', url);
+  }
+}
+
+/** From the link when it names combinations; otherwise every combination SignalR allows. */
+function initialChoice(): Record<string, boolean> {
+  const fromLink = typeof location === 'undefined' ? null : new URLSearchParams(location.search).get(COMPARE_PARAM);
+  const keys = fromLink ? new Set(fromLink.split(',')) : null;
+  return Object.fromEntries(
+    ALL_COMBINATIONS.map((c) => [combinationKey(c), keys ? keys.has(combinationKey(c)) : !(c.transport === 'ServerSentEvents' && c.protocol === 'messagepack')]),
+  );
+}

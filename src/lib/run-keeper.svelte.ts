@@ -1,0 +1,125 @@
+/**
+ * Keeps every run of the page in the browser as it goes (core/run-history.ts over IndexedDB)
+ * and holds the history list the History page shows.
+ */
+import type { KeptRun, KeptRunHead } from '../../core/kept-run.ts';
+import { RunHistory, RunRecorder, type RecordingOptions } from '../../core/run-history.ts';
+import type { RunConfig } from '../../core/run-config.ts';
+import type { RunController } from './run-controller.svelte.ts';
+import { openRunDb } from './run-store.ts';
+import { VERSIONS } from '../../core/versions.ts';
+
+export class RunKeeper {
+  /** Every kept run (without its series), newest first, as of the last refresh. */
+  runs = $state.raw<KeptRunHead[]>([]);
+  /** Why runs are not kept (storage refused, a write failed), for the page to show; null when fine. */
+  warning = $state<string | null>(null);
+  /** The live run's record as last written; null before the first run. */
+  current = $state.raw<KeptRun | null>(null);
+  #history: RunHistory | null = null;
+  #recorder: RunRecorder | null = null;
+  readonly #ready: Promise<void>;
+  #trackedConfig: RunConfig | null = null;
+  #trackedSeconds = -1;
+  #trackedDone = false;
+  #next: RecordingOptions = {};
+
+  constructor() {
+    this.#ready = openRunDb().then(async ({ db, warning }) => {
+      this.#history = new RunHistory(db);
+      this.#recorder = new RunRecorder(db, VERSIONS);
+      this.warning = warning;
+      await this.refresh();
+    });
+  }
+
+  ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  /** Name and comparison of the next run started; used once. */
+  keepNextAs(options: RecordingOptions): void {
+    this.#next = options;
+  }
+
+  /**
+   * Called on every refresh of the run (each frame at most). A new configuration object means
+   * a new run; a new closed second or the end means a write.
+   */
+  track(run: RunController): void {
+    const recorder = this.#recorder;
+    const config = run.config;
+    const view = run.view;
+    if (!recorder || !config || !view) return;
+    const seconds = run.points.length;
+    const done = view.phase === 'done';
+    if (config !== this.#trackedConfig) {
+      const result = run.partialResult();
+      if (!result) return;
+      this.#trackedConfig = config;
+      recorder.begin(result, this.#next);
+      this.#next = {};
+    } else if (seconds === this.#trackedSeconds && done === this.#trackedDone) {
+      return;
+    }
+    this.#trackedSeconds = seconds;
+    this.#trackedDone = done;
+    const result = run.partialResult();
+    if (result) recorder.update(result, done);
+    this.current = recorder.run;
+    // Writes finish later; a failure shows from the next second on, while the run still goes.
+    if (recorder.lastError) this.warning = recorder.lastError;
+    if (done) void this.#afterWrite();
+  }
+
+  /** Resolves once the live run's writes are durable; returns its record. */
+  async flushed(): Promise<KeptRun | null> {
+    await this.#recorder?.flushed();
+    return this.#recorder?.run ?? null;
+  }
+
+  async refresh(): Promise<void> {
+    if (!this.#history) return;
+    try {
+      this.runs = await this.#history.list(this.#recorder?.liveId ?? null);
+    } catch (error) {
+      this.warning = `The kept runs could not be read: ${messageOf(error)}. Reload the page; if it persists, the browser's storage for this site may be damaged.`;
+    }
+  }
+
+  async rename(id: string, name: string): Promise<void> {
+    await this.#ready;
+    await this.#history!.rename(id, name);
+    await this.refresh();
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.#ready;
+    await this.#history!.remove(id);
+    await this.refresh();
+  }
+
+  /** Keeps the runs of a file; throws an Error that says what is wrong with a bad one. */
+  async import(text: string): Promise<KeptRun[]> {
+    await this.#ready;
+    const runs = await this.#history!.import(text);
+    await this.refresh();
+    return runs;
+  }
+
+  async get(id: string): Promise<KeptRun | undefined> {
+    await this.#ready;
+    return this.#history!.get(id);
+  }
+
+  async #afterWrite(): Promise<void> {
+    await this.#recorder?.flushed();
+    this.current = this.#recorder?.run ?? null;
+    if (this.#recorder?.lastError) this.warning = this.#recorder.lastError;
+    await this.refresh();
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

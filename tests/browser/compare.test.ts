@@ -1,0 +1,218 @@
+/**
+ * Comparison runs, the run history and the reports in real Chromium against the real hub-sample
+ * (HTTPS/HTTP2, so long polling is not held to 6 connections per origin): a two-combination
+ * comparison, a reload, both runs found in the history, the files downloaded and read back.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Download, Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import { HistogramLogReader } from 'hdr-histogram-js';
+import { importRuns } from '../../core/kept-run.ts';
+import { parseRunResult } from '../../core/run-result.ts';
+import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
+
+let browser: LaunchedBrowser;
+let page: Page;
+const consoleErrors: string[] = [];
+// 10 connections x 3 s / 250 ms.
+const SENDS_PER_RUN = 120;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  await page.goto(inject('hubHttpsUrl'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function downloaded(testId: string): Promise<{ download: Download; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).first().click()]);
+  return { download, text: await readFile((await download.path())!, 'utf8') };
+}
+
+async function setLoad(durationSec: string) {
+  await page.selectOption('select[name=scenario]', 'echo');
+  await page.fill('input[name=connections]', '10');
+  await page.fill('input[name=workers]', '2');
+  await page.fill('input[name=sendIntervalMs]', '250');
+  await page.fill('input[name=durationSec]', durationSec);
+}
+
+const historyRows = () => page.getByTestId('history-row');
+
+describe('comparison, history and reports', () => {
+  it('refuses Server-Sent Events with MessagePack beside the combination, with the reason', async () => {
+    const refused = page.getByTestId('compare-refused-ServerSentEvents:messagepack');
+    expect(await refused.textContent()).toMatch(/Server-Sent Events carry text only/);
+    expect(await page.getByTestId('compare-limit-WebSockets').textContent()).toMatch(/within the browser's limits/);
+  });
+
+  it('says why a comparison of one combination cannot start', async () => {
+    await setLoad('3');
+    for (const key of ['WebSockets:json', 'WebSockets:messagepack', 'ServerSentEvents:json', 'LongPolling:json', 'LongPolling:messagepack']) {
+      await page.getByTestId(`compare-${key}`).setChecked(key === 'WebSockets:json');
+    }
+    await page.getByTestId('compare-start').click();
+    expect(await page.getByTestId('compare-problem').textContent()).toMatch(/at least two combinations that can run; only one is chosen/);
+  });
+
+  it('runs WebSockets + JSON and Long Polling + MessagePack in turn and shows them side by side', async () => {
+    await page.getByTestId('compare-LongPolling:messagepack').setChecked(true);
+    await page.fill('input[name=comparePauseSec]', '1');
+    await page.getByTestId('compare-start').click();
+    await page.waitForSelector('[data-testid=compare-status][data-step="1"]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid=compare-view][data-runs="2"]', { timeout: 90_000 });
+    await page.waitForSelector('[data-testid=compare-status]', { state: 'detached', timeout: 30_000 });
+    const rows = await page.getByTestId('compare-row').allTextContents();
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toContain('WebSockets + JSON');
+    expect(rows[1]).toContain('Long Polling + MessagePack');
+    // Every message of both runs arrived.
+    const delivered = await page.locator('[data-testid=compare-row] td[data-column=delivered]').allTextContents();
+    expect(delivered).toEqual(['100.00%', '100.00%']);
+    expect(await page.getByTestId('chart-percentiles').getAttribute('data-lines')).toBe('2');
+    expect(Number(await page.getByTestId('compare-chart-p99').getAttribute('data-points'))).toBeGreaterThanOrEqual(4);
+    expect(await page.getByTestId('compare-chart-rate').textContent()).toContain('Long Polling + MessagePack');
+    expect(await page.getByTestId('compare-winners').textContent()).toMatch(/p99: (WebSockets \+ JSON|Long Polling \+ MessagePack)/);
+    // The link carries the comparison's combinations.
+    expect(new URL(page.url()).searchParams.get('compare')).toBe('WebSockets:json,LongPolling:messagepack');
+  });
+
+  it('downloads the charts as PNG images', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chart-percentiles-png').click()]);
+    const bytes = await readFile((await download.path())!);
+    expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(download.suggestedFilename()).toBe('latency-percentiles.png');
+    const [perSecond] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chart-latency-png').click()]);
+    expect(perSecond.suggestedFilename()).toBe('Latency-percentiles-per-second.png');
+    expect([...(await readFile((await perSecond.path())!)).subarray(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
+  });
+
+  it('presents the last run full screen in large type, light and dark', async () => {
+    await page.getByTestId('nav-present').click();
+    const present = page.getByTestId('presentation');
+    await present.waitFor();
+    expect(await page.getByTestId('present-verdict').textContent()).toMatch(/Pass: 100\.00% of messages arrived in under 1 s/);
+    expect(await page.getByTestId('present-p99').textContent()).toMatch(/ms$/);
+    expect(await page.getByTestId('present-tier').textContent()).toMatch(/Unit1/);
+    const before = await present.getAttribute('data-theme');
+    await page.getByTestId('presentation-theme').click();
+    expect(await present.getAttribute('data-theme')).not.toBe(before);
+    const fontPx = await page.getByTestId('present-rate').evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(fontPx).toBeGreaterThanOrEqual(72);
+    await page.getByTestId('presentation-close').click();
+    await present.waitFor({ state: 'detached' });
+  });
+
+  it('finds both runs in the history after a reload, and downloads the comparison as JSON and as an HTML report', async () => {
+    await page.reload();
+    await page.getByTestId('nav-history').click();
+    await expect.poll(() => historyRows().count()).toBeGreaterThanOrEqual(2);
+    const ws = historyRows().filter({ hasText: 'WebSockets + JSON' }).first();
+    const lp = historyRows().filter({ hasText: 'Long Polling + MessagePack' }).first();
+    expect(await ws.getAttribute('data-status')).toBe('complete');
+    expect(await lp.getAttribute('data-status')).toBe('complete');
+    expect(await ws.getAttribute('data-comparison')).toBe(await lp.getAttribute('data-comparison'));
+    // One click picks every run of the comparison.
+    await ws.getByTestId('history-select-comparison').click();
+    expect(await lp.getByTestId('history-select').isChecked()).toBe(true);
+    await page.getByTestId('history-compare').click();
+    await page.waitForSelector('[data-testid=compare-view][data-runs="2"]');
+
+    const json = await downloaded('kept-export-json');
+    const runs = importRuns(json.text, new Date());
+    expect(runs.map((r) => r.result.config.transport).sort()).toEqual(['LongPolling', 'WebSockets']);
+    for (const run of runs) {
+      expect(run.status).toBe('complete');
+      expect(run.result.totals).toMatchObject({ sent: SENDS_PER_RUN, expected: SENDS_PER_RUN, received: SENDS_PER_RUN });
+      expect(run.result.histograms.length).toBeGreaterThan(0);
+      expect(run.result.client).toContain('Chrome');
+      expect(run.signalrClientVersion).toBe('10.0.11');
+      expect(run.verdict?.pass).toBe(true);
+    }
+
+    // The series of both runs in one CSV, and both runs' histograms in one log, a tag per run.
+    const csv = (await downloaded('kept-export-csv')).text.trim().split('\n');
+    expect(csv[0]).toMatch(/^run,second,/);
+    expect(new Set(csv.slice(1).map((line) => line.split(',')[0]))).toEqual(new Set(['WebSockets + JSON', 'Long Polling + MessagePack']));
+    const reader = new HistogramLogReader((await downloaded('kept-export-hlog')).text);
+    const perTag = new Map<string, number>();
+    for (let h = reader.nextIntervalHistogram(); h !== null; h = reader.nextIntervalHistogram()) perTag.set(h.tag!, (perTag.get(h.tag!) ?? 0) + h.totalCount);
+    expect(Object.fromEntries(perTag)).toEqual({ 'WebSockets_+_JSON': SENDS_PER_RUN, 'Long_Polling_+_MessagePack': SENDS_PER_RUN });
+
+    const html = await downloaded('kept-export-html');
+    expect(html.download.suggestedFilename()).toMatch(/\.html$/);
+    expect(html.text).toContain('Side by side');
+    expect(html.text).toContain('WebSockets + JSON');
+    expect(html.text).toContain('Long Polling + MessagePack');
+    expect(html.text).toMatch(/Pass: 100\.00% of messages arrived in under 1 s/);
+    expect(html.text).not.toMatch(/<script|<link /i);
+    // The report opens on its own, offline: load it in a page with no server behind it.
+    const offline = await browser.context.newPage();
+    await offline.setContent(html.text);
+    expect(await offline.locator('svg').count()).toBeGreaterThanOrEqual(3);
+    expect(await offline.locator('table.compare tr').count()).toBe(3);
+    await offline.close();
+  });
+
+  it('opens a kept run, renames it (kept across reloads) and downloads it as JSON that reads back', async () => {
+    const row = historyRows().filter({ hasText: 'Long Polling + MessagePack' }).first();
+    const id = await row.getAttribute('data-run-id');
+    await row.getByTestId('history-open').click();
+    await page.waitForSelector(`[data-testid=run-detail][data-run-id="${id}"]`);
+    const { text } = await downloaded('kept-export-json');
+    const doc = parseRunResult(text);
+    expect(doc.config).toMatchObject({ transport: 'LongPolling', protocol: 'messagepack', connections: 10 });
+    await row.getByTestId('history-rename').click();
+    await page.getByTestId('history-rename-input').fill('LP msgpack baseline');
+    await page.getByTestId('history-rename-save').click();
+    await expect.poll(() => row.getByTestId('history-name').textContent()).toBe('LP msgpack baseline');
+    await page.reload();
+    await page.getByTestId('nav-history').click();
+    await expect.poll(() => page.locator(`[data-testid=history-row][data-run-id="${id}"] [data-testid=history-name]`).textContent()).toBe('LP msgpack baseline');
+  });
+
+  it('imports a file, and explains a bad one', async () => {
+    await page.getByTestId('history-import').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": "world"}') });
+    expect(await page.getByTestId('history-problem').textContent()).toMatch(/notes\.json could not be imported: This JSON is not a SignalR Live Bench run/);
+    const before = await historyRows().count();
+    // The headless runner's kind of file: a run document without the history's fields.
+    await historyRows().first().getByTestId('history-open').click();
+    const run = { ...parseRunResult((await downloaded('kept-export-json')).text), startedAt: '2020-01-01T00:00:00.000Z', kept: undefined };
+    await page.getByTestId('history-import').setInputFiles({ name: 'runner.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
+    expect(await page.getByTestId('history-notice').textContent()).toMatch(/Imported ".*" from runner\.json/);
+    await expect.poll(() => historyRows().count()).toBe(before + 1);
+  });
+
+  it('keeps a run cut off by a reload as interrupted, with the seconds it had', async () => {
+    await page.getByTestId('nav-run').click();
+    await setLoad('60');
+    await page.selectOption('select[name=transport]', 'WebSockets');
+    await page.selectOption('select[name=protocol]', 'json');
+    await page.click('button[type=submit]');
+    await expect.poll(async () => Number(await page.getByTestId('chart-latency').getAttribute('data-points')), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    await page.reload();
+    await page.getByTestId('nav-history').click();
+    const interrupted = page.locator('[data-testid=history-row][data-status=interrupted]');
+    // A record is taken as cut off once nobody has written it for 5 s.
+    await expect.poll(async () => {
+      await page.getByRole('button', { name: 'Reload list' }).click();
+      return interrupted.count();
+    }, { timeout: 20_000, interval: 1_000 }).toBe(1);
+    await interrupted.getByTestId('history-open').click();
+    expect(await page.getByTestId('run-interrupted').textContent()).toMatch(/Interrupted/);
+    expect(Number(await page.getByTestId('kept-chart-latency').getAttribute('data-points'))).toBeGreaterThanOrEqual(2);
+    await interrupted.getByTestId('history-delete').click();
+    await interrupted.getByTestId('history-delete').click();
+    await expect.poll(() => interrupted.count()).toBe(0);
+  });
+
+  it('logged no errors in the page console', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});

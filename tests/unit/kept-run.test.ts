@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { COMPARISON_FORMAT, exportComparison, exportRun, importRuns, keptRunOf, settleStale, STALE_RUNNING_MS, verdictOf, type KeptRun } from '../../core/kept-run.ts';
+import { parseRunResult } from '../../core/run-result.ts';
+import { finishedRun } from '../support/finished-run.ts';
+
+const now = new Date('2026-03-04T05:06:07.000Z');
+
+async function keptRun(overrides: Partial<KeptRun> = {}): Promise<KeptRun> {
+  const result = await finishedRun();
+  return {
+    id: 'run-1',
+    name: 'Echo over WebSockets',
+    status: 'complete',
+    savedAt: '2026-01-02T03:04:40.000Z',
+    toolVersion: '0.1.0',
+    signalrClientVersion: '10.0.11',
+    comparisonId: null,
+    verdict: verdictOf(result),
+    result,
+    ...overrides,
+  };
+}
+
+describe('kept runs in files', () => {
+  it('export then import gives the same run, through JSON text', async () => {
+    const run = await keptRun({ comparisonId: 'cmp-1', status: 'interrupted' });
+    const [back, ...more] = importRuns(JSON.stringify(exportRun(run)), now);
+    expect(more).toEqual([]);
+    expect(back).toEqual(run);
+    // The histograms survive too: the merged latency can be rebuilt from them.
+    expect(back!.result.histograms.length).toBeGreaterThan(0);
+  });
+
+  it('an exported run is still a plain run document for every reader of the run format', async () => {
+    const run = await keptRun();
+    const doc = parseRunResult(JSON.stringify(exportRun(run)));
+    expect(doc.totals).toEqual(run.result.totals);
+    expect(doc.points).toEqual(run.result.points);
+  });
+
+  it('a comparison exports and imports with every run in order', async () => {
+    const a = await keptRun({ id: 'a', name: 'A', comparisonId: 'c' });
+    const b = await keptRun({ id: 'b', name: 'B', comparisonId: 'c' });
+    const doc = exportComparison('WS vs LP', [a, b], now);
+    expect(doc.format).toBe(COMPARISON_FORMAT);
+    expect(importRuns(JSON.stringify(doc), now)).toEqual([a, b]);
+  });
+
+  it('reads the headless runner\'s output (no history fields): fresh id, default name, complete', async () => {
+    const result = await finishedRun({ transport: 'LongPolling', protocol: 'messagepack' });
+    const [run] = importRuns(JSON.stringify(result), now, () => 0.5);
+    expect(run).toMatchObject({ name: 'Echo · Long Polling + MessagePack · 4 connections', status: 'complete', toolVersion: 'unknown', comparisonId: null });
+    expect(run!.id).toMatch(/^20260304T050607000Z-/);
+    expect(run!.verdict?.pass).toBe(true);
+    expect(run!.result).toEqual(result);
+  });
+
+  it('a run exported while still being written comes back as interrupted', async () => {
+    const [run] = importRuns(JSON.stringify(exportRun(await keptRun({ status: 'running' }))), now);
+    expect(run!.status).toBe('interrupted');
+  });
+
+  it.each([
+    ['not JSON', '{"format":', /This is not JSON .*Choose a \.json file/],
+    ['another JSON', '{"hello":1}', /is not a SignalR Live Bench run \(its "format" is undefined/],
+    ['a newer run version', '{"format":"signalr-live-bench/run","version":9}', /format version 9; this version of the tool reads version 1/],
+    ['an empty comparison', `{"format":"${COMPARISON_FORMAT}","version":1,"runs":[]}`, /holds no runs/],
+    ['a comparison with a broken run', `{"format":"${COMPARISON_FORMAT}","version":1,"runs":[{"format":"signalr-live-bench/run","version":1}]}`, /Run 1 of this comparison cannot be read: This run file has no "config"/],
+  ])('refuses %s and says why', (_name, text, message) => {
+    expect(() => importRuns(text, now)).toThrow(message);
+  });
+});
+
+describe('keptRunOf', () => {
+  it('keeps a finished run document with its versions, default name and verdict', async () => {
+    const result = await finishedRun({ transport: 'LongPolling' });
+    const run = keptRunOf(result, { toolVersion: '1.2.3', signalrClientVersion: '10.0.11' }, now, () => 0);
+    expect(run).toMatchObject({ id: '20260304T050607000Z-000000', name: 'Echo · Long Polling + JSON · 4 connections', status: 'complete', toolVersion: '1.2.3', signalrClientVersion: '10.0.11', comparisonId: null });
+    expect(run.verdict?.pass).toBe(true);
+    expect(run.result).toBe(result);
+  });
+});
+
+describe('settleStale', () => {
+  it('marks a running record nobody wrote for a while as interrupted, and leaves fresh or finished ones', async () => {
+    const saved = Date.parse('2026-01-02T03:04:40.000Z');
+    const running = await keptRun({ status: 'running' });
+    expect(settleStale(running, saved + STALE_RUNNING_MS).status).toBe('interrupted');
+    expect(settleStale(running, saved + STALE_RUNNING_MS - 1)).toBe(running);
+    const complete = await keptRun();
+    expect(settleStale(complete, saved + 10 * STALE_RUNNING_MS)).toBe(complete);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { verdictOf, type KeptRun } from '../../core/kept-run.ts';
+import { reportHtml, runLabels } from '../../core/report-html.ts';
+import { lineChartSvg, niceCeiling } from '../../core/svg-chart.ts';
+import type { RunConfig } from '../../core/run-config.ts';
+import { finishedRun } from '../support/finished-run.ts';
+
+async function kept(name: string, overrides: Partial<RunConfig>, delayMs: number, status: KeptRun['status'] = 'complete'): Promise<KeptRun> {
+  const result = await finishedRun(overrides, { deliveryDelayMs: delayMs });
+  return { id: name, name, status, savedAt: result.startedAt, toolVersion: '0.1.0', signalrClientVersion: '10.0.11', comparisonId: 'c', verdict: verdictOf(result), result };
+}
+
+const generatedAt = new Date('2026-06-07T08:09:10.000Z');
+
+describe('reportHtml', () => {
+  it('is one self-contained document: no scripts, no external resources', async () => {
+    const html = reportHtml({ title: 'Echo', runs: [await kept('a', {}, 5)], generatedAt });
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
+    // Only the SVG namespace names a URL.
+    expect(html.match(/https?:\/\/[^\s"<]+/g)?.filter((u) => u !== 'http://www.w3.org/2000/svg' && !u.startsWith('http://fake/'))).toEqual([]);
+    expect(html).toContain('<svg');
+  });
+
+  it('carries the verdict, the configuration, the versions and the figures of each run', async () => {
+    const run = await kept('WS run', { transport: 'WebSockets', protocol: 'messagepack', connections: 6, workers: 2 }, 7);
+    const html = reportHtml({ title: 'One run', runs: [run], generatedAt });
+    expect(html).toContain('<title>One run</title>');
+    expect(html).toContain('Pass: 100.00% of messages arrived in under 1 s');
+    expect(html).toContain('WebSockets + MessagePack');
+    expect(html).toContain('http://fake/signalrbench');
+    expect(html).toContain('@microsoft/signalr 10.0.11');
+    expect(html).toContain(`received ${run.result.totals.received.toLocaleString('en-US')}`);
+    expect(html).toMatch(/current edition: Unit1/);
+    expect(html).toContain('2026-06-07T08:09:10.000Z');
+    // One run: no side-by-side section.
+    expect(html).not.toContain('Side by side');
+  });
+
+  it('puts several runs side by side: a percentile chart with one line per run, the table and the winner per column', async () => {
+    const runs = [await kept('fast', {}, 3), await kept('slow', { transport: 'LongPolling' }, 30)];
+    const html = reportHtml({ title: 'Transports', runs, generatedAt });
+    expect(html).toContain('Side by side');
+    // The load differs (the second run is over long polling, but the same load): it is named.
+    expect(html).toContain('The same load for every run: Echo · 4 connections · 2,048 B every 100 ms · 3 s.');
+    const sideBySide = html.slice(html.indexOf('Side by side'), html.indexOf('<section class="run">'));
+    // Percentiles, p99 per second and messages per second: one line per run in each.
+    expect(sideBySide.match(/<path /g)).toHaveLength(6);
+    expect(sideBySide).toContain('p99 latency per second');
+    expect(sideBySide).toMatch(/<strong>p99<\/strong> \(lower is better\): fast</);
+    expect(sideBySide).toMatch(/<strong>missed slots<\/strong> \(lower is better\): a tie/);
+    expect(sideBySide.match(/class="win"/g)!.length).toBeGreaterThan(3);
+    expect(html.match(/<section class="run">/g)).toHaveLength(2);
+  });
+
+  it('escapes what people typed, so a run name cannot break the page', async () => {
+    const run = await kept('<script>alert(1)</script> & "co"', {}, 5);
+    const html = reportHtml({ title: 'a < b', runs: [run, run], generatedAt });
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;co&quot;');
+    expect(html).toContain('<title>a &lt; b</title>');
+  });
+
+  it('says when a run was interrupted and that its losses were never counted', async () => {
+    const html = reportHtml({ title: 'x', runs: [await kept('cut', {}, 5, 'interrupted')], generatedAt });
+    expect(html).toMatch(/This run was interrupted .* losses were never counted/);
+    expect(html).toContain('lost not counted');
+  });
+
+  it('numbers runs that share a name', async () => {
+    const run = await kept('same', {}, 5);
+    expect(runLabels([run, { ...run, name: 'other' }, run])).toEqual(['1. same', 'other', '3. same']);
+  });
+});
+
+describe('lineChartSvg', () => {
+  it('draws one path per series, breaking it at missing values', () => {
+    const svg = lineChartSvg({ title: 't', xLabel: 'x', yLabel: 'y', xs: [1, 2, 3, 4], series: [{ label: 'a', color: '#000', values: [1, null, 3, 4] }, { label: 'b', color: '#111', values: [2, 2, 2, 2] }] });
+    const paths = [...svg.matchAll(/<path d="([^"]*)"/g)].map((m) => m[1]!);
+    expect(paths).toHaveLength(2);
+    expect(paths[0]!.match(/M/g)).toHaveLength(2);
+    expect(paths[1]!.match(/M/g)).toHaveLength(1);
+  });
+
+  it('rounds the axis up to 1, 2 or 5 times a power of ten', () => {
+    expect([0, 0.7, 3, 11, 4_500].map(niceCeiling)).toEqual([1, 1, 5, 20, 5_000]);
+  });
+});

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { exportComparison, headOf, verdictOf, type KeptRun } from '../../core/kept-run.ts';
+import { joinRun, MemoryRunDb, RunHistory, RunRecorder, secondsOf, type RunDb } from '../../core/run-history.ts';
+import type { RunResult } from '../../core/run-result.ts';
+import { finishedRun } from '../support/finished-run.ts';
+
+const versions = { toolVersion: '0.1.0', signalrClientVersion: '10.0.11' };
+
+/** A clock the test moves by hand. */
+function manualClock(iso: string) {
+  let ms = Date.parse(iso);
+  return { now: () => new Date(ms), advance: (by: number) => (ms += by) };
+}
+
+/** The run as it looked after its first `seconds` seconds. */
+function partial(result: RunResult, seconds: number): RunResult {
+  return { ...result, points: result.points.slice(0, seconds), histograms: result.histograms.filter((h) => h.second <= seconds) };
+}
+
+/** A store that counts writes and the seconds they carry, and can be told to fail. */
+class CountingDb extends MemoryRunDb implements RunDb {
+  puts = 0;
+  secondsWritten: number[] = [];
+  fail = false;
+  override async put(run: KeptRun, seriesFrom = 0): Promise<void> {
+    this.puts++;
+    this.secondsWritten.push(secondsOf(run, seriesFrom).length);
+    if (this.fail) throw new Error('QuotaExceededError');
+    await super.put(run, seriesFrom);
+  }
+}
+
+describe('RunRecorder', () => {
+  it('writes at the start, once per closed second and once at the end; the stored run is the finished one', async () => {
+    const result = await finishedRun();
+    const db = new CountingDb();
+    const clock = manualClock('2026-01-02T03:04:05.000Z');
+    const recorder = new RunRecorder(db, versions, clock.now, () => 0.25);
+    const id = recorder.begin(partial(result, 0), { name: 'first', comparisonId: 'cmp' });
+    await recorder.flushed();
+    expect(db.puts).toBe(1);
+    expect((await db.get(id))!.status).toBe('running');
+
+    for (let second = 1; second <= result.points.length; second++) {
+      clock.advance(1_000);
+      // The page calls update every frame; only a new second writes.
+      recorder.update(partial(result, second), false);
+      recorder.update(partial(result, second), false);
+      await recorder.flushed();
+    }
+    expect(db.puts).toBe(1 + result.points.length);
+    recorder.update(result, true);
+    recorder.update(result, true);
+    await recorder.flushed();
+    expect(db.puts).toBe(2 + result.points.length);
+    // Each write carried only the second that had closed: the cost does not grow with the run.
+    expect(db.secondsWritten).toEqual([0, ...result.points.map(() => 1), 0]);
+
+    const kept = (await db.get(id))!;
+    expect(kept).toMatchObject({ id, name: 'first', comparisonId: 'cmp', status: 'complete', ...versions });
+    expect(kept.result).toEqual(result);
+    expect(kept.verdict?.pass).toBe(true);
+  });
+
+  it('a tab that dies mid-run leaves a record with every second written so far, listed as interrupted', async () => {
+    const result = await finishedRun();
+    const db = new MemoryRunDb();
+    const clock = manualClock('2026-01-02T03:04:05.000Z');
+    const recorder = new RunRecorder(db, versions, clock.now);
+    const id = recorder.begin(partial(result, 0));
+    recorder.update(partial(result, 1), false);
+    recorder.update(partial(result, 2), false);
+    await recorder.flushed();
+    // The tab is gone; a new page opens the history later.
+    clock.advance(60_000);
+    const history = new RunHistory(db, clock.now);
+    const [head] = await history.list();
+    expect(head).toMatchObject({ id, status: 'interrupted', seconds: 2 });
+    expect((await history.get(id))!.result.points).toEqual(result.points.slice(0, 2));
+    // The change is kept, not just shown.
+    expect((await db.get(id))!.status).toBe('interrupted');
+  });
+
+  it('keeps the latest state when writes queue up, and says so when the store fails', async () => {
+    const result = await finishedRun();
+    const db = new CountingDb();
+    const recorder = new RunRecorder(db, versions);
+    recorder.begin(partial(result, 0));
+    // Three seconds close while the first write is in flight: only the newest waits.
+    recorder.update(partial(result, 1), false);
+    recorder.update(partial(result, 2), false);
+    recorder.update(partial(result, 3), false);
+    await recorder.flushed();
+    expect(db.puts).toBe(2);
+    expect((await db.get(recorder.runId!))!.result.points.length).toBe(3);
+    db.fail = true;
+    recorder.update(result, true);
+    await recorder.flushed();
+    expect(recorder.lastError).toMatch(/could not be kept in this browser: QuotaExceededError\. Download it as JSON/);
+  });
+});
+
+describe('RunHistory', () => {
+  async function historyWith(...names: string[]) {
+    const db = new MemoryRunDb();
+    const history = new RunHistory(db, () => new Date('2026-05-01T00:00:00Z'));
+    const result = await finishedRun();
+    const runs = names.map((name, i): KeptRun => ({
+      id: `id-${i}`, name, status: 'complete', savedAt: '2026-05-01T00:00:00Z', ...versions, comparisonId: null, verdict: verdictOf(result),
+      result: { ...result, startedAt: `2026-04-0${i + 1}T00:00:00.000Z` },
+    }));
+    for (const run of runs) await db.put(run);
+    return { db, history, runs };
+  }
+
+  it('lists newest first, renames, deletes', async () => {
+    const { history } = await historyWith('old', 'new');
+    expect((await history.list()).map((r) => r.name)).toEqual(['new', 'old']);
+    await history.rename('id-0', '  baseline  ');
+    await history.remove('id-1');
+    expect((await history.list()).map((r) => r.name)).toEqual(['baseline']);
+  });
+
+  it('refuses an empty name or a vanished run, saying what to do', async () => {
+    const { history } = await historyWith('a');
+    await expect(history.rename('id-0', '   ')).rejects.toThrow(/needs a name/);
+    await expect(history.rename('nope', 'x')).rejects.toThrow(/No kept run has the id nope; it may have been deleted in another tab/);
+  });
+
+  it('imports a comparison file: storage round trip gives the same runs back', async () => {
+    const { runs } = await historyWith('a', 'b');
+    const target = new RunHistory(new MemoryRunDb(), () => new Date('2026-05-01T00:00:00Z'));
+    const text = JSON.stringify(exportComparison('a vs b', runs, new Date()));
+    expect(await target.import(text)).toEqual(runs);
+    expect(await target.list()).toEqual([...runs].reverse().map(headOf));
+    for (const run of runs) expect(await target.get(run.id)).toEqual(run);
+    await expect(target.import('not json')).rejects.toThrow(/This is not JSON/);
+  });
+});
+
+describe('a run split into head and seconds', () => {
+  it('joins back into the same run, histograms of seconds without a point included', async () => {
+    const result = await finishedRun();
+    const run: KeptRun = { id: 'r', name: 'n', status: 'complete', savedAt: 'now', ...versions, comparisonId: null, verdict: null, result };
+    expect(joinRun(headOf(run), secondsOf(run))).toEqual(run);
+    const odd = { ...run, result: { ...result, histograms: [...result.histograms, { second: 999, latency: result.histograms[0]!.latency }] } };
+    expect(joinRun(headOf(odd), secondsOf(odd))).toEqual(odd);
+  });
+
+  it('writes from a point on: that second and later ones only', async () => {
+    const result = await finishedRun();
+    const run: KeptRun = { id: 'r', name: 'n', status: 'complete', savedAt: 'now', ...versions, comparisonId: null, verdict: null, result };
+    const from = 2;
+    expect(secondsOf(run, from).map((s) => s.second)).toEqual(result.points.slice(from).map((p) => p.second));
+    expect(secondsOf(run, result.points.length)).toEqual([]);
+  });
+});
+
+describe('RunHistory and the page\'s own live run', () => {
+  it('never marks the run this page is still writing as interrupted', async () => {
+    const result = await finishedRun();
+    const db = new MemoryRunDb();
+    let ms = Date.parse('2026-01-02T03:04:05.000Z');
+    const now = () => new Date(ms);
+    const recorder = new RunRecorder(db, versions, now);
+    const id = recorder.begin({ ...result, points: [] });
+    await recorder.flushed();
+    ms += 60_000;
+    const history = new RunHistory(db, now);
+    expect((await history.list(recorder.liveId))[0]).toMatchObject({ id, status: 'running' });
+    recorder.update(result, true);
+    await recorder.flushed();
+    expect(recorder.liveId).toBeNull();
+    expect((await history.list(recorder.liveId))[0]).toMatchObject({ id, status: 'complete' });
+  });
+});
