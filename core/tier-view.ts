@@ -6,7 +6,6 @@ import { planScenario, type ScenarioPlan } from './scenario-plan.ts';
 import {
   demandFromTraffic,
   edition,
-  estimateWorkload,
   expectedTraffic,
   fitEdition,
   formatBytesPerSecond,
@@ -20,8 +19,6 @@ import {
   type ExpectedTraffic,
   type GuideRunConfig,
   type Scenario,
-  type WorkloadEstimate,
-  type WorkloadPart,
 } from './guide/index.ts';
 
 export const SCENARIO_WORDS: Record<Scenario, string> = {
