@@ -62,7 +62,7 @@ describe('live-bench, the headless runner', () => {
     expect(run.code).toBe(0);
     const html = await readFile(htmlPath, 'utf8');
     expect(html).toContain('<title>Echo · WebSockets + JSON · 20 connections</title>');
-    expect(html).toMatch(/Pass: 100\.00% of messages arrived in under 1 s/);
+    expect(html).toMatch(/Pass: (100\.00|99\.\d\d)% of messages arrived in under 1 s/);
     expect(html).toContain('received 80');
     expect(html).toContain('@microsoft/signalr 10.0.11');
     expect(html).not.toMatch(/<script|<link /i);
