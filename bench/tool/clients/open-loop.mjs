@@ -65,7 +65,8 @@ export async function runEchoLoad(client, connect, options) {
   await Promise.all(Array.from({ length: Math.min(connectConcurrency, connections) }, opener));
   const rampMs = Date.now() - rampStartMs;
 
-  const sendStartUs = nowUs() + 200_000;
+  // Whole microseconds, like the tool's: a rounded planned time never falls before the warm-up's end.
+  const sendStartUs = Math.round(nowUs()) + 200_000;
   warmupEndUs = sendStartUs + warmupSec * 1_000_000;
   const sendEndUs = sendStartUs + durationSec * 1_000_000;
   const timers = [];
