@@ -57,10 +57,10 @@ const machine = {
   cpuModel: os.cpus()[0]?.model,
   memoryGiB: Math.round(os.totalmem() / 2 ** 30),
   node: process.version,
-  chromium: execFileSync(CHROMIUM_PATH, ['--version']).toString().trim(),
+  chromium: execFileSync(CHROMIUM_PATH, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(),
   loadAverageAtStart: os.loadavg(),
 };
-ctx.hub = await startHub(root, ports);
+ctx.hub = await startHub(root, { port: ports.http, httpsPort: ports.https });
 ctx.collector = await startCollector(ports.collector);
 const results = {};
 try {

@@ -47,7 +47,12 @@ export function launchChromium(url) {
       const timeout = setTimeout(() => child.kill('SIGKILL'), 5_000);
       await exited;
       clearTimeout(timeout);
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helper processes may still be writing the profile for a moment.
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      } catch {
+        // A leftover temporary profile is harmless.
+      }
     },
   };
 }
