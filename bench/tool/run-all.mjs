@@ -22,6 +22,7 @@ import { transports } from './benches/transports.mjs';
 import { startCollector } from './lib/collector.mjs';
 import { CHROMIUM_PATH } from './lib/chromium.mjs';
 import { startHub } from './lib/hub.mjs';
+import { runNodeClient, runTab } from './lib/runs.mjs';
 import { writeMarkdown } from './lib/report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -64,6 +65,11 @@ ctx.hub = await startHub(root, { port: ports.http, httpsPort: ports.https });
 ctx.collector = await startCollector(ports.collector);
 const results = {};
 try {
+  // A fresh hub compiles its code paths (tiered JIT) and grows its heap during its first
+  // messages: do that before anything is measured, over both listeners.
+  log('warming the hub up (not measured)...');
+  await runNodeClient(ctx, 'raw', { connections: 255, intervalMs: 100, durationSec: quick ? 3 : 6 });
+  await runTab(ctx, { connections: 20, intervalMs: 100, durationSec: 3, transport: 'LongPolling' }, { base: ctx.hub.httpsUrl });
   for (const name of only) {
     const loadBefore = os.loadavg()[0];
     log(`${name}...`);
