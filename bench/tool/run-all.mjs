@@ -61,7 +61,7 @@ const machine = {
   chromium: execFileSync(CHROMIUM_PATH, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(),
   loadAverageAtStart: os.loadavg(),
 };
-ctx.hub = await startHub(root, { port: ports.http, httpsPort: ports.https });
+ctx.hub = await startHub(root, { port: ports.http, httpsPort: ports.https, corsOrigins: [`http://127.0.0.1:${ports.collector}`] });
 ctx.collector = await startCollector(ports.collector);
 const results = {};
 try {

@@ -1,11 +1,14 @@
 // 1 and 2. Throughput ceiling of one tab and client CPU per message: 255 WebSocket connections
-// echoing 2 KB, the send rate raised step by step, each step run by the tab, the plain-library
-// Node script and the raw-WebSocket client in turn (so machine load hits all three alike), until
-// a client's p99 passes 1 s, it misses more than 1% of its slots, or it loses messages. The
-// first step is the fixed rate at which CPU per 1,000 round trips is compared.
-import { runNodeClient, runTab } from '../lib/runs.mjs';
+// echoing 2 KB, the send rate raised step by step, each step run by every client in turn (so
+// machine load hits them alike): the tab, raw WebSockets in the same browser (what the browser
+// itself allows), the plain-library Node script and the raw-WebSocket Node client. A client stops
+// when its p99 passes 1 s, it misses more than 1% of its slots or loses messages, twice in a row at
+// one step (the machine is shared: one noisy step is retried). The first step is the fixed rate
+// at which CPU per 1,000 round trips is compared.
+import { runBrowserRaw, runNodeClient, runTab } from '../lib/runs.mjs';
 
-export const CLIENTS = ['tab', 'library', 'raw'];
+export const CLIENTS = ['tab', 'browserRaw', 'library', 'raw'];
+const RUNNERS = { tab: runTab, browserRaw: runBrowserRaw, library: (ctx, load) => runNodeClient(ctx, 'library', load), raw: (ctx, load) => runNodeClient(ctx, 'raw', load) };
 const CONNECTIONS = 255;
 /** Send intervals in ms, each step about 25% more messages than the last: 1,020 to 25,500 msg/s. */
 const INTERVALS_MS = [250, 200, 160, 128, 100, 80, 64, 50, 40, 32, 25, 20, 16, 13, 10];
@@ -19,20 +22,29 @@ export async function throughput(ctx) {
     if (still.length === 0) break;
     for (const client of still) {
       const load = { connections: CONNECTIONS, intervalMs, durationSec: ctx.stepSec, warmupSec: ctx.warmupSec };
-      let r;
-      try {
-        r = client === 'tab' ? await runTab(ctx, load) : await runNodeClient(ctx, client, load);
-      } catch (error) {
-        r = { client, intervalMs, targetPerSec: Math.round((CONNECTIONS * 1_000) / intervalMs), holds: false, error: error.message };
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        const r = await runStep(ctx, client, load);
+        r.attempt = attempt;
+        ctx.log(`throughput ${client} ${r.targetPerSec} msg/s${attempt > 1 ? ' (again)' : ''}: ${describe(r)}`);
+        steps.push(r);
+        if (r.holds) {
+          ceilings[client] = r;
+          break;
+        }
+        if (attempt === 2) failedAt[client] = r;
       }
-      ctx.log(`throughput ${client} ${r.targetPerSec} msg/s: ${describe(r)}`);
-      steps.push(r);
-      if (r.holds) ceilings[client] = r;
-      else failedAt[client] = r;
     }
   }
-  const fixed = Object.fromEntries(CLIENTS.map((c) => [c, steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0]) ?? null]));
+  const fixed = Object.fromEntries(CLIENTS.map((c) => [c, steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0] && s.holds) ?? steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0]) ?? null]));
   return { connections: CONNECTIONS, steps, ceilings, failedAt, fixedRate: fixed };
+}
+
+async function runStep(ctx, client, load) {
+  try {
+    return await RUNNERS[client](ctx, load);
+  } catch (error) {
+    return { client, intervalMs: load.intervalMs, targetPerSec: Math.round((load.connections * 1_000) / load.intervalMs), holds: false, error: error.message };
+  }
 }
 
 export function describe(r) {

@@ -6,7 +6,8 @@ const NOTES_HEADING = '## Notes';
 const n = (v, digits = 0) => (v == null || Number.isNaN(v) ? '–' : Number(v).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
 const pct = (v, digits = 0) => (v == null ? '–' : `${n(100 * v, digits)}%`);
 const row = (cells) => `| ${cells.join(' | ')} |`;
-const CLIENT_NAMES = { tab: 'tab (dashboard, 2 Web Workers)', library: 'Node + @microsoft/signalr (plain script)', raw: 'Node + raw WebSockets (leanest)' };
+const CLIENT_NAMES = { tab: 'tab (dashboard, 2 Web Workers)', browserRaw: 'same browser, raw WebSockets (2 Web Workers)', library: 'Node + @microsoft/signalr (plain script)', raw: 'Node + raw WebSockets (leanest)' };
+const CLIENTS = Object.keys(CLIENT_NAMES);
 
 export function writeMarkdown(doc, outPath, notesFrom) {
   const r = doc.results;
@@ -19,10 +20,11 @@ export function writeMarkdown(doc, outPath, notesFrom) {
       `The machine was shared with other work: load average ${n(m.loadAverageAtStart[0], 2)} at the start, ${n(m.loadAverageAtEnd[0], 2)} at the end. ` +
       'Compare figures within this run (the ratios), not with other machines. Machine-readable: [tool-results.json](tool-results.json).',
     '',
-    '**How each client measures.** All three run the same open loop: send *n* of connection *i* is planned at `start + i/N × interval + n × interval`; ' +
+    '**How each client measures.** Every client runs the same open loop: send *n* of connection *i* is planned at `start + i/N × interval + n × interval`; ' +
       'the hub\'s `ts` carries the planned time (µs since the epoch); latency = receive time − planned time, in an HdrHistogram (1 µs–10 min, 3 digits); ' +
       'a send more than one interval late is a missed slot; 2 KB payload `sender:seq:lag|xxx…`; warm-up sends left out; 8 connects in flight. ' +
       'The **tab** is the dashboard itself in Chromium launched directly (no Playwright), started by its URL (`?autostart=1&report=…`, `src/lib/bench-hook.ts`), 2 Web Workers, JSON over WebSockets. ' +
+      'The **same-browser raw client** (`bench/tool/clients/browser-raw/`) is a page with 2 Web Workers holding raw WebSockets that speak SignalR\'s JSON protocol by hand; it keeps each latency in an array and posts them at the end. ' +
       'The **plain-library script** (`bench/tool/clients/library-client.mjs`) is what the `@microsoft/signalr` docs show: `HubConnectionBuilder().withUrl().build()`, `on(\'Measure\')`, `start()`, `send(\'Echo\', …)`, one Node thread. ' +
       'The **raw client** (`bench/tool/clients/raw-client.mjs`) is `ws` speaking SignalR\'s JSON protocol by hand (negotiate, handshake, invocation frames; reads only `ts` and the payload), one Node thread. ' +
       'CPU is utime+stime from `/proc` over the measured window only: every Chromium process (split into the page\'s main thread, its workers, the network service that does the socket I/O, the rest), or the Node process; the hub\'s beside it.',
@@ -48,13 +50,15 @@ function throughputSection(t, doc) {
     '## 1. Throughput ceiling of one tab',
     '',
     `${t.connections} WebSocket connections (JSON), echo of 2,048 B, the send rate raised in steps of about 25% ` +
-      `(${doc.settings.stepSec} s per step, the first ${doc.settings.warmupSec} s left out), each step run by the three clients in turn, until a client's p99 reaches 1 s, ` +
-      'it misses more than 1% of its slots or loses more than 0.1% of its messages. The ceiling is the received rate of the last step that held.',
+      `(${doc.settings.stepSec} s per step, the first ${doc.settings.warmupSec} s left out), each step run by every client in turn, until a client's p99 reaches 1 s, ` +
+      'it misses more than 1% of its slots or loses more than 0.1% of its messages, twice in a row at one step (a failed step is run again once: the machine is shared). ' +
+      'The ceiling is the received rate of the last step that held. "Same browser, raw WebSockets" is the leanest client this browser can run ' +
+      '(`bench/tool/clients/browser-raw/`: 2 Web Workers, raw WebSockets, SignalR\'s JSON protocol by hand, same schedule): the browser\'s own limit.',
     '',
-    row(['client', 'ceiling (msg/s received)', 'first step that failed', 'tab as a share of it']),
+    row(['client', 'ceiling (msg/s received)', 'first step that failed (twice)', 'tab as a share of it']),
     row(['---', '---:', '---', '---:']),
   ];
-  for (const client of ['tab', 'library', 'raw']) {
+  for (const client of CLIENTS) {
     const failed = t.failedAt[client];
     const why = failed ? `${n(failed.targetPerSec)}/s: ${failed.error ?? failed.failures.join(', ')}` : 'none (top step held)';
     lines.push(row([CLIENT_NAMES[client], n(rate(c[client])), why, client === 'tab' ? '–' : pct(ratio(rate(c.tab), rate(c[client])))]));
@@ -62,14 +66,14 @@ function throughputSection(t, doc) {
   lines.push('', 'Every step:', '', row(['target msg/s', 'client', 'received/s', 'p50 ms', 'p99 ms', 'missed slots', 'lost', 'client CPU s per 1,000', 'hub CPU s per 1,000', 'holds']),
     row(['---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']));
   for (const s of t.steps) {
-    if (s.error) lines.push(row([n(s.targetPerSec), s.client, `error: ${s.error}`, '', '', '', '', '', '', 'no']));
-    else lines.push(row([n(s.targetPerSec), s.client, n(s.receivedPerSec), n(s.p50Ms, 1), n(s.p99Ms, 1), n(s.missedSlots), n(s.lost), n(s.cpuSecPer1000, 3), n(s.hubCpuSecPer1000, 3), verdict(s)]));
+    if (s.error) lines.push(row([n(s.targetPerSec), s.client + (s.attempt > 1 ? ' (again)' : ''), `error: ${s.error}`, '', '', '', '', '', '', 'no']));
+    else lines.push(row([n(s.targetPerSec), s.client + (s.attempt > 1 ? ' (again)' : ''), n(s.receivedPerSec), n(s.p50Ms, 1), n(s.p99Ms, 1), n(s.missedSlots), n(s.lost), n(s.cpuSecPer1000, 3), n(s.hubCpuSecPer1000, 3), verdict(s)]));
   }
   const f = t.fixedRate;
   lines.push('', '## 2. Client CPU per message', '',
     `CPU seconds per 1,000 echo round trips at a fixed ${n(f.tab?.targetPerSec ?? f.raw?.targetPerSec)} msg/s (the first step above: ${t.connections} connections, one send every ${f.tab?.intervalMs ?? f.raw?.intervalMs} ms each).`,
     '', row(['client', 'CPU s per 1,000', 'cores busy', 'of which', 'p99 ms', 'hub CPU s per 1,000']), row(['---', '---:', '---:', '---', '---:', '---:']));
-  for (const client of ['tab', 'library', 'raw']) {
+  for (const client of CLIENTS) {
     const s = f[client];
     if (!s || s.error) {
       lines.push(row([CLIENT_NAMES[client], '–', '–', s?.error ?? 'not run', '–', '–']));
@@ -79,7 +83,7 @@ function throughputSection(t, doc) {
     lines.push(row([CLIENT_NAMES[client], n(s.cpuSecPer1000, 3), n(s.cpuSec.total / s.measuredSec, 2), parts, n(s.p99Ms, 1), n(s.hubCpuSecPer1000, 3)]));
   }
   const tabCpu = f.tab?.cpuSecPer1000;
-  if (tabCpu) lines.push('', `The tab uses ${n(tabCpu / f.raw?.cpuSecPer1000, 1)}× the raw client's CPU per message and ${n(tabCpu / f.library?.cpuSecPer1000, 1)}× the plain-library script's.`);
+  if (tabCpu) lines.push('', `Per message, the tab uses ${n(tabCpu / f.browserRaw?.cpuSecPer1000, 2)}× the CPU of raw WebSockets in the same browser, ${n(tabCpu / f.library?.cpuSecPer1000, 1)}× the plain-library Node script's and ${n(tabCpu / f.raw?.cpuSecPer1000, 1)}× the raw Node client's.`);
   lines.push('');
   return lines;
 }

@@ -5,6 +5,7 @@
 // (after the warm-up, until the last planned send), so start-up and connecting are left out.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import hdr from 'hdr-histogram-js';
 import { chromiumCpu, launchChromium } from './chromium.mjs';
 import { CpuSampler, processCpu } from './cpu.mjs';
 
@@ -93,6 +94,36 @@ export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUr
     hubCpu.stop();
     await browser.close();
   }
+}
+
+/** Runs the raw browser client (bench/tool/clients/browser-raw) in a fresh Chromium. */
+export async function runBrowserRaw(ctx, load) {
+  const expected = ctx.collector.expect(load.durationSec * 1_000 + REPORT_SLACK_MS);
+  const query = new URLSearchParams({ report: expected.url, endpointUrl: `${ctx.hub.httpUrl}/signalrbench`, connections: String(load.connections),
+    intervalMs: String(load.intervalMs), durationSec: String(load.durationSec), warmupSec: String(load.warmupSec ?? 0), messageBytes: String(load.messageBytes ?? 2_048), workers: '2' });
+  const browser = launchChromium(`${ctx.collector.origin}/raw/index.html?${query}`);
+  const cpu = new CpuSampler(chromiumCpu(browser));
+  const hubCpu = new CpuSampler(processCpu(ctx.hub.pid, 'hub'));
+  try {
+    const r = await expected.report;
+    cpu.stop();
+    hubCpu.stop();
+    const totals = { connectionsOpened: r.connectionsOpened, sent: r.sent, received: r.received, missedSlots: r.missedSlots, lost: Math.max(0, r.sent - r.received) };
+    return record('browserRaw', load, totals, summarize(r.latencyUs), summarize(r.uncorrectedUs), cpu.between(r.measuredFromMs, r.measuredToMs),
+      hubCpu.between(r.measuredFromMs, r.measuredToMs), { rampMs: r.rampMs, crossOriginIsolated: r.crossOriginIsolated });
+  } finally {
+    cpu.stop();
+    hubCpu.stop();
+    await browser.close();
+  }
+}
+
+/** The tool's histogram settings (core/latency.ts), for latencies a client kept one by one. */
+function summarize(valuesUs) {
+  const h = hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false });
+  for (const v of valuesUs) h.recordValue(Math.min(600_000_000, Math.max(1, Math.round(v))));
+  const p = (q) => h.getValueAtPercentile(q);
+  return { count: h.totalCount, p50Us: p(50), p90Us: p(90), p99Us: p(99), p999Us: p(99.9), maxUs: h.maxValue, meanUs: h.mean };
 }
 
 /** Runs one of the Node clients ('library' or 'raw') in its own process. */
