@@ -47,7 +47,7 @@ if (process.env.BENCH_NO_BUILD !== '1') {
 
 const ctx = {
   root, quick, ports, log,
-  stepSec: quick ? 5 : 10,
+  stepSec: quick ? 5 : 8,
   warmupSec: quick ? 1 : 2,
   latencySec: quick ? 10 : 30,
   transportSec: quick ? 6 : 15,

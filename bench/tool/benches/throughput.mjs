@@ -10,8 +10,8 @@ import { runBrowserRaw, runNodeClient, runTab } from '../lib/runs.mjs';
 export const CLIENTS = ['tab', 'browserRaw', 'library', 'raw'];
 const RUNNERS = { tab: runTab, browserRaw: runBrowserRaw, library: (ctx, load) => runNodeClient(ctx, 'library', load), raw: (ctx, load) => runNodeClient(ctx, 'raw', load) };
 const CONNECTIONS = 255;
-/** Send intervals in ms, each step about 25% more messages than the last: 1,020 to 25,500 msg/s. */
-const INTERVALS_MS = [250, 200, 160, 128, 100, 80, 64, 50, 40, 32, 25, 20, 16, 13, 10];
+/** Send intervals in ms, each step about 33% more messages than the last: 1,020 to 25,500 msg/s. */
+const INTERVALS_MS = [250, 190, 140, 100, 75, 56, 42, 32, 24, 18, 13, 10];
 
 export async function throughput(ctx) {
   const steps = [];

@@ -49,7 +49,7 @@ function throughputSection(t, doc) {
   const lines = [
     '## 1. Throughput ceiling of one tab',
     '',
-    `${t.connections} WebSocket connections (JSON), echo of 2,048 B, the send rate raised in steps of about 25% ` +
+    `${t.connections} WebSocket connections (JSON), echo of 2,048 B, the send rate raised in steps of about 33% ` +
       `(${doc.settings.stepSec} s per step, the first ${doc.settings.warmupSec} s left out), each step run by every client in turn, until a client's p99 reaches 1 s, ` +
       'it misses more than 1% of its slots or loses more than 0.1% of its messages, twice in a row at one step (a failed step is run again once: the machine is shared). ' +
       'The ceiling is the received rate of the last step that held. "Same browser, raw WebSockets" is the leanest client this browser can run ' +
