@@ -51,7 +51,8 @@ function throughputSection(t, doc) {
     '',
     `${t.connections} WebSocket connections (JSON), echo of 2,048 B, the send rate raised in steps of about 33% ` +
       `(${doc.settings.stepSec} s per step, the first ${doc.settings.warmupSec} s left out), each step run by every client in turn, until a client's p99 reaches 1 s, ` +
-      'it misses more than 1% of its slots or loses more than 0.1% of its messages, twice in a row at one step (a failed step is run again once: the machine is shared). ' +
+      'it misses more than 1% of its slots or loses more than 0.1% of its messages, twice in a row at one step (a failed step is run again once: the machine is shared); ' +
+      'then one more step halfway between the last that held and the one that failed narrows the ceiling. ' +
       'The ceiling is the received rate of the last step that held. "Same browser, raw WebSockets" is the leanest client this browser can run ' +
       '(`bench/tool/clients/browser-raw/`: 2 Web Workers, raw WebSockets, SignalR\'s JSON protocol by hand, same schedule): the browser\'s own limit.',
     '',
@@ -66,8 +67,8 @@ function throughputSection(t, doc) {
   lines.push('', 'Every step:', '', row(['target msg/s', 'client', 'received/s', 'p50 ms', 'p99 ms', 'missed slots', 'lost', 'client CPU s per 1,000', 'hub CPU s per 1,000', 'holds']),
     row(['---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']));
   for (const s of t.steps) {
-    if (s.error) lines.push(row([n(s.targetPerSec), s.client + (s.attempt > 1 ? ' (again)' : ''), `error: ${s.error}`, '', '', '', '', '', '', 'no']));
-    else lines.push(row([n(s.targetPerSec), s.client + (s.attempt > 1 ? ' (again)' : ''), n(s.receivedPerSec), n(s.p50Ms, 1), n(s.p99Ms, 1), n(s.missedSlots), n(s.lost), n(s.cpuSecPer1000, 3), n(s.hubCpuSecPer1000, 3), verdict(s)]));
+    if (s.error) lines.push(row([n(s.targetPerSec), s.client + (s.label ? ` (${s.label})` : '') + (s.attempt > 1 ? ' (again)' : ''), `error: ${s.error}`, '', '', '', '', '', '', 'no']));
+    else lines.push(row([n(s.targetPerSec), s.client + (s.label ? ` (${s.label})` : '') + (s.attempt > 1 ? ' (again)' : ''), n(s.receivedPerSec), n(s.p50Ms, 1), n(s.p99Ms, 1), n(s.missedSlots), n(s.lost), n(s.cpuSecPer1000, 3), n(s.hubCpuSecPer1000, 3), verdict(s)]));
   }
   const f = t.fixedRate;
   lines.push('', '## 2. Client CPU per message', '',
