@@ -28,97 +28,121 @@ function summary(h) {
  * @param connect (index, onMeasure(ts, payload)) => Promise<{ send(ts, payload): void, stop(): Promise<void> }>
  */
 export async function runEchoLoad(client, connect, options) {
-  const { connections, intervalMs, durationSec, warmupSec = 0, messageBytes = 2_048, connectConcurrency = 8 } = options;
-  const intervalUs = intervalMs * 1_000;
-  const filler = 'x'.repeat(messageBytes);
-  const latency = histogram();
-  const uncorrected = histogram();
-  const totals = { sent: 0, received: 0, missedSlots: 0, sendErrors: 0, connectFailures: 0 };
-  let warmupEndUs = warmupSec > 0 ? Infinity : -Infinity;
+  const load = new EchoLoad(client, { warmupSec: 0, messageBytes: 2_048, connectConcurrency: 8, ...options });
+  const rampMs = await load.open(connect);
+  load.start();
+  await load.drain();
+  process.stdout.write(JSON.stringify(load.result(rampMs)) + '\n');
+}
 
-  const onMeasure = (ts, payload) => {
+class EchoLoad {
+  latency = histogram();
+  uncorrected = histogram();
+  totals = { sent: 0, received: 0, missedSlots: 0, sendErrors: 0, connectFailures: 0 };
+  opened = [];
+  timers = [];
+
+  constructor(client, options) {
+    this.client = client;
+    this.options = options;
+    this.intervalUs = options.intervalMs * 1_000;
+    this.filler = 'x'.repeat(options.messageBytes);
+    // Before the start time is known, anything that arrives is from the warm-up, if there is one.
+    this.warmupEndUs = options.warmupSec > 0 ? Infinity : -Infinity;
+  }
+
+  receive(ts, payload) {
     const receivedUs = nowUs();
     const plannedUs = Number(ts);
-    if (plannedUs < warmupEndUs) return;
+    if (plannedUs < this.warmupEndUs) return;
     const header = payload.slice(0, payload.indexOf('|')).split(':');
     const correctedUs = receivedUs - plannedUs;
-    latency.recordValue(Math.min(600_000_000, Math.max(1, Math.round(correctedUs))));
-    uncorrected.recordValue(Math.min(600_000_000, Math.max(1, Math.round(correctedUs - Number(header[2])))));
-    totals.received++;
-  };
+    this.latency.recordValue(Math.min(600_000_000, Math.max(1, Math.round(correctedUs))));
+    this.uncorrected.recordValue(Math.min(600_000_000, Math.max(1, Math.round(correctedUs - Number(header[2])))));
+    this.totals.received++;
+  }
 
-  // Paced connects: at most `connectConcurrency` in flight.
-  const rampStartMs = Date.now();
-  const opened = new Array(connections);
-  let nextIndex = 0;
-  const opener = async () => {
-    while (nextIndex < connections) {
-      const index = nextIndex++;
-      try {
-        opened[index] = await connect(index, onMeasure);
-      } catch (error) {
-        totals.connectFailures++;
-        if (totals.connectFailures === 1) console.error(`${client}: connection ${index} failed: ${error.message}`);
+  /** Paced connects, at most `connectConcurrency` in flight; returns how long they took, in ms. */
+  async open(connect) {
+    const { connections, connectConcurrency } = this.options;
+    const rampStartMs = Date.now();
+    let nextIndex = 0;
+    const opener = async () => {
+      while (nextIndex < connections) {
+        const index = nextIndex++;
+        try {
+          this.opened[index] = await connect(index, (ts, payload) => this.receive(ts, payload));
+        } catch (error) {
+          this.totals.connectFailures++;
+          if (this.totals.connectFailures === 1) console.error(`${this.client}: connection ${index} failed: ${error.message}`);
+        }
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(connectConcurrency, connections) }, opener));
-  const rampMs = Date.now() - rampStartMs;
+    };
+    await Promise.all(Array.from({ length: Math.min(connectConcurrency, connections) }, opener));
+    return Date.now() - rampStartMs;
+  }
 
-  // Whole microseconds, like the tool's: a rounded planned time never falls before the warm-up's end.
-  const sendStartUs = Math.round(nowUs()) + 200_000;
-  warmupEndUs = sendStartUs + warmupSec * 1_000_000;
-  const sendEndUs = sendStartUs + durationSec * 1_000_000;
-  const timers = [];
-  opened.forEach((conn, index) => {
-    if (!conn) return;
-    const firstUs = sendStartUs + (index / connections) * intervalUs;
+  start() {
+    // Whole microseconds, like the tool's: a rounded planned time never falls before the warm-up's end.
+    this.sendStartUs = Math.round(nowUs()) + 200_000;
+    this.warmupEndUs = this.sendStartUs + this.options.warmupSec * 1_000_000;
+    this.sendEndUs = this.sendStartUs + this.options.durationSec * 1_000_000;
+    this.opened.forEach((conn, index) => conn && this.schedule(conn, index));
+  }
+
+  /** One connection's open loop: a setTimeout chain to each planned slot, never sending early. */
+  schedule(conn, index) {
+    const firstUs = this.sendStartUs + (index / this.options.connections) * this.intervalUs;
     let seq = 0;
     const arm = () => {
-      const plannedUs = firstUs + seq * intervalUs;
-      if (plannedUs >= sendEndUs) return;
-      timers[index] = setTimeout(fire, Math.max(0, (plannedUs - nowUs()) / 1_000));
+      const plannedUs = firstUs + seq * this.intervalUs;
+      if (plannedUs >= this.sendEndUs) return;
+      this.timers[index] = setTimeout(fire, Math.max(0, (plannedUs - nowUs()) / 1_000));
     };
     const fire = () => {
-      const plannedUs = firstUs + seq * intervalUs;
+      const plannedUs = firstUs + seq * this.intervalUs;
       const sendLagUs = nowUs() - plannedUs;
       if (sendLagUs < 0) return arm();
       const head = `${index}:${seq}:${Math.round(sendLagUs)}|`;
       seq++;
-      if (plannedUs >= warmupEndUs) {
-        totals.sent++;
-        if (sendLagUs > intervalUs) totals.missedSlots++;
+      if (plannedUs >= this.warmupEndUs) {
+        this.totals.sent++;
+        if (sendLagUs > this.intervalUs) this.totals.missedSlots++;
       }
       try {
-        conn.send(Math.round(plannedUs), head + filler.slice(head.length));
+        conn.send(Math.round(plannedUs), head + this.filler.slice(head.length));
       } catch {
-        totals.sendErrors++;
+        this.totals.sendErrors++;
       }
       arm();
     };
     arm();
-  });
+  }
 
-  await sleep((sendEndUs - nowUs()) / 1_000);
-  const drainMs = Math.min(10_000, Math.max(2_000, 2 * intervalMs));
-  for (let waitedMs = 0; waitedMs < drainMs && totals.received < totals.sent; waitedMs += 20) await sleep(20);
-  timers.forEach((t) => clearTimeout(t));
-  await Promise.all(opened.filter(Boolean).map((c) => c.stop().catch(() => {})));
+  /** Waits for the last send, then up to two intervals (2-10 s) for what is in flight, and closes. */
+  async drain() {
+    await sleep((this.sendEndUs - nowUs()) / 1_000);
+    const drainMs = Math.min(10_000, Math.max(2_000, 2 * this.options.intervalMs));
+    for (let waitedMs = 0; waitedMs < drainMs && this.totals.received < this.totals.sent; waitedMs += 20) await sleep(20);
+    this.timers.forEach((t) => clearTimeout(t));
+    await Promise.all(this.opened.filter(Boolean).map((c) => c.stop().catch(() => {})));
+  }
 
-  const toEpochMs = (us) => Math.round(us / 1_000);
-  const result = {
-    client,
-    connectionsOpened: opened.filter(Boolean).length,
-    ...totals,
-    lost: Math.max(0, totals.sent - totals.received),
-    rampMs,
-    latency: summary(latency),
-    uncorrectedLatency: summary(uncorrected),
-    // The measured window in epoch ms, to cut the process's CPU samples.
-    measuredFromMs: toEpochMs(warmupEndUs),
-    measuredToMs: toEpochMs(sendEndUs),
-  };
-  process.stdout.write(JSON.stringify(result) + '\n');
+  result(rampMs) {
+    const toEpochMs = (us) => Math.round(us / 1_000);
+    return {
+      client: this.client,
+      connectionsOpened: this.opened.filter(Boolean).length,
+      ...this.totals,
+      lost: Math.max(0, this.totals.sent - this.totals.received),
+      rampMs,
+      latency: summary(this.latency),
+      uncorrectedLatency: summary(this.uncorrected),
+      // The measured window in epoch ms, to cut the process's CPU samples.
+      measuredFromMs: toEpochMs(this.warmupEndUs),
+      measuredToMs: toEpochMs(this.sendEndUs),
+    };
+  }
 }
 
 /** Options from the command line: one JSON argument. */
