@@ -57,6 +57,24 @@ describe('OpenLoop', () => {
     expect(slots.every((lagUs) => lagUs >= 0)).toBe(true);
   });
 
+  it('asks for whole milliseconds, rounded up, so a browser that truncates delays does not wake it early', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const delaysMs: number[] = [];
+    const recording = { setTimeout: (cb: () => void, ms: number) => (delaysMs.push(ms), time.setTimeout(cb, ms)), clearTimeout: (h: unknown) => time.clearTimeout(h) };
+    // Slots 10.3 ms apart, the first 2.7 ms from now: never a whole number of ms away.
+    const slots: number[] = [];
+    const openLoop = new OpenLoop(time, recording, t0 + 2_700, 10_300, t0 + 40_000, (plannedUs) => slots.push(time.nowUs() - plannedUs));
+    openLoop.start();
+    await time.advanceByMs(100);
+    expect(slots).toHaveLength(4);
+    expect(delaysMs.every((ms) => Number.isInteger(ms))).toBe(true);
+    // 2.7 ms away, then 13.0 - 3, then 23.3 - 13.
+    expect(delaysMs.slice(0, 3)).toEqual([3, 10, 11]);
+    // One timer per send: no early wake-up and re-arm.
+    expect(delaysMs).toHaveLength(4);
+  });
+
   it('stop() cancels the pending send', async () => {
     const time = new FakeTime();
     const t0 = time.nowUs();

@@ -1,0 +1,72 @@
+// 1 and 2. Throughput ceiling of one tab and client CPU per message: 255 WebSocket connections
+// echoing 2 KB, the send rate raised step by step, each step run by every client in turn (so
+// machine load hits them alike): the tab, raw WebSockets in the same browser (what the browser
+// itself allows), the plain-library Node script and the raw-WebSocket Node client. A client stops
+// when its p99 passes 1 s, it misses more than 1% of its slots or loses messages, twice in a row at
+// one step (the machine is shared: one noisy step is retried). The first step is the fixed rate
+// at which CPU per 1,000 round trips is compared.
+import { runBrowserRaw, runNodeClient, runTab } from '../lib/runs.mjs';
+
+export const CLIENTS = ['tab', 'browserRaw', 'library', 'raw'];
+const RUNNERS = { tab: runTab, browserRaw: runBrowserRaw, library: (ctx, load) => runNodeClient(ctx, 'library', load), raw: (ctx, load) => runNodeClient(ctx, 'raw', load) };
+const CONNECTIONS = 255;
+/** Send intervals in ms, each step about 33% more messages than the last: 1,020 to 25,500 msg/s. */
+const INTERVALS_MS = [250, 190, 140, 100, 75, 56, 42, 32, 24, 18, 13, 10];
+
+export async function throughput(ctx) {
+  const steps = [];
+  const ceilings = Object.fromEntries(CLIENTS.map((c) => [c, null]));
+  const failedAt = {};
+  for (const intervalMs of ctx.quick ? INTERVALS_MS.filter((_, i) => i % 2 === 0) : INTERVALS_MS) {
+    const still = CLIENTS.filter((c) => !(c in failedAt));
+    if (still.length === 0) break;
+    for (const client of still) {
+      const r = await stepTwice(ctx, client, intervalMs, steps);
+      if (r.holds) ceilings[client] = r;
+      else failedAt[client] = r;
+    }
+  }
+  // One more step halfway between the last that held and the first that failed narrows each
+  // ceiling from a third to about a sixth of a step.
+  for (const client of CLIENTS) {
+    const held = ceilings[client];
+    const failed = failedAt[client];
+    if (!held || !failed) continue;
+    const midMs = Math.round((held.intervalMs + failed.intervalMs) / 2);
+    if (midMs === held.intervalMs || midMs === failed.intervalMs) continue;
+    const r = await stepTwice(ctx, client, midMs, steps, 'halfway');
+    if (r.holds) ceilings[client] = r;
+    else failedAt[client] = r;
+  }
+  const fixed = Object.fromEntries(CLIENTS.map((c) => [c, steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0] && s.holds) ?? steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0]) ?? null]));
+  return { connections: CONNECTIONS, steps, ceilings, failedAt, fixedRate: fixed };
+}
+
+/** Runs a step, and once more if it fails: one noisy step on a shared machine does not end a ramp. */
+async function stepTwice(ctx, client, intervalMs, steps, label = '') {
+  const load = { connections: CONNECTIONS, intervalMs, durationSec: ctx.stepSec, warmupSec: ctx.warmupSec };
+  let r;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    r = await runStep(ctx, client, load);
+    r.attempt = attempt;
+    r.label = label;
+    ctx.log(`throughput ${client} ${r.targetPerSec} msg/s${label ? ` (${label})` : ''}${attempt > 1 ? ' (again)' : ''}: ${describe(r)}`);
+    steps.push(r);
+    if (r.holds) break;
+  }
+  return r;
+}
+
+async function runStep(ctx, client, load) {
+  try {
+    return await RUNNERS[client](ctx, load);
+  } catch (error) {
+    return { client, intervalMs: load.intervalMs, targetPerSec: Math.round((load.connections * 1_000) / load.intervalMs), holds: false, error: error.message };
+  }
+}
+
+export function describe(r) {
+  if (r.error) return `failed: ${r.error}`;
+  return `${r.holds ? 'holds' : 'FAILS'}; received ${r.receivedPerSec}/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ` +
+    `missed ${r.missedSlots}/${r.sent}, lost ${r.lost}, CPU ${r.cpuSec.total.toFixed(2)} s (${r.cpuSecPer1000?.toFixed(3)} s/1000), hub ${r.hubCpuSecPer1000?.toFixed(3)} s/1000`;
+}

@@ -1,0 +1,21 @@
+// What a user would write instead of the tool: a plain Node script using @microsoft/signalr the
+// way its documentation shows (HubConnectionBuilder, withUrl, on, start, send), one connection
+// per simulated client, over WebSockets with the JSON protocol. The schedule and measurement
+// are the tool's (open-loop.mjs).
+import * as signalR from '@microsoft/signalr';
+import { optionsFromArgv, runEchoLoad } from './open-loop.mjs';
+
+const options = optionsFromArgv();
+
+await runEchoLoad('library', async (_index, onMeasure) => {
+  const connection = new signalR.HubConnectionBuilder()
+    .withUrl(options.endpointUrl, { transport: signalR.HttpTransportType.WebSockets })
+    .configureLogging(signalR.LogLevel.Error)
+    .build();
+  connection.on('Measure', onMeasure);
+  await connection.start();
+  return {
+    send: (ts, payload) => void connection.send('Echo', ts, payload).catch(() => {}),
+    stop: () => connection.stop(),
+  };
+}, options);

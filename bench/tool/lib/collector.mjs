@@ -1,0 +1,61 @@
+// A tiny HTTP server the benchmark pages POST their reports to. The hub serves the dashboard
+// cross-origin isolated, from another port: the collector answers with CORS headers.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The raw browser client's files, served under /raw/ (cross-origin isolated, like the dashboard). */
+const RAW_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../clients/browser-raw');
+const RAW_FILES = { '/raw/index.html': 'text/html', '/raw/worker.js': 'text/javascript' };
+
+export async function startCollector(port) {
+  const waiting = new Map();
+  const server = http.createServer((req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Headers', 'content-type');
+    // An isolated page (COEP require-corp) may read only resources that allow it.
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    if (req.method === 'OPTIONS') return res.end();
+    const pathname = new URL(req.url, 'http://x').pathname;
+    if (req.method === 'GET' && pathname in RAW_FILES) {
+      res.setHeader('Content-Type', RAW_FILES[pathname]);
+      res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+      res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
+      return res.end(readFileSync(path.join(RAW_CLIENT_DIR, path.basename(pathname))));
+    }
+    const id = new URL(req.url, 'http://x').searchParams.get('id');
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      res.end('ok');
+      const entry = waiting.get(id);
+      if (!entry) return;
+      waiting.delete(id);
+      try {
+        entry.resolve(JSON.parse(body));
+      } catch (error) {
+        entry.reject(new Error(`Report ${id} is not JSON: ${error.message}`));
+      }
+    });
+  });
+  await new Promise((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+  let next = 0;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    /** A fresh report URL and the promise of what gets POSTed to it (rejected after `timeoutMs`). */
+    expect(timeoutMs) {
+      const id = String(++next);
+      const report = new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting.delete(id);
+          reject(new Error(`No report arrived within ${Math.round(timeoutMs / 1_000)} s: the page did not finish its run or could not reach the collector.`));
+        }, timeoutMs);
+        waiting.set(id, { resolve: (v) => (clearTimeout(timer), resolve(v)), reject: (e) => (clearTimeout(timer), reject(e)) });
+      });
+      return { url: `${origin}/report?id=${id}`, report };
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}

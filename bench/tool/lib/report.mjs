@@ -1,0 +1,153 @@
+// Writes the tool benchmark's figures as Markdown (bench/TOOL-RESULTS.md). The "## Notes" section
+// at the end of the existing file is written by people and kept from run to run.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
+const NOTES_HEADING = '## Notes';
+const n = (v, digits = 0) => (v == null || Number.isNaN(v) ? '–' : Number(v).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+const pct = (v, digits = 0) => (v == null ? '–' : `${n(100 * v, digits)}%`);
+const row = (cells) => `| ${cells.join(' | ')} |`;
+const CLIENT_NAMES = { tab: 'tab (dashboard, 2 Web Workers)', browserRaw: 'same browser, raw WebSockets (2 Web Workers)', library: 'Node + @microsoft/signalr (plain script)', raw: 'Node + raw WebSockets (leanest)' };
+const CLIENTS = Object.keys(CLIENT_NAMES);
+
+export function writeMarkdown(doc, outPath, notesFrom) {
+  const r = doc.results;
+  const m = doc.machine;
+  const lines = [
+    '# Benchmarks of the tool itself',
+    '',
+    `Latest run: ${doc.startedAt.slice(0, 16).replace('T', ' ')} UTC, \`${doc.command}\` (${Math.round((Date.parse(doc.finishedAt) - Date.parse(doc.startedAt)) / 60_000)} min). ` +
+      `Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.chromium}, Node ${m.node}; the hub-sample, the clients and the browser share the cores, over loopback. ` +
+      `The machine was shared with other work: load average ${n(m.loadAverageAtStart[0], 2)} at the start, ${n(m.loadAverageAtEnd[0], 2)} at the end. ` +
+      'Compare figures within this run (the ratios), not with other machines. Machine-readable: [tool-results.json](tool-results.json).',
+    '',
+    '**How each client measures.** Every client runs the same open loop: send *n* of connection *i* is planned at `start + i/N × interval + n × interval`; ' +
+      'the hub\'s `ts` carries the planned time (µs since the epoch); latency = receive time − planned time, in an HdrHistogram (1 µs–10 min, 3 digits); ' +
+      'a send more than one interval late is a missed slot; 2 KB payload `sender:seq:lag|xxx…`; warm-up sends left out; 8 connects in flight. ' +
+      'The **tab** is the dashboard itself in Chromium launched directly (no Playwright), started by its URL (`?autostart=1&report=…`, `src/lib/bench-hook.ts`), 2 Web Workers, JSON over WebSockets. ' +
+      'The **same-browser raw client** (`bench/tool/clients/browser-raw/`) is a page with 2 Web Workers holding raw WebSockets that speak SignalR\'s JSON protocol by hand; it keeps each latency in an array and posts them at the end. ' +
+      'The **plain-library script** (`bench/tool/clients/library-client.mjs`) is what the `@microsoft/signalr` docs show: `HubConnectionBuilder().withUrl().build()`, `on(\'Measure\')`, `start()`, `send(\'Echo\', …)`, one Node thread. ' +
+      'The **raw client** (`bench/tool/clients/raw-client.mjs`) is `ws` speaking SignalR\'s JSON protocol by hand (negotiate, handshake, invocation frames; reads only `ts` and the payload), one Node thread. ' +
+      'CPU is utime+stime from `/proc` over the measured window only: every Chromium process (split into the page\'s main thread, its workers, the network service that does the socket I/O, the rest), or the Node process; the hub\'s beside it.',
+    '',
+  ];
+  if (r.throughput) lines.push(...throughputSection(r.throughput, doc));
+  if (r.latency) lines.push(...latencySection(r.latency));
+  if (r.rampup) lines.push(...rampSection(r.rampup));
+  if (r.dashboard) lines.push(...dashboardSection(r.dashboard));
+  if (r.transports) lines.push(...transportSection(r.transports));
+  const previous = existsSync(notesFrom) ? readFileSync(notesFrom, 'utf8') : '';
+  const notesAt = previous.indexOf(`\n${NOTES_HEADING}`);
+  const text = lines.join('\n') + '\n' + (notesAt >= 0 ? previous.slice(notesAt) : '');
+  writeFileSync(outPath, text);
+  return text;
+}
+
+function throughputSection(t, doc) {
+  const c = t.ceilings;
+  const rate = (x) => (x ? x.receivedPerSec : null);
+  const ratio = (a, b) => (a && b ? a / b : null);
+  const lines = [
+    '## 1. Throughput ceiling of one tab',
+    '',
+    `${t.connections} WebSocket connections (JSON), echo of 2,048 B, the send rate raised in steps of about 33% ` +
+      `(${doc.settings.stepSec} s per step, the first ${doc.settings.warmupSec} s left out), each step run by every client in turn, until a client's p99 reaches 1 s, ` +
+      'it misses more than 1% of its slots or loses more than 0.1% of its messages, twice in a row at one step (a failed step is run again once: the machine is shared); ' +
+      'then one more step halfway between the last that held and the one that failed narrows the ceiling. ' +
+      'The ceiling is the received rate of the last step that held. "Same browser, raw WebSockets" is the leanest client this browser can run ' +
+      '(`bench/tool/clients/browser-raw/`: 2 Web Workers, raw WebSockets, SignalR\'s JSON protocol by hand, same schedule): the browser\'s own limit.',
+    '',
+    row(['client', 'ceiling (msg/s received)', 'first step that failed (twice)', 'tab as a share of it']),
+    row(['---', '---:', '---', '---:']),
+  ];
+  for (const client of CLIENTS) {
+    const failed = t.failedAt[client];
+    const why = failed ? `${n(failed.targetPerSec)}/s: ${failed.error ?? failed.failures.join(', ')}` : 'none (top step held)';
+    lines.push(row([CLIENT_NAMES[client], n(rate(c[client])), why, client === 'tab' ? '–' : pct(ratio(rate(c.tab), rate(c[client])))]));
+  }
+  lines.push('', 'Every step:', '', row(['target msg/s', 'client', 'received/s', 'p50 ms', 'p99 ms', 'missed slots', 'lost', 'client CPU s per 1,000', 'hub CPU s per 1,000', 'holds']),
+    row(['---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']));
+  for (const s of t.steps) {
+    if (s.error) lines.push(row([n(s.targetPerSec), s.client + (s.label ? ` (${s.label})` : '') + (s.attempt > 1 ? ' (again)' : ''), `error: ${s.error}`, '', '', '', '', '', '', 'no']));
+    else lines.push(row([n(s.targetPerSec), s.client + (s.label ? ` (${s.label})` : '') + (s.attempt > 1 ? ' (again)' : ''), n(s.receivedPerSec), n(s.p50Ms, 1), n(s.p99Ms, 1), n(s.missedSlots), n(s.lost), n(s.cpuSecPer1000, 3), n(s.hubCpuSecPer1000, 3), verdict(s)]));
+  }
+  const f = t.fixedRate;
+  lines.push('', '## 2. Client CPU per message', '',
+    `CPU seconds per 1,000 echo round trips at a fixed ${n(f.tab?.targetPerSec ?? f.raw?.targetPerSec)} msg/s (the first step above: ${t.connections} connections, one send every ${f.tab?.intervalMs ?? f.raw?.intervalMs} ms each).`,
+    '', row(['client', 'CPU s per 1,000', 'cores busy', 'of which', 'p99 ms', 'hub CPU s per 1,000']), row(['---', '---:', '---:', '---', '---:', '---:']));
+  for (const client of CLIENTS) {
+    const s = f[client];
+    if (!s || s.error) {
+      lines.push(row([CLIENT_NAMES[client], '–', '–', s?.error ?? 'not run', '–', '–']));
+      continue;
+    }
+    const parts = Object.entries(s.cpuSec).filter(([k, v]) => k !== 'total' && v > 0.005).map(([k, v]) => `${k} ${n(v / s.measuredSec, 2)}`).join(', ');
+    lines.push(row([CLIENT_NAMES[client], n(s.cpuSecPer1000, 3), n(s.cpuSec.total / s.measuredSec, 2), parts, n(s.p99Ms, 1), n(s.hubCpuSecPer1000, 3)]));
+  }
+  const tabCpu = f.tab?.cpuSecPer1000;
+  if (tabCpu) lines.push('', `Per message, the tab uses ${n(tabCpu / f.browserRaw?.cpuSecPer1000, 2)}× the CPU of raw WebSockets in the same browser, ${n(tabCpu / f.library?.cpuSecPer1000, 1)}× the plain-library Node script's and ${n(tabCpu / f.raw?.cpuSecPer1000, 1)}× the raw Node client's.`);
+  lines.push('');
+  return lines;
+}
+
+function latencySection(l) {
+  const lines = ['## 3. Latency truth at low load', '',
+    `${l.load.connections} WebSocket connections (JSON) echoing 2,048 B once a second for ${l.load.durationSec} s (first ${l.load.warmupSec} s left out), from the tab. ` +
+      'The wire figures are the same round trips in a tshark capture on loopback, paired message by message (`sender:seq`): ' +
+      'the hub\'s round trip is the Echo frame to its Measure frame; the send path is the planned time to the Echo frame on the wire.', '',
+    row(['', 'p50 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'messages']), row(['---', '---:', '---:', '---:', '---:', '---:']),
+    row(['tab, as the tool reports it (from the planned time)', n(l.tab.p50Ms, 2), n(l.tab.p99Ms, 2), n(l.tab.p999Ms, 2), n(l.tab.maxMs, 2), n(l.tab.received)]),
+    row(['tab, from the actual send time (uncorrected)', n(l.tab.uncorrectedP50Ms, 2), n(l.tab.uncorrectedP99Ms, 2), '', '', ''])];
+  if (l.wire) {
+    lines.push(row(['wire: hub round trip (Echo frame → Measure frame)', n(l.wire.rtt.p50Ms, 2), n(l.wire.rtt.p99Ms, 2), n(l.wire.rtt.p999Ms, 2), n(l.wire.rtt.maxMs, 2), n(l.wire.matched)]),
+      row(['wire: planned time → Echo frame (client send path)', n(l.wire.sendPath.p50Ms, 2), n(l.wire.sendPath.p99Ms, 2), n(l.wire.sendPath.p999Ms, 2), n(l.wire.sendPath.maxMs, 2), '']),
+      row(['wire: planned time → Measure frame (a client that reads instantly)', n(l.wire.plannedToWireIn.p50Ms, 2), n(l.wire.plannedToWireIn.p99Ms, 2), n(l.wire.plannedToWireIn.p999Ms, 2), n(l.wire.plannedToWireIn.maxMs, 2), '']));
+  }
+  lines.push(row(['raw client at the same load (Node)', n(l.raw.p50Ms, 2), n(l.raw.p99Ms, 2), n(l.raw.p999Ms, 2), n(l.raw.maxMs, 2), n(l.raw.received)]), '');
+  if (l.wire) {
+    lines.push(`**The client's overhead**: the tool reports ${n(l.overheadMs.p50, 2)} ms more than the hub's round trip at p50 and ${n(l.overheadMs.p99, 2)} ms more at p99. ` +
+      `Of that, the send path (timer to frame on the wire) is ${n(l.wire.sendPath.p50Ms, 2)} ms at p50; the receive path (frame on the wire to the worker's handler) is the rest, ` +
+      `${n(l.receivePathMs.p50, 2)} ms at p50 and ${n(l.receivePathMs.p99, 2)} ms at p99 (the tool against "planned → Measure frame"). ` +
+      `Clock check: the earliest send-path figure is ${n(l.wire.sendPath.minMs, 3)} ms (the page's clock and the capture's agree if it is small and not negative). ` +
+      `Echo frames without a Measure frame in the capture: ${n(l.wire.unanswered)}.`, '');
+  } else {
+    lines.push('tshark was not available, so there is no wire capture in this run: the raw client is the reference.', '');
+  }
+  return lines;
+}
+
+function rampSection(r) {
+  const lines = ['## 4. Ramp-up', '', `Time from Start to ${r.connections} open WebSockets (every worker ready), in the tab, with the default pacing and with all connects at once.`, '',
+    row(['connects in flight', 'time to open (ms), each run', 'mean ms', 'opened']), row(['---:', '---', '---:', '---'])];
+  for (const s of r.summary) lines.push(row([n(s.connectConcurrency), s.rampMs.map((v) => n(v)).join(', '), n(s.meanRampMs), s.opened.join(', ')]));
+  lines.push('');
+  return lines;
+}
+
+function dashboardSection(d) {
+  const lines = ['## 5. Dashboard cost', '',
+    `${d.load.connections} WebSocket connections in ${d.load.workers} Web Workers echoing 2 KB every ${d.load.intervalMs} ms (${n((d.load.connections * 1_000) / d.load.intervalMs)} msg/s) for ${n(d.load.durationSec / 60)} min, every chart live. ` +
+      'Main-thread busy share = CPU time of the renderer\'s main thread (from /proc) over wall time.', '',
+    `Over the whole run: main thread busy **${pct(d.mainBusyShare, 1)}**; the four workers ${n(d.workersCores, 2)} cores; the network service ${n(d.networkCores, 2)} cores; all of Chromium ${n(d.browserCores, 2)} cores. ` +
+      `Long tasks (≥ 50 ms) on the main thread since the page loaded: ${n(d.longTasks.count)}, ${n(d.longTasks.totalMs)} ms in all, the longest ${n(d.longTasks.maxMs)} ms. ` +
+      `The run itself: p99 ${n(d.run.p99Ms, 1)} ms, ${n(d.run.received)} received, ${n(d.run.lost)} lost, ${n(d.run.missedSlots)} missed slots.`, '',
+    row(['minute', 'main thread busy', 'workers (cores)', 'all Chromium (cores)']), row(['---:', '---:', '---:', '---:'])];
+  for (const m of d.minutes) lines.push(row([m.minute, pct(m.mainBusyShare, 1), n(m.workersCores, 2), n(m.browserCores, 2)]));
+  lines.push('');
+  return lines;
+}
+
+function transportSection(t) {
+  const lines = ['## 6. Transports and protocols', '',
+    `The same echo load, ${t.load.connections} connections × 2,048 B every ${t.load.intervalMs} ms (${n((t.load.connections * 1_000) / t.load.intervalMs)} msg/s), from the tab over the hub's HTTPS listener ` +
+      '(HTTP/2 for SSE and long polling, so they are not held to 6 connections; WebSockets over TLS). Server-Sent Events carry text only, so not MessagePack.', '',
+    row(['transport', 'protocol', 'received/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'lost', 'browser CPU s per 1,000', 'hub CPU s per 1,000', 'holds']),
+    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---'])];
+  for (const s of t.rows) {
+    if (s.error) lines.push(row([s.transport, s.protocol, `error: ${s.error}`, '', '', '', '', '', '', 'no']));
+    else lines.push(row([s.transport, s.protocol, n(s.receivedPerSec), n(s.p50Ms, 2), n(s.p99Ms, 1), n(s.p999Ms, 1), n(s.lost), n(s.cpuSecPer1000, 3), n(s.hubCpuSecPer1000, 3), verdict(s)]));
+  }
+  lines.push('');
+  return lines;
+}
+
+const verdict = (s) => (s.holds ? 'yes' : `**no**: ${s.failures.join(', ')}`);

@@ -1,0 +1,148 @@
+// One measured run of each client against the bench's hub, reduced to the same record:
+// - tab: the dashboard in a directly launched Chromium, started by its URL (src/lib/bench-hook.ts);
+// - library / raw: the Node clients in bench/tool/clients, each in its own process.
+// CPU is read from /proc for the client's processes and for the hub, over the measured window only
+// (after the warm-up, until the last planned send), so start-up and connecting are left out.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import hdr from 'hdr-histogram-js';
+import { chromiumCpu, launchChromium } from './chromium.mjs';
+import { CpuSampler, processCpu } from './cpu.mjs';
+
+/** Reports never take longer than the run plus this, in ms (launch, connects, drain, posting). */
+const REPORT_SLACK_MS = 60_000;
+
+/**
+ * Why a load does not hold, in words; empty when it holds: the guide's rule (p99 under 1 s), every
+ * connection open, at most 1% of slots missed and at most 0.1% of messages lost.
+ */
+export function failures(r) {
+  const reasons = [];
+  if (r.connectionsOpened < r.connections) reasons.push(`${r.connections - r.connectionsOpened} connections did not open`);
+  if (r.p99Ms >= 1_000) reasons.push(`p99 ${Math.round(r.p99Ms)} ms`);
+  if (r.missedSlots > 0.01 * r.sent) reasons.push(`missed ${(100 * r.missedSlots / r.sent).toFixed(1)}% of slots`);
+  if (r.lost > 0.001 * r.sent) reasons.push(`lost ${(100 * r.lost / r.sent).toFixed(1)}%`);
+  return reasons;
+}
+
+function record(client, load, totals, latency, uncorrected, cpu, hubCpu, extra = {}) {
+  const measuredSec = load.durationSec - (load.warmupSec ?? 0);
+  const perThousand = (sec) => (totals.received > 0 ? sec / (totals.received / 1_000) : null);
+  const r = {
+    client,
+    transport: load.transport ?? 'WebSockets',
+    protocol: load.protocol ?? 'json',
+    connections: load.connections,
+    intervalMs: load.intervalMs,
+    targetPerSec: Math.round((load.connections * 1_000) / load.intervalMs),
+    connectionsOpened: totals.connectionsOpened,
+    sent: totals.sent,
+    received: totals.received,
+    lost: totals.lost,
+    missedSlots: totals.missedSlots,
+    receivedPerSec: Math.round(totals.received / measuredSec),
+    p50Ms: latency.p50Us / 1_000,
+    p99Ms: latency.p99Us / 1_000,
+    p999Ms: latency.p999Us / 1_000,
+    maxMs: latency.maxUs / 1_000,
+    uncorrectedP50Ms: uncorrected.p50Us / 1_000,
+    uncorrectedP99Ms: uncorrected.p99Us / 1_000,
+    cpuSec: cpu,
+    cpuSecPer1000: perThousand(cpu.total),
+    hubCpuSecPer1000: perThousand(hubCpu.total),
+    measuredSec,
+    ...extra,
+  };
+  r.failures = failures(r);
+  r.holds = r.failures.length === 0;
+  return r;
+}
+
+/**
+ * Runs the dashboard in a fresh Chromium with `load` and returns its record; `extraQuery` adds
+ * URL parameters (connectConcurrency, workers). `keepReport` adds the page's whole report.
+ */
+export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUrl, keepReport = false } = {}) {
+  const endpointUrl = `${base}/signalrbench`;
+  const expected = ctx.collector.expect(load.durationSec * 1_000 + REPORT_SLACK_MS);
+  const query = new URLSearchParams({
+    autostart: '1', report: expected.url, endpointUrl, connections: String(load.connections), sendIntervalMs: String(load.intervalMs),
+    durationSec: String(load.durationSec), warmupSec: String(load.warmupSec ?? 0), messageBytes: String(load.messageBytes ?? 2_048),
+    transport: load.transport ?? 'WebSockets', protocol: load.protocol ?? 'json', ...extraQuery,
+  });
+  const browser = launchChromium(`${base}/?${query}`);
+  const cpu = new CpuSampler(chromiumCpu(browser));
+  const hubCpu = new CpuSampler(processCpu(ctx.hub.pid, 'hub'));
+  try {
+    const report = await expected.report;
+    cpu.stop();
+    hubCpu.stop();
+    if (!report.result) throw new Error(`The page refused the run: ${report.errors.join(' ')}`);
+    const { result, phaseStartedAtMs: phase } = report;
+    const fromMs = phase.running + (load.warmupSec ?? 0) * 1_000;
+    const toMs = phase.draining ?? phase.done;
+    const totals = { ...result.totals, lost: result.lost };
+    return record('tab', load, totals, result.latency, result.uncorrectedLatency, cpu.between(fromMs, toMs), hubCpu.between(fromMs, toMs), {
+      rampMs: phase.running - phase.start,
+      errorCounts: result.errorCounts,
+      longTasks: report.longTasks,
+      crossOriginIsolated: report.crossOriginIsolated,
+      ...(keepReport ? { report, cpuSampler: cpu } : {}),
+    });
+  } finally {
+    cpu.stop();
+    hubCpu.stop();
+    await browser.close();
+  }
+}
+
+/** Runs the raw browser client (bench/tool/clients/browser-raw) in a fresh Chromium. */
+export async function runBrowserRaw(ctx, load) {
+  const expected = ctx.collector.expect(load.durationSec * 1_000 + REPORT_SLACK_MS);
+  const query = new URLSearchParams({ report: expected.url, endpointUrl: `${ctx.hub.httpUrl}/signalrbench`, connections: String(load.connections),
+    intervalMs: String(load.intervalMs), durationSec: String(load.durationSec), warmupSec: String(load.warmupSec ?? 0), messageBytes: String(load.messageBytes ?? 2_048), workers: '2' });
+  const browser = launchChromium(`${ctx.collector.origin}/raw/index.html?${query}`);
+  const cpu = new CpuSampler(chromiumCpu(browser));
+  const hubCpu = new CpuSampler(processCpu(ctx.hub.pid, 'hub'));
+  try {
+    const r = await expected.report;
+    cpu.stop();
+    hubCpu.stop();
+    const totals = { connectionsOpened: r.connectionsOpened, sent: r.sent, received: r.received, missedSlots: r.missedSlots, lost: Math.max(0, r.sent - r.received) };
+    return record('browserRaw', load, totals, summarize(r.latencyUs), summarize(r.uncorrectedUs), cpu.between(r.measuredFromMs, r.measuredToMs),
+      hubCpu.between(r.measuredFromMs, r.measuredToMs), { rampMs: r.rampMs, crossOriginIsolated: r.crossOriginIsolated });
+  } finally {
+    cpu.stop();
+    hubCpu.stop();
+    await browser.close();
+  }
+}
+
+/** The tool's histogram settings (core/latency.ts), for latencies a client kept one by one. */
+function summarize(valuesUs) {
+  const h = hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false });
+  for (const v of valuesUs) h.recordValue(Math.min(600_000_000, Math.max(1, Math.round(v))));
+  const p = (q) => h.getValueAtPercentile(q);
+  return { count: h.totalCount, p50Us: p(50), p90Us: p(90), p99Us: p(99), p999Us: p(99.9), maxUs: h.maxValue, meanUs: h.mean };
+}
+
+/** Runs one of the Node clients ('library' or 'raw') in its own process. */
+export async function runNodeClient(ctx, client, load) {
+  const script = path.join(ctx.root, `bench/tool/clients/${client}-client.mjs`);
+  const options = { endpointUrl: `${ctx.hub.httpUrl}/signalrbench`, connections: load.connections, intervalMs: load.intervalMs,
+    durationSec: load.durationSec, warmupSec: load.warmupSec ?? 0, messageBytes: load.messageBytes ?? 2_048 };
+  const child = spawn(process.execPath, [script, JSON.stringify(options)], { cwd: ctx.root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const cpu = new CpuSampler(processCpu(child.pid, 'node'));
+  const hubCpu = new CpuSampler(processCpu(ctx.hub.pid, 'hub'));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-2_000)));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  cpu.stop();
+  hubCpu.stop();
+  if (code !== 0) throw new Error(`The ${client} client exited with ${code}: ${stderr}`);
+  const result = JSON.parse(stdout.trim().split('\n').at(-1));
+  return record(client, load, result, result.latency, result.uncorrectedLatency,
+    cpu.between(result.measuredFromMs, result.measuredToMs), hubCpu.between(result.measuredFromMs, result.measuredToMs), { rampMs: result.rampMs });
+}

@@ -1,0 +1,95 @@
+// Benchmarks of the tool itself, all in one run against one local hub-sample: how close one
+// browser tab gets to the leanest client, against the plain-library Node script, the tool's own
+// latency overhead, ramp-up, the dashboard's cost and each transport's cost.
+// Writes bench/tool-results.json and bench/TOOL-RESULTS.md (quick runs: a temporary folder).
+//
+// Usage: npm run bench:tool            (full run, ~20 min; builds the dashboard and the hub first)
+// Knobs: BENCH_QUICK=1                 short steps and a 1-minute dashboard run (~5 min), for iterating
+//        BENCH_ONLY=throughput,latency,rampup,transports,dashboard   a subset
+//        BENCH_DASHBOARD_MINUTES=10    length of the dashboard-cost run
+//        BENCH_NO_BUILD=1              skip the builds
+//        CHROMIUM_PATH                 default /usr/bin/chromium
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dashboardCost } from './benches/dashboard-cost.mjs';
+import { latencyTruth } from './benches/latency-truth.mjs';
+import { rampUp } from './benches/ramp-up.mjs';
+import { throughput } from './benches/throughput.mjs';
+import { transports } from './benches/transports.mjs';
+import { startCollector } from './lib/collector.mjs';
+import { CHROMIUM_PATH } from './lib/chromium.mjs';
+import { startHub } from './lib/hub.mjs';
+import { runNodeClient, runTab } from './lib/runs.mjs';
+import { writeMarkdown } from './lib/report.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const quick = process.env.BENCH_QUICK === '1';
+/** This benchmark's ports (5300-5399 are reserved for it): hub HTTP, hub HTTPS, report collector. */
+const ports = { http: 5310, https: 5311, collector: 5312 };
+const BENCHES = { throughput, latency: latencyTruth, rampup: rampUp, transports, dashboard: dashboardCost };
+const only = (process.env.BENCH_ONLY ?? Object.keys(BENCHES).join(',')).split(',').map((s) => s.trim());
+const unknown = only.filter((name) => !(name in BENCHES));
+if (unknown.length > 0) {
+  console.error(`BENCH_ONLY names ${unknown.join(', ')}, which is not a benchmark here. Choose from: ${Object.keys(BENCHES).join(', ')}.`);
+  process.exit(2);
+}
+
+const startedAt = new Date();
+const log = (line) => console.error(`[${((Date.now() - startedAt.getTime()) / 1_000).toFixed(0).padStart(4)} s] ${line}`);
+if (process.env.BENCH_NO_BUILD !== '1') {
+  log('building the dashboard and the hub-sample...');
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['run', '--silent', 'build:hub'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+const ctx = {
+  root, quick, ports, log,
+  stepSec: quick ? 5 : 8,
+  warmupSec: quick ? 1 : 2,
+  latencySec: quick ? 10 : 30,
+  transportSec: quick ? 6 : 15,
+  dashboardMinutes: Number(process.env.BENCH_DASHBOARD_MINUTES ?? (quick ? 1 : 10)),
+};
+const machine = {
+  cores: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  chromium: execFileSync(CHROMIUM_PATH, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(),
+  loadAverageAtStart: os.loadavg(),
+};
+ctx.hub = await startHub(root, { port: ports.http, httpsPort: ports.https, corsOrigins: [`http://127.0.0.1:${ports.collector}`] });
+ctx.collector = await startCollector(ports.collector);
+const results = {};
+try {
+  // A fresh hub compiles its code paths (tiered JIT) and grows its heap during its first
+  // messages: do that before anything is measured, over both listeners.
+  log('warming the hub up (not measured)...');
+  await runNodeClient(ctx, 'raw', { connections: 255, intervalMs: 100, durationSec: quick ? 3 : 6 });
+  await runTab(ctx, { connections: 20, intervalMs: 100, durationSec: 3, transport: 'LongPolling' }, { base: ctx.hub.httpsUrl });
+  for (const name of only) {
+    const loadBefore = os.loadavg()[0];
+    log(`${name}...`);
+    const benchStart = Date.now();
+    results[name] = await BENCHES[name](ctx);
+    results[name].loadAverage1m = { before: loadBefore, after: os.loadavg()[0] };
+    results[name].wallSec = Math.round((Date.now() - benchStart) / 1_000);
+  }
+} finally {
+  await ctx.collector.close();
+  await ctx.hub.stop();
+}
+machine.loadAverageAtEnd = os.loadavg();
+
+const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${process.env.BENCH_ONLY ? `BENCH_ONLY=${process.env.BENCH_ONLY} ` : ''}npm run bench:tool`;
+const doc = { format: 'signalr-live-bench/tool-bench', version: 1, startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), command, quick, machine, settings: { stepSec: ctx.stepSec, warmupSec: ctx.warmupSec, latencySec: ctx.latencySec, transportSec: ctx.transportSec, dashboardMinutes: ctx.dashboardMinutes }, results };
+// Only a full run of every benchmark replaces the recorded results.
+const full = !quick && only.length === Object.keys(BENCHES).length;
+const outDir = full ? path.join(root, 'bench') : mkdtempSync(path.join(os.tmpdir(), 'tool-bench-'));
+writeFileSync(path.join(outDir, 'tool-results.json'), JSON.stringify(doc, null, 2) + '\n');
+const markdown = writeMarkdown(doc, path.join(outDir, 'TOOL-RESULTS.md'), path.join(root, 'bench/TOOL-RESULTS.md'));
+console.log(markdown);
+log(`wrote ${path.join(outDir, 'tool-results.json')} and ${path.join(outDir, 'TOOL-RESULTS.md')}`);

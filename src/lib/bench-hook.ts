@@ -1,0 +1,96 @@
+/**
+ * Unattended runs, for benchmarks of the tool itself (bench/tool/). With
+ * `?autostart=1&report=<url>` and a run's setup in the query (core/config-url.ts), the page starts
+ * that run as soon as it loads and, once it is done, POSTs the run's result with the page's own
+ * costs to `<url>`. Benchmarks launch Chromium directly instead of driving it with Playwright,
+ * whose per-frame DevTools events would cost more CPU than the page itself: the page reports back.
+ */
+import { queryToFields } from '../../core/config-url.ts';
+import { defaultEndpointUrl, validateRunConfig, type RunConfig } from '../../core/run-config.ts';
+import type { RunResult } from '../../core/run-result.ts';
+import type { RunPhase } from '../../core/run-coordinator.ts';
+import type { RunController } from './run-controller.svelte.ts';
+
+/** How often the hook looks at the run's phase, in ms: the resolution of the phase times it reports. */
+const PHASE_POLL_MS = 20;
+
+export type BenchRequest = { reportUrl: string; config: RunConfig } | { reportUrl: string; errors: string[] };
+
+/**
+ * The unattended run a query string asks for; null when it asks for none. `connectConcurrency`
+ * rides along too (links leave it out), so ramp-up can be compared with all connects at once.
+ */
+export function benchRequest(search: string, origin: string): BenchRequest | null {
+  const params = new URLSearchParams(search);
+  if (params.get('autostart') !== '1') return null;
+  const reportUrl = params.get('report') ?? '';
+  if (!/^https?:\/\//.test(reportUrl)) {
+    return { reportUrl: '', errors: [`report must be an absolute http(s) URL to POST the result to, but is "${reportUrl}".`] };
+  }
+  const fields = queryToFields(search);
+  const validated = validateRunConfig({
+    ...fields,
+    endpointUrl: fields.endpointUrl ?? defaultEndpointUrl(origin),
+    connectConcurrency: params.get('connectConcurrency') ?? undefined,
+  });
+  return validated.ok ? { reportUrl, config: validated.config } : { reportUrl, errors: validated.errors };
+}
+
+/** What the page POSTs: the run, when its phases began (epoch ms), and the page's own long tasks. */
+export interface BenchReport {
+  result: RunResult | null;
+  errors: string[];
+  phaseStartedAtMs: Partial<Record<RunPhase | 'start', number>>;
+  /** Main-thread tasks of 50 ms or more (PerformanceObserver 'longtask') while the run lasted. */
+  longTasks: { count: number; totalMs: number; maxMs: number };
+  crossOriginIsolated: boolean;
+}
+
+/** Starts the run the URL asks for, if any, and reports it when done. */
+export function startBenchHook(run: RunController): void {
+  const request = benchRequest(location.search, location.origin);
+  if (!request) return;
+  const longTasks = { count: 0, totalMs: 0, maxMs: 0 };
+  const report: BenchReport = { result: null, errors: [], phaseStartedAtMs: {}, longTasks, crossOriginIsolated: globalThis.crossOriginIsolated };
+  if ('errors' in request) {
+    report.errors = request.errors;
+    if (request.reportUrl) void post(request.reportUrl, report);
+    else console.error(request.errors.join('\n'));
+    return;
+  }
+  observeLongTasks(longTasks);
+  report.phaseStartedAtMs.start = Date.now();
+  run.start(request.config);
+  const timer = setInterval(() => {
+    const phase = run.view?.phase;
+    if (!phase || report.phaseStartedAtMs[phase] !== undefined) return;
+    report.phaseStartedAtMs[phase] = Date.now();
+    if (phase !== 'done') return;
+    clearInterval(timer);
+    report.result = run.result();
+    void post(request.reportUrl, report);
+  }, PHASE_POLL_MS);
+}
+
+function observeLongTasks(into: BenchReport['longTasks']): void {
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        into.count++;
+        into.totalMs += entry.duration;
+        into.maxMs = Math.max(into.maxMs, entry.duration);
+      }
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // Browsers without the Long Tasks API report zero; the benchmark reads CPU from /proc anyway.
+  }
+}
+
+async function post(url: string, report: BenchReport): Promise<void> {
+  try {
+    // text/plain keeps the request "simple": no CORS preflight to the collector.
+    await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(report) });
+  } catch (error) {
+    console.error(`The benchmark report could not be sent to ${url}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
