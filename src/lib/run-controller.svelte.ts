@@ -142,7 +142,9 @@ export class RunController {
     if (!coordinator) return;
     const a = coordinator.aggregator;
     const points = a.points();
-    this.points = [...points];
+    // Seconds only ever get appended once closed, so the charts redraw once per new second,
+    // not once per worker snapshot (with 4 workers that was up to 4 redraws of every point).
+    if (points.length !== this.points.length) this.points = [...points];
     this.view = {
       phase: coordinator.phase,
       totals: a.totals(),
