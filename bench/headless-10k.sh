@@ -10,12 +10,7 @@ port=5199
 json="$(mktemp --suffix=.json)"
 timing="$(mktemp)"
 
-npx vite build -c vite.cli.config.ts --logLevel warn
-dotnet build hub-sample/HubSample.csproj -c Release --nologo -v quiet >/dev/null
-dotnet hub-sample/bin/Release/net10.0/HubSample.dll --port "$port" >/dev/null 2>&1 &
-hub=$!
-trap 'kill $hub 2>/dev/null || true' EXIT
-for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
+source bench/start-hub.sh
 
 command=(node bin/live-bench.js --endpoint "http://127.0.0.1:$port/signalrbench" --connections "$connections"
   --workers 2 --interval-ms 10000 --duration 60 --warmup 10 --connect-concurrency 64 --quiet --json "$json")
