@@ -18,3 +18,9 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1_024 ** 3) return `${(bytes / 1_024 ** 2).toFixed(1)} MB`;
   return `${(bytes / 1_024 ** 3).toFixed(2)} GB`;
 }
+
+/** "99.50%": floored to two decimals, so a failing 98.999% never reads as 99.00%. */
+export function formatShare(share: number): string {
+  const hundredths = Math.floor(share * 10_000 + 1e-6);
+  return `${(hundredths / 100).toFixed(2)}%`;
+}

@@ -1,0 +1,132 @@
+/**
+ * What became of every planned reception: the accounting behind the guide's rule.
+ *
+ * Every measured slot that comes due plans its receptions (1 for echo and send to connection,
+ * the open connections for broadcast, the joined members for a group send), whether it is then
+ * sent or not (wrk2: every planned request counts). Each planned reception ends in exactly one
+ * bucket: arrived in under 1 s, arrived later, arrived after the drain, never sent (with why),
+ * or lost. Lost is what is left once the drain is over; before that it is unknown (in flight).
+ *
+ * Receptions are attributed to the second their slot was *planned* in, not the second they
+ * arrived, so the buckets of every second sum to that second's planned count.
+ */
+
+/** Why a slot that came due was not sent. */
+export const NOT_SENT_REASONS = ['backedUp', 'reconnecting', 'writeFailed', 'disconnected'] as const;
+export type NotSentReason = (typeof NOT_SENT_REASONS)[number];
+
+export const NOT_SENT_LABELS: Record<NotSentReason, string> = {
+  backedUp: 'backed up (the connection held its limit of unsent messages)',
+  reconnecting: 'connection reconnecting',
+  writeFailed: 'write failed',
+  disconnected: 'connection closed or never opened',
+};
+
+/** Counts of planned receptions, by what became of them. Lost is not stored: see {@link lostOf}. */
+export interface Fates {
+  /** Receptions planned by every measured slot that came due. */
+  planned: number;
+  /** Arrived in under 1 s from the planned send time: the guide's rule counts only these. */
+  underOneSecond: number;
+  /** Arrived 1 s or more after the planned send time, before the drain ended. */
+  late: number;
+  /** Arrived after the drain had ended (an agent that heard "finish" late): arrived, but too late to pass. */
+  afterDrain: number;
+  /** Never sent, by reason: each slot's planned receptions. */
+  notSent: Record<NotSentReason, number>;
+}
+
+/** The fates of the slots planned in one second of the run (see the module comment). */
+export interface SecondFates extends Fates {
+  second: number;
+}
+
+export function emptyFates(): Fates {
+  return { planned: 0, underOneSecond: 0, late: 0, afterDrain: 0, notSent: { backedUp: 0, reconnecting: 0, writeFailed: 0, disconnected: 0 } };
+}
+
+/** Adds `delta` into `into` (in place) and returns it. */
+export function addFates(into: Fates, delta: Fates): Fates {
+  into.planned += delta.planned;
+  into.underOneSecond += delta.underOneSecond;
+  into.late += delta.late;
+  into.afterDrain += delta.afterDrain;
+  for (const reason of NOT_SENT_REASONS) into.notSent[reason] += delta.notSent[reason];
+  return into;
+}
+
+export function notSentOf(fates: Fates): number {
+  let total = 0;
+  for (const reason of NOT_SENT_REASONS) total += fates.notSent[reason];
+  return total;
+}
+
+/** Planned receptions that arrived, whenever. */
+export function arrivedOf(fates: Fates): number {
+  return fates.underOneSecond + fates.late + fates.afterDrain;
+}
+
+/** Planned receptions neither arrived nor known unsent: in flight during a run, lost after its drain. */
+export function unaccountedOf(fates: Fates): number {
+  return Math.max(0, fates.planned - arrivedOf(fates) - notSentOf(fates));
+}
+
+/** Lost receptions once the drain is over; null while they may still be in flight (unknown, never 0). */
+export function lostOf(fates: Fates, drained: boolean): number | null {
+  return drained ? unaccountedOf(fates) : null;
+}
+
+/** The guide's share: arrived in under 1 s over planned; null when nothing was planned. */
+export function shareUnderOneSecond(fates: Fates): number | null {
+  return fates.planned === 0 ? null : fates.underOneSecond / fates.planned;
+}
+
+/** Delivery: arrived (at any time) over planned; null when nothing was planned. */
+export function deliveryOf(fates: Fates): number | null {
+  return fates.planned === 0 ? null : arrivedOf(fates) / fates.planned;
+}
+
+/** The second (1-based, as the per-second series counts) a planned time falls in. */
+export function plannedSecond(plannedUs: number, runStartUs: number): number {
+  return Math.floor((plannedUs - runStartUs) / 1_000_000) + 1;
+}
+
+export type FateBucket = 'planned' | 'underOneSecond' | 'late' | 'afterDrain';
+
+/**
+ * One worker's fates, per planned second, since its last snapshot (deltas: the page adds them
+ * up) and in total. Recording allocates only for a second not seen since the last snapshot.
+ */
+export class FatesRecorder {
+  readonly totals = emptyFates();
+  #pending = new Map<number, SecondFates>();
+
+  constructor(private readonly runStartUs: number) {}
+
+  add(plannedUs: number, bucket: FateBucket, count: number): void {
+    this.#second(plannedUs)[bucket] += count;
+    this.totals[bucket] += count;
+  }
+
+  addNotSent(plannedUs: number, reason: NotSentReason, count: number): void {
+    this.#second(plannedUs).notSent[reason] += count;
+    this.totals.notSent[reason] += count;
+  }
+
+  /** The deltas since the last call, oldest second first. */
+  take(): SecondFates[] {
+    const taken = [...this.#pending.values()].sort((a, b) => a.second - b.second);
+    this.#pending = new Map();
+    return taken;
+  }
+
+  #second(plannedUs: number): SecondFates {
+    const second = plannedSecond(plannedUs, this.runStartUs);
+    let fates = this.#pending.get(second);
+    if (!fates) {
+      fates = { second, ...emptyFates() };
+      this.#pending.set(second, fates);
+    }
+    return fates;
+  }
+}

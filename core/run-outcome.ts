@@ -1,0 +1,117 @@
+/**
+ * How a run ended, and the guide's verdict on it: one rule for the dashboard, the presentation,
+ * the history, comparisons, the HTML report and the runner's exit code.
+ *
+ * The guide's rule (both editions): a load is within a tier when 99% of messages arrive in under
+ * 1 s. Here the share is taken over every *planned* reception (core/fates.ts), so a message that
+ * was lost, never sent, or arrived late counts against the run. Only a run that finished can pass.
+ */
+import { formatCount, formatShare } from './format.ts';
+import { deliveryOf, lostOf, notSentOf, shareUnderOneSecond, type Fates } from './fates.ts';
+import { formatMicroseconds } from './guide/verdict.ts';
+
+/** The guide's share of messages that must arrive in under 1 s (both editions). */
+export const REQUIRED_SHARE = 0.99;
+
+/**
+ * - running: not over yet (or, in a kept record, still being written);
+ * - finished: sent to its planned end and drained;
+ * - stopped: the user (Stop, Ctrl+C, SIGTERM) ended it early; it drained what it had sent;
+ * - failed: nothing could be measured (no connection opened, the hub refused the method);
+ * - interrupted: the page closed mid-run; the record holds what it had, never drained.
+ */
+export const OUTCOME_KINDS = ['running', 'finished', 'stopped', 'failed', 'interrupted'] as const;
+export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
+
+export interface RunOutcome {
+  kind: OutcomeKind;
+  /** stopped: measured seconds planned before the stop (of config.durationSec). */
+  stoppedAtSec?: number;
+  /** failed: why nothing could be measured, worded for people. */
+  reason?: string;
+}
+
+export const OUTCOME_LABELS: Record<OutcomeKind, string> = {
+  running: 'running',
+  finished: 'finished',
+  stopped: 'stopped',
+  failed: 'failed',
+  interrupted: 'interrupted',
+};
+
+/** True once the outcome's losses are known: the run drained (finished or stopped). */
+export function drained(outcome: RunOutcome): boolean {
+  return outcome.kind === 'finished' || outcome.kind === 'stopped';
+}
+
+/** "stopped at 10 of 30 s", "failed: …", "finished". */
+export function outcomeText(outcome: RunOutcome, durationSec: number): string {
+  if (outcome.kind === 'stopped') return `stopped at ${formatCount(outcome.stoppedAtSec ?? 0)} of ${formatCount(durationSec)} s`;
+  if (outcome.kind === 'failed') return `failed: ${outcome.reason ?? 'nothing could be measured'}`;
+  return OUTCOME_LABELS[outcome.kind];
+}
+
+export type VerdictStatus = 'pass' | 'fail' | 'none';
+
+export interface RunVerdict {
+  /** none: no verdict can be given (running, stopped early, interrupted). Never a pass. */
+  status: VerdictStatus;
+  /** Arrived in under 1 s over planned; null when nothing was planned. */
+  share: number | null;
+  /** Arrived (at any time) over planned; null when nothing was planned. */
+  delivery: number | null;
+  /** One sentence for people, with the share and the delivery. */
+  sentence: string;
+}
+
+export interface VerdictInput {
+  outcome: RunOutcome;
+  /** The run's fates, all seconds together. */
+  fates: Fates;
+  durationSec: number;
+  /** Whole-run p99 from the planned send time, µs; null when nothing arrived. */
+  p99Us: number | null;
+  /** Workers (or agents' threads) lost mid-run: what they would have sent and received is unknown. */
+  lostWorkers: number;
+}
+
+export function runVerdict(input: VerdictInput): RunVerdict {
+  const { outcome, fates } = input;
+  const share = shareUnderOneSecond(fates);
+  const delivery = deliveryOf(fates);
+  const verdict = (status: VerdictStatus, sentence: string): RunVerdict => ({ status, share, delivery, sentence });
+  switch (outcome.kind) {
+    case 'running':
+      return verdict('none', 'Running: the verdict comes once the run has drained.');
+    case 'interrupted':
+      return verdict('none', 'Interrupted: the page closed before the run ended. No verdict; what was in flight was never counted.');
+    case 'failed':
+      return verdict('fail', `Failed: ${outcome.reason ?? 'nothing could be measured'}`);
+    case 'stopped':
+      return verdict('none', `Stopped at ${formatCount(outcome.stoppedAtSec ?? 0)} of ${formatCount(input.durationSec)} s: no verdict for an incomplete run. Until then, ${measured(input)}.`);
+    case 'finished':
+      if (fates.planned === 0) return verdict('fail', 'Fail: no message was planned, so the guide\'s rule cannot be met. Check the errors below.');
+      if (input.lostWorkers > 0) {
+        return verdict('fail', `Fail: ${formatCount(input.lostWorkers)} worker(s) were lost mid-run, so what they would have sent and received is unknown. Until then, ${measured(input)}.`);
+      }
+      return share !== null && share >= REQUIRED_SHARE
+        ? verdict('pass', `Pass: ${measured(input)}, meeting the guide's rule that at least 99% arrive in under 1 s.`)
+        : verdict('fail', `Fail: only ${measured(input)}; the guide's rule needs at least 99% in under 1 s, so this load is above what the service holds.`);
+  }
+}
+
+/** "99.50% of 6,000 planned receptions arrived in under 1 s (delivery 99.80%: 12 lost; p99 12 ms)". */
+function measured({ outcome, fates, p99Us }: VerdictInput): string {
+  if (fates.planned === 0) return 'no message had been planned';
+  const share = shareUnderOneSecond(fates);
+  const delivery = deliveryOf(fates);
+  const lost = lostOf(fates, drained(outcome));
+  const notSent = notSentOf(fates);
+  const missing = [
+    ...(lost !== null && lost > 0 ? [`${formatCount(lost)} lost`] : []),
+    ...(notSent > 0 ? [`${formatCount(notSent)} never sent`] : []),
+  ];
+  const deliveryText = delivery === null ? '' : `delivery ${formatShare(delivery)}${missing.length > 0 ? `: ${missing.join(', ')}` : ''}`;
+  const p99Text = p99Us === null ? 'nothing arrived' : `p99 ${formatMicroseconds(p99Us)}`;
+  return `${formatShare(share ?? 0)} of ${formatCount(fates.planned)} planned receptions arrived in under 1 s (${[deliveryText, p99Text].filter(Boolean).join('; ')})`;
+}

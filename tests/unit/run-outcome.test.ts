@@ -1,0 +1,126 @@
+/**
+ * The guide's rule over planned receptions, with named cases: only receptions that arrived in
+ * under 1 s pass, every planned one counts, and only a finished run can pass.
+ */
+import { describe, expect, it } from 'vitest';
+import { emptyFates, FatesRecorder, lostOf, type Fates } from '../../core/fates.ts';
+import { runVerdict, type RunOutcome } from '../../core/run-outcome.ts';
+
+function fates(parts: Partial<Omit<Fates, 'notSent'>> & { notSent?: Partial<Fates['notSent']> }): Fates {
+  const base = emptyFates();
+  return { ...base, ...parts, notSent: { ...base.notSent, ...parts.notSent } };
+}
+
+const finished: RunOutcome = { kind: 'finished' };
+
+const cases: { name: string; outcome: RunOutcome; fates: Fates; lostWorkers?: number; status: 'pass' | 'fail' | 'none'; says: RegExp[] }[] = [
+  {
+    name: '1,000 planned, 500 received in time, 500 lost: Fail, 50.00% under 1 s, delivery 50.00%',
+    outcome: finished,
+    fates: fates({ planned: 1_000, underOneSecond: 500 }),
+    status: 'fail',
+    says: [/^Fail: only 50\.00% of 1,000 planned receptions/, /delivery 50\.00%: 500 lost/],
+  },
+  {
+    name: '1,000 planned, 995 in time, 5 late: Pass at 99.50%, delivery 100%',
+    outcome: finished,
+    fates: fates({ planned: 1_000, underOneSecond: 995, late: 5 }),
+    status: 'pass',
+    says: [/^Pass: 99\.50% of 1,000/, /delivery 100\.00%/],
+  },
+  {
+    name: '1,000 planned, 989 in time, 11 never sent (backed up): Fail, the unsent slots count',
+    outcome: finished,
+    fates: fates({ planned: 1_000, underOneSecond: 989, notSent: { backedUp: 11 } }),
+    status: 'fail',
+    says: [/98\.90%/, /11 never sent/],
+  },
+  {
+    name: '1,000 planned, all in time, but the run was stopped at 10 of 30 s: no verdict',
+    outcome: { kind: 'stopped', stoppedAtSec: 10 },
+    fates: fates({ planned: 1_000, underOneSecond: 1_000 }),
+    status: 'none',
+    says: [/^Stopped at 10 of 30 s: no verdict/, /100\.00% of 1,000/],
+  },
+  {
+    name: 'a run interrupted by a reload: no verdict, losses never counted',
+    outcome: { kind: 'interrupted' },
+    fates: fates({ planned: 1_000, underOneSecond: 400 }),
+    status: 'none',
+    says: [/^Interrupted/],
+  },
+  {
+    name: 'no connection opened: failed, with the reason',
+    outcome: { kind: 'failed', reason: 'no connection could be opened.' },
+    fates: emptyFates(),
+    status: 'fail',
+    says: [/^Failed: no connection could be opened/],
+  },
+  {
+    name: 'all in time, but a worker was lost mid-run: Fail',
+    outcome: finished,
+    fates: fates({ planned: 1_000, underOneSecond: 1_000 }),
+    lostWorkers: 1,
+    status: 'fail',
+    says: [/1 worker\(s\) were lost/],
+  },
+  {
+    name: 'finished with nothing planned: Fail, never a pass',
+    outcome: finished,
+    fates: emptyFates(),
+    status: 'fail',
+    says: [/no message was planned/],
+  },
+  {
+    name: '98.999% under 1 s never reads as 99.00%',
+    outcome: finished,
+    fates: fates({ planned: 100_000, underOneSecond: 98_999, late: 1_001 }),
+    status: 'fail',
+    says: [/98\.99%/],
+  },
+];
+
+describe('runVerdict', () => {
+  for (const c of cases) {
+    it(c.name, () => {
+      const verdict = runVerdict({ outcome: c.outcome, fates: c.fates, durationSec: 30, p99Us: 12_000, lostWorkers: c.lostWorkers ?? 0 });
+      expect(verdict.status).toBe(c.status);
+      for (const pattern of c.says) expect(verdict.sentence).toMatch(pattern);
+    });
+  }
+
+  it('the share and the delivery are over planned receptions', () => {
+    const verdict = runVerdict({ outcome: finished, fates: fates({ planned: 1_000, underOneSecond: 500, late: 100 }), durationSec: 30, p99Us: 2_000_000, lostWorkers: 0 });
+    expect(verdict.share).toBe(0.5);
+    expect(verdict.delivery).toBe(0.6);
+  });
+});
+
+describe('fates', () => {
+  it('lost is unknown until the drain is over, then what no bucket holds', () => {
+    const f = fates({ planned: 1_000, underOneSecond: 700, late: 100, afterDrain: 10, notSent: { reconnecting: 40, writeFailed: 10 } });
+    expect(lostOf(f, false)).toBeNull();
+    expect(lostOf(f, true)).toBe(140);
+  });
+
+  it('every planned reception lands in exactly one bucket, per planned second and in total', () => {
+    const runStartUs = 1_700_000_000_000_000;
+    const recorder = new FatesRecorder(runStartUs);
+    // Second 1: 10 planned, 8 arrive in time (one of them in second 3), 1 late, 1 never sent.
+    recorder.add(runStartUs + 100_000, 'planned', 10);
+    recorder.add(runStartUs + 100_000, 'underOneSecond', 7);
+    recorder.add(runStartUs + 999_999, 'late', 1);
+    recorder.addNotSent(runStartUs + 500_000, 'backedUp', 1);
+    // Second 2: 5 planned, 5 in time.
+    recorder.add(runStartUs + 1_000_000, 'planned', 5);
+    recorder.add(runStartUs + 1_000_000, 'underOneSecond', 5);
+    const first = recorder.take();
+    recorder.add(runStartUs + 200_000, 'underOneSecond', 1);
+    const second = recorder.take();
+    expect(first.map((f) => f.second)).toEqual([1, 2]);
+    expect(first[0]).toMatchObject({ second: 1, planned: 10, underOneSecond: 7, late: 1, notSent: { backedUp: 1 } });
+    expect(second).toEqual([{ second: 1, ...fates({ underOneSecond: 1 }) }]);
+    expect(recorder.totals).toMatchObject({ planned: 15, underOneSecond: 13, late: 1, notSent: { backedUp: 1 } });
+    expect(lostOf(recorder.totals, true)).toBe(0);
+  });
+});
