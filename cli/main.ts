@@ -2,7 +2,9 @@
  * The headless runner: the dashboard's engine in Node worker threads, for runs past one
  * browser's connection limits and for smoke tests in CI pipelines.
  */
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { systemClock, systemTimers } from '../core/clock.ts';
 import { RunCoordinator } from '../core/run-coordinator.ts';
 import { keptRunOf } from '../core/kept-run.ts';
@@ -14,6 +16,9 @@ import { parseCliArgs, USAGE } from './args.ts';
 import { progressLine, summaryText } from './report.ts';
 import { threadPort } from './thread-port.ts';
 import { brokenThresholds } from './thresholds.ts';
+import { outcomeText } from '../core/run-outcome.ts';
+import type { RunResult } from '../core/run-result.ts';
+import type { Thresholds } from './args.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
 
 export interface Output {
@@ -23,7 +28,11 @@ export interface Output {
 
 const consoleOutput: Output = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
-export const EXIT = { passed: 0, thresholdBroken: 1, badInput: 2, noConnection: 3 } as const;
+/** See USAGE: 0 passed, 1 not a pass, 2 bad input (nothing run), 3 nothing could be measured. */
+export const EXIT = { passed: 0, notPassed: 1, badInput: 2, nothingMeasured: 3 } as const;
+
+/** A run with no connection open after this long says so, once, while it keeps trying. */
+const STALL_NOTICE_MS = 5_000;
 
 export async function main(argv: string[], io: Output = consoleOutput): Promise<number> {
   if (argv.some((arg) => arg === '--agent' || arg.startsWith('--agent='))) return runAgent(argv, io);
@@ -38,47 +47,106 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     return EXIT.badInput;
   }
   const { config, thresholds, jsonPath, htmlPath, memoryLogPath, quiet } = parsed.options;
+  const pathErrors = await unwritablePaths([['--json', jsonPath === '-' ? null : jsonPath], ['--html', htmlPath], ['--memory-log', memoryLogPath]]);
+  if (pathErrors.length > 0) {
+    for (const error of pathErrors) io.err(`live-bench: ${error}`);
+    io.err('live-bench: nothing was run. Fix the paths above.');
+    return EXIT.badInput;
+  }
   const threadScript = new URL('./engine-thread.js', import.meta.url);
   const probes = memoryLogPath ? Array.from({ length: config.workers }, heapProbe) : [];
   const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index, probes[index]?.threadEnd));
   const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe)) : async () => {};
   let printedSecond = 0;
+  let firstErrorShown = false;
   const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => {
-    const last = coordinator.aggregator.points().at(-1);
+    const a = coordinator.aggregator;
+    // The first failure's reason at once: "errors 20" alone says nothing about what to fix.
+    const first = a.errorSamples()[0];
+    if (!firstErrorShown && first) {
+      firstErrorShown = true;
+      io.err(`live-bench: first error (${first.kind}): ${first.message}`);
+    }
+    const last = a.points().at(-1);
     if (!quiet && last && last.second > printedSecond) {
       printedSecond = last.second;
-      io.err(progressLine(coordinator.aggregator, coordinator.phase));
+      io.err(progressLine(a, coordinator.phase, config.connections));
     }
   } });
-  // The first Ctrl+C ends the run early and keeps what was measured; a second one quits.
-  const interrupt = () => {
-    io.err('live-bench: stopping; draining messages in flight (Ctrl+C again to quit at once).');
+  const stallTimer = setTimeout(() => {
+    if (coordinator.phase !== 'connecting' || coordinator.aggregator.connectionsOpen() > 0) return;
+    io.err(`live-bench: no connection has opened after ${STALL_NOTICE_MS / 1_000} s; the connects are still waiting for ${config.endpointUrl} to answer. The hub may be stalled or unreachable; each connect gives up after 15 s.`);
+  }, STALL_NOTICE_MS);
+  // The first Ctrl+C or SIGTERM ends the run early and keeps what was measured; a second one quits.
+  const interrupt = (signal: NodeJS.Signals) => {
+    io.err(`live-bench: ${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping, draining messages in flight and writing the results (${signal} again to quit at once).`);
     process.once('SIGINT', () => process.exit(130));
+    process.once('SIGTERM', () => process.exit(143));
     coordinator.stop();
   };
   process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
   const startedAt = new Date();
   io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${config.workers} worker thread(s)`);
   coordinator.start();
   await coordinator.finished();
+  clearTimeout(stallTimer);
   process.off('SIGINT', interrupt);
+  process.off('SIGTERM', interrupt);
   await stopMemoryLog();
   coordinator.terminate();
 
   const result = runResult(coordinator, startedAt, `node ${process.version}`);
   io.out(summaryText(result));
   if (jsonPath === '-') io.out(JSON.stringify(result));
-  else if (jsonPath) await writeFile(jsonPath, JSON.stringify(result, null, 2));
-  if (htmlPath) {
-    const kept = keptRunOf(result, VERSIONS, new Date());
-    await writeFile(htmlPath, reportHtml({ title: kept.name, runs: [kept], generatedAt: new Date() }));
+  // Each file is written even when another fails; a failure is said, and the run does not pass.
+  const writes: [string, string | null, () => string][] = [
+    ['JSON result', jsonPath === '-' ? null : jsonPath, () => JSON.stringify(result, null, 2)],
+    ['HTML report', htmlPath, () => {
+      const kept = keptRunOf(result, VERSIONS, new Date());
+      return reportHtml({ title: kept.name, runs: [kept], generatedAt: new Date() });
+    }],
+  ];
+  let writeFailed = false;
+  for (const [what, file, content] of writes) {
+    if (!file) continue;
+    try {
+      await writeFile(file, content());
+    } catch (error) {
+      writeFailed = true;
+      io.err(`live-bench: the ${what} could not be written to ${file}: ${error instanceof Error ? error.message : String(error)}. The run's figures are in the summary above.`);
+    }
   }
+  return exitCode(result, thresholds, writeFailed, io);
+}
 
-  if (result.totals.connectionsOpened === 0) {
-    io.err('live-bench: no connection could be opened; the errors above say why.');
-    return EXIT.noConnection;
+function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolean, io: Output): number {
+  if (result.outcome.kind === 'failed') {
+    io.err(`live-bench: nothing could be measured: ${result.outcome.reason ?? 'see the errors above'}`);
+    return EXIT.nothingMeasured;
   }
-  const broken = brokenThresholds(result, thresholds);
-  for (const line of broken) io.err(`live-bench: threshold broken: ${line}`);
-  return broken.length > 0 ? EXIT.thresholdBroken : EXIT.passed;
+  const reasons = brokenThresholds(result, thresholds).map((line) => `threshold broken: ${line}`);
+  if (result.outcome.kind === 'stopped') reasons.push(`the run was ${outcomeText(result.outcome, result.config.durationSec)}: an incomplete run is not a pass.`);
+  else if (thresholds.guideRule && result.verdict.status !== 'pass') reasons.push(`the guide's verdict is not a pass (${result.verdict.sentence}) Use --no-guide-rule to report it without failing.`);
+  if (writeFailed) reasons.push('a result file could not be written (see above).');
+  for (const reason of reasons) io.err(`live-bench: ${reason}`);
+  return reasons.length > 0 ? EXIT.notPassed : EXIT.passed;
+}
+
+/** Every output path that cannot be written, worded: checked before the run, not after it. */
+async function unwritablePaths(paths: [option: string, file: string | null][]): Promise<string[]> {
+  const errors: string[] = [];
+  for (const [option, file] of paths) {
+    if (!file) continue;
+    const dir = path.dirname(path.resolve(file));
+    try {
+      const existing = await stat(file).catch(() => null);
+      if (existing?.isDirectory()) throw new Error('it is a directory');
+      await access(existing ? file : dir, constants.W_OK);
+    } catch (error) {
+      const why = error instanceof Error && 'code' in error && error.code === 'ENOENT' ? `the folder ${dir} does not exist` : error instanceof Error ? error.message : String(error);
+      errors.push(`${option} ${file} cannot be written: ${why}. Choose a path in a folder you can write to.`);
+    }
+  }
+  return errors;
 }

@@ -1,23 +1,27 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
-import { formatBytes, formatCount, formatMs } from '../core/format.ts';
+import { fatesText, unaccountedOf } from '../core/fates.ts';
+import { formatBytes, formatCount, formatMs, formatShare } from '../core/format.ts';
+import { outcomeText } from '../core/run-outcome.ts';
 import type { RunAggregator } from '../core/run-aggregator.ts';
 import type { RunResult } from '../core/run-result.ts';
 import { recentRates } from '../core/recent-rates.ts';
-import { editionTiers, tierRows, verdictLine } from '../core/tier-view.ts';
+import { editionTiers, tierRows } from '../core/tier-view.ts';
 import type { EditionId } from '../core/guide/index.ts';
 
-export function progressLine(aggregator: RunAggregator, phase: string): string {
+export function progressLine(aggregator: RunAggregator, phase: string, connections: number): string {
   const last = aggregator.points().at(-1);
   const totals = aggregator.totals();
-  const inFlight = Math.max(0, totals.expected - totals.received);
+  const inFlight = unaccountedOf(aggregator.fates());
   const errors = Object.values(aggregator.errorCounts()).reduce((a, b) => a + b, 0);
   const latency = last && last.latency.count > 0 ? `p50 ${formatMs(last.latency.p50Us)}  p99 ${formatMs(last.latency.p99Us)}` : 'no latency yet';
+  const judged = aggregator.judgedShare();
   return [
     `${String(last?.second ?? 0).padStart(4)} s ${phase.padEnd(10)}`,
-    `open ${formatCount(aggregator.connectionsOpen())}`,
+    `open ${formatCount(aggregator.connectionsOpen())} of ${formatCount(connections)}`,
     `in ${formatCount(last?.sent ?? 0)}/s  out ${formatCount(last?.received ?? 0)}/s`,
     latency,
     `in flight ${formatCount(inFlight)}`,
+    `under 1 s ${judged === null ? '–' : formatShare(judged)}`,
     `lag ${(last?.eventLoopLagMs ?? 0).toFixed(0)} ms`,
     `missed ${formatCount(totals.missedSlots)}`,
     `errors ${formatCount(errors)}`,
@@ -30,7 +34,9 @@ export function summaryText(result: RunResult): string {
     `${config.scenario} over ${config.transport} (${config.protocol}) to ${config.endpointUrl}`,
     `${formatCount(config.connections)} connections, ${formatCount(config.messageBytes)} B every ${formatCount(config.sendIntervalMs)} ms for ${config.durationSec} s`,
     `Connections: ${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed, ${formatCount(totals.disconnects)} lost during the run, ${formatCount(totals.reconnects)} reconnected; connect p50 ${formatMs(result.connectTimes.p50Us)}, p99 ${formatMs(result.connectTimes.p99Us)}`,
-    `Messages: sent ${formatCount(totals.sent)}, expected receptions ${formatCount(totals.expected)}, received ${formatCount(totals.received)}, lost ${formatCount(result.lost)}, duplicated ${formatCount(totals.duplicated)}`,
+    `Outcome: ${outcomeText(result.outcome, config.durationSec)}`,
+    `Planned receptions: ${fatesText(result.fates)}`,
+    `Messages: sent ${formatCount(totals.sent)}, received ${formatCount(totals.received)}, duplicated ${formatCount(totals.duplicated)}`,
     `Bytes (encoded): sent ${formatBytes(totals.sentBytes)}, received ${formatBytes(totals.receivedBytes)}`,
     latency.count > 0
       ? `Latency from planned send time: p50 ${formatMs(latency.p50Us)}, p90 ${formatMs(latency.p90Us)}, p99 ${formatMs(latency.p99Us)}, p99.9 ${formatMs(latency.p999Us)}, max ${formatMs(latency.maxUs)} (from actual send time: p99 ${formatMs(result.uncorrectedLatency.p99Us)})`
@@ -39,8 +45,7 @@ export function summaryText(result: RunResult): string {
     ...tierLines(result, 'current'),
     ...tierLines(result, '2019'),
   ];
-  const verdict = verdictLine(result.underOneSecondShare, latency.p99Us, true);
-  if (verdict) lines.push(`Verdict: ${verdict.text}`);
+  lines.push(`Verdict: ${result.verdict.sentence}`);
   for (const sample of result.errorSamples) lines.push(`Error (${sample.kind}) x${formatCount(sample.count)}: ${sample.message}`);
   for (const failure of result.workerFailures) lines.push(failure);
   return lines.join('\n');
@@ -50,7 +55,8 @@ function clientLine(result: RunResult): string {
   const worstLag = Math.max(0, ...result.workers.map((w) => w.maxEventLoopLagMs));
   const busy = worstLag > 100 || result.totals.missedSlots > 0;
   const backedUp = result.totals.backedUp > 0 ? `, slots not sent because a connection was backed up ${formatCount(result.totals.backedUp)}` : '';
-  return `Client: worst event-loop lag ${worstLag.toFixed(1)} ms, sends that missed their slot ${formatCount(result.totals.missedSlots)}${backedUp}` +
+  const skew = result.totals.negativeLatencies > 0 ? `, receptions before their planned time (clocks apart) ${formatCount(result.totals.negativeLatencies)}` : '';
+  return `Client: worst event-loop lag ${worstLag.toFixed(1)} ms, sends that missed their slot ${formatCount(result.totals.missedSlots)}${backedUp}${skew}` +
     (busy ? '. This client could not keep the schedule: the figures include its own delay. Use more workers or fewer connections per machine.' : '.');
 }
 

@@ -3,7 +3,7 @@
  * run's latency percentile curve from its merged histograms. Pure: the dashboard, the report and
  * the tests use it.
  */
-import { formatBytes, formatCount, formatMs } from './format.ts';
+import { formatBytes, formatCount, formatMs, formatShare } from './format.ts';
 import { createLatencyHistogram, decodeHistogram } from './latency.ts';
 import { SCENARIO_LABELS } from './labels.ts';
 import { recentRates } from './recent-rates.ts';
@@ -55,9 +55,9 @@ export const COMPARISON_COLUMNS: readonly ColumnSpec[] = [
   { key: 'p99', label: 'p99', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p99Us), format: formatMs, tolerance: WIN_TOLERANCE },
   { key: 'p999', label: 'p99.9', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p999Us), format: formatMs, tolerance: WIN_TOLERANCE },
   { key: 'max', label: 'max', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.maxUs), format: formatMs, tolerance: WIN_TOLERANCE },
-  { key: 'underOneSecond', label: 'under 1 s', better: 'higher', value: (r) => r.underOneSecondShare, format: (v) => `${(Math.floor(v * 10_000) / 100).toFixed(2)}%`, tolerance: 0 },
+  { key: 'underOneSecond', label: 'under 1 s', better: 'higher', value: (r) => r.verdict.share, format: formatShare, tolerance: 0 },
   { key: 'receivedPerSec', label: 'received msg/s', better: 'higher', value: (r) => wholeRunRates(r).outboundPerSec, format: (v) => formatCount(v), tolerance: RATE_TOLERANCE },
-  { key: 'delivered', label: 'delivered', better: 'higher', value: (r) => (r.totals.expected === 0 ? null : r.totals.received / r.totals.expected), format: (v) => `${(Math.floor(v * 10_000) / 100).toFixed(2)}%`, tolerance: 0 },
+  { key: 'delivered', label: 'delivered', better: 'higher', value: (r) => r.verdict.delivery, format: formatShare, tolerance: 0 },
   // The same messages in fewer bytes: the protocol's and transport's overhead, so lower wins.
   { key: 'bandwidth', label: 'bandwidth in + out', better: 'lower', value: (r) => { const x = wholeRunRates(r); return x.inboundBytesPerSec + x.outboundBytesPerSec; }, format: (v) => `${formatBytes(v)}/s`, tolerance: RATE_TOLERANCE },
   // Encoded size per message, framing of the protocol included: deterministic for a protocol and payload.
@@ -65,7 +65,8 @@ export const COMPARISON_COLUMNS: readonly ColumnSpec[] = [
   { key: 'connectP50', label: 'connect p50', better: 'lower', value: (r) => (r.connectTimes.count === 0 ? null : r.connectTimes.p50Us), format: formatMs, tolerance: WIN_TOLERANCE },
   { key: 'connectP99', label: 'connect p99', better: 'lower', value: (r) => (r.connectTimes.count === 0 ? null : r.connectTimes.p99Us), format: formatMs, tolerance: WIN_TOLERANCE },
   { key: 'errors', label: 'errors', better: 'lower', value: errorTotal, format: formatCount, tolerance: 0 },
-  { key: 'lost', label: 'lost', better: 'lower', value: (r) => r.lost, format: formatCount, tolerance: 0 },
+  // Null (not counted) for a run that never drained: it cannot win on losses it never counted.
+  { key: 'lost', label: 'lost', better: 'lower', value: (r) => r.fates.lost, format: formatCount, tolerance: 0 },
   { key: 'eventLoopLag', label: 'worst event-loop lag', better: 'lower', value: (r) => Math.max(0, ...r.workers.map((w) => w.maxEventLoopLagMs)), format: (v) => `${v.toFixed(1)} ms`, tolerance: WIN_TOLERANCE },
   { key: 'missedSlots', label: 'missed slots', better: 'lower', value: (r) => r.totals.missedSlots, format: formatCount, tolerance: 0 },
 ];

@@ -7,7 +7,7 @@ import { DEFAULTS, type RunConfig } from './run-config.ts';
 /** The fields a link carries, in a stable order. */
 export const URL_FIELDS = [
   'endpointUrl', 'scenario', 'transport', 'protocol', 'connections', 'workers', 'messageBytes', 'sendIntervalMs',
-  'durationSec', 'warmupSec', 'senders', 'groupSize', 'groupCount', 'reconnect',
+  'durationSec', 'drainSec', 'warmupSec', 'senders', 'groupSize', 'groupCount', 'reconnect',
 ] as const satisfies readonly (keyof RunConfig)[];
 
 export type UrlField = (typeof URL_FIELDS)[number];

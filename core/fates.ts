@@ -10,6 +10,7 @@
  * Receptions are attributed to the second their slot was *planned* in, not the second they
  * arrived, so the buckets of every second sum to that second's planned count.
  */
+import { formatCount, formatShare } from './format.ts';
 
 /** Why a slot that came due was not sent. */
 export const NOT_SENT_REASONS = ['backedUp', 'reconnecting', 'writeFailed', 'disconnected'] as const;
@@ -22,7 +23,7 @@ export const NOT_SENT_LABELS: Record<NotSentReason, string> = {
   disconnected: 'connection closed or never opened',
 };
 
-/** Counts of planned receptions, by what became of them. Lost is not stored: see {@link lostOf}. */
+/** Counts of planned receptions, by what became of them. */
 export interface Fates {
   /** Receptions planned by every measured slot that came due. */
   planned: number;
@@ -34,6 +35,9 @@ export interface Fates {
   afterDrain: number;
   /** Never sent, by reason: each slot's planned receptions. */
   notSent: Record<NotSentReason, number>;
+  /** Planned, never arrived: known once the drain is over, null until then (unknown, never 0).
+   *  Filled in by {@link withLost}; the live counts leave it null. */
+  lost: number | null;
 }
 
 /** The fates of the slots planned in one second of the run (see the module comment). */
@@ -42,10 +46,10 @@ export interface SecondFates extends Fates {
 }
 
 export function emptyFates(): Fates {
-  return { planned: 0, underOneSecond: 0, late: 0, afterDrain: 0, notSent: { backedUp: 0, reconnecting: 0, writeFailed: 0, disconnected: 0 } };
+  return { planned: 0, underOneSecond: 0, late: 0, afterDrain: 0, notSent: { backedUp: 0, reconnecting: 0, writeFailed: 0, disconnected: 0 }, lost: null };
 }
 
-/** Adds `delta` into `into` (in place) and returns it. */
+/** Adds `delta` into `into` (in place) and returns it; `lost` is left as it was (it is derived). */
 export function addFates(into: Fates, delta: Fates): Fates {
   into.planned += delta.planned;
   into.underOneSecond += delta.underOneSecond;
@@ -74,6 +78,11 @@ export function unaccountedOf(fates: Fates): number {
 /** Lost receptions once the drain is over; null while they may still be in flight (unknown, never 0). */
 export function lostOf(fates: Fates, drained: boolean): number | null {
   return drained ? unaccountedOf(fates) : null;
+}
+
+/** A copy with `lost` filled in: the unaccounted receptions once drained, else null. */
+export function withLost(fates: Fates, drained: boolean): Fates {
+  return { ...fates, notSent: { ...fates.notSent }, lost: lostOf(fates, drained) };
 }
 
 /** The guide's share: arrived in under 1 s over planned; null when nothing was planned. */
@@ -129,4 +138,21 @@ export class FatesRecorder {
     }
     return fates;
   }
+}
+
+/**
+ * The buckets in words, one line for every view: "6,000 planned: 5,990 in under 1 s (99.83%),
+ * 4 later, 6 lost, none never sent; delivery 99.90%". Lost reads "not counted" until drained.
+ */
+export function fatesText(fates: Fates): string {
+  if (fates.planned === 0) return 'nothing planned';
+  const reasons = NOT_SENT_REASONS.filter((r) => fates.notSent[r] > 0).map((r) => `${NOT_SENT_LABELS[r]} ${formatCount(fates.notSent[r])}`);
+  const notSent = notSentOf(fates);
+  return [
+    `${formatCount(fates.planned)} planned: ${formatCount(fates.underOneSecond)} in under 1 s (${formatShare(fates.underOneSecond / fates.planned)})`,
+    `${formatCount(fates.late)} later`,
+    ...(fates.afterDrain > 0 ? [`${formatCount(fates.afterDrain)} after the drain`] : []),
+    fates.lost === null ? `${formatCount(unaccountedOf(fates))} in flight (lost not counted yet)` : `${formatCount(fates.lost)} lost`,
+    `${formatCount(notSent)} never sent${reasons.length > 0 ? ` (${reasons.join(', ')})` : ''}`,
+  ].join(', ') + `; delivery ${formatShare(arrivedOf(fates) / fates.planned)}`;
 }

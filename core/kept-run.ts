@@ -7,21 +7,17 @@
  * documents (the headless runner's --json output included) reads it, and importing it gives back
  * the same run.
  */
-import { latencyVerdict } from './guide/verdict.ts';
+import { withLost } from './fates.ts';
 import { defaultRunName } from './labels.ts';
+import { runVerdict, type OutcomeKind } from './run-outcome.ts';
 import { parseRunResult, type RunResult } from './run-result.ts';
 
 export const COMPARISON_FORMAT = 'signalr-live-bench/comparison';
 export const COMPARISON_VERSION = 1;
 
-/** running: still being written (or cut off, until the history notices); interrupted: the tab
- *  closed or crashed mid-run and the record holds what it had. */
-export type KeptStatus = 'running' | 'complete' | 'interrupted';
-
-export interface KeptVerdict {
-  pass: boolean;
-  sentence: string;
-}
+/** The run's outcome (core/run-outcome.ts): running while being written; interrupted when the
+ *  tab closed or crashed mid-run and the record holds what it had. */
+export type KeptStatus = OutcomeKind;
 
 export interface KeptRunMeta {
   id: string;
@@ -34,8 +30,6 @@ export interface KeptRunMeta {
   signalrClientVersion: string;
   /** Shared by the runs of one comparison; null for a single run. */
   comparisonId: string | null;
-  /** The guide's rule (99% under 1 s) applied to the run; null before any message arrived. */
-  verdict: KeptVerdict | null;
 }
 
 export interface KeptRun extends KeptRunMeta {
@@ -55,7 +49,7 @@ export function headOf(run: KeptRun): KeptRunHead {
 }
 
 /** A run document with the history's fields, as exported. */
-export type ExportedRun = RunResult & { kept?: Omit<KeptRunMeta, 'verdict'> };
+export type ExportedRun = RunResult & { kept?: KeptRunMeta };
 
 export interface ExportedComparison {
   format: typeof COMPARISON_FORMAT;
@@ -66,14 +60,16 @@ export interface ExportedComparison {
   runs: ExportedRun[];
 }
 
-/** A record's time without a write after which a "running" record is taken as cut off, in ms.
- *  Runs write once a second; 5 s leaves room for a busy tab. */
+/** A record's time without a write after which a "running" record is taken as cut off, in ms,
+ *  where the browser cannot tell whether its page is still alive (no Web Locks). Runs write once
+ *  a second; 5 s leaves room for a busy tab. */
 export const STALE_RUNNING_MS = 5_000;
 
-export function verdictOf(result: RunResult): KeptVerdict | null {
-  if (result.underOneSecondShare === null) return null;
-  const verdict = latencyVerdict({ shareUnderOneSecond: result.underOneSecondShare, p99Microseconds: result.latency.p99Us });
-  return { pass: verdict.pass, sentence: verdict.sentence };
+/** A run document cut off mid-run, as it reads from then on: interrupted, never drained, no verdict. */
+export function interruptedResult<T extends Pick<RunResult, 'outcome' | 'verdict' | 'fates' | 'config' | 'latency'>>(result: T): T {
+  const outcome = { kind: 'interrupted' as const };
+  const fates = withLost(result.fates, false);
+  return { ...result, outcome, fates, verdict: runVerdict({ outcome, fates, durationSec: result.config.durationSec, p99Us: result.latency.count > 0 ? result.latency.p99Us : null, lostWorkers: 0 }) };
 }
 
 /** A fresh id: time first, so ids sort by start; random after, so two tabs never collide. */
@@ -86,18 +82,17 @@ export function keptRunOf(result: RunResult, versions: Pick<KeptRunMeta, 'toolVe
   return {
     id: newRunId(now, random),
     name: defaultRunName(result.config),
-    status: 'complete',
+    status: result.outcome.kind,
     savedAt: now.toISOString(),
     toolVersion: versions.toolVersion,
     signalrClientVersion: versions.signalrClientVersion,
     comparisonId: null,
-    verdict: verdictOf(result),
     result,
   };
 }
 
 export function exportRun(run: KeptRun): ExportedRun {
-  const { result, verdict: _verdict, ...meta } = run;
+  const { result, ...meta } = run;
   return { ...result, kept: meta };
 }
 
@@ -108,7 +103,7 @@ export function exportComparison(name: string, runs: readonly KeptRun[], exporte
 /**
  * Reads a file the dashboard or the headless runner wrote: one run or a comparison. Throws an
  * Error that says what is wrong with anything else. A run without history fields (the runner's
- * --json output) gets a fresh id, its default name and status complete.
+ * --json output) gets a fresh id and its default name; its outcome is the document's own.
  */
 export function importRuns(text: string, now: Date, random: () => number = Math.random): KeptRun[] {
   let value: unknown;
@@ -135,24 +130,29 @@ export function importRuns(text: string, now: Date, random: () => number = Math.
 }
 
 function fromExported(doc: ExportedRun, now: Date, random: () => number): KeptRun {
-  const { kept, ...result } = doc;
-  const status: KeptStatus = kept?.status === 'interrupted' || kept?.status === 'running' ? 'interrupted' : 'complete';
+  const { kept, ...read } = doc;
+  // A run exported while it was being written never finished.
+  const cutOff = read.outcome.kind === 'running' || read.outcome.kind === 'interrupted' || kept?.status === 'running' || kept?.status === 'interrupted';
+  const result = cutOff ? interruptedResult(read) : read;
   return {
     id: typeof kept?.id === 'string' && kept.id !== '' ? kept.id : newRunId(now, random),
     name: typeof kept?.name === 'string' && kept.name.trim() !== '' ? kept.name : defaultRunName(result.config),
-    // A run exported while it was being written never finished.
-    status,
+    status: result.outcome.kind,
     savedAt: typeof kept?.savedAt === 'string' ? kept.savedAt : now.toISOString(),
     toolVersion: kept?.toolVersion ?? 'unknown',
     signalrClientVersion: kept?.signalrClientVersion ?? 'unknown',
     comparisonId: kept?.comparisonId ?? null,
-    verdict: verdictOf(result),
     result,
   };
 }
 
-/** A "running" record nobody has written for a while was cut off by a reload or a crash. */
-export function settleStale<T extends KeptRunMeta>(run: T, nowMs: number): T {
-  if (run.status !== 'running' || nowMs - Date.parse(run.savedAt) < STALE_RUNNING_MS) return run;
-  return { ...run, status: 'interrupted' };
+/**
+ * A "running" record whose page is gone was cut off by a reload or a crash. `alive` says whether
+ * its page still runs it (Web Locks); where that is unknown (null), a record nobody has written
+ * for STALE_RUNNING_MS is taken as cut off.
+ */
+export function settleCutOff<T extends KeptRunMeta & { result: Pick<RunResult, 'outcome' | 'verdict' | 'fates' | 'config' | 'latency'> }>(run: T, nowMs: number, alive: boolean | null): T {
+  if (run.status !== 'running') return run;
+  if (alive === true || (alive === null && nowMs - Date.parse(run.savedAt) < STALE_RUNNING_MS)) return run;
+  return { ...run, status: 'interrupted', result: interruptedResult(run.result) };
 }

@@ -4,7 +4,9 @@
  */
 import { configToQuery } from './config-url.ts';
 import { formatBytes, formatCount, formatMs } from './format.ts';
+import { fatesText } from './fates.ts';
 import type { KeptRun } from './kept-run.ts';
+import { outcomeText, verdictDisplay } from './run-outcome.ts';
 import { combinationLabel, PROTOCOL_LABELS, SCENARIO_LABELS, TRANSPORT_LABELS } from './labels.ts';
 import { editionTiers } from './tier-view.ts';
 import { escapeXml as esc, lineChartSvg } from './svg-chart.ts';
@@ -17,7 +19,7 @@ export function runSection(run: KeptRun): string {
   const failures = r.workerFailures.map((f) => `<li>${esc(f)}</li>`).join('');
   return `<section class="run">
 <h2>${esc(run.name)}</h2>
-<p class="muted">${esc(combinationLabel(r.config))} · ${esc(run.status)}</p>
+<p class="muted">${esc(combinationLabel(r.config))} · ${esc(outcomeText(r.outcome, r.config.durationSec))}</p>
 ${statusNote(run)}${verdictLine(run)}
 ${factTable(figureRows(run))}
 ${samples || failures ? `<ul class="errors">${failures}${samples}</ul>` : ''}
@@ -32,16 +34,16 @@ function factTable(rows: Rows): string {
 }
 
 function statusNote(run: KeptRun): string {
-  if (run.status === 'interrupted') {
+  if (run.result.outcome.kind === 'interrupted') {
     return '<p class="warn">This run was interrupted (the page was reloaded or closed): the figures cover what it had recorded until then; losses were never counted.</p>';
   }
-  if (run.status === 'running') return '<p class="warn">This run was still going when the report was made: the figures are partial.</p>';
+  if (run.result.outcome.kind === 'running') return '<p class="warn">This run was still going when the report was made: the figures are partial.</p>';
   return '';
 }
 
 function verdictLine(run: KeptRun): string {
-  if (!run.verdict) return '<p class="verdict">No message arrived, so the guide\'s latency rule cannot be applied.</p>';
-  return `<p class="verdict ${run.verdict.pass ? 'good' : 'bad'}">${esc(run.verdict.sentence)}</p>`;
+  const verdict = verdictDisplay(run.result.verdict, false);
+  return `<p class="verdict ${verdict.tone}">${esc(verdict.text)}</p>`;
 }
 
 function figureRows(run: KeptRun): Rows {
@@ -50,7 +52,8 @@ function figureRows(run: KeptRun): Rows {
   const errors = Object.entries(r.errorCounts).filter(([, n]) => n > 0);
   const lag = Math.max(0, ...r.workers.map((w) => w.maxEventLoopLagMs));
   return [
-    ['Messages', `sent ${formatCount(t.sent)} · expected receptions ${formatCount(t.expected)} · received ${formatCount(t.received)} · lost ${run.status === 'complete' ? formatCount(r.lost) : 'not counted'} · duplicated ${formatCount(t.duplicated)}`],
+    ['Planned receptions', fatesText(r.fates)],
+    ['Messages', `sent ${formatCount(t.sent)} · received ${formatCount(t.received)} · duplicated ${formatCount(t.duplicated)}`],
     ['Latency', r.latency.count === 0 ? 'no message arrived' : `p50 ${formatMs(r.latency.p50Us)} · p90 ${formatMs(r.latency.p90Us)} · p99 ${formatMs(r.latency.p99Us)} · p99.9 ${formatMs(r.latency.p999Us)} · max ${formatMs(r.latency.maxUs)} (from actual send time: p99 ${formatMs(r.uncorrectedLatency.p99Us)})`],
     ['Connect time', r.connectTimes.count === 0 ? 'no connection opened' : `p50 ${formatMs(r.connectTimes.p50Us)} · p99 ${formatMs(r.connectTimes.p99Us)} · max ${formatMs(r.connectTimes.maxUs)} · ${formatCount(t.connectionsOpened)} opened, ${formatCount(t.connectionsFailed)} failed`],
     ['Bytes', `sent ${formatBytes(t.sentBytes)}, received ${formatBytes(t.receivedBytes)} (encoded hub messages)`],

@@ -5,6 +5,7 @@
  */
 import type { ErrorCounts, ErrorSample, WorkerSnapshot, WorkerTotals } from '../workers/protocol.ts';
 import { emptyErrorCounts, emptyTotals, type WorkerPhase } from '../workers/protocol.ts';
+import { addFates, emptyFates, shareUnderOneSecond, type Fates } from './fates.ts';
 import type { EncodedSecond } from './histogram-log.ts';
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';
 
@@ -15,7 +16,9 @@ export interface SecondPoint {
   /** Messages sent (inbound to the hub) and received (outbound from it) in this second. */
   sent: number;
   received: number;
-  underOneSecond: number;
+  /** What became of the receptions planned in this second, wherever and whenever they arrived.
+   *  Receptions arrive after their second closes, so this keeps filling in until the run ends. */
+  fates: Fates;
   /** Encoded bytes sent and received in this second. */
   sentBytes: number;
   receivedBytes: number;
@@ -41,7 +44,6 @@ interface PartialSecond {
   histogram: Histogram;
   sent: number;
   received: number;
-  underOneSecond: number;
   sentBytes: number;
   receivedBytes: number;
   connectionsOpen: Map<number, number>;
@@ -61,7 +63,12 @@ export class RunAggregator {
   readonly #connectTimes = createLatencyHistogram();
   /** Workers that died: they count as finished, and what they reported before is kept. */
   readonly #lost = new Set<number>();
-  #underOneSecond = 0;
+  /** Fates by planned second, shared with the points of those seconds, and all together. */
+  readonly #fatesBySecond = new Map<number, Fates>();
+  readonly #fates = emptyFates();
+  /** Fates of the seconds already judged (see judgedShare), added once each when judged: by then
+   *  their planned and in-time counts are final. */
+  readonly #judged = emptyFates();
   readonly #health = new Map<number, { maxEventLoopLagMs: number; maxSendLagMs: number }>();
 
   constructor(readonly workerCount: number) {}
@@ -89,13 +96,15 @@ export class RunAggregator {
     this.#runLatency.add(interval);
     this.#runUncorrected.add(decodeHistogram(snapshot.uncorrectedHistogram));
     this.#connectTimes.add(decodeHistogram(snapshot.connectHistogram));
-    this.#underOneSecond += snapshot.interval.underOneSecond;
+    for (const delta of snapshot.fates) {
+      addFates(this.#fatesOf(delta.second), delta);
+      addFates(this.#fates, delta);
+    }
 
     const point = this.#second(snapshot.second);
     point.histogram.add(interval);
     point.sent += snapshot.interval.sent;
     point.received += snapshot.interval.received;
-    point.underOneSecond += snapshot.interval.underOneSecond;
     point.sentBytes += snapshot.interval.sentBytes;
     point.receivedBytes += snapshot.interval.receivedBytes;
     point.connectionsOpen.set(snapshot.workerIndex, snapshot.connectionsOpen);
@@ -163,17 +172,23 @@ export class RunAggregator {
     return true;
   }
 
-  /** Expected receptions that never came; null until the run has finished (until then they may be in flight). */
-  lost(): number | null {
-    if (!this.finished) return null;
-    const totals = this.totals();
-    return Math.max(0, totals.expected - totals.received);
+  /** What became of every planned reception so far, all seconds together (a copy). */
+  fates(): Fates {
+    return addFates(emptyFates(), this.#fates);
   }
 
-  /** Share of received messages that arrived in under 1 s; null before any arrived. */
-  underOneSecondShare(): number | null {
-    const received = this.totals().received;
-    return received === 0 ? null : this.#underOneSecond / received;
+  /**
+   * The guide's share so far, over the receptions that can already be judged: those planned in
+   * seconds before the last closed one are over 1 s old, so every one that arrived in time has
+   * been reported. Null before any such reception was planned.
+   */
+  judgedShare(): number | null {
+    return shareUnderOneSecond(this.#judged);
+  }
+
+  /** Workers given up for lost (crashed, or an agent that left). */
+  get lostWorkers(): number {
+    return this.#lost.size;
   }
 
   totals(): WorkerTotals {
@@ -215,10 +230,19 @@ export class RunAggregator {
   #second(second: number): PartialSecond {
     let point = this.#open.get(second);
     if (!point) {
-      point = { histogram: createLatencyHistogram(), sent: 0, received: 0, underOneSecond: 0, sentBytes: 0, receivedBytes: 0, connectionsOpen: new Map(), eventLoopLagMs: 0, maxSendLagMs: 0 };
+      point = { histogram: createLatencyHistogram(), sent: 0, received: 0, sentBytes: 0, receivedBytes: 0, connectionsOpen: new Map(), eventLoopLagMs: 0, maxSendLagMs: 0 };
       this.#open.set(second, point);
     }
     return point;
+  }
+
+  #fatesOf(second: number): Fates {
+    let fates = this.#fatesBySecond.get(second);
+    if (!fates) {
+      fates = emptyFates();
+      this.#fatesBySecond.set(second, fates);
+    }
+    return fates;
   }
 
   #closeReportedSeconds(): void {
@@ -233,13 +257,15 @@ export class RunAggregator {
         latency: summarizeLatency(p.histogram),
         sent: p.sent,
         received: p.received,
-        underOneSecond: p.underOneSecond,
+        fates: this.#fatesOf(second),
         sentBytes: p.sentBytes,
         receivedBytes: p.receivedBytes,
         connectionsOpen: [...p.connectionsOpen.values()].reduce((a, b) => a + b, 0),
         eventLoopLagMs: p.eventLoopLagMs,
         maxSendLagMs: p.maxSendLagMs,
       });
+      const judged = this.#fatesBySecond.get(second - 1);
+      if (judged) addFates(this.#judged, judged);
     }
   }
 

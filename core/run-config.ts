@@ -49,6 +49,10 @@ export interface RunConfig {
   sendIntervalMs: number;
   /** Measured time, in s, from the moment every connection has been opened. Default 30. */
   durationSec: number;
+  /** Longest wait, in s, after the last planned send for messages still in flight. The drain
+   *  ends sooner when every planned reception is accounted for, or when nothing has arrived for
+   *  a quiet period (see drainPlan). Default 30. */
+  drainSec: number;
   /** Connects in flight at once across all workers. Default 8: Chromium opens 255 WebSockets in
    *  ~3 s this way and in ~5 s all at once. */
   connectConcurrency: number;
@@ -70,6 +74,7 @@ export const DEFAULTS: Omit<RunConfig, 'endpointUrl'> = {
   messageBytes: 2_048,
   sendIntervalMs: 1_000,
   durationSec: 30,
+  drainSec: 30,
   connectConcurrency: 8,
 };
 
@@ -94,6 +99,7 @@ const WHOLE_NUMBER_RULES: WholeNumberRule[] = [
   { key: 'messageBytes', label: 'Message size', min: 64, max: 262_144, unit: ' B', hint: 'The hub-sample accepts up to 256 KiB, the size of the guide\'s largest example.' },
   { key: 'sendIntervalMs', label: 'Send interval', min: 10, max: 3_600_000, unit: ' ms', hint: 'Below 10 ms timers cannot keep the schedule.' },
   { key: 'durationSec', label: 'Duration', min: 1, max: 86_400, unit: ' s', hint: 'Up to one day.' },
+  { key: 'drainSec', label: 'Drain', min: 1, max: 600, unit: ' s', hint: 'It is the longest wait for late messages after the last send; the drain ends sooner once everything has arrived.' },
   { key: 'warmupSec', label: 'Warm-up', min: 0, max: 3_600, unit: ' s', hint: 'Use 0 for none.' },
   { key: 'connectConcurrency', label: 'Connects in flight', min: 1, max: 256, unit: '', hint: 'About 8 opens connections fastest in Chromium.' },
 ];
@@ -207,11 +213,14 @@ function describe(raw: unknown): string {
 }
 
 /**
- * How long, in ms, the end of a run waits for messages still in flight before counting them as
- * lost: two send intervals, at least 2 s and at most 10 s.
+ * How the end of a run waits for messages in flight, in ms. It ends when every planned
+ * reception is accounted for, when nothing more has been accounted for during `quietMs` (two
+ * send intervals, at least 3 s: a hub that still delivers keeps the drain going), or at `capMs`
+ * (the run's drainSec), whichever comes first. What never arrives is then counted as lost.
  */
-export function drainTimeoutMs(config: Pick<RunConfig, 'sendIntervalMs'>): number {
-  return Math.min(10_000, Math.max(2_000, 2 * config.sendIntervalMs));
+export function drainPlan(config: Pick<RunConfig, 'sendIntervalMs' | 'drainSec'>): { capMs: number; quietMs: number } {
+  const capMs = config.drainSec * 1_000;
+  return { capMs, quietMs: Math.min(capMs, Math.max(3_000, 2 * config.sendIntervalMs)) };
 }
 
 /** How long one connection may take to open before it counts as failed, in ms. */

@@ -2,12 +2,15 @@
  * Runs one benchmark across workers, whatever they are (Web Workers in the page, engines in the
  * same process in tests): splits the connections, starts every worker, waits until all are
  * ready, hands out what the scenario needs from the whole run (connection count, group sizes,
- * send-to-connection targets), gives one common "go", and ends the drain when every expected
- * message has arrived or the drain time is up.
+ * send-to-connection targets), gives one common "go", and ends the drain when every planned
+ * reception is accounted for, when nothing more arrives, or at the drain's cap. It decides the
+ * run's outcome: finished, stopped by the user, or failed when nothing can be measured.
  */
 import type { Clock, Timers } from './clock.ts';
 import { derangement } from './derangement.ts';
-import { drainTimeoutMs, type RunConfig } from './run-config.ts';
+import { arrivedOf, notSentOf, unaccountedOf } from './fates.ts';
+import { drainPlan, type RunConfig } from './run-config.ts';
+import type { RunOutcome } from './run-outcome.ts';
 import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity } from './split.ts';
 import { RunAggregator } from './run-aggregator.ts';
 import type { FromWorker, GoMessage, ToWorker, WorkerReady } from '../workers/protocol.ts';
@@ -45,7 +48,12 @@ export class RunCoordinator {
   #sendStartUs = 0;
   #sendEndUs = 0;
   #drainTimer: unknown = null;
+  #quietTimer: unknown = null;
+  /** Planned receptions accounted for (arrived or known unsent) when the drain last made progress. */
+  #drainAccounted = -1;
   #finishSent = false;
+  /** How the run is ending, once known; reported as the outcome when the run is done. */
+  #ending: RunOutcome | null = null;
   readonly #finished: Promise<void>;
   #resolveFinished!: () => void;
 
@@ -73,6 +81,15 @@ export class RunCoordinator {
     return this.#phase;
   }
 
+  /** How the run ended; running until every worker has reported its end. */
+  get outcome(): RunOutcome {
+    if (this.#phase !== 'done') return { kind: 'running' };
+    const ending = this.#ending ?? { kind: 'finished' };
+    // The workers' failures reach the page with their final snapshots: name the most frequent.
+    const first = this.aggregator.errorSamples()[0];
+    return ending.reason === NO_CONNECTION && first ? { ...ending, reason: `${NO_CONNECTION} ${first.message}` } : ending;
+  }
+
   /** Planned send window, epoch microseconds; 0 before "go". */
   get sendWindowUs(): { startUs: number; endUs: number } {
     return { startUs: this.#sendStartUs, endUs: this.#sendEndUs };
@@ -93,14 +110,17 @@ export class RunCoordinator {
     });
   }
 
-  /** Ends the run early: workers stop sending, what is in flight drains, then they report. */
+  /** Ends the run early (the user's Stop): workers stop sending, what is in flight drains, then they report. */
   stop(): void {
+    if (this.#ending || this.#phase === 'draining' || this.#phase === 'done') return;
+    const plannedUs = this.#phase === 'running' ? Math.max(0, this.clock.nowUs() - this.#sendStartUs) : 0;
+    this.#ending = { kind: 'stopped', stoppedAtSec: Math.min(this.config.durationSec, Math.floor(plannedUs / 1_000_000)) };
     if (this.#phase === 'connecting') this.#finish();
-    else if (this.#phase === 'running') this.#startDrain();
+    else this.#startDrain();
   }
 
   terminate(): void {
-    if (this.#drainTimer !== null) this.timers.clearTimeout(this.#drainTimer);
+    this.#clearDrainTimers();
     for (const port of this.ports) port.terminate();
   }
 
@@ -111,7 +131,7 @@ export class RunCoordinator {
     } else if (message.type === 'snapshot') {
       this.aggregator.add(message);
       if (this.#phase === 'running' && this.clock.nowUs() >= this.#sendEndUs) this.#startDrain();
-      if (this.#phase === 'draining' && this.#allArrived()) this.#finish();
+      if (this.#phase === 'draining') this.#drainProgress();
     } else {
       this.workerFailures.push(`Worker ${message.workerIndex + 1} failed and was stopped: ${message.message}. Its figures up to then are kept.`);
       this.aggregator.markWorkerLost(message.workerIndex);
@@ -122,7 +142,7 @@ export class RunCoordinator {
     }
     if (this.aggregator.finished && this.#phase !== 'done') {
       this.#phase = 'done';
-      if (this.#drainTimer !== null) this.timers.clearTimeout(this.#drainTimer);
+      this.#clearDrainTimers();
       this.#resolveFinished();
     }
     this.#onUpdate();
@@ -130,12 +150,19 @@ export class RunCoordinator {
 
   #goWhenAllReady(): void {
     if (this.#ready.size !== this.ports.length || this.#phase !== 'connecting' || this.#finishSent) return;
+    const ready = [...this.#ready.values()].filter((r): r is WorkerReady => r !== null);
+    const failure = nothingToMeasure(ready);
+    if (failure) {
+      // Waiting out the run's duration would only delay the answer.
+      this.#ending = { kind: 'failed', reason: failure };
+      this.#finish();
+      return;
+    }
     this.#phase = 'running';
     // Whole microseconds: the planned times travel as integers, and a receiver compares them
     // with the warm-up's end.
     this.#sendStartUs = Math.round(this.clock.nowUs()) + this.#goLeadMs * 1_000;
     this.#sendEndUs = this.#sendStartUs + this.config.durationSec * 1_000_000;
-    const ready = [...this.#ready.values()].filter((r): r is WorkerReady => r !== null);
     const common = {
       type: 'go' as const,
       sendStartUs: this.#sendStartUs,
@@ -173,26 +200,66 @@ export class RunCoordinator {
     if (this.#phase !== 'running') return;
     this.#phase = 'draining';
     for (const port of this.ports) port.post({ type: 'stop' });
-    if (this.#drainTimer !== null) this.timers.clearTimeout(this.#drainTimer);
-    this.#drainTimer = this.timers.setTimeout(() => this.#finish(), drainTimeoutMs(this.config));
+    this.#clearDrainTimers();
+    const { capMs } = drainPlan(this.config);
+    this.#drainTimer = this.timers.setTimeout(() => this.#finish(), capMs);
+    this.#drainProgress();
   }
 
-  #allArrived(): boolean {
+  /** After each snapshot of the drain: done when everything is accounted for; otherwise the quiet
+   *  period restarts whenever more was accounted for, so a hub that still delivers is waited for. */
+  #drainProgress(): void {
     // Only figures taken after every worker stopped sending count: an earlier snapshot can
     // balance before its worker's last sends.
-    if (!this.aggregator.allWorkersIn(['draining', 'done'])) return false;
-    const totals = this.aggregator.totals();
-    return totals.received >= totals.expected;
+    if (!this.aggregator.allWorkersIn(['draining', 'done'])) {
+      if (this.#quietTimer === null) this.#restartQuiet();
+      return;
+    }
+    const fates = this.aggregator.fates();
+    if (unaccountedOf(fates) === 0) {
+      this.#finish();
+      return;
+    }
+    const accounted = arrivedOf(fates) + notSentOf(fates);
+    if (accounted !== this.#drainAccounted) {
+      this.#drainAccounted = accounted;
+      this.#restartQuiet();
+    }
+  }
+
+  #restartQuiet(): void {
+    if (this.#quietTimer !== null) this.timers.clearTimeout(this.#quietTimer);
+    this.#quietTimer = this.timers.setTimeout(() => this.#finish(), drainPlan(this.config).quietMs);
+  }
+
+  #clearDrainTimers(): void {
+    if (this.#drainTimer !== null) this.timers.clearTimeout(this.#drainTimer);
+    if (this.#quietTimer !== null) this.timers.clearTimeout(this.#quietTimer);
+    this.#drainTimer = null;
+    this.#quietTimer = null;
   }
 
   #finish(): void {
     if (this.#finishSent) return;
     this.#finishSent = true;
     if (this.#phase !== 'done') this.#phase = 'draining';
-    if (this.#drainTimer !== null) this.timers.clearTimeout(this.#drainTimer);
-    for (const port of this.ports) port.post({ type: 'finish' });
+    this.#clearDrainTimers();
+    const drainEndUs = Math.round(this.clock.nowUs());
+    for (const port of this.ports) port.post({ type: 'finish', drainEndUs });
   }
 }
+
+/**
+ * Why a run that every worker is ready for cannot measure anything, or null: no connection
+ * opened anywhere, or the hub refused the scenario's method.
+ */
+function nothingToMeasure(ready: readonly WorkerReady[]): string | null {
+  const refusal = ready.find((r) => r.refusal)?.refusal;
+  if (refusal) return refusal;
+  return ready.reduce((sum, r) => sum + r.connectionsOpen, 0) > 0 ? null : NO_CONNECTION;
+}
+
+const NO_CONNECTION = 'no connection could be opened.';
 
 function sumGroups(perWorker: number[][]): number[] {
   const length = Math.max(0, ...perWorker.map((g) => g.length));

@@ -8,7 +8,7 @@
  * however long the run (bench/keep-cost.mjs).
  */
 import { defaultRunName } from './labels.ts';
-import { headOf, importRuns, newRunId, settleStale, verdictOf, type KeptRun, type KeptRunHead } from './kept-run.ts';
+import { headOf, importRuns, newRunId, settleCutOff, type KeptRun, type KeptRunHead } from './kept-run.ts';
 import type { SecondPoint } from './run-aggregator.ts';
 import type { RunResult } from './run-result.ts';
 
@@ -64,21 +64,26 @@ export interface Versions {
   signalrClientVersion: string;
 }
 
+/** Whether some page still runs a kept run (held Web Locks in a browser); null where that cannot be told. */
+export type RunLiveness = (runId: string) => Promise<boolean | null>;
+
 export class RunHistory {
   constructor(
     private readonly db: RunDb,
     private readonly now: () => Date = () => new Date(),
+    private readonly liveness: RunLiveness = async () => null,
   ) {}
 
   /**
    * Every kept run's head, newest first. Runs cut off by a reload are marked interrupted,
-   * durably; `liveId` is this page's own run in progress, never cut off however long its last
-   * second took.
+   * durably, as soon as no page runs them; `liveId` is this page's own run in progress, never
+   * cut off however long its last second took.
    */
   async list(liveId: string | null = null): Promise<KeptRunHead[]> {
     const nowMs = this.now().getTime();
     const heads = await this.db.heads();
-    const settled = heads.map((head) => (head.id === liveId ? head : settleStale(head, nowMs)));
+    const settled = await Promise.all(heads.map(async (head) =>
+      head.id === liveId || head.status !== 'running' ? head : settleCutOff(head, nowMs, await this.liveness(head.id))));
     await Promise.all(settled.filter((head, i) => head !== heads[i]).map((head) => this.db.putHead(head)));
     return settled.sort((a, b) => b.result.startedAt.localeCompare(a.result.startedAt) || b.id.localeCompare(a.id));
   }
@@ -106,6 +111,9 @@ export class RunHistory {
     return runs;
   }
 }
+
+/** Seconds before the newest that each write rewrites: their receptions may still be arriving. */
+const REWRITTEN_SECONDS = 10;
 
 export interface RecordingOptions {
   name?: string;
@@ -157,7 +165,6 @@ export class RunRecorder {
       savedAt: this.now().toISOString(),
       ...this.versions,
       comparisonId: options.comparisonId ?? null,
-      verdict: verdictOf(result),
       result,
     };
     this.#writtenSeconds = result.points.length;
@@ -166,15 +173,19 @@ export class RunRecorder {
     return this.#run.id;
   }
 
-  /** The run's state now; written if a second closed since the last write or the run finished. */
+  /**
+   * The run's state now; written if a second closed since the last write or the run finished.
+   * Receptions keep arriving for seconds already written (a second's fates fill in as its
+   * messages land), so each write also rewrites the last few seconds, and the final one all.
+   */
   update(result: RunResult, finished: boolean): void {
     const run = this.#run;
     if (!run || this.#finished) return;
     if (!finished && result.points.length === this.#writtenSeconds) return;
-    const from = this.#writtenSeconds;
+    const from = finished ? 0 : Math.max(0, this.#writtenSeconds - REWRITTEN_SECONDS);
     this.#writtenSeconds = result.points.length;
     this.#finished = finished;
-    this.#run = { ...run, status: finished ? 'complete' : 'running', savedAt: this.now().toISOString(), verdict: verdictOf(result), result };
+    this.#run = { ...run, status: result.outcome.kind, savedAt: this.now().toISOString(), result };
     this.#write(this.#run, from);
   }
 

@@ -115,3 +115,22 @@ function measured({ outcome, fates, p99Us }: VerdictInput): string {
   const p99Text = p99Us === null ? 'nothing arrived' : `p99 ${formatMicroseconds(p99Us)}`;
   return `${formatShare(share ?? 0)} of ${formatCount(fates.planned)} planned receptions arrived in under 1 s (${[deliveryText, p99Text].filter(Boolean).join('; ')})`;
 }
+
+export interface VerdictDisplay {
+  /** good: pass; bad: fail; warn: no verdict (stopped, interrupted) or failing so far; neutral: running. */
+  tone: 'good' | 'bad' | 'warn' | 'neutral';
+  text: string;
+}
+
+/**
+ * The verdict as every view shows it. While running, `judgedShare` (RunAggregator.judgedShare:
+ * the share over receptions planned over 1 s ago) says how the run stands so far.
+ */
+export function verdictDisplay(verdict: RunVerdict, running: boolean, judgedShare: number | null = null): VerdictDisplay {
+  if (running) {
+    if (judgedShare === null) return { tone: 'neutral', text: verdict.sentence };
+    const failing = judgedShare < REQUIRED_SHARE;
+    return { tone: failing ? 'warn' : 'neutral', text: `${verdict.sentence} So far ${formatShare(judgedShare)} of the receptions planned over 1 s ago arrived in under 1 s${failing ? ', below the guide\'s 99%' : ''}.` };
+  }
+  return { tone: verdict.status === 'pass' ? 'good' : verdict.status === 'fail' ? 'bad' : 'warn', text: verdict.sentence };
+}

@@ -2,7 +2,9 @@
  * A finished run as one JSON document: what the headless runner writes, and what the dashboard
  * will export and import. Self-describing (format and version) so old files can be recognised.
  */
+import { withLost, type Fates } from './fates.ts';
 import type { LatencySummary } from './latency.ts';
+import { drained, runVerdict, type RunOutcome, type RunVerdict } from './run-outcome.ts';
 import type { RunConfig } from './run-config.ts';
 import type { RunCoordinator } from './run-coordinator.ts';
 import type { EncodedSecond } from './histogram-log.ts';
@@ -10,7 +12,8 @@ import type { SecondPoint, WorkerHealth } from './run-aggregator.ts';
 import type { ErrorCounts, ErrorSample, WorkerTotals } from '../workers/protocol.ts';
 
 export const RUN_RESULT_FORMAT = 'signalr-live-bench/run';
-export const RUN_RESULT_VERSION = 1;
+/** 2: every planned reception counted (fates), the outcome and the verdict in the document. */
+export const RUN_RESULT_VERSION = 2;
 
 export interface RunResult {
   format: typeof RUN_RESULT_FORMAT;
@@ -20,11 +23,15 @@ export interface RunResult {
   config: RunConfig;
   /** Where the load came from, e.g. "node v20.20.2" or the browser's user agent. */
   client: string;
+  /** How the run ended: finished, stopped (and how far it got), failed (and why), interrupted,
+   *  or running for a record still being written. */
+  outcome: RunOutcome;
+  /** The guide's rule over every planned reception: pass, fail, or none (no verdict). */
+  verdict: RunVerdict;
+  /** What became of every planned reception, all seconds together; its buckets sum to
+   *  `planned` once the run has drained (`lost` is null until then). Per second: `points[].fates`. */
+  fates: Fates;
   totals: WorkerTotals;
-  /** Expected receptions that never arrived. */
-  lost: number;
-  /** Share of received messages under 1 s; null when none arrived. */
-  underOneSecondShare: number | null;
   latency: LatencySummary;
   uncorrectedLatency: LatencySummary;
   connectTimes: LatencySummary;
@@ -60,23 +67,28 @@ export interface RunAgent {
 export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string, agents?: RunAgent[]): RunResult {
   const a = coordinator.aggregator;
   const health = a.workerHealth();
+  const outcome = coordinator.outcome;
+  const isDrained = drained(outcome);
+  const fates = withLost(a.fates(), isDrained);
+  const latency = a.latency();
   return {
     format: RUN_RESULT_FORMAT,
     version: RUN_RESULT_VERSION,
     startedAt: startedAt.toISOString(),
     config: coordinator.config,
     client,
+    outcome,
+    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers }),
+    fates,
     totals: a.totals(),
-    lost: a.lost() ?? 0,
-    underOneSecondShare: a.underOneSecondShare(),
-    latency: a.latency(),
+    latency,
     uncorrectedLatency: a.uncorrectedLatency(),
     connectTimes: a.connectTimes(),
     errorCounts: a.errorCounts(),
     errorSamples: a.errorSamples(),
     workerFailures: [...coordinator.workerFailures],
     workers: a.workerHealth(),
-    points: [...a.points()],
+    points: a.points().map((point) => ({ ...point, fates: withLost(point.fates, isDrained) })),
     histograms: [...a.secondHistograms()],
     ...(agents && agents.length > 0
       ? { agents: agents.map((agent) => ({ ...agent, lost: health.slice(agent.firstWorkerIndex, agent.firstWorkerIndex + agent.threads).some((w) => w.lost) })) }
@@ -96,10 +108,13 @@ export function parseRunResult(text: string): RunResult {
   if (!doc || doc.format !== RUN_RESULT_FORMAT) {
     throw new Error(`This JSON is not a SignalR Live Bench run (its "format" is ${JSON.stringify(doc?.format)}, expected "${RUN_RESULT_FORMAT}").`);
   }
+  if ((doc.version as number | undefined) === 1) {
+    throw new Error('This run was written by an earlier version (format 1), whose verdict counted only the messages that arrived. Its figures cannot be judged by the current rule: run it again.');
+  }
   if (doc.version !== RUN_RESULT_VERSION) {
     throw new Error(`This run was written in format version ${String(doc.version)}; this version of the tool reads version ${RUN_RESULT_VERSION}.`);
   }
-  for (const key of ['config', 'totals', 'latency', 'points'] as const) {
+  for (const key of ['config', 'outcome', 'verdict', 'fates', 'totals', 'latency', 'points'] as const) {
     if (doc[key] === undefined) throw new Error(`This run file has no "${key}": it is incomplete or damaged.`);
   }
   return doc as RunResult;

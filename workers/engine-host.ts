@@ -24,6 +24,8 @@ export function hostEngine(post: (message: FromWorker) => void): EngineHost {
     classify: classifySignalRError,
     encodedSize: encodedSizeFor,
     post,
+    // A dedicated Web Worker has WorkerGlobalScope; a Node worker thread does not.
+    inBrowser: 'WorkerGlobalScope' in globalThis,
   });
   const fatal = (error: unknown) => post({ type: 'fatal', workerIndex, message: error instanceof Error ? error.message : String(error) });
   return {

@@ -6,6 +6,7 @@
  * connection ids known) → one common "go" → workers send until the planned end, then drain →
  * the page decides the drain is over ("finish") → final snapshots.
  */
+import type { SecondFates } from '../core/fates.ts';
 import type { RunConfig } from '../core/run-config.ts';
 import type { ConnectionShare } from '../core/split.ts';
 
@@ -65,6 +66,9 @@ export interface StopMessage {
 /** Page → worker: the drain is over: report the last figures and close the connections. */
 export interface FinishMessage {
   type: 'finish';
+  /** When the page ended the drain, epoch µs on the run's time base: anything that arrives
+   *  later (an agent hears "finish" over a network) counts as arrived after the drain. */
+  drainEndUs?: number;
 }
 
 export type ToWorker = StartMessage | GoMessage | StopMessage | FinishMessage;
@@ -85,6 +89,9 @@ export interface WorkerSnapshot {
   /** Time to open each connection that opened in this interval (negotiate + transport + handshake). */
   connectHistogram: string;
   interval: IntervalCounts;
+  /** What became of planned receptions since the last snapshot, by the second they were planned
+   *  in (deltas: the page adds them up; see core/fates.ts). */
+  fates: SecondFates[];
   /** Run totals so far. */
   totals: WorkerTotals;
   connectionsOpen: number;
@@ -101,19 +108,15 @@ export interface WorkerSnapshot {
 export interface IntervalCounts {
   sent: number;
   received: number;
-  /** Received in under 1 s from the planned time: the guide's rule counts these. */
-  underOneSecond: number;
   /** Encoded hub-protocol bytes of the messages sent and received (without transport framing). */
   sentBytes: number;
   receivedBytes: number;
 }
 
 export interface WorkerTotals {
-  /** Measured sends (warm-up excluded) that were written to the connection. */
+  /** Measured sends (warm-up excluded) handed to the connection; a write that then failed is
+   *  counted here and among the fates' writeFailed. What was planned is in the fates. */
   sent: number;
-  /** Receptions those sends should produce: 1 per echo or send to connection, one per open
-   *  connection per broadcast, one per joined member per group send. */
-  expected: number;
   /** Distinct measured messages received (each counted once per receiving connection). */
   received: number;
   duplicated: number;
@@ -131,6 +134,9 @@ export interface WorkerTotals {
   reconnects: number;
   sentBytes: number;
   receivedBytes: number;
+  /** Receptions whose receive time came before their planned send time: the sender's clock is
+   *  ahead of the receiver's (agents on other machines). Recorded as 1 µs; a clock-health figure. */
+  negativeLatencies: number;
 }
 
 /** Worker → page, once: connections open (or failed), groups joined; waiting for "go". */
@@ -143,6 +149,9 @@ export interface WorkerReady {
   connectionIds: (string | null)[];
   /** Members of this worker that joined each group (group scenarios; empty otherwise). */
   groupMembers: number[];
+  /** Why the hub refused the scenario's method when probed; null when it accepted (or nothing
+   *  was open to ask). A refusal means the run cannot measure anything. */
+  refusal: string | null;
 }
 
 /** Worker → page: the worker could not run at all (bad message, crash). */
@@ -159,5 +168,5 @@ export function emptyErrorCounts(): ErrorCounts {
 }
 
 export function emptyTotals(): WorkerTotals {
-  return { sent: 0, expected: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0 };
+  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0 };
 }

@@ -2,18 +2,20 @@
 import type { RunResult } from '../../core/run-result.ts';
 import type { RunView } from './run-controller.svelte.ts';
 
-export function viewOfResult(result: RunResult, complete: boolean): RunView {
+export function viewOfResult(result: RunResult): RunView {
   const last = result.points.at(-1);
   return {
     phase: 'done',
+    outcome: result.outcome,
+    verdict: result.verdict,
+    judgedShare: null,
+    // An interrupted run never drained: its fates say lost null (unknown), not 0.
+    fates: result.fates,
     totals: result.totals,
-    // An interrupted run never drained: what was in flight is unknown, not lost.
-    lost: complete ? result.lost : null,
     connectionsOpen: last?.connectionsOpen ?? 0,
     connectTimes: result.connectTimes,
     latency: result.latency,
     uncorrectedLatency: result.uncorrectedLatency,
-    underOneSecondShare: result.underOneSecondShare,
     errorCounts: result.errorCounts,
     errorSamples: result.errorSamples,
     workerFailures: result.workerFailures,

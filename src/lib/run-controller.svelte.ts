@@ -3,6 +3,8 @@
  * RunCoordinator and copies the merged figures into reactive state at most once per frame.
  */
 import { systemClock, systemTimers } from '../../core/clock.ts';
+import { withLost, type Fates } from '../../core/fates.ts';
+import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../../core/run-outcome.ts';
 import type { LatencySummary } from '../../core/latency.ts';
 import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
@@ -12,14 +14,19 @@ import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../w
 
 export interface RunView {
   phase: RunPhase;
+  /** How the run ended; running until it has. */
+  outcome: RunOutcome;
+  /** The guide's rule over every planned reception (core/run-outcome.ts). */
+  verdict: RunVerdict;
+  /** While running: the share so far over receptions planned over 1 s ago; null otherwise. */
+  judgedShare: number | null;
+  /** What became of every planned reception; `lost` is null until the run has drained. */
+  fates: Fates;
   totals: WorkerTotals;
-  /** Expected receptions that never came; null until the run has finished. */
-  lost: number | null;
   connectionsOpen: number;
   connectTimes: LatencySummary;
   latency: LatencySummary;
   uncorrectedLatency: LatencySummary;
-  underOneSecondShare: number | null;
   errorCounts: ErrorCounts;
   errorSamples: ErrorSample[];
   workerFailures: string[];
@@ -145,15 +152,20 @@ export class RunController {
     // Seconds only ever get appended once closed, so the charts redraw once per new second,
     // not once per worker snapshot (with 4 workers that was up to 4 redraws of every point).
     if (points.length !== this.points.length) this.points = [...points];
+    const outcome = coordinator.outcome;
+    const fates = withLost(a.fates(), drained(outcome));
+    const latency = a.latency();
     this.view = {
       phase: coordinator.phase,
+      outcome,
+      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers }),
+      judgedShare: outcome.kind === 'running' ? a.judgedShare() : null,
+      fates,
       totals: a.totals(),
-      lost: a.lost(),
       connectionsOpen: a.connectionsOpen(),
       connectTimes: a.connectTimes(),
-      latency: a.latency(),
+      latency,
       uncorrectedLatency: a.uncorrectedLatency(),
-      underOneSecondShare: a.underOneSecondShare(),
       errorCounts: a.errorCounts(),
       errorSamples: a.errorSamples(),
       workerFailures: [...coordinator.workerFailures],

@@ -23,10 +23,11 @@ export class RunKeeper {
   #trackedSeconds = -1;
   #trackedDone = false;
   #next: RecordingOptions = {};
+  #releaseLock: (() => void) | null = null;
 
   constructor() {
     this.#ready = openRunDb().then(async ({ db, warning }) => {
-      this.#history = new RunHistory(db);
+      this.#history = new RunHistory(db, () => new Date(), runIsAlive);
       this.#recorder = new RunRecorder(db, VERSIONS);
       this.warning = warning;
       await this.refresh();
@@ -57,8 +58,9 @@ export class RunKeeper {
       const result = run.partialResult();
       if (!result) return;
       this.#trackedConfig = config;
-      recorder.begin(result, this.#next);
+      const id = recorder.begin(result, this.#next);
       this.#next = {};
+      this.#holdWhileRunning(id);
     } else if (seconds === this.#trackedSeconds && done === this.#trackedDone) {
       return;
     }
@@ -112,12 +114,38 @@ export class RunKeeper {
     return this.#history!.get(id);
   }
 
+  /**
+   * Holds a Web Lock named after the run until it ends: the browser releases it the moment this
+   * page goes (reload, close, crash), so any page's history sees at once that the run was cut off.
+   */
+  #holdWhileRunning(runId: string): void {
+    this.#releaseLock?.();
+    const locks = globalThis.navigator?.locks;
+    if (!locks) return;
+    const held = new Promise<void>((resolve) => (this.#releaseLock = resolve));
+    void locks.request(lockName(runId), () => held).catch(() => {});
+  }
+
   async #afterWrite(): Promise<void> {
+    this.#releaseLock?.();
+    this.#releaseLock = null;
     await this.#recorder?.flushed();
     this.current = this.#recorder?.run ?? null;
     if (this.#recorder?.lastError) this.warning = this.#recorder.lastError;
     await this.refresh();
   }
+}
+
+function lockName(runId: string): string {
+  return `signalr-live-bench-run:${runId}`;
+}
+
+/** Whether some page of this origin still runs the kept run; null where Web Locks are missing. */
+async function runIsAlive(runId: string): Promise<boolean | null> {
+  const locks = globalThis.navigator?.locks;
+  if (!locks) return null;
+  const { held = [] } = await locks.query();
+  return held.some((lock) => lock.name === lockName(runId));
 }
 
 function messageOf(error: unknown): string {

@@ -12,7 +12,7 @@ describe('PresentationView', () => {
     const run = new RunController();
     run.config = result.config;
     run.points = result.points;
-    run.view = { ...viewOfResult(result, true), connectionsOpen: 4 };
+    run.view = { ...viewOfResult(result), connectionsOpen: 4 };
     let closed = false;
     const target = document.createElement('div');
     document.body.append(target);
@@ -24,7 +24,8 @@ describe('PresentationView', () => {
     expect(text('present-rate')).toBe('40');
     expect(text('present-p99')).toMatch(/^12\.\d+ ms$/);
     expect(text('present-tier')).toMatch(/Unit1, the smallest tier that fits/);
-    expect(text('present-verdict')).toMatch(/^Pass: 100\.00% of messages arrived in under 1 s/);
+    expect(text('present-verdict')).toMatch(/^Pass: 100\.00% of [\d,]+ planned receptions arrived in under 1 s/);
+    expect(text('present-status')).toBe('finished');
     expect(text('presentation')).toContain('comparison 2 of 5');
 
     const root = target.querySelector<HTMLElement>('[data-testid=presentation]')!;

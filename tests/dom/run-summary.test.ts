@@ -4,19 +4,25 @@ import { mount, unmount, flushSync } from 'svelte';
 import RunSummary from '../../src/components/RunSummary.svelte';
 import type { RunView } from '../../src/lib/run-controller.svelte.ts';
 import { emptyErrorCounts, emptyTotals } from '../../workers/protocol.ts';
+import { emptyFates, type Fates } from '../../core/fates.ts';
+import { runVerdict, type RunOutcome } from '../../core/run-outcome.ts';
 
 const latency = { count: 100, p50Us: 900, p90Us: 1_500, p99Us: 4_000, p999Us: 9_000, maxUs: 12_000, meanUs: 1_000 };
 
-function view(overrides: Partial<RunView>): RunView {
+const allInTime: Fates = { ...emptyFates(), planned: 100, underOneSecond: 100, lost: 0 };
+
+function view(overrides: Partial<RunView>, outcome: RunOutcome = { kind: 'finished' }, fates: Fates = allInTime): RunView {
   return {
     phase: 'done',
-    totals: { ...emptyTotals(), sent: 100, expected: 100, received: 100, connectionsOpened: 10 },
-    lost: 0,
+    outcome,
+    verdict: runVerdict({ outcome, fates, durationSec: 30, p99Us: latency.p99Us, lostWorkers: 0 }),
+    judgedShare: null,
+    fates,
+    totals: { ...emptyTotals(), sent: 100, received: 100, connectionsOpened: 10 },
     connectionsOpen: 0,
     connectTimes: latency,
     latency,
     uncorrectedLatency: latency,
-    underOneSecondShare: 1,
     errorCounts: emptyErrorCounts(),
     errorSamples: [],
     workerFailures: [],
@@ -29,7 +35,7 @@ function view(overrides: Partial<RunView>): RunView {
 
 function render(runView: RunView): { text: string; target: HTMLElement; destroy: () => void } {
   const target = document.createElement('div');
-  const component = mount(RunSummary, { target, props: { view: runView } });
+  const component = mount(RunSummary, { target, props: { view: runView, durationSec: 30 } });
   flushSync();
   return { text: (target.textContent ?? '').replace(/\s+/g, ' '), target, destroy: () => unmount(component) };
 }
@@ -37,8 +43,37 @@ function render(runView: RunView): { text: string; target: HTMLElement; destroy:
 describe('RunSummary', () => {
   it('says nothing against the client when it kept its schedule', () => {
     const { text, destroy } = render(view({}));
-    expect(text).toContain('messages sent 100 · expected receptions 100 · received 100 · lost 0');
+    expect(text).toContain('Planned receptions: 100 planned: 100 in under 1 s (100.00%), 0 later, 0 lost, 0 never sent; delivery 100.00%.');
+    expect(text).toContain('messages sent 100 · received 100');
     expect(text).not.toContain('could not keep the schedule');
+    destroy();
+  });
+
+  it('a hub killed mid-run: the outcome says finished, the verdict a red Fail with what was lost', () => {
+    const fates: Fates = { ...emptyFates(), planned: 200, underOneSecond: 56, notSent: { ...emptyFates().notSent, disconnected: 100 }, lost: 44 };
+    const { text, target, destroy } = render(view({}, { kind: 'finished' }, fates));
+    expect(target.querySelector('[data-testid=summary-outcome]')!.textContent).toBe('finished');
+    const verdict = target.querySelector<HTMLElement>('[data-testid=summary-verdict]')!;
+    expect(verdict.classList.contains('bad')).toBe(true);
+    expect(verdict.textContent).toMatch(/^Fail: only 28\.00% of 200 planned receptions arrived in under 1 s \(delivery 28\.00%: 44 lost, 100 never sent/);
+    expect(text).toContain('100 never sent (connection closed or never opened 100)');
+    destroy();
+  });
+
+  it('a stopped run reads "stopped at 10 of 30 s" with no verdict, never a pass', () => {
+    const { target, destroy } = render(view({}, { kind: 'stopped', stoppedAtSec: 10 }));
+    expect(target.querySelector('[data-testid=summary-outcome]')!.textContent).toBe('stopped at 10 of 30 s');
+    const verdict = target.querySelector<HTMLElement>('[data-testid=summary-verdict]')!;
+    expect(verdict.classList.contains('good')).toBe(false);
+    expect(verdict.textContent).toMatch(/^Stopped at 10 of 30 s: no verdict/);
+    destroy();
+  });
+
+  it('while losses are unknown they read "not counted yet", never 0', () => {
+    const outcome: RunOutcome = { kind: 'interrupted' };
+    const { text, target, destroy } = render(view({}, outcome, { ...emptyFates(), planned: 100, underOneSecond: 60 }));
+    expect(text).toContain('40 in flight (lost not counted yet)');
+    expect(target.querySelector<HTMLElement>('[data-testid=summary]')!.dataset.lost).toBe('');
     destroy();
   });
 

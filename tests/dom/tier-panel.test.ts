@@ -3,6 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';
 import TierPanel from '../../src/components/TierPanel.svelte';
 import { DEFAULTS, type RunConfig } from '../../core/run-config.ts';
+import { emptyFates } from '../../core/fates.ts';
+import { runVerdict, verdictDisplay, type RunOutcome, type VerdictDisplay } from '../../core/run-outcome.ts';
+
+const shown = (outcome: RunOutcome, planned: number, underOneSecond: number, judgedShare: number | null = null) =>
+  verdictDisplay(runVerdict({ outcome, fates: { ...emptyFates(), planned, underOneSecond }, durationSec: 30, p99Us: 4_000, lostWorkers: 0 }), outcome.kind === 'running', judgedShare);
 
 type Props = {
   config: RunConfig;
@@ -11,9 +16,7 @@ type Props = {
   measuredInboundBytesPerSec: number;
   measuredOutboundBytesPerSec: number;
   connectionsOpen: number;
-  shareUnderOneSecond: number | null;
-  p99Us: number;
-  finished: boolean;
+  verdict: VerdictDisplay;
 };
 
 const config = (overrides: Partial<RunConfig>): RunConfig => ({ ...DEFAULTS, endpointUrl: 'http://127.0.0.1:5180/signalrbench', ...overrides });
@@ -26,9 +29,7 @@ function render(overrides: Partial<Props>) {
     measuredInboundBytesPerSec: 2_048_000,
     measuredOutboundBytesPerSec: 2_048_000,
     connectionsOpen: 1000,
-    shareUnderOneSecond: null,
-    p99Us: 0,
-    finished: false,
+    verdict: { tone: 'neutral', text: 'Running: the verdict comes once the run has drained.' },
     ...overrides,
   };
   const target = document.createElement('div');
@@ -104,22 +105,18 @@ describe('TierPanel', () => {
     destroy();
   });
 
-  it('shows the verdict coloured, with "(so far)" while running', () => {
-    const running = render({ shareUnderOneSecond: 0.95, p99Us: 1_500_000, finished: false });
-    const verdict = running.find('tier-verdict');
-    expect(verdict?.classList.contains('bad')).toBe(true);
-    expect(running.text('tier-verdict')).toMatch(/^Fail: only 95\.00% .* \(so far\)$/);
+  it('shows the verdict coloured, and how the run stands so far while running', () => {
+    const running = render({ verdict: shown({ kind: 'running' }, 100, 95, 0.95) });
+    expect(running.find('tier-verdict')?.classList.contains('warn')).toBe(true);
+    expect(running.text('tier-verdict')).toMatch(/^Running: .* So far 95\.00% of the receptions planned over 1 s ago arrived in under 1 s, below the guide's 99%\.$/);
     running.destroy();
-    const done = render({ shareUnderOneSecond: 1, p99Us: 4_000, finished: true });
+    const done = render({ verdict: shown({ kind: 'finished' }, 100, 100) });
     expect(done.find('tier-verdict')?.classList.contains('good')).toBe(true);
-    expect(done.text('tier-verdict')).not.toContain('(so far)');
+    expect(done.text('tier-verdict')).toMatch(/^Pass: /);
     done.destroy();
-  });
-
-  it('shows no verdict before any message', () => {
-    const { find, destroy } = render({ shareUnderOneSecond: null });
-    expect(find('tier-verdict')).toBeNull();
-    destroy();
+    const failed = render({ verdict: shown({ kind: 'finished' }, 100, 50) });
+    expect(failed.find('tier-verdict')?.classList.contains('bad')).toBe(true);
+    failed.destroy();
   });
 
   it('says so, without throwing, when the guide cannot express the configuration', () => {

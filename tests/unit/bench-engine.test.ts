@@ -3,8 +3,13 @@
  * accounting of lost and duplicated messages, failures that do not stop the run.
  */
 import { describe, expect, it } from 'vitest';
+import { lostOf, unaccountedOf } from '../../core/fates.ts';
 import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
+import { runResult } from '../../core/run-result.ts';
+import type { RunCoordinator } from '../../core/run-coordinator.ts';
 import { fakeRun } from '../support/fake-run.ts';
+
+const result = (coordinator: RunCoordinator) => runResult(coordinator, new Date(0), 'test');
 
 function config(overrides: Partial<RunConfig>): RunConfig {
   const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', ...overrides });
@@ -19,13 +24,14 @@ describe('a run with fake connections', () => {
     await time.advanceByMs(30_000);
     expect(coordinator.phase).toBe('done');
     const totals = coordinator.aggregator.totals();
-    expect(totals).toMatchObject({ sent: 80, expected: 80, received: 80, duplicated: 0, missedSlots: 0, connectionsOpened: 4 });
-    expect(coordinator.aggregator.lost()).toBe(0);
+    expect(totals).toMatchObject({ sent: 80, received: 80, duplicated: 0, missedSlots: 0, connectionsOpened: 4 });
+    expect(result(coordinator).fates).toMatchObject({ planned: 80, underOneSecond: 80, late: 0, lost: 0 });
     const latency = coordinator.aggregator.latency();
     // Every echo took 7 ms on the fake clock; HdrHistogram keeps 3 significant digits.
     expect(latency.p50Us).toBeGreaterThanOrEqual(6_995);
     expect(latency.maxUs).toBeLessThanOrEqual(7_010);
-    expect(coordinator.aggregator.underOneSecondShare()).toBe(1);
+    expect(coordinator.outcome).toEqual({ kind: 'finished' });
+    expect(result(coordinator).verdict).toMatchObject({ status: 'pass', share: 1, delivery: 1 });
   });
 
   it('counts dropped echoes as lost and repeated ones as duplicated', async () => {
@@ -36,8 +42,9 @@ describe('a run with fake connections', () => {
     });
     coordinator.start();
     await time.advanceByMs(30_000);
-    expect(coordinator.aggregator.totals()).toMatchObject({ sent: 20, expected: 20, received: 18, duplicated: 1 });
-    expect(coordinator.aggregator.lost()).toBe(2);
+    expect(coordinator.aggregator.totals()).toMatchObject({ sent: 20, received: 18, duplicated: 1 });
+    expect(result(coordinator).fates).toMatchObject({ planned: 20, underOneSecond: 18, lost: 2 });
+    expect(result(coordinator).verdict.status).toBe('fail');
     expect(coordinator.aggregator.latency().count).toBe(18);
   });
 
@@ -52,9 +59,12 @@ describe('a run with fake connections', () => {
     expect(aggregator.totals()).toMatchObject({ connectionsOpened: 3, connectionsFailed: 2, sent: 6, received: 6 });
     expect(aggregator.errorCounts().negotiate).toBe(2);
     expect(aggregator.errorSamples()).toEqual([{ kind: 'negotiate', message: expect.stringContaining('refused'), count: 2 }]);
+    // The two that never opened still had their slots: 2 each, counted as never sent.
+    expect(result(coordinator).fates).toMatchObject({ planned: 10, underOneSecond: 6, notSent: { disconnected: 4 }, lost: 0 });
+    expect(result(coordinator).verdict.status).toBe('fail');
   });
 
-  it('counts a connection closed by the server, stops its sends, and counts its unanswered send as lost', async () => {
+  it('counts a connection closed by the server, stops its sends, counts its unanswered send as lost and its later slots as never sent', async () => {
     const { time, hub, coordinator } = fakeRun(config({ connections: 2, workers: 1, sendIntervalMs: 100, durationSec: 1 }), { deliveryDelayMs: 80 });
     coordinator.start();
     await time.advanceByMs(0);
@@ -72,7 +82,8 @@ describe('a run with fake connections', () => {
     expect(aggregator.errorSamples()[0]!.message).toContain('Server timeout elapsed');
     // Connection 1 sent all 10; connection 0's last send was in flight when it closed.
     expect(aggregator.totals().sent).toBe(10 + sentBeforeClose);
-    expect(aggregator.lost()).toBe(1);
+    expect(result(coordinator).fates).toMatchObject({ planned: 20, underOneSecond: 12, lost: 1, notSent: { disconnected: 7 } });
+    expect(result(coordinator).verdict.status).toBe('fail');
   });
 
   it('counts sends that left more than one interval late as missed slots', async () => {
@@ -103,5 +114,50 @@ describe('a run with fake connections', () => {
     expect(totals.sent).toBe(80);
     expect(totals.received).toBe(totals.sent);
     expect(hub.connections.every((c) => c.stopped)).toBe(true);
+    expect(coordinator.outcome).toEqual({ kind: 'stopped', stoppedAtSec: 1 });
+    expect(result(coordinator).verdict.status).toBe('none');
+  });
+
+  it('ends at once with outcome failed when no connection opens, instead of waiting out the duration', async () => {
+    const { time, coordinator } = fakeRun(config({ connections: 3, workers: 1, durationSec: 60 }), { deliveryDelayMs: 1, failStart: new Set([0, 1, 2]) });
+    coordinator.start();
+    await time.advanceByMs(100);
+    expect(coordinator.phase).toBe('done');
+    expect(coordinator.outcome.kind).toBe('failed');
+    expect(coordinator.outcome.reason).toMatch(/^no connection could be opened\. .*refused/);
+    expect(result(coordinator).verdict.status).toBe('fail');
+  });
+
+  it('ends at once with outcome failed when the hub lacks the scenario\'s method', async () => {
+    const { time, coordinator } = fakeRun(config({ connections: 2, workers: 1, durationSec: 60 }), { deliveryDelayMs: 1, missingMethods: new Set(['Echo']) });
+    coordinator.start();
+    await time.advanceByMs(100);
+    expect(coordinator.phase).toBe('done');
+    expect(coordinator.outcome).toMatchObject({ kind: 'failed', reason: expect.stringContaining('did not accept Echo') });
+  });
+
+  it('keeps draining while late messages still arrive, past the old fixed 2 s drain', async () => {
+    // Every echo takes 5 s: the whole last 5 s of sends is still in flight at the planned end.
+    const { time, coordinator } = fakeRun(config({ connections: 2, workers: 1, sendIntervalMs: 1_000, durationSec: 10 }), { deliveryDelayMs: 5_000 });
+    coordinator.start();
+    await time.advanceByMs(60_000);
+    const { fates } = result(coordinator);
+    expect(fates).toMatchObject({ planned: 20, underOneSecond: 0, late: 20, lost: 0 });
+    expect(coordinator.outcome.kind).toBe('finished');
+  });
+
+  it('ends the drain after its quiet period when nothing more arrives (a stalled hub), and counts the rest as lost', async () => {
+    const { time, coordinator } = fakeRun(config({ connections: 2, workers: 1, sendIntervalMs: 1_000, durationSec: 4 }), {
+      deliveryDelayMs: 1,
+      drop: (_connection, n) => n >= 2,
+    });
+    coordinator.start();
+    await time.advanceByMs(0);
+    const planned = coordinator.sendWindowUs;
+    await time.advanceByMs(60_000);
+    const { fates } = result(coordinator);
+    expect(fates).toMatchObject({ planned: 8, underOneSecond: 4, lost: 4 });
+    expect(lostOf(fates, true)).toBe(unaccountedOf(fates));
+    expect(planned.endUs - planned.startUs).toBe(4_000_000);
   });
 });

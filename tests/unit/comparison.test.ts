@@ -50,10 +50,10 @@ describe('comparisonTable', () => {
   });
 
   it('bandwidth and bytes per message: fewer bytes for the same messages win', () => {
-    const base = { latency: { count: 0 }, connectTimes: { count: 0 }, errorCounts: {}, lost: 0, workers: [], underOneSecondShare: null };
+    const base = { latency: { count: 0 }, connectTimes: { count: 0 }, errorCounts: {}, fates: { lost: 0 }, workers: [], verdict: { share: null, delivery: null } };
     const withBytes = (bytes: number) => ({
       ...base,
-      totals: { expected: 40, sent: 40, received: 40, sentBytes: bytes * 4, receivedBytes: bytes * 4, missedSlots: 0 },
+      totals: { sent: 40, received: 40, sentBytes: bytes * 4, receivedBytes: bytes * 4, missedSlots: 0 },
       points: [1, 2, 3, 4].map((second) => ({ second, sent: 10, received: 10, sentBytes: bytes, receivedBytes: bytes })),
     }) as unknown as RunResult;
     const runs: ComparedRun[] = [{ label: 'json', result: withBytes(3_000) }, { label: 'msgpack', result: withBytes(2_000) }];
@@ -69,7 +69,7 @@ describe('comparisonTable', () => {
 });
 
 describe('comparisonTable tolerance', () => {
-  const base = { latency: { count: 0 }, connectTimes: { count: 0 }, totals: { expected: 0, missedSlots: 0 }, errorCounts: {}, lost: 0, workers: [], underOneSecondShare: null };
+  const base = { latency: { count: 0 }, connectTimes: { count: 0 }, totals: { missedSlots: 0 }, errorCounts: {}, fates: { lost: 0 }, workers: [], verdict: { share: null, delivery: null } };
   const withRate = (received: number) => ({ ...base, points: [1, 2, 3].map((second) => ({ second, sent: 40, received, sentBytes: 0, receivedBytes: 0 })) }) as unknown as RunResult;
   const rates = (...values: number[]) => comparisonTable(values.map((v, i) => ({ label: `r${i}`, result: withRate(v) })));
 
@@ -124,8 +124,8 @@ describe('percentileCurve', () => {
 
 describe('comparisonTable exact columns', () => {
   it('one lost message in a hundred is a difference, not noise', () => {
-    const base = { latency: { count: 0 }, connectTimes: { count: 0 }, errorCounts: {}, workers: [], underOneSecondShare: null, points: [] };
-    const run = (received: number) => ({ ...base, lost: 100 - received, totals: { expected: 100, received, missedSlots: 0 } }) as unknown as RunResult;
+    const base = { latency: { count: 0 }, connectTimes: { count: 0 }, errorCounts: {}, workers: [], points: [] };
+    const run = (received: number) => ({ ...base, fates: { lost: 100 - received }, verdict: { share: received / 100, delivery: received / 100 }, totals: { received, missedSlots: 0 } }) as unknown as RunResult;
     const table = comparisonTable([{ label: 'all', result: run(100) }, { label: 'one short', result: run(99) }]);
     expect(column(table, 'delivered').winner).toMatchObject({ tie: false, winners: ['all'] });
     expect(column(table, 'lost').winner).toMatchObject({ tie: false, winners: ['all'] });

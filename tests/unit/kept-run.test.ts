@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMPARISON_FORMAT, exportComparison, exportRun, importRuns, keptRunOf, settleStale, STALE_RUNNING_MS, verdictOf, type KeptRun } from '../../core/kept-run.ts';
+import { COMPARISON_FORMAT, exportComparison, exportRun, importRuns, interruptedResult, keptRunOf, settleCutOff, STALE_RUNNING_MS, type KeptRun } from '../../core/kept-run.ts';
 import { parseRunResult } from '../../core/run-result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
@@ -10,12 +10,11 @@ async function keptRun(overrides: Partial<KeptRun> = {}): Promise<KeptRun> {
   return {
     id: 'run-1',
     name: 'Echo over WebSockets',
-    status: 'complete',
+    status: 'finished',
     savedAt: '2026-01-02T03:04:40.000Z',
     toolVersion: '0.1.0',
     signalrClientVersion: '10.0.11',
     comparisonId: null,
-    verdict: verdictOf(result),
     result,
     ...overrides,
   };
@@ -23,7 +22,8 @@ async function keptRun(overrides: Partial<KeptRun> = {}): Promise<KeptRun> {
 
 describe('kept runs in files', () => {
   it('export then import gives the same run, through JSON text', async () => {
-    const run = await keptRun({ comparisonId: 'cmp-1', status: 'interrupted' });
+    const finished = await keptRun({ comparisonId: 'cmp-1' });
+    const run = { ...finished, status: 'interrupted' as const, result: interruptedResult(finished.result) };
     const [back, ...more] = importRuns(JSON.stringify(exportRun(run)), now);
     expect(more).toEqual([]);
     expect(back).toEqual(run);
@@ -46,26 +46,30 @@ describe('kept runs in files', () => {
     expect(importRuns(JSON.stringify(doc), now)).toEqual([a, b]);
   });
 
-  it('reads the headless runner\'s output (no history fields): fresh id, default name, complete', async () => {
+  it('reads the headless runner\'s output (no history fields): fresh id, default name, its own outcome', async () => {
     const result = await finishedRun({ transport: 'LongPolling', protocol: 'messagepack' });
     const [run] = importRuns(JSON.stringify(result), now, () => 0.5);
-    expect(run).toMatchObject({ name: 'Echo · Long Polling + MessagePack · 4 connections', status: 'complete', toolVersion: 'unknown', comparisonId: null });
+    expect(run).toMatchObject({ name: 'Echo · Long Polling + MessagePack · 4 connections', status: 'finished', toolVersion: 'unknown', comparisonId: null });
     expect(run!.id).toMatch(/^20260304T050607000Z-/);
-    expect(run!.verdict?.pass).toBe(true);
+    expect(run!.result.verdict.status).toBe('pass');
     expect(run!.result).toEqual(result);
   });
 
-  it('a run exported while still being written comes back as interrupted', async () => {
+  it('a run exported while still being written comes back as interrupted, with no verdict and losses not counted', async () => {
     const [run] = importRuns(JSON.stringify(exportRun(await keptRun({ status: 'running' }))), now);
     expect(run!.status).toBe('interrupted');
+    expect(run!.result.outcome.kind).toBe('interrupted');
+    expect(run!.result.verdict.status).toBe('none');
+    expect(run!.result.fates.lost).toBeNull();
   });
 
   it.each([
     ['not JSON', '{"format":', /This is not JSON .*Choose a \.json file/],
     ['another JSON', '{"hello":1}', /is not a SignalR Live Bench run \(its "format" is undefined/],
-    ['a newer run version', '{"format":"signalr-live-bench/run","version":9}', /format version 9; this version of the tool reads version 1/],
+    ['a newer run version', '{"format":"signalr-live-bench/run","version":9}', /format version 9; this version of the tool reads version 2/],
+    ['a run of the first format, judged by the old rule', '{"format":"signalr-live-bench/run","version":1}', /earlier version \(format 1\).*run it again/],
     ['an empty comparison', `{"format":"${COMPARISON_FORMAT}","version":1,"runs":[]}`, /holds no runs/],
-    ['a comparison with a broken run', `{"format":"${COMPARISON_FORMAT}","version":1,"runs":[{"format":"signalr-live-bench/run","version":1}]}`, /Run 1 of this comparison cannot be read: This run file has no "config"/],
+    ['a comparison with a broken run', `{"format":"${COMPARISON_FORMAT}","version":1,"runs":[{"format":"signalr-live-bench/run","version":2}]}`, /Run 1 of this comparison cannot be read: This run file has no "config"/],
   ])('refuses %s and says why', (_name, text, message) => {
     expect(() => importRuns(text, now)).toThrow(message);
   });
@@ -75,19 +79,33 @@ describe('keptRunOf', () => {
   it('keeps a finished run document with its versions, default name and verdict', async () => {
     const result = await finishedRun({ transport: 'LongPolling' });
     const run = keptRunOf(result, { toolVersion: '1.2.3', signalrClientVersion: '10.0.11' }, now, () => 0);
-    expect(run).toMatchObject({ id: '20260304T050607000Z-000000', name: 'Echo · Long Polling + JSON · 4 connections', status: 'complete', toolVersion: '1.2.3', signalrClientVersion: '10.0.11', comparisonId: null });
-    expect(run.verdict?.pass).toBe(true);
+    expect(run).toMatchObject({ id: '20260304T050607000Z-000000', name: 'Echo · Long Polling + JSON · 4 connections', status: 'finished', toolVersion: '1.2.3', signalrClientVersion: '10.0.11', comparisonId: null });
+    expect(run.result.verdict.status).toBe('pass');
     expect(run.result).toBe(result);
   });
 });
 
-describe('settleStale', () => {
-  it('marks a running record nobody wrote for a while as interrupted, and leaves fresh or finished ones', async () => {
-    const saved = Date.parse('2026-01-02T03:04:40.000Z');
+describe('settleCutOff', () => {
+  const saved = Date.parse('2026-01-02T03:04:40.000Z');
+
+  it('marks a running record as interrupted at once when no page holds it, however fresh', async () => {
     const running = await keptRun({ status: 'running' });
-    expect(settleStale(running, saved + STALE_RUNNING_MS).status).toBe('interrupted');
-    expect(settleStale(running, saved + STALE_RUNNING_MS - 1)).toBe(running);
-    const complete = await keptRun();
-    expect(settleStale(complete, saved + 10 * STALE_RUNNING_MS)).toBe(complete);
+    const settled = settleCutOff(running, saved + 1, false);
+    expect(settled.status).toBe('interrupted');
+    expect(settled.result.outcome.kind).toBe('interrupted');
+    expect(settled.result.verdict.status).toBe('none');
+  });
+
+  it('leaves a running record alone while its page holds it, however old its last write', async () => {
+    const running = await keptRun({ status: 'running' });
+    expect(settleCutOff(running, saved + 100 * STALE_RUNNING_MS, true)).toBe(running);
+  });
+
+  it('without Web Locks, falls back to the time since the last write', async () => {
+    const running = await keptRun({ status: 'running' });
+    expect(settleCutOff(running, saved + STALE_RUNNING_MS, null).status).toBe('interrupted');
+    expect(settleCutOff(running, saved + STALE_RUNNING_MS - 1, null)).toBe(running);
+    const finished = await keptRun();
+    expect(settleCutOff(finished, saved + 10 * STALE_RUNNING_MS, false)).toBe(finished);
   });
 });

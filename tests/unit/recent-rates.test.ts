@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recentRates } from '../../core/recent-rates.ts';
+import { emptyFates } from '../../core/fates.ts';
 import type { SecondPoint } from '../../core/run-aggregator.ts';
 
 const point = (second: number, sent: number, received = sent): SecondPoint => ({
@@ -8,7 +9,7 @@ const point = (second: number, sent: number, received = sent): SecondPoint => ({
   received,
   sentBytes: sent * 2_000,
   receivedBytes: received * 2_000,
-  underOneSecond: received,
+  fates: emptyFates(),
   connectionsOpen: 10,
   eventLoopLagMs: 0,
   maxSendLagMs: 0,

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { verdictOf, type KeptRun } from '../../core/kept-run.ts';
+import { interruptedResult, type KeptRun } from '../../core/kept-run.ts';
 import { reportHtml, runLabels } from '../../core/report-html.ts';
 import { lineChartSvg, niceCeiling } from '../../core/svg-chart.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
-async function kept(name: string, overrides: Partial<RunConfig>, delayMs: number, status: KeptRun['status'] = 'complete'): Promise<KeptRun> {
-  const result = await finishedRun(overrides, { deliveryDelayMs: delayMs });
-  return { id: name, name, status, savedAt: result.startedAt, toolVersion: '0.1.0', signalrClientVersion: '10.0.11', comparisonId: 'c', verdict: verdictOf(result), result };
+async function kept(name: string, overrides: Partial<RunConfig>, delayMs: number, status: KeptRun['status'] = 'finished'): Promise<KeptRun> {
+  const finished = await finishedRun(overrides, { deliveryDelayMs: delayMs });
+  const result = status === 'interrupted' ? interruptedResult(finished) : finished;
+  return { id: name, name, status, savedAt: result.startedAt, toolVersion: '0.1.0', signalrClientVersion: '10.0.11', comparisonId: 'c', result };
 }
 
 const generatedAt = new Date('2026-06-07T08:09:10.000Z');
@@ -26,7 +27,7 @@ describe('reportHtml', () => {
     const run = await kept('WS run', { transport: 'WebSockets', protocol: 'messagepack', connections: 6, workers: 2 }, 7);
     const html = reportHtml({ title: 'One run', runs: [run], generatedAt });
     expect(html).toContain('<title>One run</title>');
-    expect(html).toContain('Pass: 100.00% of messages arrived in under 1 s');
+    expect(html).toMatch(/Pass: 100\.00% of [\d,]+ planned receptions arrived in under 1 s/);
     expect(html).toContain('WebSockets + MessagePack');
     expect(html).toContain('http://fake/signalrbench');
     expect(html).toContain('@microsoft/signalr 10.0.11');

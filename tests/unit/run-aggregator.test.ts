@@ -3,6 +3,7 @@
  * within HdrHistogram's 3 significant digits, checked against exact quantiles of random data.
  */
 import { describe, expect, it } from 'vitest';
+import { shareUnderOneSecond, unaccountedOf } from '../../core/fates.ts';
 import { RunAggregator } from '../../core/run-aggregator.ts';
 import { WorkerStats } from '../../workers/engine/worker-stats.ts';
 import type { WorkerSnapshot } from '../../workers/protocol.ts';
@@ -31,11 +32,47 @@ function snapshot(stats: WorkerStats, workerIndex: number, second: number, final
   };
 }
 
+const RUN_START_US = 1_700_000_000_000_000;
+
 describe('RunAggregator', () => {
+  it('attributes receptions to the second they were planned in, so each second\'s buckets sum to its planned count', () => {
+    const sender = new WorkerStats();
+    const receiver = new WorkerStats();
+    sender.startRun(RUN_START_US);
+    receiver.startRun(RUN_START_US);
+    const aggregator = new RunAggregator(2);
+    const at = (seconds: number) => RUN_START_US + seconds * 1_000_000;
+    // Second 1: 4 planned; 2 arrive within it, 1 arrives 1.5 s late in second 3, 1 never arrives.
+    sender.recordSlot(at(0.1), 4);
+    receiver.recordReceive(at(0.1), at(0.2), 0, 10);
+    receiver.recordReceive(at(0.1), at(0.3), 0, 10);
+    aggregator.add(snapshot(sender, 0, 1));
+    aggregator.add(snapshot(receiver, 1, 1));
+    // Second 2: 2 planned, both backed up.
+    sender.recordSlot(at(1.5), 2);
+    sender.recordNotSent(at(1.5), 'backedUp', 2);
+    aggregator.add(snapshot(sender, 0, 2));
+    aggregator.add(snapshot(receiver, 1, 2));
+    expect(aggregator.judgedShare()).toBe(0.5);
+    receiver.recordReceive(at(0.1), at(2.6), 0, 10);
+    aggregator.add(snapshot(sender, 0, 3, true));
+    aggregator.add(snapshot(receiver, 1, 3, true));
+    const [first, second, third] = aggregator.points();
+    expect(first!.fates).toMatchObject({ planned: 4, underOneSecond: 2, late: 1 });
+    expect(unaccountedOf(first!.fates)).toBe(1);
+    expect(second!.fates).toMatchObject({ planned: 2, notSent: { backedUp: 2 } });
+    expect(unaccountedOf(second!.fates)).toBe(0);
+    expect(third!.fates.planned).toBe(0);
+    // Received per second counts arrivals when they happened: one in the third second.
+    expect(aggregator.points().map((p) => p.received)).toEqual([2, 0, 1]);
+    expect(aggregator.fates()).toMatchObject({ planned: 6, underOneSecond: 2, late: 1, notSent: { backedUp: 2 } });
+  });
+
   for (const seed of [1, 2, 3, 4, 5]) {
     it(`merged percentiles match exact quantiles (seed ${seed})`, () => {
       const next = seeded(seed);
       const workers = [new WorkerStats(), new WorkerStats(), new WorkerStats()];
+      for (const stats of workers) stats.startRun(RUN_START_US);
       const aggregator = new RunAggregator(workers.length);
       const all: number[] = [];
       for (let second = 1; second <= 4; second++) {
@@ -45,8 +82,10 @@ describe('RunAggregator', () => {
             // Log-uniform from 100 us to 2 s, with each worker on its own scale.
             const latencyUs = Math.round(100 * Math.pow(20_000, next()) * (w + 1));
             all.push(latencyUs);
-            stats.recordSend(0, 1_000_000, 1, 100);
-            stats.recordReceive(latencyUs, latencyUs, 100);
+            const plannedUs = RUN_START_US + (second - 1) * 1_000_000;
+            stats.recordSlot(plannedUs, 1);
+            stats.recordSend(0, 1_000_000, 100);
+            stats.recordReceive(plannedUs, plannedUs + latencyUs, 0, 100);
           }
           aggregator.add(snapshot(stats, w, second, second === 4));
         });
@@ -60,7 +99,10 @@ describe('RunAggregator', () => {
       }
       expect(Math.abs(merged.maxUs - all.at(-1)!) / all.at(-1)!).toBeLessThanOrEqual(0.001);
       const underOneSecond = all.filter((us) => us < 1_000_000).length;
-      expect(aggregator.underOneSecondShare()).toBeCloseTo(underOneSecond / all.length, 12);
+      const fates = aggregator.fates();
+      expect(fates.planned).toBe(all.length);
+      expect(fates.underOneSecond + fates.late).toBe(all.length);
+      expect(shareUnderOneSecond(fates)).toBeCloseTo(underOneSecond / all.length, 12);
     });
   }
 
@@ -68,11 +110,11 @@ describe('RunAggregator', () => {
     const a = new WorkerStats();
     const b = new WorkerStats();
     const aggregator = new RunAggregator(2);
-    a.recordSend(0, 1e6, 1, 100);
+    a.recordSend(0, 1e6, 100);
     aggregator.add(snapshot(a, 0, 1));
     expect(aggregator.points()).toEqual([]);
-    b.recordSend(0, 1e6, 1, 100);
-    b.recordSend(0, 1e6, 1, 100);
+    b.recordSend(0, 1e6, 100);
+    b.recordSend(0, 1e6, 100);
     aggregator.add(snapshot(b, 1, 1));
     expect(aggregator.points().map((p) => [p.second, p.sent, p.connectionsOpen, p.eventLoopLagMs])).toEqual([[1, 3, 10, 1]]);
   });
@@ -81,9 +123,9 @@ describe('RunAggregator', () => {
     const a = new WorkerStats();
     const b = new WorkerStats();
     const aggregator = new RunAggregator(2);
-    b.recordSend(0, 1e6, 1, 100);
+    b.recordSend(0, 1e6, 100);
     aggregator.add(snapshot(b, 1, 1));
-    a.recordSend(0, 1e6, 1, 100);
+    a.recordSend(0, 1e6, 100);
     aggregator.add(snapshot(a, 0, 1));
     aggregator.add(snapshot(a, 0, 2));
     expect(aggregator.points().map((p) => p.second)).toEqual([1]);

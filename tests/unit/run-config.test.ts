@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultEndpointUrl, DEFAULTS, drainTimeoutMs, validateRunConfig } from '../../core/run-config.ts';
+import { defaultEndpointUrl, DEFAULTS, drainPlan, validateRunConfig } from '../../core/run-config.ts';
 
 const endpointUrl = 'http://127.0.0.1:5180/signalrbench';
 
@@ -54,9 +54,16 @@ describe('defaults derived from the page and the interval', () => {
     expect(defaultEndpointUrl('https://127.0.0.1:5181')).toBe('https://127.0.0.1:5181/signalrbench');
   });
 
-  it('drains for two intervals, between 2 s and 10 s', () => {
-    expect(drainTimeoutMs({ sendIntervalMs: 100 })).toBe(2_000);
-    expect(drainTimeoutMs({ sendIntervalMs: 3_000 })).toBe(6_000);
-    expect(drainTimeoutMs({ sendIntervalMs: 60_000 })).toBe(10_000);
+  it('drains up to the set cap, giving up after a quiet period of two intervals (at least 3 s, at most the cap)', () => {
+    expect(drainPlan({ sendIntervalMs: 100, drainSec: 30 })).toEqual({ capMs: 30_000, quietMs: 3_000 });
+    expect(drainPlan({ sendIntervalMs: 3_000, drainSec: 30 })).toEqual({ capMs: 30_000, quietMs: 6_000 });
+    expect(drainPlan({ sendIntervalMs: 60_000, drainSec: 30 })).toEqual({ capMs: 30_000, quietMs: 30_000 });
+    expect(drainPlan({ sendIntervalMs: 1_000, drainSec: 2 })).toEqual({ capMs: 2_000, quietMs: 2_000 });
+  });
+
+  it('refuses a drain cap outside 1 to 600 s, saying what it is for', () => {
+    const result = validateRunConfig({ endpointUrl: 'http://h/signalrbench', drainSec: '0' });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors.join(' ')).toMatch(/Drain must be a whole number from 1 to 600 s, but is "0"\. It is the longest wait/);
   });
 });

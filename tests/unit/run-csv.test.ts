@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { comparisonCsv, runCsv } from '../../core/run-csv.ts';
+import { emptyFates } from '../../core/fates.ts';
 import type { RunResult } from '../../core/run-result.ts';
 
 const latency = (count: number, us: number) => ({ count, p50Us: us, p90Us: us, p99Us: us * 2, p999Us: us * 3, maxUs: us * 4, meanUs: us });
@@ -8,14 +9,16 @@ describe('runCsv', () => {
   it('writes one row per second with units in the headers, and leaves latency empty when nothing arrived', () => {
     const result = {
       points: [
-        { second: 1, sent: 0, received: 0, sentBytes: 0, receivedBytes: 0, underOneSecond: 0, latency: latency(0, 0), connectionsOpen: 10, eventLoopLagMs: 1.25, maxSendLagMs: 0 },
-        { second: 2, sent: 10, received: 9, sentBytes: 20_480, receivedBytes: 18_432, underOneSecond: 9, latency: latency(9, 1_500), connectionsOpen: 10, eventLoopLagMs: 0.5, maxSendLagMs: 2 },
+        { second: 1, sent: 0, received: 0, sentBytes: 0, receivedBytes: 0, fates: { ...emptyFates(), planned: 10, underOneSecond: 7, late: 1, lost: 1, notSent: { ...emptyFates().notSent, backedUp: 1 } }, latency: latency(0, 0), connectionsOpen: 10, eventLoopLagMs: 1.25, maxSendLagMs: 0 },
+        { second: 2, sent: 10, received: 9, sentBytes: 20_480, receivedBytes: 18_432, fates: { ...emptyFates(), planned: 10, underOneSecond: 9 }, latency: latency(9, 1_500), connectionsOpen: 10, eventLoopLagMs: 0.5, maxSendLagMs: 2 },
       ],
     } as unknown as RunResult;
     expect(runCsv(result).split('\n')).toEqual([
-      'second,sent_per_s,received_per_s,sent_bytes_per_s,received_bytes_per_s,under_1s,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,connections_open,event_loop_lag_ms,max_send_lag_ms',
-      '1,0,0,0,0,0,,,,,,10,1.3,0.0',
-      '2,10,9,20480,18432,9,1.500,1.500,3.000,4.500,6.000,10,0.5,2.0',
+      'second,sent_per_s,received_per_s,sent_bytes_per_s,received_bytes_per_s,planned,under_1s,later,after_drain,lost,not_sent_backed_up,not_sent_reconnecting,not_sent_write_failed,not_sent_disconnected,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,connections_open,event_loop_lag_ms,max_send_lag_ms',
+      // The buckets of the receptions planned in each second sum to its planned count; lost is
+      // empty (not counted), never 0, while a run has not drained.
+      '1,0,0,0,0,10,7,1,0,1,1,0,0,0,,,,,,10,1.3,0.0',
+      '2,10,9,20480,18432,10,9,0,0,,0,0,0,0,1.500,1.500,3.000,4.500,6.000,10,0.5,2.0',
       '',
     ]);
   });
@@ -23,7 +26,7 @@ describe('runCsv', () => {
 
 describe('comparisonCsv', () => {
   it('writes every run\'s seconds with the run\'s name first, quoting names that need it', () => {
-    const point = { second: 1, sent: 4, received: 4, sentBytes: 8, receivedBytes: 8, underOneSecond: 4, latency: latency(4, 1_000), connectionsOpen: 2, eventLoopLagMs: 0, maxSendLagMs: 0 };
+    const point = { second: 1, sent: 4, received: 4, sentBytes: 8, receivedBytes: 8, fates: emptyFates(), latency: latency(4, 1_000), connectionsOpen: 2, eventLoopLagMs: 0, maxSendLagMs: 0 };
     const run = (second: number) => ({ points: [{ ...point, second }] }) as unknown as RunResult;
     const lines = comparisonCsv([{ label: 'WebSockets + JSON', result: run(1) }, { label: 'LP, "slow"', result: run(2) }]).trim().split('\n');
     expect(lines[0]).toMatch(/^run,second,sent_per_s,/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportComparison, headOf, verdictOf, type KeptRun } from '../../core/kept-run.ts';
+import { exportComparison, headOf, type KeptRun } from '../../core/kept-run.ts';
 import { joinRun, MemoryRunDb, RunHistory, RunRecorder, secondsOf, type RunDb } from '../../core/run-history.ts';
 import type { RunResult } from '../../core/run-result.ts';
 import { finishedRun } from '../support/finished-run.ts';
@@ -12,9 +12,9 @@ function manualClock(iso: string) {
   return { now: () => new Date(ms), advance: (by: number) => (ms += by) };
 }
 
-/** The run as it looked after its first `seconds` seconds. */
+/** The run as it looked after its first `seconds` seconds: still running. */
 function partial(result: RunResult, seconds: number): RunResult {
-  return { ...result, points: result.points.slice(0, seconds), histograms: result.histograms.filter((h) => h.second <= seconds) };
+  return { ...result, outcome: { kind: 'running' }, points: result.points.slice(0, seconds), histograms: result.histograms.filter((h) => h.second <= seconds) };
 }
 
 /** A store that counts writes and the seconds they carry, and can be told to fail. */
@@ -53,13 +53,14 @@ describe('RunRecorder', () => {
     recorder.update(result, true);
     await recorder.flushed();
     expect(db.puts).toBe(2 + result.points.length);
-    // Each write carried only the second that had closed: the cost does not grow with the run.
-    expect(db.secondsWritten).toEqual([0, ...result.points.map(() => 1), 0]);
+    // Each write carried the second that had closed and the few before it whose receptions may
+    // still arrive (at most 11): the cost does not grow with the run. The last write carries all.
+    expect(db.secondsWritten).toEqual([0, ...result.points.map((_, i) => Math.min(i + 1, 11)), result.points.length]);
 
     const kept = (await db.get(id))!;
-    expect(kept).toMatchObject({ id, name: 'first', comparisonId: 'cmp', status: 'complete', ...versions });
+    expect(kept).toMatchObject({ id, name: 'first', comparisonId: 'cmp', status: 'finished', ...versions });
     expect(kept.result).toEqual(result);
-    expect(kept.verdict?.pass).toBe(true);
+    expect(kept.result.verdict.status).toBe('pass');
   });
 
   it('a tab that dies mid-run leaves a record with every second written so far, listed as interrupted', async () => {
@@ -106,7 +107,7 @@ describe('RunHistory', () => {
     const history = new RunHistory(db, () => new Date('2026-05-01T00:00:00Z'));
     const result = await finishedRun();
     const runs = names.map((name, i): KeptRun => ({
-      id: `id-${i}`, name, status: 'complete', savedAt: '2026-05-01T00:00:00Z', ...versions, comparisonId: null, verdict: verdictOf(result),
+      id: `id-${i}`, name, status: 'finished', savedAt: '2026-05-01T00:00:00Z', ...versions, comparisonId: null,
       result: { ...result, startedAt: `2026-04-0${i + 1}T00:00:00.000Z` },
     }));
     for (const run of runs) await db.put(run);
@@ -141,7 +142,7 @@ describe('RunHistory', () => {
 describe('a run split into head and seconds', () => {
   it('joins back into the same run, histograms of seconds without a point included', async () => {
     const result = await finishedRun();
-    const run: KeptRun = { id: 'r', name: 'n', status: 'complete', savedAt: 'now', ...versions, comparisonId: null, verdict: null, result };
+    const run: KeptRun = { id: 'r', name: 'n', status: 'finished', savedAt: 'now', ...versions, comparisonId: null, result };
     expect(joinRun(headOf(run), secondsOf(run))).toEqual(run);
     const odd = { ...run, result: { ...result, histograms: [...result.histograms, { second: 999, latency: result.histograms[0]!.latency }] } };
     expect(joinRun(headOf(odd), secondsOf(odd))).toEqual(odd);
@@ -149,7 +150,7 @@ describe('a run split into head and seconds', () => {
 
   it('writes from a point on: that second and later ones only', async () => {
     const result = await finishedRun();
-    const run: KeptRun = { id: 'r', name: 'n', status: 'complete', savedAt: 'now', ...versions, comparisonId: null, verdict: null, result };
+    const run: KeptRun = { id: 'r', name: 'n', status: 'finished', savedAt: 'now', ...versions, comparisonId: null, result };
     const from = 2;
     expect(secondsOf(run, from).map((s) => s.second)).toEqual(result.points.slice(from).map((p) => p.second));
     expect(secondsOf(run, result.points.length)).toEqual([]);
@@ -171,6 +172,23 @@ describe('RunHistory and the page\'s own live run', () => {
     recorder.update(result, true);
     await recorder.flushed();
     expect(recorder.liveId).toBeNull();
-    expect((await history.list(recorder.liveId))[0]).toMatchObject({ id, status: 'complete' });
+    expect((await history.list(recorder.liveId))[0]).toMatchObject({ id, status: 'finished' });
+  });
+
+  it('marks a run interrupted as soon as no page holds it, without waiting for its writes to go stale', async () => {
+    const result = await finishedRun();
+    const db = new MemoryRunDb();
+    const clock = manualClock('2026-01-02T03:04:05.000Z');
+    const recorder = new RunRecorder(db, versions, clock.now);
+    const id = recorder.begin(partial(result, 0));
+    recorder.update(partial(result, 1), false);
+    await recorder.flushed();
+    const alive = new Set([id]);
+    const history = new RunHistory(db, clock.now, async (runId) => alive.has(runId));
+    expect((await history.list())[0]).toMatchObject({ id, status: 'running' });
+    // The page reloads: its lock is gone at once, 100 ms after its last write.
+    alive.delete(id);
+    clock.advance(100);
+    expect((await history.list())[0]).toMatchObject({ id, status: 'interrupted' });
   });
 });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
+import { runResult } from '../../core/run-result.ts';
 import { fakeRun } from '../support/fake-run.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {
@@ -17,47 +18,48 @@ async function runToEnd(runConfig: RunConfig, options = { deliveryDelayMs: 3 }) 
   run.coordinator.start();
   await run.time.advanceByMs(30_000);
   expect(run.coordinator.phase).toBe('done');
-  return { ...run, totals: run.coordinator.aggregator.totals(), lost: run.coordinator.aggregator.lost() };
+  const { fates } = runResult(run.coordinator, new Date(0), 'test');
+  return { ...run, totals: run.coordinator.aggregator.totals(), fates, lost: fates.lost };
 }
 
 describe('scenarios on a fake hub', () => {
   it('broadcast: the 2 default senders are spread across workers, every connection receives every send', async () => {
-    const { hub, totals, lost } = await runToEnd(config({ scenario: 'broadcast', connections: 10, workers: 2 }));
+    const { hub, totals, fates, lost } = await runToEnd(config({ scenario: 'broadcast', connections: 10, workers: 2 }));
     const senders = hub.connections.map((c, i) => (c.sent.length > 0 ? i : -1)).filter((i) => i >= 0);
     expect(senders).toEqual([0, 5]);
     expect(hub.connections[0]!.sent[0]!.method).toBe('Broadcast');
-    expect(totals).toMatchObject({ sent: 20, expected: 200, received: 200, duplicated: 0 });
+    expect({ ...totals, planned: fates.planned }).toMatchObject({ sent: 20, planned: 200, received: 200, duplicated: 0 });
     expect(lost).toBe(0);
   });
 
   it('small groups: everyone joins its group of 10 and sends GroupBroadcast(group, ts, payload) to it', async () => {
-    const { hub, totals, lost } = await runToEnd(config({ scenario: 'smallGroup', connections: 30, workers: 3 }));
+    const { hub, totals, fates, lost } = await runToEnd(config({ scenario: 'smallGroup', connections: 30, workers: 3 }));
     expect(hub.connections.map((c) => [...c.groups][0])).toEqual(Array.from({ length: 30 }, (_, i) => `group-${Math.floor(i / 10)}`));
     const first = hub.connections[12]!.sent[0]!;
     expect(first.method).toBe('GroupBroadcast');
     expect(first.args[0]).toBe('group-1');
     expect(typeof first.args[1]).toBe('number');
-    expect(totals).toMatchObject({ sent: 300, expected: 3_000, received: 3_000 });
+    expect({ ...totals, planned: fates.planned }).toMatchObject({ sent: 300, planned: 3_000, received: 3_000 });
     expect(lost).toBe(0);
   });
 
   it('big groups: 10 groups, 40 senders spread 4 per group', async () => {
-    const { hub, totals, lost } = await runToEnd(config({ scenario: 'bigGroup', connections: 100, workers: 2 }));
+    const { hub, totals, fates, lost } = await runToEnd(config({ scenario: 'bigGroup', connections: 100, workers: 2 }));
     const sendersPerGroup = new Map<string, number>();
     hub.connections.forEach((c) => {
       if (c.sent.length > 0) sendersPerGroup.set([...c.groups][0]!, (sendersPerGroup.get([...c.groups][0]!) ?? 0) + 1);
     });
     expect([...sendersPerGroup.values()]).toEqual(new Array(10).fill(4));
-    expect(totals).toMatchObject({ sent: 400, expected: 4_000, received: 4_000 });
+    expect({ ...totals, planned: fates.planned }).toMatchObject({ sent: 400, planned: 4_000, received: 4_000 });
     expect(lost).toBe(0);
   });
 
   it('send to connection: every connection sends to exactly one other, and each is targeted once', async () => {
-    const { hub, totals, lost } = await runToEnd(config({ scenario: 'sendToConnection', connections: 12, workers: 3 }));
+    const { hub, totals, fates, lost } = await runToEnd(config({ scenario: 'sendToConnection', connections: 12, workers: 3 }));
     const targets = hub.connections.map((c) => c.sent[0]!.args[0] as string);
     hub.connections.forEach((c, i) => expect(targets[i]).not.toBe(`fake-${i}`));
     expect(new Set(targets).size).toBe(12);
-    expect(totals).toMatchObject({ sent: 120, expected: 120, received: 120 });
+    expect({ ...totals, planned: fates.planned }).toMatchObject({ sent: 120, planned: 120, received: 120 });
     expect(lost).toBe(0);
   });
 
@@ -78,9 +80,9 @@ describe('scenarios on a fake hub', () => {
   });
 
   it('probe deliveries are not counted as messages', async () => {
-    const { totals, coordinator } = await runToEnd(config({ scenario: 'broadcast', connections: 4, workers: 2 }));
+    const { totals, fates, coordinator } = await runToEnd(config({ scenario: 'broadcast', connections: 4, workers: 2 }));
     expect(coordinator.aggregator.errorSamples()).toEqual([]);
-    expect(totals).toMatchObject({ sent: 20, expected: 80, received: 80, duplicated: 0 });
+    expect({ ...totals, planned: fates.planned }).toMatchObject({ sent: 20, planned: 80, received: 80, duplicated: 0 });
   });
 
   it('a connection that cannot join its group is counted, and its group expects one member fewer', async () => {
@@ -92,6 +94,7 @@ describe('scenarios on a fake hub', () => {
     expect(aggregator.errorCounts().join).toBe(1);
     expect(aggregator.errorSamples()[0]!.message).toContain('JoinGroup("group-0") failed');
     // 10 senders, 9 members joined: 10 x 10 sends x 9 recipients.
-    expect(aggregator.totals()).toMatchObject({ sent: 100, expected: 900, received: 900 });
+    expect(aggregator.totals()).toMatchObject({ sent: 100, received: 900 });
+    expect(aggregator.fates().planned).toBe(900);
   });
 });

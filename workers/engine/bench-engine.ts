@@ -21,6 +21,8 @@ export interface EngineDeps {
   /** Sizes hub calls in the run's protocol (bandwidth accounting). */
   encodedSize: (protocol: StartMessage['config']['protocol']) => EncodedSize;
   post: (message: FromWorker) => void;
+  /** True in a browser Web Worker (its connection queue can explain slow connects). Default false. */
+  inBrowser?: boolean;
 }
 
 export class BenchEngine {
@@ -45,18 +47,22 @@ export class BenchEngine {
     if (message.type === 'start') void this.start(message);
     else if (message.type === 'go') this.go(message);
     else if (message.type === 'stop') this.stopSending();
-    else void this.finish();
+    else {
+      this.stats.drainEndUs = message.drainEndUs ?? this.deps.clock.nowUs();
+      void this.finish();
+    }
   }
 
   async start(message: StartMessage): Promise<void> {
     if (this.#start) throw new Error('This worker has already started a run; start a new worker for the next run.');
     this.#start = message;
+    this.stats.startRun(message.runStartUs);
     const { config, share } = message;
     const planned = planScenario(config);
     if (!planned.ok) throw new Error(planned.errors.join(' '));
     const scenario = createScenario(config.scenario, planned.plan);
     const pool = new ConnectionPool(
-      { clock: this.deps.clock, timers: this.deps.timers, connect: this.deps.connect, classify: this.deps.classify, stats: this.stats },
+      { clock: this.deps.clock, timers: this.deps.timers, connect: this.deps.connect, classify: this.deps.classify, stats: this.stats, inBrowser: this.deps.inBrowser ?? false },
       { endpointUrl: config.endpointUrl, transport: config.transport, protocol: config.protocol, reconnect: config.reconnect },
       share.firstIndex,
       share.count,
@@ -76,8 +82,8 @@ export class BenchEngine {
     this.#runner.listen(pool.connections);
     this.#scheduleReport();
     await pool.openAll();
-    if (!this.#finishRequested) await this.#runner.probe(pool.connections, config.endpointUrl);
-    const groupMembers = this.#finishRequested ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));
+    const refusal = this.#finishRequested ? null : await this.#runner.probe(pool.connections, config.endpointUrl);
+    const groupMembers = this.#finishRequested || refusal ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));
     if (this.#finishRequested) return this.#end();
     this.#phase = 'ready';
     // Tell the page at once, not at the next tick: it waits for every worker before "go".
@@ -88,6 +94,7 @@ export class BenchEngine {
       connectionsFailed: this.stats.totals.connectionsFailed,
       connectionIds: pool.connections.map((c) => (c.state === 'open' ? c.connection.connectionId : null)),
       groupMembers,
+      refusal,
     });
   }
 

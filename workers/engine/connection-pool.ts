@@ -15,8 +15,6 @@ export interface PooledConnection {
   readonly index: number;
   readonly connection: BenchConnection;
   state: ConnectionState;
-  /** Set when the connection closes: its scenario stops sending on it. */
-  onClosed?: () => void;
   /** Deliveries to this connection go to the running scenario. */
   onMeasure?: (ts: number, payload: string) => void;
 }
@@ -27,6 +25,8 @@ export interface PoolDeps {
   connect: ConnectionFactory;
   classify: ErrorClassifier;
   stats: WorkerStats;
+  /** True in a browser, whose per-origin connection queue is a likely cause of a slow connect. */
+  inBrowser: boolean;
 }
 
 export class ConnectionPool {
@@ -87,7 +87,6 @@ export class ConnectionPool {
       if (pooled.state !== 'open' && pooled.state !== 'reconnecting') return;
       const wasOpen = pooled.state === 'open';
       pooled.state = 'closed';
-      pooled.onClosed?.();
       if (this.#closing) return;
       if (wasOpen) this.deps.stats.totals.disconnects++;
       const reason = error ? this.deps.classify(error, this.options).message : 'the server closed it without an error';
@@ -122,7 +121,9 @@ export class ConnectionPool {
         void pooled.connection.stop().catch(() => undefined);
         this.deps.stats.recordConnectFailure('connect',
           `${this.options.transport} (${this.options.protocol}) to ${this.options.endpointUrl}: did not open within ${CONNECT_TIMEOUT_MS / 1_000} s. ` +
-          'The browser may be holding it in a queue (6 connections per origin over HTTP/1.1 for Server-Sent Events and long polling), or the server is not answering.');
+          (this.deps.inBrowser
+            ? 'The server is not answering (stalled or overloaded), or the browser is holding the connection in its queue (6 connections per origin over HTTP/1.1 for Server-Sent Events and long polling).'
+            : 'The server accepted nothing in that time: it may be stalled or overloaded. Check that the hub is running and responsive.'));
         return;
       }
       pooled.state = 'open';

@@ -5,6 +5,7 @@
  * left out of every figure.
  */
 import type { Clock, Timers } from '../../core/clock.ts';
+import type { NotSentReason } from '../../core/fates.ts';
 import { parsePayloadHeader, PayloadBuilder } from '../../core/payload.ts';
 import { ReceptionLedger } from '../../core/reception-ledger.ts';
 import type { GoMessage } from '../protocol.ts';
@@ -60,8 +61,9 @@ export class ScenarioRunner {
 
   start(connections: readonly PooledConnection[], go: GoMessage): void {
     this.#warmupEndUs = go.warmupEndUs;
+    // Connections that failed to open get a schedule too: their slots come due and count as not
+    // sent, so a run that could not open what it planned never passes.
     connections.forEach((pooled, localIndex) => {
-      if (pooled.state !== 'open') return;
       const spec = this.scenario.sendSpec(pooled, localIndex, go);
       if (!spec) return;
       const sendBytes = this.ctx.encodedBytes(spec.method, spec.args(sampleTs(), this.#payload.build({ sender: pooled.index, seq: 0, sendLagUs: 0 })));
@@ -70,7 +72,6 @@ export class ScenarioRunner {
       const unwritten = { count: 0 };
       const loop = new OpenLoop(this.ctx.clock, this.ctx.timers, go.sendStartUs + offsetUs, this.#intervalUs, go.sendEndUs,
         (plannedUs, sendLagUs, seq) => this.#send(pooled, spec, sendBytes, unwritten, plannedUs, sendLagUs, seq));
-      pooled.onClosed = () => loop.stop();
       this.#loops.push(loop);
       loop.start();
     });
@@ -81,45 +82,61 @@ export class ScenarioRunner {
     for (const loop of this.#loops) loop.stop();
   }
 
+  /**
+   * One slot came due. Its receptions are planned whatever happens next (every planned message
+   * counts): a slot that cannot be sent is counted with why, never silently skipped.
+   */
   #send(pooled: PooledConnection, spec: SendSpec, sendBytes: number, unwritten: { count: number }, plannedUs: number, sendLagUs: number, seq: number): void {
-    if (unwritten.count >= MAX_UNWRITTEN_SENDS || pooled.connection.bufferedBytes() > MAX_BUFFERED_BYTES) {
-      this.ctx.stats.recordBackedUp();
+    const stats = this.ctx.stats;
+    const measured = plannedUs >= this.#warmupEndUs;
+    if (measured) stats.recordSlot(plannedUs, spec.recipients);
+    const notSent = (reason: NotSentReason) => {
+      if (measured) stats.recordNotSent(plannedUs, reason, spec.recipients);
+    };
+    if (pooled.state === 'reconnecting') {
+      notSent('reconnecting');
+      stats.recordError('send', `${spec.method} not sent: the connection was reconnecting.`);
       return;
     }
-    if (pooled.state === 'reconnecting') {
-      // Not written and not expected; the slot is counted, not silently skipped.
-      this.ctx.stats.recordError('send', `${spec.method} not sent: the connection was reconnecting.`);
+    if (pooled.state !== 'open') {
+      // Closed during the run, or never opened: its slots still came due.
+      notSent('disconnected');
+      return;
+    }
+    if (unwritten.count >= MAX_UNWRITTEN_SENDS || pooled.connection.bufferedBytes() > MAX_BUFFERED_BYTES) {
+      notSent('backedUp');
+      stats.recordBackedUp();
       return;
     }
     const payload = this.#payload.build({ sender: pooled.index, seq, sendLagUs });
-    const measured = plannedUs >= this.#warmupEndUs;
-    if (measured) this.ctx.stats.recordSend(sendLagUs, this.#intervalUs, spec.recipients, sendBytes);
+    if (measured) stats.recordSend(sendLagUs, this.#intervalUs, sendBytes);
     unwritten.count++;
     const written = pooled.connection.send(spec.method, ...spec.args(Math.round(plannedUs), payload));
     void written.then(() => unwritten.count--, () => unwritten.count--);
     written.catch((error: unknown) => {
-      // Never written: neither lost on the way nor something to wait for.
-      if (measured) this.ctx.stats.recordSendFailure(spec.recipients, sendBytes);
-      this.ctx.stats.recordError('send', `${spec.method} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+      // Never written: nothing of it can arrive.
+      notSent('writeFailed');
+      stats.recordError('send', `${spec.method} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 
   /**
    * Calls the scenario's hub method once (on the first open connection) and says plainly when the
-   * hub does not have it. Returns whether the hub accepted the call.
+   * hub does not have it. Returns null when the hub accepted the call (or no connection is open
+   * to ask), else why it refused, worded for people: the run cannot measure anything then.
    */
-  async probe(connections: readonly PooledConnection[], endpointUrl: string): Promise<boolean> {
+  async probe(connections: readonly PooledConnection[], endpointUrl: string): Promise<string | null> {
     const first = connections.find((c) => c.state === 'open');
-    if (!first) return false;
+    if (!first) return null;
     const { method, args } = this.scenario.probe(first);
     try {
       await first.connection.invoke(method, ...args);
-      return true;
+      return null;
     } catch (error) {
-      this.ctx.stats.recordError('protocol',
-        `The hub at ${endpointUrl} did not accept ${method}(…): ${error instanceof Error ? error.message : String(error)}. ` +
-        'This tool needs the benchmark contract (Echo, Broadcast, GroupBroadcast, SendToConnection, JoinGroup, LeaveGroup, delivering Measure(ts, payload)): point the endpoint at the hub-sample or a hub with the same methods.');
-      return false;
+      const refusal = `The hub at ${endpointUrl} did not accept ${method}(…): ${error instanceof Error ? error.message : String(error)}. ` +
+        'This tool needs the benchmark contract (Echo, Broadcast, GroupBroadcast, SendToConnection, JoinGroup, LeaveGroup, delivering Measure(ts, payload)): point the endpoint at the hub-sample or a hub with the same methods.';
+      this.ctx.stats.recordError('protocol', refusal);
+      return refusal;
     }
   }
 
@@ -137,8 +154,7 @@ export class ScenarioRunner {
     if (outcome === 'duplicate') this.ctx.stats.recordDuplicate();
     else if (outcome === 'stale') this.ctx.stats.recordStale();
     else {
-      const correctedUs = nowUs - plannedUs;
-      this.ctx.stats.recordReceive(correctedUs, correctedUs - header.sendLagUs, this.#deliveryBytes);
+      this.ctx.stats.recordReceive(plannedUs, nowUs, header.sendLagUs, this.#deliveryBytes);
     }
   }
 }

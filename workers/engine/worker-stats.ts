@@ -3,6 +3,7 @@
  * it; the engine turns it into a snapshot once per second. It never computes percentiles: the
  * page does, after merging every worker's histograms.
  */
+import { FatesRecorder, type NotSentReason } from '../../core/fates.ts';
 import { createLatencyHistogram, encodeHistogram, GUIDE_LATENCY_LIMIT_US, recordLatencyUs } from '../../core/latency.ts';
 import {
   emptyErrorCounts,
@@ -18,12 +19,16 @@ import {
 export const MAX_ERROR_SAMPLES = 20;
 
 function emptyInterval(): IntervalCounts {
-  return { sent: 0, received: 0, underOneSecond: 0, sentBytes: 0, receivedBytes: 0 };
+  return { sent: 0, received: 0, sentBytes: 0, receivedBytes: 0 };
 }
 
 export class WorkerStats {
   readonly totals: WorkerTotals = emptyTotals();
   readonly errorCounts: ErrorCounts = emptyErrorCounts();
+  /** What became of every planned reception, per planned second (core/fates.ts). */
+  fates = new FatesRecorder(0);
+  /** Receptions after this time (the page's "finish") arrived after the drain. Epoch µs. */
+  drainEndUs = Infinity;
   readonly #errorSamples = new Map<string, ErrorSample>();
   readonly #latency = createLatencyHistogram();
   readonly #uncorrected = createLatencyHistogram();
@@ -31,10 +36,24 @@ export class WorkerStats {
   #interval = emptyInterval();
   #maxSendLagUs = 0;
 
-  /** A measured send: `recipients` receptions are now expected. */
-  recordSend(sendLagUs: number, sendIntervalUs: number, recipients: number, bytes: number): void {
+  /** The run's time base: fates are attributed to seconds counted from it. */
+  startRun(runStartUs: number): void {
+    this.fates = new FatesRecorder(runStartUs);
+  }
+
+  /** A measured slot came due: its receptions are planned, whatever happens to it next. */
+  recordSlot(plannedUs: number, recipients: number): void {
+    this.fates.add(plannedUs, 'planned', recipients);
+  }
+
+  /** A planned slot that was not sent, and why. */
+  recordNotSent(plannedUs: number, reason: NotSentReason, recipients: number): void {
+    this.fates.addNotSent(plannedUs, reason, recipients);
+  }
+
+  /** A measured send handed to the connection (a write that then fails is also counted in the fates). */
+  recordSend(sendLagUs: number, sendIntervalUs: number, bytes: number): void {
     this.totals.sent++;
-    this.totals.expected += recipients;
     this.totals.sentBytes += bytes;
     this.#interval.sent++;
     this.#interval.sentBytes += bytes;
@@ -42,24 +61,26 @@ export class WorkerStats {
     if (sendLagUs > sendIntervalUs) this.totals.missedSlots++;
   }
 
-  /** A measured send that was never written: nothing to expect from it. */
-  recordSendFailure(recipients: number, bytes: number): void {
-    this.totals.sent--;
-    this.totals.expected -= recipients;
-    this.totals.sentBytes -= bytes;
-  }
-
-  /** @param correctedUs receive time minus planned send time; @param uncorrectedUs minus actual send time. */
-  recordReceive(correctedUs: number, uncorrectedUs: number, bytes: number): void {
+  /**
+   * A new measured reception. Latency is from the planned send time (corrected for coordinated
+   * omission) and from the actual send time. A negative latency means the sender's clock is
+   * ahead of the receiver's (agents on other machines): counted as a clock-health figure and
+   * recorded as 1 µs, the histogram's floor.
+   */
+  recordReceive(plannedUs: number, receivedUs: number, sendLagUs: number, bytes: number): void {
+    const correctedUs = receivedUs - plannedUs;
     this.totals.received++;
     this.totals.receivedBytes += bytes;
     this.#interval.received++;
     this.#interval.receivedBytes += bytes;
-    if (correctedUs < GUIDE_LATENCY_LIMIT_US) this.#interval.underOneSecond++;
+    if (correctedUs < 0) this.totals.negativeLatencies++;
+    const bucket = receivedUs >= this.drainEndUs ? 'afterDrain' : correctedUs < GUIDE_LATENCY_LIMIT_US ? 'underOneSecond' : 'late';
+    this.fates.add(plannedUs, bucket, 1);
     recordLatencyUs(this.#latency, correctedUs);
-    recordLatencyUs(this.#uncorrected, uncorrectedUs);
+    recordLatencyUs(this.#uncorrected, correctedUs - sendLagUs);
   }
 
+  /** A slot not sent because its connection was backed up (its fate is recorded with recordNotSent). */
   recordBackedUp(): void {
     this.totals.backedUp++;
     this.recordError('send', 'Slot not sent: the connection already held its limit of unsent messages (64 sends or 1 MiB). The hub or the network is not taking messages as fast as they are planned.');
@@ -102,6 +123,7 @@ export class WorkerStats {
       uncorrectedHistogram: encodeHistogram(this.#uncorrected),
       connectHistogram: encodeHistogram(this.#connect),
       interval: this.#interval,
+      fates: this.fates.take(),
       maxSendLagMs: this.#maxSendLagUs / 1_000,
     };
     this.#latency.reset();

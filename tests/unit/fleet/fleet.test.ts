@@ -51,8 +51,8 @@ function joined(threads: number, offsetUs: number, legUs = 300) {
 
 const finalSnapshot = (workerIndex: number, sent: number, received: number): WorkerSnapshot => ({
   type: 'snapshot', workerIndex, phase: 'done', second: 3, final: true, latencyHistogram: '', uncorrectedHistogram: '', connectHistogram: '',
-  interval: { sent: 0, received: 0, underOneSecond: 0, sentBytes: 0, receivedBytes: 0 },
-  totals: { ...emptyTotals(), sent, expected: sent, received, connectionsOpened: 1 },
+  interval: { sent: 0, received: 0, sentBytes: 0, receivedBytes: 0 }, fates: [],
+  totals: { ...emptyTotals(), sent, received, connectionsOpened: 1 },
   connectionsOpen: 1, connectionsConnecting: 0, eventLoopLagMs: 0, maxSendLagMs: 0, errorCounts: { negotiate: 0, transport: 0, handshake: 0, connect: 0, join: 0, send: 0, closed: 0, protocol: 0 }, errorSamples: [],
 });
 
@@ -80,7 +80,7 @@ describe('Fleet and AgentRelay', () => {
     const started = threadPosts.get(1)?.[0] as StartMessage;
     expect(started.workerIndex).toBe(6);
     expect(Math.abs(started.clockOffsetUs! - 1_000)).toBeLessThanOrEqual(300);
-    threadHandlers.get(1)!({ type: 'ready', workerIndex: 6, connectionsOpen: 1, connectionsFailed: 0, connectionIds: ['c'], groupMembers: [] });
+    threadHandlers.get(1)!({ type: 'ready', workerIndex: 6, connectionsOpen: 1, connectionsFailed: 0, connectionIds: ['c'], groupMembers: [], refusal: null });
     await settle();
     expect(fromThreads).toEqual([expect.objectContaining({ type: 'ready', workerIndex: 6 })]);
   });
