@@ -78,5 +78,5 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
 export function agentRunLine(run: number, report: AgentRunReport): string {
   const t = report.totals;
   const failed = report.failedThreads > 0 ? `, ${report.failedThreads} thread(s) failed` : '';
-  return `Agent run ${run}: ${report.threads} thread(s), connections opened ${t.connectionsOpened}, failed ${t.connectionsFailed}; sent ${t.sent}, received ${t.received}${failed}`;
+  return `Agent run ${run}: ${report.threads} thread(s), connections opened ${t.connectionsOpened}, failed ${t.connectionsFailed}; sent ${t.sent}, planned ${report.planned}, received ${t.received}${failed}`;
 }

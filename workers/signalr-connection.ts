@@ -138,7 +138,10 @@ export function classifySignalRError(error: unknown, context: ConnectionOptions)
 const HINTS: [RegExp, string][] = [
   [/ENOTFOUND|EAI_AGAIN|getaddrinfo|ERR_NAME_NOT_RESOLVED/i, 'The host name does not resolve: check its spelling, or use an IP address.'],
   [/certificate|self[- ]signed|CERT_|SSL|TLS/i, 'The server\'s TLS certificate is not trusted (self-signed, expired or for another name): trust it, or use http:// for a local hub.'],
-  [/ECONNREFUSED|ECONNRESET|failed to fetch|fetch failed|NetworkError/i, 'Nothing accepted the connection, or (in a browser) CORS blocked it: check the URL, that the hub is running, and that it allows this page\'s origin.'],
+  // A Web Worker has WorkerGlobalScope: only there can CORS be the cause, and only there is a page's origin.
+  [/ECONNREFUSED|ECONNRESET|failed to fetch|fetch failed|NetworkError/i, 'WorkerGlobalScope' in globalThis
+    ? 'Nothing accepted the connection, or CORS blocked it: check the URL, that the hub is running, and that it allows this page\'s origin.'
+    : 'Nothing accepted the connection: check the URL and that the hub is running.'],
   [/status code '404'/i, 'Nothing answers at this path: check the hub path (the hub-sample maps /signalrbench).'],
   [/Unexpected token|not valid JSON|JSON\.parse|Unexpected end of JSON/i, 'The endpoint answered, but not as a SignalR hub (an HTML page?): check the URL and the hub path.'],
   [/disabled by the (server|client)|not enabled by the server|does not support/i, 'The hub does not offer this transport with this protocol: choose another transport, or enable it on the hub.'],

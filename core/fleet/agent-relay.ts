@@ -19,6 +19,8 @@ export interface AgentChannel {
 export interface AgentRunReport {
   threads: number;
   totals: WorkerTotals;
+  /** Receptions its threads' slots planned (core/fates.ts), to add up against the dashboard's. */
+  planned: number;
   /** Threads that failed instead of finishing. */
   failedThreads: number;
 }
@@ -26,7 +28,7 @@ export interface AgentRunReport {
 export class AgentRelay {
   readonly #threads = new Map<number, WorkerPort>();
   /** The latest totals and state of each thread of the current run. */
-  readonly #latest = new Map<number, { totals: WorkerTotals; done: boolean; failed: boolean }>();
+  readonly #latest = new Map<number, { totals: WorkerTotals; planned: number; done: boolean; failed: boolean }>();
   #reported = false;
 
   constructor(
@@ -68,7 +70,7 @@ export class AgentRelay {
     this.#threads.get(thread)?.terminate();
     const port = this.createPort(thread);
     this.#threads.set(thread, port);
-    this.#latest.set(thread, { totals: emptyTotals(), done: false, failed: false });
+    this.#latest.set(thread, { totals: emptyTotals(), planned: 0, done: false, failed: false });
     port.onMessage((message) => this.#fromThread(thread, message));
   }
 
@@ -78,6 +80,7 @@ export class AgentRelay {
     if (!state) return;
     if (message.type === 'snapshot') {
       state.totals = message.totals;
+      for (const delta of message.fates) state.planned += delta.planned;
       state.done = message.final;
     } else if (message.type === 'fatal') {
       state.failed = true;
@@ -90,13 +93,15 @@ export class AgentRelay {
     this.#reported = true;
     const totals = emptyTotals();
     let failedThreads = 0;
+    let planned = 0;
     for (const state of this.#latest.values()) {
+      planned += state.planned;
       for (const key of Object.keys(totals) as (keyof WorkerTotals)[]) totals[key] += state.totals[key];
       if (state.failed) failedThreads++;
     }
     for (const port of this.#threads.values()) port.terminate();
     this.#threads.clear();
-    this.onRunEnd({ threads: this.#latest.size, totals, failedThreads });
+    this.onRunEnd({ threads: this.#latest.size, totals, planned, failedThreads });
   }
 
   #send(message: FromAgent): void {

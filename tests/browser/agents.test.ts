@@ -52,12 +52,12 @@ describe('agents joining the dashboard', () => {
     const summary = dashboard.getByTestId('summary');
     const merged = {
       sent: Number(await summary.getAttribute('data-sent')),
-      expected: Number(await summary.getAttribute('data-expected')),
+      planned: Number(await summary.getAttribute('data-planned')),
       received: Number(await summary.getAttribute('data-received')),
       lost: await summary.getAttribute('data-lost'),
     };
     // 20 connections, 3 s at 250 ms.
-    expect(merged).toEqual({ sent: 240, expected: 240, received: 240, lost: '0' });
+    expect(merged).toEqual({ sent: 240, planned: 240, received: 240, lost: '0' });
 
     expect(await nodeAgent.exited).toBe(0);
     const runner = agentCounts(nodeAgent.stdout());
@@ -66,7 +66,7 @@ describe('agents joining the dashboard', () => {
     // Each agent offered one worker: 10 connections each.
     expect([runner.opened, browserAgent.opened]).toEqual([10, 10]);
     expect(runner.sent + browserAgent.sent).toBe(merged.sent);
-    expect(runner.expected + browserAgent.expected).toBe(merged.expected);
+    expect(runner.planned + browserAgent.planned).toBe(merged.planned);
     expect(runner.received + browserAgent.received).toBe(merged.received);
   });
 

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { systemClock, systemTimers } from '../../core/clock.ts';
 import { attachFleet, Fleet } from '../../core/fleet/fleet.ts';
 import { RunCoordinator } from '../../core/run-coordinator.ts';
+import { runResult } from '../../core/run-result.ts';
 import { openControlConnection, type ControlConnection } from '../../workers/control-connection.ts';
 import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
 import { hubConfig } from '../support/hub-run.ts';
@@ -52,7 +53,7 @@ describe('agents joining a dashboard run', () => {
     expect(merged.connectionsOpened).toBe(20);
     expect(merged.sent).toBe(160);
     expect(merged.received).toBe(160);
-    expect(coordinator.aggregator.lost()).toBe(0);
+    expect(runResult(coordinator, new Date(), 'test').fates).toMatchObject({ planned: 160, underOneSecond: 160, lost: 0 });
     const own = await Promise.all(agents.map(async (agent) => {
       expect(await agent.exited).toBe(0);
       return agentCounts(agent.stdout());
@@ -60,7 +61,7 @@ describe('agents joining a dashboard run', () => {
     expect(own.map((c) => c.opened)).toEqual([10, 10]);
     expect(own.reduce((sum, c) => sum + c.sent, 0)).toBe(merged.sent);
     expect(own.reduce((sum, c) => sum + c.received, 0)).toBe(merged.received);
-    expect(own.reduce((sum, c) => sum + c.expected, 0)).toBe(merged.expected);
+    expect(own.reduce((sum, c) => sum + c.planned, 0)).toBe(coordinator.aggregator.fates().planned);
   });
 
   // 10 connections, 4 sends each: broadcast has 2 senders reaching all 10; send to connection
@@ -73,7 +74,7 @@ describe('agents joining a dashboard run', () => {
       coordinator.start();
       await coordinator.finished();
       const totals = coordinator.aggregator.totals();
-      expect(totals.expected).toBe(expected);
+      expect(coordinator.aggregator.fates().planned).toBe(expected);
       expect(totals.received).toBe(expected);
       expect(coordinator.aggregator.latency().count).toBe(expected);
     });

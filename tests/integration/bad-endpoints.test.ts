@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runResult } from '../../core/run-result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
 
@@ -34,7 +35,8 @@ afterAll(async () => {
 
 async function failures(endpointUrl: string, overrides: Record<string, unknown> = {}) {
   const coordinator = await runInProcess({ ...hubConfig({ connections: 2, workers: 1, durationSec: 1, ...overrides }), endpointUrl });
-  return { totals: coordinator.aggregator.totals(), samples: coordinator.aggregator.errorSamples(), counts: coordinator.aggregator.errorCounts() };
+  const { outcome, verdict } = runResult(coordinator, new Date(), 'test');
+  return { totals: coordinator.aggregator.totals(), samples: coordinator.aggregator.errorSamples(), counts: coordinator.aggregator.errorCounts(), outcome, verdict };
 }
 
 describe('bad endpoints', () => {
@@ -71,20 +73,23 @@ describe('bad endpoints', () => {
   });
 
   it('a SignalR hub without the benchmark methods: named before the run, and nothing it drops passes unnoticed', async () => {
-    const { totals, samples, counts } = await failures(`${restricted.httpUrl}/emptyhub`);
+    const { totals, samples, counts, outcome } = await failures(`${restricted.httpUrl}/emptyhub`, { durationSec: 60 });
     expect(totals.connectionsOpened).toBe(2);
     expect(counts.protocol).toBe(1);
     expect(samples.find((s) => s.kind === 'protocol')!.message).toMatch(/did not accept Echo\(…\): .*point the endpoint at the hub-sample or a hub with the same methods/);
     expect(totals.received).toBe(0);
-    expect(totals.expected).toBeGreaterThan(0);
+    expect(totals.sent).toBe(0);
+    // Failed at once, not after the 60 s the run was planned for (the test's own timeout is shorter).
+    expect(outcome).toMatchObject({ kind: 'failed', reason: expect.stringContaining('did not accept Echo') });
   });
 
   it('a message larger than the hub accepts: the hub closes the connection and the run says why', async () => {
-    const { totals, samples, counts } = await failures(`${restricted.httpUrl}/signalrbench`, { messageBytes: 8_192 });
+    const { totals, samples, counts, verdict } = await failures(`${restricted.httpUrl}/signalrbench`, { messageBytes: 8_192 });
     expect(totals.connectionsOpened).toBe(2);
     expect(counts.closed).toBe(2);
     expect(totals.received).toBe(0);
     expect(samples.find((s) => s.kind === 'closed')!.message).toMatch(/larger than its limit/);
+    expect(verdict).toMatchObject({ status: 'fail', share: 0, delivery: 0 });
   });
 });
 

@@ -24,7 +24,7 @@ describe('echo against the hub-sample', () => {
         expect(totals.sent).toBe(150);
         expect(totals.received).toBe(150);
         expect(totals.duplicated).toBe(0);
-        expect(aggregator.lost()).toBe(0);
+        expect(aggregator.fates()).toMatchObject({ planned: 150, underOneSecond: 150, late: 0 });
         const latency = aggregator.latency();
         expect(latency.count).toBe(150);
         expect(latency.p50Us).toBeGreaterThan(0);
@@ -43,7 +43,7 @@ describe('echo against the hub-sample', () => {
       const coordinator = await run(config({ protocol, connections: 2, workers: 1, messageBytes: 262_144, sendIntervalMs: 500, durationSec: 2 }));
       expect(coordinator.aggregator.errorSamples()).toEqual([]);
       expect(coordinator.aggregator.totals()).toMatchObject({ sent: 8, received: 8 });
-      expect(coordinator.aggregator.lost()).toBe(0);
+      expect(coordinator.aggregator.fates()).toMatchObject({ planned: 8, underOneSecond: 8 });
     });
   }
 });

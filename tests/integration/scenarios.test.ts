@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunConfig } from '../../core/run-config.ts';
+import { runResult } from '../../core/run-result.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {
@@ -11,9 +12,12 @@ function config(overrides: Partial<RunConfig>): RunConfig {
 }
 
 async function run(runConfig: RunConfig) {
-  const { aggregator } = await runInProcess(runConfig);
+  const coordinator = await runInProcess(runConfig);
+  const { aggregator } = coordinator;
   expect(aggregator.errorSamples()).toEqual([]);
-  return { totals: aggregator.totals(), lost: aggregator.lost(), latency: aggregator.latency() };
+  const { fates, verdict } = runResult(coordinator, new Date(), 'test');
+  expect(verdict.status).toBe('pass');
+  return { totals: { ...aggregator.totals(), expected: fates.planned }, lost: fates.lost, latency: aggregator.latency() };
 }
 
 // Each connection's sends are planned at offsets i/N of the 500-ms interval over 2 s: 4 each.

@@ -34,10 +34,10 @@ export async function startAgent(controlUrl: string, session: string, extraArgs:
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-/** The counts an agent printed for its run ("Agent run 1: … sent N, expected N, received N"). */
-export function agentCounts(stdout: string): { opened: number; sent: number; expected: number; received: number } {
-  const match = /connections opened (\d+), failed \d+; sent (\d+), expected (\d+), received (\d+)/.exec(stdout.replace(/\s+/g, ' '));
+/** The counts an agent printed for its run ("Agent run 1: … sent N, planned N, received N"). */
+export function agentCounts(stdout: string): { opened: number; sent: number; planned: number; received: number } {
+  const match = /connections opened (\d+), failed \d+; sent (\d+), planned (\d+), received (\d+)/.exec(stdout.replace(/\s+/g, ' '));
   if (!match) throw new Error(`no run line in the agent's output: ${stdout}`);
-  const [opened, sent, expected, received] = match.slice(1).map(Number) as [number, number, number, number];
-  return { opened, sent, expected, received };
+  const [opened, sent, planned, received] = match.slice(1).map(Number) as [number, number, number, number];
+  return { opened, sent, planned, received };
 }

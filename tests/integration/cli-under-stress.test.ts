@@ -1,0 +1,139 @@
+/**
+ * The headless runner against hubs that stall, die or lack the methods, and against bad output
+ * paths and SIGTERM: a run that lost messages never exits 0, nothing measured is lost, and a run
+ * that cannot measure anything says so at once.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { arrivedOf, notSentOf, type Fates } from '../../core/fates.ts';
+import { parseRunResult, type RunResult } from '../../core/run-result.ts';
+import { REPO_ROOT, startHub, type RunningHub } from '../support/hub-process.ts';
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time from spawn to exit, ms. */
+  elapsedMs: number;
+}
+
+function liveBench(args: string[], during?: (child: ChildProcess) => void): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/live-bench.js'), ...args], { cwd: REPO_ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }));
+    during?.(child);
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function tempFile(name: string): Promise<string> {
+  return path.join(await mkdtemp(path.join(os.tmpdir(), 'live-bench-stress-')), name);
+}
+
+/** In every second and in total, what arrived, what was never sent and what was lost add up to what was planned. */
+function expectBucketsSumToPlanned(result: RunResult) {
+  const sums = (f: Fates) => arrivedOf(f) + notSentOf(f) + (f.lost ?? NaN);
+  expect(sums(result.fates)).toBe(result.fates.planned);
+  for (const point of result.points) expect(sums(point.fates)).toBe(point.fates.planned);
+  expect(result.points.reduce((sum, p) => sum + p.fates.planned, 0)).toBe(result.fates.planned);
+  expect(result.fates.planned).toBeGreaterThan(0);
+}
+
+const load = ['--connections', '20', '--workers', '2', '--interval-ms', '500', '--quiet'];
+
+describe('live-bench against a hub in trouble', () => {
+  let hub: RunningHub;
+  beforeAll(async () => {
+    hub = await startHub({ extraArgs: ['--EnableTestHubs', 'true'] });
+  });
+  afterAll(async () => {
+    hub.process.kill('SIGCONT');
+    await hub.stop();
+  });
+
+  it('a hub frozen (SIGSTOP) mid-run: exit 1, a failing verdict, the JSON with its outcome and buckets summing to planned', async () => {
+    const jsonPath = await tempFile('stalled.json');
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, ...load, '--duration', '10', '--json', jsonPath], () => {
+      void sleep(4_000).then(() => hub.process.kill('SIGSTOP')).then(() => sleep(12_000)).then(() => hub.process.kill('SIGCONT'));
+    });
+    hub.process.kill('SIGCONT');
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/Verdict: Fail: only \d/);
+    expect(run.stderr).toMatch(/the guide's verdict is not a pass/);
+    const result = parseRunResult(await readFile(jsonPath, 'utf8'));
+    expect(result.outcome.kind).toBe('finished');
+    expect(result.verdict.status).toBe('fail');
+    expect(result.fates.lost).toBeGreaterThan(0);
+    expectBucketsSumToPlanned(result);
+  });
+
+  it('a hub killed mid-run: exit 1, the slots after the kill count as never sent', async () => {
+    const victim = await startHub();
+    try {
+      const jsonPath = await tempFile('killed.json');
+      const run = await liveBench(['--endpoint', `${victim.httpUrl}/signalrbench`, ...load, '--duration', '8', '--json', jsonPath], () => {
+        void sleep(4_000).then(() => victim.process.kill('SIGKILL'));
+      });
+      expect(run.code, run.stderr).toBe(1);
+      const result = parseRunResult(await readFile(jsonPath, 'utf8'));
+      expect(result.outcome.kind).toBe('finished');
+      expect(result.verdict.status).toBe('fail');
+      expect(result.fates.notSent.disconnected).toBeGreaterThan(0);
+      expectBucketsSumToPlanned(result);
+    } finally {
+      await victim.stop();
+    }
+  });
+
+  it('a hub without the benchmark methods: exit 3 at once, not after the 60 s planned', async () => {
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/emptyhub`, ...load, '--duration', '60']);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toMatch(/nothing could be measured: The hub at .*\/emptyhub did not accept Echo/);
+    expect(run.stdout).toMatch(/Outcome: failed/);
+    expect(run.elapsedMs).toBeLessThan(30_000);
+  });
+
+  it('a closed port: exit 3 at once with the reason, not after the 60 s planned', async () => {
+    const run = await liveBench(['--endpoint', 'http://127.0.0.1:9/signalrbench', ...load, '--duration', '60']);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toMatch(/first error \(negotiate\): WebSockets \(json\) to http:\/\/127\.0\.0\.1:9\/signalrbench/);
+    expect(run.stderr).toMatch(/nothing could be measured: no connection could be opened/);
+    expect(run.stderr + run.stdout).not.toMatch(/browser/i);
+    expect(run.elapsedMs).toBeLessThan(30_000);
+  });
+
+  it('an output path that cannot be written: exit 2 before the run, saying which and why', async () => {
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, ...load, '--duration', '60', '--json', '/no-such-folder/result.json', '--html', os.tmpdir()]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--json /no-such-folder/result.json cannot be written: the folder /no-such-folder does not exist');
+    expect(run.stderr).toContain(`--html ${os.tmpdir()} cannot be written: it is a directory`);
+    expect(run.stderr).toContain('nothing was run');
+    expect(run.stdout).toBe('');
+  });
+
+  it('SIGTERM mid-run: what was measured is drained and written, the run is stopped, never a pass', async () => {
+    const jsonPath = await tempFile('terminated.json');
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, ...load, '--duration', '30', '--json', jsonPath], (child) => {
+      void sleep(5_000).then(() => child.kill('SIGTERM'));
+    });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/terminated; stopping/);
+    expect(run.stderr).toMatch(/an incomplete run is not a pass/);
+    const result = parseRunResult(await readFile(jsonPath, 'utf8'));
+    expect(result.outcome.kind).toBe('stopped');
+    expect(result.outcome.stoppedAtSec).toBeLessThan(30);
+    expect(result.verdict.status).toBe('none');
+    expect(result.fates.lost).toBe(0);
+    expectBucketsSumToPlanned(result);
+  });
+});
