@@ -6,12 +6,12 @@
  * 1 s. Here the share is taken over every *planned* reception (core/fates.ts), so a message that
  * was lost, never sent, or arrived late counts against the run. Only a run that finished can pass.
  */
-import { formatCount, formatShare } from './format.ts';
+import { formatCount, formatMs, formatShare } from './format.ts';
 import { deliveryOf, lostOf, notSentOf, shareUnderOneSecond, type Fates } from './fates.ts';
-import { formatMicroseconds } from './guide/verdict.ts';
+import { edition } from './guide/tables.ts';
 
-/** The guide's share of messages that must arrive in under 1 s (both editions). */
-export const REQUIRED_SHARE = 0.99;
+/** The guide's share of messages that must arrive in under 1 s (0.99 in both editions). */
+export const REQUIRED_SHARE = edition('current').defaults.latencyRule.shareOfMessages;
 
 /**
  * - running: not over yet (or, in a kept record, still being written);
@@ -112,7 +112,7 @@ function measured({ outcome, fates, p99Us }: VerdictInput): string {
     ...(notSent > 0 ? [`${formatCount(notSent)} never sent`] : []),
   ];
   const deliveryText = delivery === null ? '' : `delivery ${formatShare(delivery)}${missing.length > 0 ? `: ${missing.join(', ')}` : ''}`;
-  const p99Text = p99Us === null ? 'nothing arrived' : `p99 ${formatMicroseconds(p99Us)}`;
+  const p99Text = p99Us === null ? 'nothing arrived' : `p99 ${formatMs(p99Us)}`;
   return `${formatShare(share ?? 0)} of ${formatCount(fates.planned)} planned receptions arrived in under 1 s (${[deliveryText, p99Text].filter(Boolean).join('; ')})`;
 }
 

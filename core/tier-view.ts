@@ -9,7 +9,6 @@ import {
   expectedTraffic,
   fitEdition,
   formatBytesPerSecond,
-  latencyVerdict,
   scenarioTable,
   tiers,
   trimNumber,
@@ -255,22 +254,6 @@ export function conditionsNote(config: Pick<RunConfig, 'messageBytes' | 'sendInt
     `The guide measured ${trimNumber(messageBytes)}-B messages every ${trimNumber(sendIntervalMs)} ms; this run sends ` +
     `${trimNumber(config.messageBytes)} B every ${trimNumber(config.sendIntervalMs)} ms, so the bandwidth rows compare better than the message rows.`
   );
-}
-
-export interface VerdictLine {
-  tone: 'good' | 'bad' | 'warn';
-  text: string;
-}
-
-/** The guide's latency rule in words, "(so far)" while running; null before any message. */
-export function verdictLine(shareUnderOneSecond: number | null, p99Us: number, finished: boolean): VerdictLine | null {
-  if (shareUnderOneSecond === null) return null;
-  try {
-    const verdict = latencyVerdict({ shareUnderOneSecond, p99Microseconds: p99Us });
-    return { tone: verdict.pass ? 'good' : 'bad', text: verdict.sentence + (finished ? '' : ' (so far)') };
-  } catch (error) {
-    return { tone: 'warn', text: `No latency verdict: ${messageOf(error)}` };
-  }
 }
 
 export function messageOf(error: unknown): string {

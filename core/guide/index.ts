@@ -1,5 +1,5 @@
 // The Azure SignalR Service performance guide as data and math: tables, capacity formulas, tier
-// fitting, mixed workloads and the latency verdict. Pure TypeScript (no DOM, no SignalR).
+// fitting and mixed workloads (the verdict is core/run-outcome.ts). Pure TypeScript (no DOM, no SignalR).
 export * from './types.ts';
 export * from './units.ts';
 export * from './tables.ts';
@@ -8,4 +8,3 @@ export * from './fit.ts';
 export * from './appServers.ts';
 export * from './caveats.ts';
 export * from './workload.ts';
-export * from './verdict.ts';

@@ -39,7 +39,9 @@ async function runEcho(transport: string, protocol: string, scenario = 'echo') {
   const summary = page.getByTestId('summary');
   return {
     received: Number(await summary.getAttribute('data-received')),
-    expected: Number(await summary.getAttribute('data-expected')),
+    planned: Number(await summary.getAttribute('data-planned')),
+    outcome: await summary.getAttribute('data-outcome'),
+    verdict: await summary.getAttribute('data-verdict'),
     lost: await summary.getAttribute('data-lost'),
     sent: Number(await summary.getAttribute('data-sent')),
     errors: Number(await summary.getAttribute('data-errors')),
@@ -80,9 +82,11 @@ describe('dashboard', () => {
     const result = await runEcho('WebSockets', 'json', 'smallGroup');
     expect(result.errorText).toBe('');
     expect(result.sent).toBe(320);
-    expect(result.expected).toBe(3_200);
+    expect(result.planned).toBe(3_200);
     expect(result.received).toBe(3_200);
     expect(result.lost).toBe('0');
+    expect(result.outcome).toBe('finished');
+    expect(result.verdict).toBe('pass');
   });
 
   it('shows the run against the guide\'s tiers: the smallest fitting tier, ratios, the verdict', async () => {
@@ -91,7 +95,7 @@ describe('dashboard', () => {
     // 20 connections of small groups fit the smallest tier of the current edition.
     expect(await page.getByTestId('tier-select').inputValue()).toBe('Unit1');
     expect(text).toMatch(/msg\/s out of Unit1's/);
-    expect(await page.getByTestId('tier-verdict').textContent()).toMatch(/Pass: (100\.00|99\.\d\d)% of messages arrived in under 1 s/);
+    expect(await page.getByTestId('tier-verdict').textContent()).toMatch(/Pass: (100\.00|99\.\d\d)% of 3,200 planned receptions arrived in under 1 s/);
   });
 
   it('plans a mixed workload on the tier finder page', async () => {
@@ -104,7 +108,9 @@ describe('dashboard', () => {
     const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
     const result = parseRunResult(await readFile((await jsonDownload.path())!, 'utf8'));
     expect(result.config.scenario).toBe('smallGroup');
-    expect(result.totals).toMatchObject({ sent: 320, expected: 3_200, received: 3_200 });
+    expect(result.totals).toMatchObject({ sent: 320, received: 3_200 });
+    expect(result.fates).toMatchObject({ planned: 3_200, lost: 0 });
+    expect(result.outcome.kind).toBe('finished');
     expect(result.client).toContain('Chrome');
     const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
     const csv = (await readFile((await csvDownload.path())!, 'utf8')).trim().split('\n');

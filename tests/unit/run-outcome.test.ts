@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emptyFates, FatesRecorder, lostOf, type Fates } from '../../core/fates.ts';
-import { runVerdict, type RunOutcome } from '../../core/run-outcome.ts';
+import { EDITIONS, edition } from '../../core/guide/tables.ts';
+import { REQUIRED_SHARE, runVerdict, type RunOutcome } from '../../core/run-outcome.ts';
 
 function fates(parts: Partial<Omit<Fates, 'notSent'>> & { notSent?: Partial<Fates['notSent']> }): Fates {
   const base = emptyFates();
@@ -81,6 +82,12 @@ const cases: { name: string; outcome: RunOutcome; fates: Fates; lostWorkers?: nu
 ];
 
 describe('runVerdict', () => {
+  it.each(EDITIONS)('applies the %s edition\'s stated rule: 99%% of messages under 1 s', (id) => {
+    const rule = edition(id).defaults.latencyRule;
+    expect(REQUIRED_SHARE).toBe(rule.shareOfMessages);
+    expect(rule.underMs).toBe(1000);
+  });
+
   for (const c of cases) {
     it(c.name, () => {
       const verdict = runVerdict({ outcome: c.outcome, fates: c.fates, durationSec: 30, p99Us: 12_000, lostWorkers: c.lostWorkers ?? 0 });

@@ -8,7 +8,6 @@ import {
   formatPercent,
   guideRunConfig,
   tierRows,
-  verdictLine,
   conditionsNote,
   type MeasuredRates,
 } from '../../core/tier-view.ts';
@@ -151,19 +150,6 @@ describe('lines of text', () => {
     expect(conditionsNote(run({ messageBytes: 100, sendIntervalMs: 50 }), '2019')).toMatch(/this run sends 100 B every 50 ms/);
   });
 
-  it.each([
-    { name: 'pass, finished', share: 0.995, finished: true, tone: 'good', text: /^Pass: 99\.50% .*under 1 s\.$/ },
-    { name: 'fail, still running', share: 0.95, finished: false, tone: 'bad', text: /^Fail: only 95\.00% .* \(so far\)$/ },
-    { name: 'a percentage passed by mistake', share: 99.5, finished: true, tone: 'warn', text: /^No latency verdict: .*pass 0\.995/ },
-  ])('verdict: $name', ({ share, finished, tone, text }) => {
-    const line = verdictLine(share, 4_000, finished);
-    expect(line?.tone).toBe(tone);
-    expect(line?.text).toMatch(text);
-  });
-
-  it('no verdict before any message', () => {
-    expect(verdictLine(null, 0, false)).toBeNull();
-  });
 });
 
 describe('the tier finder', () => {

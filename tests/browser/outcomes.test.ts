@@ -1,0 +1,82 @@
+/**
+ * How a run ends, as a person sees it in real Chromium: a hub killed mid-run reads as a red Fail
+ * (never a pass) and stays so in the history; a run stopped a third of the way reads "stopped",
+ * with no verdict.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
+import { startHub, type RunningHub } from '../support/hub-process.ts';
+
+let browser: LaunchedBrowser;
+let page: Page;
+let hub: RunningHub;
+
+beforeAll(async () => {
+  // Its own hub, serving the page too: killing it leaves the loaded page (and its IndexedDB) working.
+  hub = await startHub();
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  await page.goto(hub.httpUrl);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await hub?.stop();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function start(durationSec: string) {
+  await page.fill('input[name=connections]', '10');
+  await page.fill('input[name=workers]', '1');
+  await page.fill('input[name=sendIntervalMs]', '250');
+  await page.fill('input[name=durationSec]', durationSec);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=summary][data-phase=running]', { timeout: 30_000 });
+}
+
+async function historyRowOfLatest() {
+  await page.getByTestId('nav-history').click();
+  const row = page.getByTestId('history-row').first();
+  await row.waitFor();
+  return row;
+}
+
+describe('outcomes in the dashboard', () => {
+  it('Stop a third of the way: "stopped at n of 9 s", no verdict, and so in the history', async () => {
+    await start('9');
+    await sleep(3_000);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 30_000 });
+    const summary = page.getByTestId('summary');
+    expect(await summary.getAttribute('data-outcome')).toBe('stopped');
+    expect(await summary.getAttribute('data-verdict')).toBe('none');
+    expect(await page.getByTestId('summary-outcome').textContent()).toMatch(/^stopped at [1-5] of 9 s$/);
+    const verdict = page.getByTestId('summary-verdict');
+    expect(await verdict.textContent()).toMatch(/^Stopped at [1-5] of 9 s: no verdict for an incomplete run/);
+    expect(await verdict.getAttribute('class')).not.toMatch(/\bgood\b/);
+    const row = await historyRowOfLatest();
+    expect(await row.getAttribute('data-status')).toBe('stopped');
+    expect(await row.getByTestId('history-verdict').textContent()).toBe('no verdict');
+    await page.getByTestId('nav-run').click();
+  });
+
+  it('the hub killed mid-run: a red Fail with what was lost, and "fail" in the history', async () => {
+    await start('8');
+    await sleep(3_000);
+    hub.process.kill('SIGKILL');
+    await page.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });
+    const summary = page.getByTestId('summary');
+    expect(await summary.getAttribute('data-outcome')).toBe('finished');
+    expect(await summary.getAttribute('data-verdict')).toBe('fail');
+    expect(Number(await summary.getAttribute('data-planned'))).toBe(320);
+    const verdict = page.getByTestId('summary-verdict');
+    expect(await verdict.textContent()).toMatch(/^Fail: only \d+\.\d\d% of 320 planned receptions arrived in under 1 s \(delivery \d+\.\d\d%: .*never sent/);
+    expect(await verdict.getAttribute('class')).toMatch(/\bbad\b/);
+    expect(await page.getByTestId('tier-verdict').getAttribute('class')).toMatch(/\bbad\b/);
+    const row = await historyRowOfLatest();
+    expect(await row.getAttribute('data-status')).toBe('finished');
+    expect(await row.getByTestId('history-verdict').textContent()).toBe('fail');
+  });
+});
