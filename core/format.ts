@@ -7,6 +7,11 @@ export function formatMs(us: number): string {
   return `${(ms / 1_000).toFixed(2)} s`;
 }
 
+/** A signed time, e.g. a clock offset: "+1.20 ms", "-3.00 s" (formatMs scales only positive ones). */
+export function formatSignedMs(us: number): string {
+  return `${us < 0 ? '-' : '+'}${formatMs(Math.abs(us))}`;
+}
+
 export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }

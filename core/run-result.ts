@@ -55,11 +55,16 @@ export interface RunAgent {
   /** The run's worker indices of its threads: [first, first + threads). */
   firstWorkerIndex: number;
   threads: number;
-  /** Its clock minus the dashboard's, µs, as estimated before the run; null if no estimate. */
+  /** Its clock minus the dashboard's, µs, from the clock round taken at this run's start; null
+   *  when none of that round's round trips was answered (then only an echo run takes it, and it
+   *  runs on its own clock). */
   clockOffsetUs: number | null;
-  /** The true offset is within ± this, µs (half the best round trip). Cross-agent latencies
+  /** The true offset is within ± this, µs (half the round's best round trip). Cross-agent latencies
    *  (broadcast, groups, send to connection) can be off by up to the sum of two agents' bounds. */
   clockUncertaintyUs: number | null;
+  /** Dashboard clock when that estimate's answer came, epoch µs; null with no estimate, absent in
+   *  runs kept before clocks were measured per run. */
+  clockMeasuredAtUs?: number | null;
   /** True when it left during the run. */
   lost: boolean;
 }

@@ -6,7 +6,8 @@
  * One round trip: the dashboard notes t0, asks the agent for its time, and notes t1 when the
  * answer comes. If the two legs took equally long, the agent read its clock at (t0 + t1) / 2 on
  * the dashboard's clock; whatever the legs took, the error is at most half the round trip. So
- * take several and keep the one with the shortest round trip (NTP's rule).
+ * take several and keep the one with the shortest round trip (NTP's rule). The samples are those
+ * of one round only: an old short round trip says nothing about a clock that has drifted since.
  */
 
 export interface ClockSample {
@@ -22,8 +23,10 @@ export interface ClockEstimate {
   offsetUs: number;
   /** The true offset is within ± this, µs: half the best round trip. */
   uncertaintyUs: number;
-  /** Round trips taken. */
+  /** Round trips answered. */
   samples: number;
+  /** Dashboard clock when the best round trip's answer came, epoch µs: when the estimate held. */
+  measuredAtUs: number;
 }
 
 export function estimateClockOffset(samples: readonly ClockSample[]): ClockEstimate | null {
@@ -38,5 +41,6 @@ export function estimateClockOffset(samples: readonly ClockSample[]): ClockEstim
     offsetUs: Math.round(best.agentUs - (best.sentUs + best.receivedUs) / 2),
     uncertaintyUs: Math.round((best.receivedUs - best.sentUs) / 2),
     samples: samples.length,
+    measuredAtUs: best.receivedUs,
   };
 }

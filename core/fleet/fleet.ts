@@ -7,6 +7,8 @@
 import type { Clock, Timers } from '../clock.ts';
 import type { WorkerPort } from '../run-coordinator.ts';
 import type { RunAgent } from '../run-result.ts';
+import { SCENARIO_LABELS } from '../labels.ts';
+import type { ScenarioName } from '../run-config.ts';
 import type { FromWorker } from '../../workers/protocol.ts';
 import { estimateClockOffset, type ClockEstimate, type ClockSample } from './clock-offset.ts';
 import { parseAgentInfo, type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
@@ -19,21 +21,35 @@ export interface DashboardChannel {
 export interface AgentView {
   id: string;
   info: AgentInfo;
+  /** From the latest clock round alone; null before the first round ends, or when the latest
+   *  round got no answer (an unknown clock). */
   clock: ClockEstimate | null;
+  /** A clock round for it is under way or waiting for the one under way. */
+  measuring: boolean;
   /** `left`: it disconnected; kept in the list so a run can say what became of it. */
   state: 'ready' | 'left';
 }
 
-/** Round trips per clock estimate, and how long to wait for one answer. */
-export const CLOCK_ROUNDS = 8;
+/** Round trips in one clock round, taken one after another, and how long to wait for each answer. */
+export const CLOCK_ROUND_TRIPS = 8;
 export const CLOCK_PING_TIMEOUT_MS = 2_000;
+/** The longest a clock round can take, ms: every answer timed out. */
+export const CLOCK_ROUND_MAX_MS = CLOCK_ROUND_TRIPS * CLOCK_PING_TIMEOUT_MS;
 
-interface Agent extends AgentView {
-  samples: ClockSample[];
-  pings: Map<number, { sentUs: number; resolve: () => void }>;
+interface Agent extends Omit<AgentView, 'measuring'> {
+  /** Rounds asked for that have not ended yet. */
+  roundsPending: number;
+  pings: Map<number, { sentUs: number; answer: (sample: ClockSample | null) => void }>;
   /** The run's handler and worker index for each of its threads taking part in the current run. */
   threads: Map<number, { workerIndex: number; handler: (message: FromWorker) => void }>;
-  measuring: Promise<ClockEstimate | null> | null;
+  /** Settles when the last round asked for has ended; the next round starts after it. */
+  measuring: Promise<void>;
+}
+
+/** A run's share of the agents: a port per thread, and each agent as the run records it. */
+export interface RunAgents {
+  ports: WorkerPort[];
+  agents: RunAgent[];
 }
 
 export class Fleet {
@@ -51,7 +67,7 @@ export class Fleet {
   ) {}
 
   agents(): AgentView[] {
-    return [...this.#agents.values()].map(({ id, info, clock, state }) => ({ id, info, clock, state }));
+    return [...this.#agents.values()].map(({ id, info, clock, state, roundsPending }) => ({ id, info, clock, measuring: roundsPending > 0, state }));
   }
 
   agentJoined(agentId: string, infoText: string): void {
@@ -61,7 +77,7 @@ export class Fleet {
       this.onChange();
       return;
     }
-    this.#agents.set(agentId, { id: agentId, info, clock: null, state: 'ready', samples: [], pings: new Map(), threads: new Map(), measuring: null });
+    this.#agents.set(agentId, { id: agentId, info, clock: null, state: 'ready', roundsPending: 0, pings: new Map(), threads: new Map(), measuring: Promise.resolve() });
     this.onChange();
     void this.measureClock(agentId);
   }
@@ -75,7 +91,7 @@ export class Fleet {
       handler({ type: 'fatal', workerIndex, message: `agent "${agent.info.name}" (thread ${thread + 1}) left the run: it disconnected from the control hub, so its connections count as lost` });
     }
     agent.threads.clear();
-    for (const ping of agent.pings.values()) ping.resolve();
+    for (const ping of agent.pings.values()) ping.answer(null);
     this.onChange();
   }
 
@@ -89,78 +105,97 @@ export class Fleet {
       return;
     }
     if (message.type === 'clock-pong') {
+      // An answer after its time-out finds no ping: it belongs to no round.
       const ping = agent.pings.get(message.pingId);
-      if (!ping) return;
-      agent.pings.delete(message.pingId);
-      agent.samples.push({ sentUs: ping.sentUs, receivedUs: this.clock.nowUs(), agentUs: message.agentUs });
-      ping.resolve();
+      ping?.answer({ sentUs: ping.sentUs, receivedUs: this.clock.nowUs(), agentUs: message.agentUs });
     } else if (message.type === 'worker') {
       const thread = agent.threads.get(message.thread);
       // A worker that failed to load cannot know its index; the run gave it one.
       const inner = message.message.type === 'fatal' && thread ? { ...message.message, workerIndex: thread.workerIndex } : message.message;
       thread?.handler(inner);
+      // A thread that has reported its end is no longer in the run: its agent may leave now (an
+      // agent started with --once does) without its figures being counted as lost.
+      if (inner.type === 'snapshot' && inner.final) agent.threads.delete(message.thread);
     }
   }
 
-  /** Takes CLOCK_ROUNDS round trips, one after another, and keeps the best estimate so far.
-   *  A measurement already under way is shared: pings in parallel would lengthen each other's trips. */
+  /**
+   * One clock round: CLOCK_ROUND_TRIPS round trips, one after another, estimated from that
+   * round's samples alone, so a clock that drifted or jumped shows its new offset. Null (an
+   * unknown clock) when no answer came. Each call gets a round that begins after the call,
+   * queued behind any round under way: pings in parallel would lengthen each other's trips.
+   */
   measureClock(agentId: string): Promise<ClockEstimate | null> {
     const agent = this.#agents.get(agentId);
     if (!agent) return Promise.resolve(null);
-    agent.measuring ??= this.#measure(agent).finally(() => (agent.measuring = null));
-    return agent.measuring;
+    agent.roundsPending++;
+    const round = agent.measuring.then(() => this.#measure(agent));
+    agent.measuring = round.then(() => {});
+    return round;
   }
 
   async #measure(agent: Agent): Promise<ClockEstimate | null> {
-    for (let round = 0; round < CLOCK_ROUNDS && agent.state !== 'left'; round++) {
-      const pingId = this.#nextPingId++;
-      await new Promise<void>((resolve) => {
-        const timeout = this.timers.setTimeout(() => {
-          agent.pings.delete(pingId);
-          resolve();
-        }, CLOCK_PING_TIMEOUT_MS);
-        agent.pings.set(pingId, { sentUs: this.clock.nowUs(), resolve: () => { this.timers.clearTimeout(timeout); resolve(); } });
-        this.#send(agent, { type: 'clock-ping', pingId });
-      });
+    const samples: ClockSample[] = [];
+    for (let trip = 0; trip < CLOCK_ROUND_TRIPS && agent.state !== 'left'; trip++) {
+      const sample = await this.#roundTrip(agent);
+      if (sample) samples.push(sample);
     }
-    // Older samples stay in: a good round trip from earlier is still a good estimate, clocks drift slowly.
-    agent.clock = estimateClockOffset(agent.samples.slice(-4 * CLOCK_ROUNDS));
+    agent.clock = estimateClockOffset(samples);
+    agent.roundsPending--;
     this.onChange();
     return agent.clock;
   }
 
-  /** One WorkerPort per thread of each listed agent that is still here, in order. */
-  ports(agentIds: readonly string[]): WorkerPort[] {
-    const ports: WorkerPort[] = [];
-    for (const id of agentIds) {
-      const agent = this.#agents.get(id);
-      if (!agent || agent.state === 'left') continue;
-      for (let thread = 0; thread < agent.info.threads; thread++) ports.push(this.#port(agent, thread));
-    }
-    return ports;
+  #roundTrip(agent: Agent): Promise<ClockSample | null> {
+    const pingId = this.#nextPingId++;
+    return new Promise((resolve) => {
+      const timeout = this.timers.setTimeout(() => {
+        agent.pings.delete(pingId);
+        resolve(null);
+      }, CLOCK_PING_TIMEOUT_MS);
+      const answer = (sample: ClockSample | null) => {
+        this.timers.clearTimeout(timeout);
+        agent.pings.delete(pingId);
+        resolve(sample);
+      };
+      agent.pings.set(pingId, { sentUs: this.clock.nowUs(), answer });
+      this.#send(agent, { type: 'clock-ping', pingId });
+    });
   }
 
-  /** The ports of the agents still here, and how each maps onto the run's workers from `firstWorkerIndex` on. */
-  runWorkers(agentIds: readonly string[], firstWorkerIndex: number): { ports: WorkerPort[]; agents: RunAgent[] } {
+  /**
+   * The listed agents' part in a run of `scenario`, their threads numbered from
+   * `firstWorkerIndex` on: a fresh clock round with every agent (all at once), then a port per
+   * thread of each agent still here, stamped with that round's offset. Refused, naming them,
+   * when an agent's clock stayed unknown and the scenario's receivers may be on another machine.
+   */
+  async prepareRun(agentIds: readonly string[], firstWorkerIndex: number, scenario: ScenarioName): Promise<RunAgents | { error: string }> {
+    const listed = agentIds.map((id) => this.#agents.get(id)).filter((agent): agent is Agent => agent !== undefined && agent.state !== 'left');
+    const clocks = await Promise.all(listed.map((agent) => this.measureClock(agent.id)));
+    const taking = listed.map((agent, i) => ({ agent, clock: clocks[i] ?? null })).filter(({ agent }) => agent.state !== 'left');
+    const unknown = taking.filter(({ clock }) => clock === null).map(({ agent }) => agent.info.name);
+    if (unknown.length > 0 && scenario !== 'echo') return { error: unknownClockReason(unknown, scenario) };
+    const ports: WorkerPort[] = [];
     const agents: RunAgent[] = [];
     let next = firstWorkerIndex;
-    for (const id of agentIds) {
-      const agent = this.#agents.get(id);
-      if (!agent || agent.state === 'left') continue;
+    for (const { agent, clock } of taking) {
       const { name, kind, client, threads } = agent.info;
-      agents.push({ name, kind, client, threads, firstWorkerIndex: next, clockOffsetUs: agent.clock?.offsetUs ?? null, clockUncertaintyUs: agent.clock?.uncertaintyUs ?? null, lost: false });
+      agents.push({ name, kind, client, threads, firstWorkerIndex: next, clockOffsetUs: clock?.offsetUs ?? null, clockUncertaintyUs: clock?.uncertaintyUs ?? null, clockMeasuredAtUs: clock?.measuredAtUs ?? null, lost: false });
+      for (let thread = 0; thread < threads; thread++) ports.push(this.#port(agent, thread, clock));
       next += threads;
     }
-    return { ports: this.ports(agentIds), agents };
+    return { ports, agents };
   }
 
-  #port(agent: Agent, thread: number): WorkerPort {
+  #port(agent: Agent, thread: number, clock: ClockEstimate | null): WorkerPort {
     let handler: (message: FromWorker) => void = () => {};
     return {
       post: (message) => {
         if (message.type === 'start') {
           agent.threads.set(thread, { workerIndex: message.workerIndex, handler });
-          message = { ...message, clockOffsetUs: agent.clock?.offsetUs ?? 0 };
+          // An unknown clock gets no offset, never 0: the agent then runs on its own clock, which
+          // prepareRun allows only for echo, whose sender and receiver read the same clock.
+          if (clock) message = { ...message, clockOffsetUs: clock.offsetUs };
         }
         this.#send(agent, { type: 'worker', thread, message });
       },
@@ -185,4 +220,17 @@ export function attachFleet(control: FleetEvents, fleet: Fleet): void {
   control.on('AgentJoined', (agentId: string, info: string) => fleet.agentJoined(agentId, info));
   control.on('AgentLeft', (agentId: string) => fleet.agentLeft(agentId));
   control.on('FromAgent', (agentId: string, message: string) => fleet.fromAgent(agentId, message));
+}
+
+/** Why a run of `scenario` cannot take these agents, whose clock round got no answer. */
+export function unknownClockReason(names: readonly string[], scenario: ScenarioName): string {
+  const quoted = names.map((name) => `"${name}"`);
+  const one = quoted.length === 1;
+  const who = one ? `Agent ${quoted[0]}` : `Agents ${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+  return (
+    `${who} did not answer the clock round trips within ${CLOCK_ROUND_MAX_MS / 1_000} s: ${one ? 'its clock is' : 'their clocks are'} unknown, ` +
+    `so "${SCENARIO_LABELS[scenario]}" latencies across agents would be wrong. ` +
+    `Stop ${one ? 'that agent (Ctrl+C where it runs' : 'those agents (Ctrl+C where each runs'}, or close its tab), ` +
+    `check ${one ? 'its' : 'their'} network and press Measure clocks again, or run echo, whose sender and receiver share one clock.`
+  );
 }

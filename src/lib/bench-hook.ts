@@ -60,7 +60,7 @@ export function startBenchHook(run: RunController): void {
   }
   observeLongTasks(longTasks);
   report.phaseStartedAtMs.start = Date.now();
-  run.start(request.config);
+  void run.start(request.config);
   const timer = setInterval(() => {
     const phase = run.view?.phase;
     if (!phase || report.phaseStartedAtMs[phase] !== undefined) return;

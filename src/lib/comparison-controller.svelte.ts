@@ -66,8 +66,10 @@ export class ComparisonController {
         this.status = { step: index + 1, total: runnable.length, label: step.label, pauseLeftSec: 0 };
         // The load is the same for every run of the comparison (the history lists it beside the name).
         keeper.keepNextAs({ name: step.label, comparisonId });
-        if (!run.start(step.config)) {
-          // Refused before it began (the agents panel says why, e.g. more connections than the browsers hold).
+        if (!(await run.start(step.config))) {
+          // Stopped while the agents' clocks were measured, or refused before it began (the agents
+          // panel says why, e.g. more connections than the browsers hold, or an agent's clock unknown).
+          if (this.#cancelled) break;
           this.problem = `${step.label} could not start; the comparison stopped. The runs finished before are kept in the history.`;
           break;
         }

@@ -17,6 +17,8 @@ export class FleetController {
   refusals = $state.raw<string[]>([]);
   error = $state<string | null>(null);
   opening = $state(false);
+  /** Clock rounds under way (before a run, or asked for with Measure clocks again). */
+  clockRoundsUnderWay = $state(0);
   /** Whether this page's own workers take part when agents do. */
   includeLocal = $state(true);
   #fleet: Fleet | null = null;
@@ -53,34 +55,66 @@ export class FleetController {
     }
   }
 
-  /** Measures every agent's clock again (agents measure once when they join). */
+  /** Measures every agent's clock again (agents measure once when they join, and every run
+   *  measures afresh at its start). */
   async remeasureClocks(): Promise<void> {
     const fleet = this.#fleet;
-    if (fleet) await Promise.all(this.ready.map((agent) => fleet.measureClock(agent.id)));
+    if (!fleet) return;
+    this.clockRoundsUnderWay++;
+    try {
+      await Promise.all(this.ready.map((agent) => fleet.measureClock(agent.id)));
+    } finally {
+      this.clockRoundsUnderWay--;
+    }
   }
 
   /**
    * The agents' part of a run of `config` (undefined when no agent is ready), or why the run
-   * cannot start: browsers (this one and browser agents) hold only so many connections.
+   * cannot start: browsers (this one and browser agents) hold only so many connections, and an
+   * agent whose clock round got no answer cannot take part in a scenario that crosses agents.
+   * Waits for a fresh clock round with every agent (at most CLOCK_ROUND_MAX_MS).
    */
-  plan(config: RunConfig): { remote?: RemoteWorkers; error?: string } {
+  async plan(config: RunConfig): Promise<{ remote?: RemoteWorkers; error?: string }> {
     const fleet = this.#fleet;
     const ready = this.ready;
     if (!fleet || ready.length === 0) return {};
     const includeLocal = this.includeLocal;
     const localWorkers = includeLocal ? config.workers : 0;
-    const { ports, agents } = fleet.runWorkers(ready.map((agent) => agent.id), localWorkers);
+    // Refused at once when the browsers cannot hold it, before any round trip.
+    const before = this.#fit(config, ready.map((agent) => agent.info), localWorkers);
+    if (typeof before === 'string') return this.#refuse(before);
+    this.clockRoundsUnderWay++;
+    let prepared;
+    try {
+      prepared = await fleet.prepareRun(ready.map((agent) => agent.id), localWorkers, config.scenario);
+    } finally {
+      this.clockRoundsUnderWay--;
+    }
+    if ('error' in prepared) return this.#refuse(prepared.error);
+    const { ports, agents } = prepared;
+    // Agents that left during the round are not in it; those left must still hold the run.
+    const fit = this.#fit(config, agents, localWorkers);
+    if (typeof fit === 'string' || (ports.length === 0 && !includeLocal)) {
+      for (const port of ports) port.terminate();
+      return this.#refuse(typeof fit === 'string' ? fit : 'Every agent left while its clock was measured, and this browser\'s workers are unticked: nothing would run. Tick them, or invite agents again.');
+    }
+    this.error = null;
+    return { remote: { ports, agents, includeLocal, ...fit } };
+  }
+
+  /** Each worker's capacity, or why the browsers (this one and browser agents) cannot hold the run. */
+  #fit(config: RunConfig, agents: readonly { kind: 'node' | 'browser'; threads: number }[], localWorkers: number): { capacities: (number | null)[]; localCapacities: (number | null)[] } | string {
     const browserCapacity = browserConnectionCapacity(config.transport, config.endpointUrl);
     const capacities = agents.flatMap((agent) => perThread(agent.kind === 'browser' ? browserCapacity : null, agent.threads));
     const localCapacities = perThread(browserCapacity, localWorkers);
     const shortfall = capacityShortfall(config.connections, [...localCapacities, ...capacities]);
-    if (shortfall > 0) {
-      this.error = `This browser and the agents can hold ${config.connections - shortfall} ${config.transport} connections (a browser ${browserCapacity}, a headless runner no set limit), not ${config.connections}. Add a headless agent, or lower the connections.`;
-      for (const port of ports) port.terminate();
-      return { error: this.error };
-    }
-    this.error = null;
-    return { remote: { ports, agents, includeLocal, capacities, localCapacities } };
+    if (shortfall <= 0) return { capacities, localCapacities };
+    return `This browser and the agents can hold ${config.connections - shortfall} ${config.transport} connections (a browser ${browserCapacity}, a headless runner no set limit), not ${config.connections}. Add a headless agent, or lower the connections.`;
+  }
+
+  #refuse(reason: string): { error: string } {
+    this.error = reason;
+    return { error: reason };
   }
 
   #refresh(): void {

@@ -79,18 +79,37 @@ export class RunController {
   #frameRequested = false;
   #finished: Promise<void> = Promise.resolve();
 
+  /** The run's plan is being made: agents' clocks are measured before it starts. */
+  preparing = $state(false);
+  #cancelPreparing = false;
+
   get running(): boolean {
-    return this.view !== null && this.view.phase !== 'done';
+    return this.preparing || (this.view !== null && this.view.phase !== 'done');
   }
 
   /** `plan` says which agents take part in a run of a configuration, or why it cannot start
-   *  (see FleetController.plan); without it, runs use this page's workers only. */
-  constructor(private readonly plan: (config: RunConfig) => { remote?: RemoteWorkers; error?: string } = () => ({})) {}
+   *  (see FleetController.plan, which first measures every agent's clock); without it, runs
+   *  use this page's workers only. */
+  constructor(private readonly plan: (config: RunConfig) => Promise<{ remote?: RemoteWorkers; error?: string }> = async () => ({})) {}
 
-  /** Starts a run; false when it cannot start (the reason is shown where `plan` puts it). */
-  start(config: RunConfig): boolean {
-    const { remote, error } = this.plan(config);
+  /** Starts a run once its plan is made; false when it cannot start (the reason is shown where
+   *  `plan` puts it), was stopped while planned, or another start is being planned. */
+  async start(config: RunConfig): Promise<boolean> {
+    if (this.preparing) return false;
+    this.preparing = true;
+    this.#cancelPreparing = false;
+    let planned: { remote?: RemoteWorkers; error?: string };
+    try {
+      planned = await this.plan(config);
+    } finally {
+      this.preparing = false;
+    }
+    const { remote, error } = planned;
     if (error) return false;
+    if (this.#cancelPreparing) {
+      for (const port of remote?.ports ?? []) port.terminate();
+      return false;
+    }
     this.#coordinator?.terminate();
     const localCount = remote && !remote.includeLocal ? 0 : config.workers;
     const local = Array.from({ length: localCount }, (_, index) => withIndex(createWorkerPort(), index));
@@ -131,6 +150,8 @@ export class RunController {
   }
 
   stop(): void {
+    // Stop while the agents' clocks are measured: the run never starts.
+    if (this.preparing) this.#cancelPreparing = true;
     this.#coordinator?.stop();
     this.#refresh();
   }

@@ -4,7 +4,7 @@
  * The dashboard's merged counts must equal the sum of what each agent counted itself.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 
@@ -12,6 +12,9 @@ let dashboardBrowser: LaunchedBrowser;
 let agentBrowser: LaunchedBrowser;
 let dashboard: Page;
 let nodeAgent: RunningAgent | undefined;
+
+/** Each table row's cells, " | " between them. */
+const cellTexts = (rows: Locator) => rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.replace(/\s+/g, ' ').trim()).join(' | ')));
 
 beforeAll(async () => {
   // Two profiles: a profile's connection limits are shared by its tabs, so a browser agent is another profile.
@@ -47,9 +50,18 @@ describe('agents joining the dashboard', () => {
     await dashboard.fill('input[name=connections]', '20');
     await dashboard.fill('input[name=sendIntervalMs]', '250');
     await dashboard.fill('input[name=durationSec]', '3');
+    // On the dashboard's own clock: the run's clock round must come after this, not from the joins.
+    const requestedUs = await dashboard.evaluate(() => (performance.timeOrigin + performance.now()) * 1_000);
     await dashboard.click('button[type=submit]');
     await dashboard.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });
     const summary = dashboard.getByTestId('summary');
+    const agentRows = summary.locator('[data-testid=run-agents] tbody tr');
+    const runAgents = await cellTexts(agentRows);
+    expect(runAgents).toHaveLength(2);
+    for (const text of runAgents) expect(text).toMatch(/^(runner-1 \| node|browser .+ \| browser) \| \d \| [+-]\d+\.\d+ m?s ± \d+\.\d+ ms$/);
+    for (const measuredAtUs of await agentRows.evaluateAll((rows) => rows.map((row) => Number((row as HTMLElement).dataset.clockMeasuredAtUs)))) {
+      expect(measuredAtUs).toBeGreaterThan(requestedUs);
+    }
     const merged = {
       sent: Number(await summary.getAttribute('data-sent')),
       planned: Number(await summary.getAttribute('data-planned')),
@@ -68,6 +80,13 @@ describe('agents joining the dashboard', () => {
     expect(runner.sent + browserAgent.sent).toBe(merged.sent);
     expect(runner.planned + browserAgent.planned).toBe(merged.planned);
     expect(runner.received + browserAgent.received).toBe(merged.received);
+
+    // History keeps the run with the clocks of its start, and shows them as the live run did.
+    await dashboard.getByTestId('nav-history').click();
+    await dashboard.getByTestId('history-row').first().getByTestId('history-open').click();
+    const kept = dashboard.locator('[data-testid=run-detail] [data-testid=run-agents] tbody tr');
+    await expect.poll(() => cellTexts(kept)).toEqual(runAgents);
+    await dashboard.getByTestId('nav-run').click();
   });
 
   it('refuses a run the browsers cannot hold, with the numbers, and starts nothing', async () => {

@@ -5,9 +5,10 @@
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { systemClock, systemTimers } from '../../core/clock.ts';
-import { attachFleet, Fleet } from '../../core/fleet/fleet.ts';
+import { attachFleet, Fleet, type RunAgents } from '../../core/fleet/fleet.ts';
+import type { RunConfig } from '../../core/run-config.ts';
 import { RunCoordinator } from '../../core/run-coordinator.ts';
-import { runResult } from '../../core/run-result.ts';
+import { parseRunResult, runResult } from '../../core/run-result.ts';
 import { openControlConnection, type ControlConnection } from '../../workers/control-connection.ts';
 import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
 import { hubConfig } from '../support/hub-run.ts';
@@ -33,6 +34,13 @@ async function dashboardWithAgents(count: number, agentArgs: string[] = ['--once
   return { control, fleet, session };
 }
 
+/** What the page does at a run's start: a fresh clock round with every agent, then their ports. */
+async function prepare(fleet: Fleet, config: RunConfig): Promise<RunAgents> {
+  const prepared = await fleet.prepareRun(fleet.agents().map((a) => a.id), 0, config.scenario);
+  if ('error' in prepared) throw new Error(`the run was refused: ${prepared.error}`);
+  return prepared;
+}
+
 describe('agents joining a dashboard run', () => {
   it('two agents run one echo run; the merged counts are the sum of what each agent counted itself', async () => {
     const { fleet } = await dashboardWithAgents(2);
@@ -44,7 +52,7 @@ describe('agents joining a dashboard run', () => {
       expect(Math.abs(view.clock!.offsetUs)).toBeLessThanOrEqual(view.clock!.uncertaintyUs + 2_000);
     }
     const config = hubConfig({ connections: 20, workers: 1, sendIntervalMs: 250, durationSec: 2 });
-    const ports = fleet.ports(views.map((a) => a.id));
+    const { ports } = await prepare(fleet, config);
     expect(ports).toHaveLength(4);
     const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { goLeadMs: 1_000 });
     coordinator.start();
@@ -70,20 +78,33 @@ describe('agents joining a dashboard run', () => {
     it(`${scenario} across two agents: every reception arrives, across agents too`, async () => {
       const { fleet } = await dashboardWithAgents(2);
       const config = hubConfig({ scenario, connections: 10, workers: 1, sendIntervalMs: 500, durationSec: 2 });
-      const coordinator = new RunCoordinator(config, fleet.ports(fleet.agents().map((a) => a.id)), systemClock, systemTimers, { goLeadMs: 1_000 });
+      // The run's clocks come from a round taken after it was asked for, not from the join's.
+      const requestedUs = systemClock.nowUs();
+      const { ports, agents: runAgents } = await prepare(fleet, config);
+      expect(runAgents.map((a) => a.name).sort()).toEqual(['agent-1', 'agent-2']);
+      for (const agent of runAgents) {
+        expect(agent.clockMeasuredAtUs).toBeGreaterThan(requestedUs);
+        expect(agent.clockUncertaintyUs).toBeGreaterThan(0);
+        // Same machine, same clock: near 0, within the round's bound and some scheduling slack.
+        expect(Math.abs(agent.clockOffsetUs!)).toBeLessThanOrEqual(agent.clockUncertaintyUs! + 2_000);
+      }
+      const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { goLeadMs: 1_000 });
       coordinator.start();
       await coordinator.finished();
       const totals = coordinator.aggregator.totals();
       expect(coordinator.aggregator.fates().planned).toBe(expected);
       expect(totals.received).toBe(expected);
       expect(coordinator.aggregator.latency().count).toBe(expected);
+      // The run's JSON keeps that round's figures, as History does.
+      const stored = parseRunResult(JSON.stringify(runResult(coordinator, new Date(), 'node test', runAgents)));
+      expect(stored.agents).toEqual(runAgents.map((agent) => ({ ...agent, lost: false })));
     });
   }
 
   it('an agent killed mid-run is reported lost, its connections counted, and the run goes on with the other', async () => {
     const { fleet } = await dashboardWithAgents(2, []);
     const config = hubConfig({ connections: 20, workers: 1, sendIntervalMs: 250, durationSec: 4 });
-    const coordinator = new RunCoordinator(config, fleet.ports(fleet.agents().map((a) => a.id)), systemClock, systemTimers, { goLeadMs: 1_000 });
+    const coordinator = new RunCoordinator(config, (await prepare(fleet, config)).ports, systemClock, systemTimers, { goLeadMs: 1_000 });
     coordinator.start();
     while (coordinator.phase !== 'running' || coordinator.aggregator.totals().received < 40) await new Promise((r) => setTimeout(r, 50));
     agents[0]!.child.kill('SIGKILL');

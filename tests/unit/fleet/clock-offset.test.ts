@@ -12,7 +12,7 @@ describe('clock offset estimate', () => {
     { name: 'agent behind by 2 ms', sample: { sentUs: 10_000, receivedUs: 10_400, agentUs: 8_200 }, offsetUs: -2_000, uncertaintyUs: 200 },
     { name: 'same clock', sample: { sentUs: 0, receivedUs: 100, agentUs: 50 }, offsetUs: 0, uncertaintyUs: 50 },
   ])('$name', ({ sample, offsetUs, uncertaintyUs }) => {
-    expect(estimateClockOffset([sample])).toEqual({ offsetUs, uncertaintyUs, samples: 1 });
+    expect(estimateClockOffset([sample])).toEqual({ offsetUs, uncertaintyUs, samples: 1, measuredAtUs: sample.receivedUs });
   });
 
   it('keeps the sample with the shortest round trip, whose error bound is the smallest', () => {
@@ -27,5 +27,7 @@ describe('clock offset estimate', () => {
     expect(estimate.uncertaintyUs).toBe(100);
     expect(Math.abs(estimate.offsetUs - trueOffsetUs)).toBeLessThanOrEqual(estimate.uncertaintyUs);
     expect(estimate.samples).toBe(3);
+    // When the estimate held: the chosen round trip's answer, not the round's last.
+    expect(estimate.measuredAtUs).toBe(100_200);
   });
 });
