@@ -5,7 +5,7 @@ import { outcomeText } from '../core/run-outcome.ts';
 import type { RunAggregator } from '../core/run-aggregator.ts';
 import type { RunResult } from '../core/run-result.ts';
 import { recentRates } from '../core/recent-rates.ts';
-import { editionTiers, tierRows } from '../core/tier-view.ts';
+import { judgeTiers, tierLoad } from '../core/tier-view.ts';
 import type { EditionId } from '../core/guide/index.ts';
 
 export function progressLine(aggregator: RunAggregator, phase: string, connections: number): string {
@@ -61,16 +61,13 @@ function clientLine(result: RunResult): string {
 }
 
 function tierLines(result: RunResult, editionId: EditionId): string[] {
-  const fit = editionTiers(result.config, editionId);
-  if (fit.error) return [`Guide (${editionId} edition): ${fit.error}`];
   const rates = recentRates(result.points);
-  const rows = tierRows(editionId, fit.defaultTier, result.config.scenario, {
-    connections: result.totals.connectionsOpened,
-    inboundMessagesPerSecond: rates.inboundPerSec,
-    outboundMessagesPerSecond: rates.outboundPerSec,
-    inboundBytesPerSecond: rates.inboundBytesPerSec,
-    outboundBytesPerSecond: rates.outboundBytesPerSec,
-  });
-  const head = fit.fittingTier ? `smallest fitting tier ${fit.fittingTier}` : `no tier fits; compared with ${fit.defaultTier}`;
-  return [`Guide (${editionId} edition), ${head}:`, ...rows.map((row) => `  ${row.label}: ${row.text}${row.flag ? ` [published cell flagged: ${row.flag.reason}]` : ''}`)];
+  const judged = judgeTiers(result.config, editionId, tierLoad(result.config, result.totals.connectionsOpened, rates.inboundPerSec, rates.outboundPerSec));
+  if (judged.error) return [`Guide (${editionId} edition): ${judged.headline}`];
+  const rows = judged.judgements.find((j) => j.tier === judged.defaultTier)?.rows ?? [];
+  const head = judged.fittingTier ? `smallest fitting tier ${judged.fittingTier}` : `no tier fits; compared with ${judged.defaultTier}`;
+  return [
+    `Guide (${editionId} edition), ${head}: ${judged.headline}`,
+    ...rows.map((row) => `  ${row.label}: ${row.text}${row.flag ? ` [published cell flagged: ${row.flag.reason}]` : ''}`),
+  ];
 }

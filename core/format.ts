@@ -1,4 +1,5 @@
-/** Formatting for people: milliseconds with sensible precision, counts with separators. */
+/** Formatting for people: milliseconds with sensible precision, counts with separators, bytes in the guide's units. */
+import { GUIDE_BYTES } from './guide/units.ts';
 
 export function formatMs(us: number): string {
   const ms = us / 1_000;
@@ -16,12 +17,17 @@ export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
-/** Bytes in binary units, as the guide counts them (1 KB = 1,024 B). */
+/**
+ * Bytes in the guide's own units, the one convention of every page, report and runner line:
+ * 1 KB = 1,024 B and 1 MB = 1,000 KB = 1,024,000 B (core/guide/units.ts GUIDE_BYTES; the guide's
+ * "2 MBps" is 1,000 connections x 2,048 B a second), 1 GB = 1,000 MB.
+ */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1_024) return `${Math.round(bytes)} B`;
-  if (bytes < 1_024 * 1_024) return `${(bytes / 1_024).toFixed(1)} KB`;
-  if (bytes < 1_024 ** 3) return `${(bytes / 1_024 ** 2).toFixed(1)} MB`;
-  return `${(bytes / 1_024 ** 3).toFixed(2)} GB`;
+  const { bytesPerKB, bytesPerMB } = GUIDE_BYTES;
+  if (bytes < bytesPerKB) return `${Math.round(bytes)} B`;
+  if (bytes < bytesPerMB) return `${(bytes / bytesPerKB).toFixed(1)} KB`;
+  if (bytes < bytesPerMB * 1_000) return `${(bytes / bytesPerMB).toFixed(1)} MB`;
+  return `${(bytes / (bytesPerMB * 1_000)).toFixed(2)} GB`;
 }
 
 /** "99.50%": floored to two decimals, so a failing 98.999% never reads as 99.00%. */

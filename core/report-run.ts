@@ -8,7 +8,8 @@ import { fatesText } from './fates.ts';
 import type { KeptRun } from './kept-run.ts';
 import { outcomeText, verdictDisplay } from './run-outcome.ts';
 import { combinationLabel, PROTOCOL_LABELS, SCENARIO_LABELS, TRANSPORT_LABELS } from './labels.ts';
-import { editionTiers } from './tier-view.ts';
+import { recentRates } from './recent-rates.ts';
+import { judgeTiers, tierLoad } from './tier-view.ts';
 import { escapeXml as esc, lineChartSvg } from './svg-chart.ts';
 
 type Rows = [label: string, value: string][];
@@ -112,12 +113,10 @@ function charts(run: KeptRun): string[] {
   ];
 }
 
-/** The smallest tier of each edition that fits the configuration. */
+/** Each edition's headline by the one rule: limits against the configuration, published numbers against the run's load. */
 function tierLine(run: KeptRun): string {
-  const fits = (['current', '2019'] as const).map((id) => {
-    const fit = editionTiers(run.result.config, id);
-    if (fit.error !== null) return `${id} edition: the guide's math cannot express this configuration`;
-    return `${id} edition: ${fit.fittingTier ?? 'no tier fits'}`;
-  });
-  return `smallest tier that fits the configuration — ${fits.join('; ')}`;
+  const r = run.result;
+  const rates = recentRates(r.points, Number.MAX_SAFE_INTEGER);
+  const load = tierLoad(r.config, r.totals.connectionsOpened, rates.inboundPerSec, rates.outboundPerSec);
+  return (['current', '2019'] as const).map((id) => `${id} edition: ${judgeTiers(r.config, id, load).headline}`).join(' ');
 }

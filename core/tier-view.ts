@@ -259,3 +259,75 @@ export function conditionsNote(config: Pick<RunConfig, 'messageBytes' | 'sendInt
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * The load a tier is judged against: connections open and message rates (measured, or the
+ * configuration's expected rates before any were measured), with bandwidth as *payload* bytes,
+ * as the guide counts it (payload size x rate). Encoded bytes, envelope included, are the wire
+ * cost and are shown apart, never compared with the guide's bandwidth.
+ */
+export function tierLoad(config: Pick<RunConfig, 'messageBytes'>, connections: number, inboundPerSec: number, outboundPerSec: number): MeasuredRates {
+  return {
+    connections,
+    inboundMessagesPerSecond: inboundPerSec,
+    outboundMessagesPerSecond: outboundPerSec,
+    inboundBytesPerSecond: inboundPerSec * config.messageBytes,
+    outboundBytesPerSecond: outboundPerSec * config.messageBytes,
+  };
+}
+
+/** A tier judged by the one rule: its limits against the configuration, its published numbers against the load. */
+export interface TierJudgement {
+  tier: string;
+  /** The tier's limits hold the configuration (connections, units); null when the guide cannot express it. */
+  withinLimits: boolean | null;
+  /** The load against what the guide measured for the scenario on this tier. */
+  rows: TierRow[];
+  /** The rows over 100%. */
+  over: TierRow[];
+  /** Within its limits and within every published number: the tier holds this run. */
+  fits: boolean;
+}
+
+export interface TierVerdict {
+  edition: EditionId;
+  judgements: TierJudgement[];
+  /** The smallest tier that fits by the one rule, or null. */
+  fittingTier: string | null;
+  /** The tier to show first: the fitting one, else the smallest within its limits, else the largest. */
+  defaultTier: string;
+  /** One sentence; never says a tier fits while one of its rows is over 100%. */
+  headline: string;
+  error: string | null;
+}
+
+/**
+ * One rule for "fits" and every row's percentage: a tier fits when its limits hold the
+ * configuration and the load is within every number the guide published for the scenario on it.
+ */
+export function judgeTiers(config: RunConfig, id: EditionId, load: MeasuredRates): TierVerdict {
+  const limits = editionTiers(config, id);
+  const judgements = limits.options.map((option): TierJudgement => {
+    const rows = tierRows(id, option.tier, config.scenario, load);
+    const over = rows.filter((row) => row.ratio !== null && row.ratio > 1);
+    return { tier: option.tier, withinLimits: option.fits, rows, over, fits: option.fits === true && over.length === 0 };
+  });
+  const fitting = judgements.find((j) => j.fits) ?? null;
+  const defaultTier = fitting?.tier ?? judgements.find((j) => j.withinLimits === true)?.tier ?? judgements.at(-1)?.tier ?? '';
+  return { edition: id, judgements, fittingTier: fitting?.tier ?? null, defaultTier, headline: tierHeadline(config, limits, judgements, fitting), error: limits.error };
+}
+
+function tierHeadline(config: RunConfig, limits: EditionTiers, judgements: readonly TierJudgement[], fitting: TierJudgement | null): string {
+  if (limits.error !== null) return `The guide's math cannot express this configuration: ${limits.error}`;
+  const scenario = SCENARIO_WORDS[config.scenario];
+  const byLimits = judgements.find((j) => j.withinLimits === true);
+  if (!byLimits) return fitSummary({ tier: null, checks: limits.options }, limits.edition);
+  if (byLimits.over.length > 0) {
+    const overText = byLimits.over.map((row) => `${row.label.toLowerCase()} ${row.text}`).join('; ');
+    return `${byLimits.tier}'s limits hold this configuration, but this run is above what the guide measured for ${scenario} on ${byLimits.tier}: ${overText}. ` +
+      (fitting
+        ? `${fitting.tier} is the smallest tier whose limits and published ${scenario} numbers both cover it.`
+        : `No tier's published ${scenario} numbers cover it: the guide's numbers are what it measured under its own test conditions, so no tier is vouched for at this load.`);
+  }
+  return `${fitSummary({ tier: byLimits.tier, checks: limits.options }, limits.edition)} This run is also within what the guide measured for ${scenario} on ${byLimits.tier}.`;
+}

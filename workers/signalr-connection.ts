@@ -119,7 +119,8 @@ export function classifySignalRError(error: unknown, context: ConnectionOptions)
   const text = err.message || String(error);
   const where = `${context.transport} (${context.protocol}) to ${context.endpointUrl}`;
   if (type === 'FailedToNegotiateWithServerError' || /negotiat/i.test(text)) {
-    return { kind: 'negotiate', message: `${where}: ${text}${hintFor(text)}` };
+    const notAHub = notAHubReason(err, text);
+    return { kind: 'negotiate', message: `${where}: ${text}${notAHub ? `. ${notAHub}` : hintFor(text)}` };
   }
   if (/handshake/i.test(text)) {
     return { kind: 'handshake', message: `${where}: ${text}. Check that the hub accepts the ${context.protocol} protocol.` };
@@ -134,6 +135,20 @@ export function classifySignalRError(error: unknown, context: ConnectionOptions)
   return { kind: 'connect', message: `${where}: ${text}${hintFor(text)}` };
 }
 
+/**
+ * Why a negotiate answer shows there is no SignalR hub at the URL, or null: an HTTP error status
+ * (the client's HttpError.statusCode, or the status its negotiate error quotes) other than an
+ * authorization refusal, or a body that is not negotiate JSON (an HTML page).
+ */
+function notAHubReason(err: Error, text: string): string | null {
+  const status = (err as { statusCode?: number }).statusCode ?? Number(/Status code '(\d{3})'/i.exec(text)?.[1] ?? NaN);
+  const hint = 'Check the URL and the hub path (the hub-sample maps /signalrbench).';
+  if (status === 401 || status === 403) return `The server refused the negotiate request (status ${status}): the hub may need authentication, or refuse this origin. Check the hub's authentication and allowed origins.`;
+  if (status >= 400) return `This is not a SignalR hub at this URL: the server answered the negotiate request with status ${status}. ${hint}`;
+  if (/Unexpected token|not valid JSON|JSON\.parse|Unexpected end of JSON/i.test(text)) return `This is not a SignalR hub at this URL: the server answered the negotiate request, but not with SignalR's negotiate JSON (an HTML page?). ${hint}`;
+  return null;
+}
+
 /** The likely cause and the next step, for the failures people meet most. */
 const HINTS: [RegExp, string][] = [
   [/ENOTFOUND|EAI_AGAIN|getaddrinfo|ERR_NAME_NOT_RESOLVED/i, 'The host name does not resolve: check its spelling, or use an IP address.'],
@@ -142,8 +157,6 @@ const HINTS: [RegExp, string][] = [
   [/ECONNREFUSED|ECONNRESET|failed to fetch|fetch failed|NetworkError/i, 'WorkerGlobalScope' in globalThis
     ? 'Nothing accepted the connection, or CORS blocked it: check the URL, that the hub is running, and that it allows this page\'s origin.'
     : 'Nothing accepted the connection: check the URL and that the hub is running.'],
-  [/status code '404'/i, 'Nothing answers at this path: check the hub path (the hub-sample maps /signalrbench).'],
-  [/Unexpected token|not valid JSON|JSON\.parse|Unexpected end of JSON/i, 'The endpoint answered, but not as a SignalR hub (an HTML page?): check the URL and the hub path.'],
   [/disabled by the (server|client)|not enabled by the server|does not support/i, 'The hub does not offer this transport with this protocol: choose another transport, or enable it on the hub.'],
   [/closed with an error|MaximumReceiveMessageSize|message size/i, 'A hub closes a connection that sends a message larger than its limit (SignalR\'s MaximumReceiveMessageSize, 32 KB unless raised) or that breaks the protocol: lower the message size or raise the hub\'s limit.'],
 ];

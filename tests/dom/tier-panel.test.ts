@@ -71,7 +71,7 @@ describe('TierPanel', () => {
 
   it('marks the flagged cells of 2019 big group Unit1 with the reason as the title', () => {
     // 100 connections in 10 groups of 10, 40 senders: Unit1 fits, whose bandwidth cells are flagged.
-    const { find, choose, destroy } = render({ config: config({ scenario: 'bigGroup', connections: 100 }), connectionsOpen: 100 });
+    const { find, choose, destroy } = render({ config: config({ scenario: 'bigGroup', connections: 100 }), connectionsOpen: 100, measuredInboundPerSec: 10, measuredOutboundPerSec: 100 });
     choose('edition-select', '2019');
     expect((find('tier-select') as HTMLSelectElement).value).toBe('Unit1');
     const inbound = find('tier-row-inboundBytesPerSecond');
@@ -91,6 +91,29 @@ describe('TierPanel', () => {
     expect(select.value).toBe('Unit5');
     expect([...select.options].map((o) => o.textContent)).toContain('Unit2 (does not fit)');
     expect(text('tier-fit')).toContain("Unit2 does not fit: 2,001 connections exceed Unit2's 2,000.");
+    destroy();
+  });
+
+  it('never says a tier fits while one of its rows is over 100%: broadcast at 4 msg/s in against Unit1\'s published 2', () => {
+    // 2 senders every 500 ms: within Unit1's limits, but twice the inbound rate the guide measured.
+    const { find, text, cell, destroy } = render({
+      config: config({ scenario: 'broadcast', connections: 100, sendIntervalMs: 500 }),
+      connectionsOpen: 100,
+      measuredInboundPerSec: 4,
+      measuredOutboundPerSec: 400,
+    });
+    const headline = text('tier-fit');
+    expect(headline).toMatch(/^Unit1's limits hold this configuration, but this run is above what the guide measured for broadcast on Unit1: inbound messages 4 msg\/s out of Unit1's 2 \(200%\)/);
+    // The guide measured broadcast with 2 senders at 1 msg/s on every tier: no tier's numbers cover 4 msg/s in.
+    expect(headline).toMatch(/No tier's published broadcast numbers cover it/);
+    expect(find('tier-fit')!.classList.contains('bad')).toBe(true);
+    expect(find('tier-panel')!.dataset.fittingTier).toBe('');
+    // Shown first: the smallest tier within its limits, with its row over 100% marked.
+    expect((find('tier-select') as HTMLSelectElement).value).toBe('Unit1');
+    expect(Number(find('tier-row-inboundMessagesPerSecond')!.dataset.ratio)).toBe(2);
+    // Bandwidth is payload bytes x rate, as the guide counts it: 4 x 2,048 B.
+    expect(cell('inboundBytesPerSecond')).toMatch(/^8 KBps out of/);
+    expect(text('tier-wire')).toMatch(/^Wire cost: .* encoded hub messages/);
     destroy();
   });
 

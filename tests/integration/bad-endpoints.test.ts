@@ -14,10 +14,13 @@ let plainUrl = '';
 let restricted: RunningHub;
 
 beforeAll(async () => {
-  // A web server that is not a SignalR hub: 404 on one path, an HTML page on every other.
+  // A web server that is not a SignalR hub: 404 on one path, 501 for a POST on another (what
+  // python's http.server answers), an HTML page on every other.
   plain = http.createServer((request, response) => {
     if (request.url?.startsWith('/missing')) {
       response.writeHead(404).end('Not Found');
+    } else if (request.url?.startsWith('/static') && request.method === 'POST') {
+      response.writeHead(501, { 'Content-Type': 'text/html' }).end('<html><body>Error response: 501 Unsupported method (\'POST\')</body></html>');
     } else {
       response.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html><body>Welcome</body></html>');
     }
@@ -50,13 +53,21 @@ describe('bad endpoints', () => {
     const { totals, samples } = await failures(`${plainUrl}/missing/signalrbench`);
     expect(totals.connectionsFailed).toBe(2);
     expect(samples[0]!.kind).toBe('negotiate');
-    expect(samples[0]!.message).toMatch(/404.*check the hub path/);
+    expect(samples[0]!.message).toMatch(/This is not a SignalR hub at this URL: the server answered the negotiate request with status 404\. Check the URL and the hub path/);
+  });
+
+  it('a plain web server that refuses POST (501): not a SignalR hub, not a transport problem', async () => {
+    const { totals, samples, outcome } = await failures(`${plainUrl}/static/signalrbench`, { durationSec: 60 });
+    expect(totals.connectionsFailed).toBe(2);
+    expect(samples[0]!.message).toMatch(/This is not a SignalR hub at this URL: the server answered the negotiate request with status 501/);
+    expect(samples[0]!.message).not.toMatch(/does not offer this transport/);
+    expect(outcome).toMatchObject({ kind: 'failed', reason: expect.stringContaining('not a SignalR hub') });
   });
 
   it('a web page, not a hub', async () => {
     const { totals, samples } = await failures(`${plainUrl}/index.html`);
     expect(totals.connectionsFailed).toBe(2);
-    expect(samples[0]!.message).toMatch(/not as a SignalR hub \(an HTML page\?\)/);
+    expect(samples[0]!.message).toMatch(/This is not a SignalR hub at this URL: the server answered the negotiate request, but not with SignalR's negotiate JSON \(an HTML page\?\)/);
   });
 
   it('a certificate the client does not trust', async () => {

@@ -7,11 +7,15 @@ import {
   expectedRates,
   formatPercent,
   guideRunConfig,
+  judgeTiers,
+  tierLoad,
   tierRows,
   conditionsNote,
   type MeasuredRates,
 } from '../../core/tier-view.ts';
 import { evaluateFinder, finderEditionView, newFinderRow, parseFinderRow, type FinderRowInput } from '../../src/lib/tier-finder.ts';
+import { formatBytes } from '../../core/format.ts';
+import { formatBytesPerSecond } from '../../core/guide/units.ts';
 
 const run = (overrides: Partial<RunConfig>): RunConfig => ({ ...DEFAULTS, endpointUrl: 'http://127.0.0.1:5180/signalrbench', ...overrides });
 const measured = (overrides: Partial<MeasuredRates>): MeasuredRates => ({
@@ -150,6 +154,53 @@ describe('lines of text', () => {
     expect(conditionsNote(run({ messageBytes: 100, sendIntervalMs: 50 }), '2019')).toMatch(/this run sends 100 B every 50 ms/);
   });
 
+});
+
+describe('judgeTiers: one rule for "fits" and every row', () => {
+  const cases = [
+    {
+      name: 'echo, 1,000 connections at 1,000 msg/s each way: Unit1 fits, within its limits and the guide\'s numbers',
+      config: run({ connections: 1000 }),
+      load: tierLoad(run({}), 1000, 1000, 1000),
+      fitting: 'Unit1',
+      headline: /^Unit1, the smallest tier of the current edition, covers every limit\. This run is also within what the guide measured for echo on Unit1\.$/,
+    },
+    {
+      name: 'broadcast at 4 msg/s in against Unit1\'s published 2: over 100%, said, and no tier claimed to fit',
+      config: run({ scenario: 'broadcast', connections: 100, sendIntervalMs: 500 }),
+      load: tierLoad(run({}), 100, 4, 400),
+      fitting: null,
+      headline: /^Unit1's limits hold this configuration, but this run is above what the guide measured for broadcast on Unit1: inbound messages 4 msg\/s out of Unit1's 2 \(200%\).*No tier's published broadcast numbers cover it/,
+    },
+    {
+      name: 'echo over Unit1\'s published 1,000 connections: the next tier that covers it is named',
+      config: run({ connections: 1000 }),
+      load: tierLoad(run({}), 1000, 1000, 1500),
+      fitting: 'Unit2',
+      headline: /^Unit1's limits hold this configuration, but .*outbound messages 1,500 msg\/s out of Unit1's 1,000 \(150%\).* Unit2 is the smallest tier whose limits and published echo numbers both cover it\.$/,
+    },
+  ];
+  it.each(cases)('$name', ({ config, load, fitting, headline }) => {
+    const judged = judgeTiers(config, 'current', load);
+    expect(judged.fittingTier).toBe(fitting);
+    expect(judged.headline).toMatch(headline);
+    // Never "fits" with a row over 100%.
+    for (const j of judged.judgements) if (j.fits) expect(j.rows.every((r) => r.ratio === null || r.ratio <= 1)).toBe(true);
+  });
+
+  it('compares bandwidth as payload bytes x rate, as the guide counts it', () => {
+    const load = tierLoad(run({ messageBytes: 2_048 }), 1000, 1000, 1000);
+    expect(load.inboundBytesPerSecond).toBe(2_048_000);
+    const row = tierRows('current', 'Unit1', 'echo', load).find((r) => r.column === 'inboundBytesPerSecond')!;
+    expect(row.text).toBe("2 MBps out of Unit1's 2 MBps (100%)");
+  });
+
+  it('formats the same bytes the same everywhere: the guide\'s MB of 1,024,000 B', () => {
+    expect(formatBytes(2_048_000)).toBe('2.0 MB');
+    expect(formatBytesPerSecond(2_048_000)).toBe('2 MBps');
+    expect(formatBytes(1_048_576)).toBe('1.0 MB');
+    expect(formatBytes(2_048)).toBe('2.0 KB');
+  });
 });
 
 describe('the tier finder', () => {
