@@ -6,9 +6,9 @@
 import { systemClock } from '../core/clock.ts';
 import { AgentRelay, type AgentRunReport } from '../core/fleet/agent-relay.ts';
 import type { AgentInfo } from '../core/fleet/control-messages.ts';
-import { openControlConnection } from '../workers/control-connection.ts';
+import { openControlConnection } from '../signalr/control-connection.ts';
 import { AGENT_USAGE, parseAgentArgs } from './agent-args.ts';
-import type { Output } from './main.ts';
+import type { Output } from './output.ts';
 import { threadPort } from './thread-port.ts';
 
 export async function runAgent(argv: string[], io: Output): Promise<number> {

@@ -3,7 +3,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { hostEngine } from '../workers/engine-host.ts';
-import type { ToWorker } from '../workers/protocol.ts';
+import type { ToWorker } from '../core/protocol.ts';
 import { answerHeapRequests } from './memory-log.ts';
 
 if (!parentPort) throw new Error('engine-thread runs as a worker thread of the headless runner, not on its own.');

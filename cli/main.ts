@@ -20,16 +20,9 @@ import { outcomeText } from '../core/run-outcome.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { Thresholds } from './args.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
+import { consoleOutput, EXIT, type Output } from './output.ts';
 
-export interface Output {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const consoleOutput: Output = { out: (line) => console.log(line), err: (line) => console.error(line) };
-
-/** See USAGE: 0 passed, 1 not a pass, 2 bad input (nothing run), 3 nothing could be measured. */
-export const EXIT = { passed: 0, notPassed: 1, badInput: 2, nothingMeasured: 3 } as const;
+export { EXIT, type Output };
 
 /** A run with no connection open after this long says so, once, while it keeps trying. */
 const STALL_NOTICE_MS = 5_000;

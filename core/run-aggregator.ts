@@ -3,8 +3,8 @@
  * percentiles from the merged interval histograms) and the whole-run figures. Pure: the page
  * uses it for its workers, and so can any other consumer of worker snapshots.
  */
-import type { ErrorCounts, ErrorSample, WorkerSnapshot, WorkerTotals } from '../workers/protocol.ts';
-import { emptyErrorCounts, emptyTotals, type WorkerPhase } from '../workers/protocol.ts';
+import type { ErrorCounts, ErrorSample, WorkerSnapshot, WorkerTotals } from './protocol.ts';
+import { emptyErrorCounts, emptyTotals, type WorkerPhase } from './protocol.ts';
 import { addFates, emptyFates, shareUnderOneSecond, type Fates } from './fates.ts';
 import type { EncodedSecond } from './histogram-log.ts';
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';

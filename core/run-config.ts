@@ -3,7 +3,7 @@
  * dashboard, the workers and Node alike.
  */
 
-import { planScenario } from './scenario-plan.ts';
+import { planScenario, SCENARIOS, type ScenarioName } from './scenario-plan.ts';
 
 /** Transports, named as `@microsoft/signalr`'s `HttpTransportType` names them. */
 export const TRANSPORTS = ['WebSockets', 'ServerSentEvents', 'LongPolling'] as const;
@@ -13,9 +13,7 @@ export type TransportName = (typeof TRANSPORTS)[number];
 export const PROTOCOLS = ['json', 'messagepack'] as const;
 export type ProtocolName = (typeof PROTOCOLS)[number];
 
-/** The guide's use cases, named as in core/guide. */
-export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection'] as const;
-export type ScenarioName = (typeof SCENARIOS)[number];
+export { SCENARIOS, type ScenarioName };
 
 export interface RunConfig {
   /** Default echo. */

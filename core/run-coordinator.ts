@@ -13,7 +13,7 @@ import { drainPlan, type RunConfig } from './run-config.ts';
 import type { RunOutcome } from './run-outcome.ts';
 import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity } from './split.ts';
 import { RunAggregator } from './run-aggregator.ts';
-import type { FromWorker, GoMessage, ToWorker, WorkerReady } from '../workers/protocol.ts';
+import type { FromWorker, GoMessage, ToWorker, WorkerReady } from './protocol.ts';
 
 /** A way to talk to one worker. */
 export interface WorkerPort {

@@ -9,7 +9,7 @@ import type { RunConfig } from './run-config.ts';
 import type { RunCoordinator } from './run-coordinator.ts';
 import type { EncodedSecond } from './histogram-log.ts';
 import type { SecondPoint, WorkerHealth } from './run-aggregator.ts';
-import type { ErrorCounts, ErrorSample, WorkerTotals } from '../workers/protocol.ts';
+import type { ErrorCounts, ErrorSample, WorkerTotals } from './protocol.ts';
 
 export const RUN_RESULT_FORMAT = 'signalr-live-bench/run';
 /** 2: every planned reception counted (fates), the outcome and the verdict in the document. */

@@ -3,7 +3,20 @@
  * every worker knows its part without exchanging lists.
  */
 import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, planGroups, SMALL_GROUP_SIZE } from './group-plan.ts';
-import type { RunConfig, ScenarioName } from './run-config.ts';
+
+/** The guide's use cases, named as in core/guide. */
+export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+/** What a plan is made from: the run configuration's scenario, load and group fields. */
+export interface PlanInput {
+  scenario: ScenarioName;
+  connections: number;
+  /** null: the scenario's default. */
+  senders: number | null;
+  groupSize: number | null;
+  groupCount: number | null;
+}
 
 export interface ScenarioPlan {
   senderCount: number;
@@ -20,7 +33,7 @@ export const DEFAULT_BROADCAST_SENDERS = 2;
 
 export type PlanResult = { ok: true; plan: ScenarioPlan } | { ok: false; errors: string[] };
 
-export function planScenario(config: Pick<RunConfig, 'scenario' | 'connections' | 'senders' | 'groupSize' | 'groupCount'>): PlanResult {
+export function planScenario(config: PlanInput): PlanResult {
   if (config.scenario === 'smallGroup' || config.scenario === 'bigGroup') return planGroupScenario(config);
   const senders = config.senders ?? defaultSenders(config.scenario, config.connections);
   if (senders > config.connections) {
@@ -51,7 +64,7 @@ export function isSpreadSender(index: number, senders: number, connections: numb
   return index === 0 || Math.floor((index * senders) / connections) !== Math.floor(((index - 1) * senders) / connections);
 }
 
-function planGroupScenario(config: Pick<RunConfig, 'scenario' | 'connections' | 'senders' | 'groupSize' | 'groupCount'>): PlanResult {
+function planGroupScenario(config: PlanInput): PlanResult {
   const small = config.scenario === 'smallGroup';
   const custom = config.groupSize !== null || config.groupCount !== null || config.senders !== null;
   const result = custom
@@ -73,7 +86,7 @@ function planGroupScenario(config: Pick<RunConfig, 'scenario' | 'connections' | 
 
 /** What the user left empty comes from the preset's rule: small groups of 10 where every
  *  member sends; 10 big groups with at most 40 senders. Connections left over join no group. */
-function customGroups(config: Pick<RunConfig, 'connections' | 'senders' | 'groupSize' | 'groupCount'>, small: boolean) {
+function customGroups(config: Omit<PlanInput, 'scenario'>, small: boolean) {
   const n = config.connections;
   const groupSize = config.groupSize ?? (config.groupCount ? Math.floor(n / config.groupCount) : small ? SMALL_GROUP_SIZE : Math.floor(n / BIG_GROUP_COUNT));
   const groupCount = config.groupCount ?? Math.floor(n / Math.max(1, groupSize));

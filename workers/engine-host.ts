@@ -5,8 +5,10 @@
  */
 import { systemClock, systemTimers } from '../core/clock.ts';
 import { BenchEngine } from './engine/bench-engine.ts';
-import type { FromWorker, ToWorker } from './protocol.ts';
-import { classifySignalRError, encodedSizeFor, signalRConnectionFactory } from './signalr-connection.ts';
+import type { FromWorker, ToWorker } from '../core/protocol.ts';
+import { signalRConnectionFactory } from '../signalr/bench-connection.ts';
+import { encodedSizeFor } from '../signalr/encoded-size.ts';
+import { classifySignalRError } from '../signalr/errors.ts';
 
 export interface EngineHost {
   handle(message: ToWorker): void;

@@ -7,7 +7,7 @@
  */
 import type { Clock } from '../clock.ts';
 import type { WorkerPort } from '../run-coordinator.ts';
-import { emptyTotals, type FromWorker, type WorkerTotals } from '../../workers/protocol.ts';
+import { emptyTotals, type FromWorker, type WorkerTotals } from '../protocol.ts';
 import type { FromAgent, ToAgent } from './control-messages.ts';
 
 /** The agent's end of the control hub. */

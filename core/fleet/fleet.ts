@@ -9,7 +9,7 @@ import type { WorkerPort } from '../run-coordinator.ts';
 import type { RunAgent } from '../run-result.ts';
 import { SCENARIO_LABELS } from '../labels.ts';
 import type { ScenarioName } from '../run-config.ts';
-import type { FromWorker } from '../../workers/protocol.ts';
+import type { FromWorker } from '../protocol.ts';
 import { estimateClockOffset, type ClockEstimate, type ClockSample } from './clock-offset.ts';
 import { parseAgentInfo, type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
 

@@ -4,7 +4,7 @@
 //   outboundBandwidth = outboundConnections * messageSize / sendInterval
 // and "a small message of less than 1,024 bytes has a performance impact similar to a 1,024-byte
 // message" -- so for capacity we count such messages as 1,024 B (the raw bytes are reported too).
-import type { EditionId, Scenario } from './types.ts';
+import type { EditionId, ExpectedTraffic, Scenario } from './types.ts';
 import { EDITIONS } from './tables.ts';
 import { demandFromTraffic, fitEdition, type EditionFit } from './fit.ts';
 
@@ -78,23 +78,6 @@ export interface GuideRunConfig {
 }
 
 /** The traffic a run puts through the service, per second. */
-export interface ExpectedTraffic {
-  scenario: Scenario;
-  connections: number;
-  senders: number;
-  /** Connections each message is delivered to: 1 (echo, sendToConnection), all, or the group size. */
-  recipientsPerMessage: number;
-  messageBytes: number;
-  /** max(messageBytes, 1,024): the size the service's limits are compared with. */
-  effectiveMessageBytes: number;
-  inboundMessagesPerSecond: number;
-  outboundMessagesPerSecond: number;
-  inboundBytesPerSecond: number;
-  outboundBytesPerSecond: number;
-  /** Bandwidth counting small messages as 1,024 B; compare these with the tier limits. */
-  effectiveInboundBytesPerSecond: number;
-  effectiveOutboundBytesPerSecond: number;
-}
 
 /** Expected inbound/outbound messages and bytes per second of a run. Throws on invalid settings. */
 export function expectedTraffic(config: GuideRunConfig): ExpectedTraffic {

@@ -2,8 +2,7 @@
 // limit, its maximum inbound bandwidth (the highlighted echo cell), its maximum outbound bandwidth
 // (the highlighted broadcast cell) and, for small groups and send to connection, the published
 // message rates, which the guide says are capped by routing cost rather than bandwidth.
-import type { ExpectedTraffic } from './capacity.ts';
-import type { EditionId, RoutingScenario } from './types.ts';
+import type { EditionId, ExpectedTraffic, RoutingScenario } from './types.ts';
 import { cell, rowKeys, table, tier as tierOf, tiers } from './tables.ts';
 import { formatBytesPerSecond, trimNumber } from './units.ts';
 

@@ -147,3 +147,22 @@ export interface GuideEdition {
   workedExample: WorkedExample;
   caveats: Caveat[];
 }
+
+/** Expected inbound/outbound messages and bytes per second of a run (core/guide/capacity.ts). */
+export interface ExpectedTraffic {
+  scenario: Scenario;
+  connections: number;
+  senders: number;
+  /** Connections each message is delivered to: 1 (echo, sendToConnection), all, or the group size. */
+  recipientsPerMessage: number;
+  messageBytes: number;
+  /** max(messageBytes, 1,024): the size the service's limits are compared with. */
+  effectiveMessageBytes: number;
+  inboundMessagesPerSecond: number;
+  outboundMessagesPerSecond: number;
+  inboundBytesPerSecond: number;
+  outboundBytesPerSecond: number;
+  /** Bandwidth counting small messages as 1,024 B; compare these with the tier limits. */
+  effectiveInboundBytesPerSecond: number;
+  effectiveOutboundBytesPerSecond: number;
+}

@@ -6,7 +6,7 @@
 import { systemClock } from '../../core/clock.ts';
 import { AgentRelay, type AgentRunReport } from '../../core/fleet/agent-relay.ts';
 import type { AgentInfo } from '../../core/fleet/control-messages.ts';
-import { openControlConnection } from '../../workers/control-connection.ts';
+import { openControlConnection } from '../../signalr/control-connection.ts';
 import { createWorkerPort } from './run-controller.svelte.ts';
 
 export type BrowserAgentState = 'joining' | 'joined' | 'closed' | 'failed';

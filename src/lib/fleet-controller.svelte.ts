@@ -7,7 +7,7 @@ import { attachFleet, Fleet, type AgentView } from '../../core/fleet/fleet.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { browserConnectionCapacity } from '../../core/browser-limits.ts';
 import { capacityShortfall } from '../../core/split.ts';
-import { openControlConnection, type ControlConnection } from '../../workers/control-connection.ts';
+import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
 import type { RemoteWorkers } from './run-controller.svelte.ts';
 
 export class FleetController {

@@ -10,7 +10,7 @@ import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { runResult, type RunAgent, type RunResult } from '../../core/run-result.ts';
 import { GO_LEAD_MS, RunCoordinator, type RunPhase, type WorkerPort } from '../../core/run-coordinator.ts';
-import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../workers/protocol.ts';
+import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../core/protocol.ts';
 
 export interface RunView {
   phase: RunPhase;

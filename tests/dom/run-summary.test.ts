@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mount, unmount, flushSync } from 'svelte';
 import RunSummary from '../../src/components/RunSummary.svelte';
 import type { RunView } from '../../src/lib/run-controller.svelte.ts';
-import { emptyErrorCounts, emptyTotals } from '../../workers/protocol.ts';
+import { emptyErrorCounts, emptyTotals } from '../../core/protocol.ts';
 import { emptyFates, type Fates } from '../../core/fates.ts';
 import { runVerdict, type RunOutcome } from '../../core/run-outcome.ts';
 

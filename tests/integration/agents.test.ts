@@ -9,7 +9,7 @@ import { attachFleet, Fleet, type RunAgents } from '../../core/fleet/fleet.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { RunCoordinator } from '../../core/run-coordinator.ts';
 import { parseRunResult, runResult } from '../../core/run-result.ts';
-import { openControlConnection, type ControlConnection } from '../../workers/control-connection.ts';
+import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
 import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
 import { hubConfig } from '../support/hub-run.ts';
 

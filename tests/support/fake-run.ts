@@ -2,7 +2,7 @@
 import type { RunConfig } from '../../core/run-config.ts';
 import { RunCoordinator, type WorkerPort } from '../../core/run-coordinator.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
-import type { FromWorker } from '../../workers/protocol.ts';
+import type { FromWorker } from '../../core/protocol.ts';
 import { classifyPlainly, fakeEncodedSize, fakeHub, type FakeHubOptions } from './fake-connections.ts';
 import { FakeTime } from './fake-time.ts';
 

@@ -6,8 +6,10 @@ import { systemClock, systemTimers } from '../../core/clock.ts';
 import type { WorkerPort } from '../../core/run-coordinator.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import type { ConnectionFactory } from '../../workers/engine/connection.ts';
-import type { FromWorker } from '../../workers/protocol.ts';
-import { classifySignalRError, encodedSizeFor, signalRConnectionFactory } from '../../workers/signalr-connection.ts';
+import type { FromWorker } from '../../core/protocol.ts';
+import { signalRConnectionFactory } from '../../signalr/bench-connection.ts';
+import { encodedSizeFor } from '../../signalr/encoded-size.ts';
+import { classifySignalRError } from '../../signalr/errors.ts';
 
 export function inProcessWorkers(count: number, connect: ConnectionFactory = signalRConnectionFactory()): WorkerPort[] {
   return Array.from({ length: count }, () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { shareUnderOneSecond, unaccountedOf } from '../../core/fates.ts';
 import { RunAggregator } from '../../core/run-aggregator.ts';
 import { WorkerStats } from '../../workers/engine/worker-stats.ts';
-import type { WorkerSnapshot } from '../../workers/protocol.ts';
+import type { WorkerSnapshot } from '../../core/protocol.ts';
 import { seeded } from '../support/seeded-random.ts';
 
 function exactQuantile(sorted: number[], percentile: number): number {

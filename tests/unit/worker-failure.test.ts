@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { validateRunConfig } from '../../core/run-config.ts';
 import { RunCoordinator, type WorkerPort } from '../../core/run-coordinator.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
-import type { FromWorker } from '../../workers/protocol.ts';
+import type { FromWorker } from '../../core/protocol.ts';
 import { classifyPlainly, fakeEncodedSize, fakeHub } from '../support/fake-connections.ts';
 import { FakeTime } from '../support/fake-time.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { Clock, Timers } from '../../core/clock.ts';
 import { planScenario } from '../../core/scenario-plan.ts';
-import type { FromWorker, GoMessage, StartMessage, ToWorker, WorkerPhase } from '../protocol.ts';
+import type { FromWorker, GoMessage, StartMessage, ToWorker, WorkerPhase } from '../../core/protocol.ts';
 import { createScenario } from '../scenarios/index.ts';
 import type { ConnectionFactory, EncodedSize, ErrorClassifier } from './connection.ts';
 import { ConnectionPool } from './connection-pool.ts';

@@ -1,9 +1,9 @@
 /**
  * What the engine needs from a connection. The real one wraps `@microsoft/signalr`
- * (workers/signalr-connection.ts); unit tests inject fakes.
+ * (signalr/bench-connection.ts); unit tests inject fakes.
  */
 import type { ProtocolName, TransportName } from '../../core/run-config.ts';
-import type { ErrorKind } from '../protocol.ts';
+import type { ErrorKind } from '../../core/protocol.ts';
 
 export interface BenchConnection {
   /** The hub's id of this connection once open (what SendToConnection targets); null before. */

@@ -8,7 +8,7 @@ import type { Clock, Timers } from '../../core/clock.ts';
 import type { NotSentReason } from '../../core/fates.ts';
 import { parsePayloadHeader, PayloadBuilder } from '../../core/payload.ts';
 import { ReceptionLedger } from '../../core/reception-ledger.ts';
-import type { GoMessage } from '../protocol.ts';
+import type { GoMessage } from '../../core/protocol.ts';
 import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts';
 import type { PooledConnection } from './connection-pool.ts';
 import { OpenLoop } from './open-loop.ts';

@@ -13,7 +13,7 @@ import {
   type ErrorSample,
   type IntervalCounts,
   type WorkerTotals,
-} from '../protocol.ts';
+} from '../../core/protocol.ts';
 
 /** Distinct failure messages kept per worker; beyond this only the counts grow. */
 export const MAX_ERROR_SAMPLES = 20;

@@ -4,7 +4,7 @@
  * arrives. A scenario never computes statistics and never talks to the page.
  */
 import type { ScenarioPlan } from '../../core/scenario-plan.ts';
-import type { ErrorKind, GoMessage } from '../protocol.ts';
+import type { ErrorKind, GoMessage } from '../../core/protocol.ts';
 import type { PooledConnection } from '../engine/connection-pool.ts';
 
 /** What one connection sends on each of its slots. */

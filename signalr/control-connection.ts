@@ -1,11 +1,11 @@
 /**
  * The connection to the control hub (hub-sample's /control), through which a dashboard and its
- * agents talk. Lives in workers/ because this folder is the only one that imports
- * `@microsoft/signalr`; it runs on the page's main thread and in the runner's main thread.
+ * agents talk. It runs on the page's main thread and in the runner's main thread, never in a
+ * worker.
  * JSON protocol, any transport the hub offers: it carries a few messages a second per agent.
  */
 import { HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
-import { classifySignalRError } from './signalr-connection.ts';
+import { classifySignalRError } from './errors.ts';
 
 export interface ControlConnection {
   invoke<T = void>(method: string, ...args: unknown[]): Promise<T>;

@@ -6,9 +6,9 @@
  * connection ids known) → one common "go" → workers send until the planned end, then drain →
  * the page decides the drain is over ("finish") → final snapshots.
  */
-import type { SecondFates } from '../core/fates.ts';
-import type { RunConfig } from '../core/run-config.ts';
-import type { ConnectionShare } from '../core/split.ts';
+import type { SecondFates } from './fates.ts';
+import type { RunConfig } from './run-config.ts';
+import type { ConnectionShare } from './split.ts';
 
 /** Failure kinds, counted in every snapshot. */
 export const ERROR_KINDS = ['negotiate', 'transport', 'handshake', 'connect', 'join', 'send', 'closed', 'protocol'] as const;

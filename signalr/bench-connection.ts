@@ -1,0 +1,96 @@
+/**
+ * The engine's connections (workers/engine/connection.ts BenchConnection), built with the official
+ * `@microsoft/signalr` client over exactly the chosen transport and protocol.
+ */
+import {
+  DefaultHttpClient,
+  HttpTransportType,
+  HubConnectionBuilder,
+  LogLevel,
+  NullLogger,
+  type HttpRequest,
+  type HttpResponse,
+  type IHubProtocol,
+} from '@microsoft/signalr';
+import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
+import type { TransportName } from '../core/run-config.ts';
+import type { BenchConnection, ConnectionFactory, ConnectionOptions } from '../workers/engine/connection.ts';
+
+const TRANSPORT_TYPES: Record<TransportName, HttpTransportType> = {
+  WebSockets: HttpTransportType.WebSockets,
+  ServerSentEvents: HttpTransportType.ServerSentEvents,
+  LongPolling: HttpTransportType.LongPolling,
+};
+
+/**
+ * The client does not expose its WebSocket, but a benchmark must not queue without bound when
+ * the hub stalls: read `bufferedAmount` through the connection's fields, and report 0 if a
+ * future client version moves them (the bound on unwritten sends still applies then).
+ */
+function webSocketBufferedBytes(hub: unknown): number {
+  const socket = (hub as { connection?: { transport?: { _webSocket?: { bufferedAmount?: unknown } } } }).connection?.transport?._webSocket;
+  return typeof socket?.bufferedAmount === 'number' ? socket.bufferedAmount : 0;
+}
+
+/** How long automatic reconnect keeps trying, in ms. */
+const RECONNECT_FOR_MS = 60_000;
+
+/** Implementations for environments without browser globals (Node's worker threads, tests). */
+export interface PlatformOverrides {
+  WebSocket?: unknown;
+  EventSource?: unknown;
+}
+
+export function signalRConnectionFactory(overrides: PlatformOverrides = {}): ConnectionFactory {
+  return (options) => createSignalRConnection(options, overrides);
+}
+
+function createSignalRConnection(options: ConnectionOptions, overrides: PlatformOverrides): BenchConnection {
+  const protocol: IHubProtocol | undefined = options.protocol === 'messagepack' ? new MessagePackHubProtocol() : undefined;
+  let builder = new HubConnectionBuilder()
+    .withUrl(options.endpointUrl, {
+      // Exactly the chosen transport: falling back silently would measure something else.
+      transport: TRANSPORT_TYPES[options.transport],
+      httpClient: new ExplainingHttpClient(NullLogger.instance),
+      ...(overrides.WebSocket ? { WebSocket: overrides.WebSocket } : {}),
+      ...(overrides.EventSource ? { EventSource: overrides.EventSource } : {}),
+    })
+    // Failures are counted and worded by the engine; the library's own console lines would be
+    // repeated once per connection.
+    .configureLogging(LogLevel.None);
+  if (protocol) builder = builder.withHubProtocol(protocol);
+  // A benchmark wants its connections back as soon as the hub is: every second, for a minute.
+  if (options.reconnect) builder = builder.withAutomaticReconnect({ nextRetryDelayInMilliseconds: (retry) => (retry.elapsedMilliseconds < RECONNECT_FOR_MS ? 1_000 : null) });
+  const hub = builder.build();
+  return {
+    get connectionId() {
+      return hub.connectionId;
+    },
+    bufferedBytes: () => webSocketBufferedBytes(hub),
+    start: () => hub.start(),
+    stop: () => hub.stop(),
+    send: (method, ...args) => hub.send(method, ...args),
+    invoke: (method, ...args) => hub.invoke(method, ...args),
+    onMeasure: (handler) => hub.on('Measure', handler),
+    onClose: (handler) => hub.onclose(handler),
+    onReconnecting: (handler) => hub.onreconnecting(handler),
+    onReconnected: (handler) => hub.onreconnected(() => handler()),
+  };
+}
+
+/**
+ * Node's fetch fails with just "fetch failed" and keeps the reason (ENOTFOUND, a self-signed
+ * certificate, ECONNREFUSED) in `cause`, which the SignalR client drops when it rewords the
+ * error: put the reason into the message while it is still there. Browsers give no reason.
+ */
+class ExplainingHttpClient extends DefaultHttpClient {
+  override async send(request: HttpRequest): Promise<HttpResponse> {
+    try {
+      return await super.send(request);
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      if (error instanceof Error && cause) error.message = `${error.message} (${[cause.code, cause.message].filter(Boolean).join(': ')})`;
+      throw error;
+    }
+  }
+}

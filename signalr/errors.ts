@@ -1,0 +1,60 @@
+/**
+ * SignalR client failures sorted into the engine's failure kinds and worded for people: what
+ * failed, the likely cause and the next step. By the client's own error types and status codes
+ * first, its wording second.
+ */
+import type { ClassifiedError, ConnectionOptions } from '../workers/engine/connection.ts';
+
+/** Sorts a SignalR client error into a failure kind and says it with the transport and endpoint. */
+export function classifySignalRError(error: unknown, context: ConnectionOptions): ClassifiedError {
+  const err = error instanceof Error ? error : new Error(String(error));
+  const type = (err as { errorType?: string }).errorType ?? err.name;
+  const text = err.message || String(error);
+  const where = `${context.transport} (${context.protocol}) to ${context.endpointUrl}`;
+  if (type === 'FailedToNegotiateWithServerError' || /negotiat/i.test(text)) {
+    const notAHub = notAHubReason(err, text);
+    return { kind: 'negotiate', message: `${where}: ${text}${notAHub ? `. ${notAHub}` : hintFor(text)}` };
+  }
+  if (/handshake/i.test(text)) {
+    return { kind: 'handshake', message: `${where}: ${text}. Check that the hub accepts the ${context.protocol} protocol.` };
+  }
+  if (
+    ['FailedToStartTransportError', 'DisabledTransportError', 'UnsupportedTransportError'].includes(type) ||
+    // AggregateErrors carries no errorType: recognise its wording.
+    /with any of the available transports/.test(text)
+  ) {
+    return { kind: 'transport', message: `${where}: ${text}${hintFor(text)}` };
+  }
+  return { kind: 'connect', message: `${where}: ${text}${hintFor(text)}` };
+}
+
+/**
+ * Why a negotiate answer shows there is no SignalR hub at the URL, or null: an HTTP error status
+ * (the client's HttpError.statusCode, or the status its negotiate error quotes) other than an
+ * authorization refusal, or a body that is not negotiate JSON (an HTML page).
+ */
+function notAHubReason(err: Error, text: string): string | null {
+  const status = (err as { statusCode?: number }).statusCode ?? Number(/Status code '(\d{3})'/i.exec(text)?.[1] ?? NaN);
+  const hint = 'Check the URL and the hub path (the hub-sample maps /signalrbench).';
+  if (status === 401 || status === 403) return `The server refused the negotiate request (status ${status}): the hub may need authentication, or refuse this origin. Check the hub's authentication and allowed origins.`;
+  if (status >= 400) return `This is not a SignalR hub at this URL: the server answered the negotiate request with status ${status}. ${hint}`;
+  if (/Unexpected token|not valid JSON|JSON\.parse|Unexpected end of JSON/i.test(text)) return `This is not a SignalR hub at this URL: the server answered the negotiate request, but not with SignalR's negotiate JSON (an HTML page?). ${hint}`;
+  return null;
+}
+
+/** The likely cause and the next step, for the failures people meet most. */
+const HINTS: [RegExp, string][] = [
+  [/ENOTFOUND|EAI_AGAIN|getaddrinfo|ERR_NAME_NOT_RESOLVED/i, 'The host name does not resolve: check its spelling, or use an IP address.'],
+  [/certificate|self[- ]signed|CERT_|SSL|TLS/i, 'The server\'s TLS certificate is not trusted (self-signed, expired or for another name): trust it, or use http:// for a local hub.'],
+  // A Web Worker has WorkerGlobalScope: only there can CORS be the cause, and only there is a page's origin.
+  [/ECONNREFUSED|ECONNRESET|failed to fetch|fetch failed|NetworkError/i, 'WorkerGlobalScope' in globalThis
+    ? 'Nothing accepted the connection, or CORS blocked it: check the URL, that the hub is running, and that it allows this page\'s origin.'
+    : 'Nothing accepted the connection: check the URL and that the hub is running.'],
+  [/disabled by the (server|client)|not enabled by the server|does not support/i, 'The hub does not offer this transport with this protocol: choose another transport, or enable it on the hub.'],
+  [/closed with an error|MaximumReceiveMessageSize|message size/i, 'A hub closes a connection that sends a message larger than its limit (SignalR\'s MaximumReceiveMessageSize, 32 KB unless raised) or that breaks the protocol: lower the message size or raise the hub\'s limit.'],
+];
+
+function hintFor(text: string): string {
+  const hint = HINTS.find(([pattern]) => pattern.test(text));
+  return hint ? `. ${hint[1]}` : '';
+}
