@@ -8,14 +8,30 @@ const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+/**
+ * A quiet build, so a newcomer's first screen does not look broken:
+ * - hdr-histogram-js finds Node's zlib with `eval('require("zlib")')` (so that bundlers leave it
+ *   alone) and falls back to pako in a browser; its browser bundle also inlines a WebAssembly
+ *   build the engine never loads. Both are deliberate and harmless here, yet Vite prints a boxed
+ *   warning for each direct eval on every build: exactly those are dropped;
+ * - the bundler's plugin timings say how slow this (shared) machine is, not what to fix.
+ * Every other warning is kept.
+ */
+export function quietBuild(level: string, log: { code?: string; id?: string; message: string }, handler: (level: never, log: never) => void): void {
+  if (log.code === 'EVAL' && /hdr-histogram-js/.test(log.id ?? log.message)) return;
+  if (log.code === 'PLUGIN_TIMINGS') return;
+  handler(level as never, log as never);
+}
+
 export default defineConfig({
   plugins: [svelte()],
   // Svelte components mount only with the browser build of svelte under Vitest.
   resolve: process.env.VITEST ? { conditions: ['browser'] } : undefined,
   server: { port: 5173, strictPort: true, headers: isolationHeaders },
   preview: { headers: isolationHeaders },
-  worker: { format: 'es' },
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
+  worker: { format: 'es', rolldownOptions: { onLog: quietBuild } },
+  // The main bundle is one page of uPlot, SignalR and Svelte: 580 kB is expected, not a warning.
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1_000, rolldownOptions: { onLog: quietBuild } },
   test: {
     projects: [
       {

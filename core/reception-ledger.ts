@@ -1,21 +1,21 @@
 /**
- * What one receiving connection got from each sender: unique messages, duplicates, and messages
- * too old to tell apart. Messages are identified by the payload header's (sender, seq).
+ * Tells, for one receiving connection, whether each message from a sender is new, a duplicate, or
+ * too old to tell apart; the caller counts the answers (workers/engine/worker-stats.ts). Messages
+ * are identified by the payload header's (sender, seq).
  *
  * Memory must not grow with the length of a run (hours at 1 msg/s), so a set of every seq seen is
  * out. Per sender we keep a low watermark `base` and a sliding bitmap of `windowSeqs` bits covering
  * seqs [base, base + windowSeqs):
  * - a seq inside the window is decided exactly, in any order: new the first time, duplicate after;
  * - a seq at or beyond the window's end slides the window forward so that seq is its last bit.
- *   Seqs slid over without being seen are simply not received: they count nowhere, the unique
- *   count just lacks them (comparing it with what the sender sent gives the loss);
+ *   Seqs slid over without being seen are simply not received: the planned receptions that never
+ *   arrive are counted as lost by the run (core/fates.ts);
  * - a seq below `base` is stale: it may be new or a duplicate, we can no longer tell, so it is
  *   counted apart and never as new.
  *
  * The bitmap is a ring: seq s lives at bit s % windowSeqs, so sliding clears bits instead of moving
- * them. All senders' rings share one Uint32Array (plus one Float64Array each for the watermarks
- * and unique counts), grown by doubling when a new sender shows up: recording a message allocates
- * nothing.
+ * them. All senders' rings share one Uint32Array (plus one Float64Array for the watermarks), grown
+ * by doubling when a new sender shows up: recording a message allocates nothing.
  */
 
 export type Reception = 'new' | 'duplicate' | 'stale';
@@ -52,11 +52,6 @@ export class ReceptionLedger {
   #bits: Uint32Array;
   /** Per slot: the lowest seq still in the window (the low watermark). Float64: seqs pass 2^32. */
   #base: Float64Array;
-  /** Per slot: unique messages received from that sender. */
-  #unique: Float64Array;
-  #uniqueTotal = 0;
-  #duplicates = 0;
-  #stale = 0;
 
   constructor(options: ReceptionLedgerOptions = {}) {
     const windowSeqs = options.windowSeqs ?? DEFAULT_WINDOW_SEQS;
@@ -82,7 +77,6 @@ export class ReceptionLedger {
     this.#wordsPerSender = windowSeqs / BITS_PER_WORD;
     this.#bits = new Uint32Array(slots * this.#wordsPerSender);
     this.#base = new Float64Array(slots);
-    this.#unique = new Float64Array(slots);
   }
 
   /**
@@ -101,54 +95,15 @@ export class ReceptionLedger {
     }
     const slot = this.#slotOf(sender);
     const base = this.#base[slot]!;
-    if (seq < base) {
-      this.#stale++;
-      return 'stale';
-    }
+    if (seq < base) return 'stale';
     if (seq >= base + this.windowSeqs) this.#slide(slot, base, seq - this.windowSeqs + 1);
 
     const offset = seq % this.windowSeqs;
     const word = slot * this.#wordsPerSender + (offset >>> 5);
     const mask = 1 << (offset & 31);
-    if ((this.#bits[word]! & mask) !== 0) {
-      this.#duplicates++;
-      return 'duplicate';
-    }
+    if ((this.#bits[word]! & mask) !== 0) return 'duplicate';
     this.#bits[word] = this.#bits[word]! | mask;
-    this.#unique[slot] = this.#unique[slot]! + 1;
-    this.#uniqueTotal++;
     return 'new';
-  }
-
-  /** Unique messages received from `sender`; 0 for a sender never heard from. */
-  uniqueFrom(sender: number): number {
-    const slot = this.#slots.get(sender);
-    return slot === undefined ? 0 : this.#unique[slot]!;
-  }
-
-  /** Senders heard from at least once, in the order they were first heard from. */
-  senders(): IterableIterator<number> {
-    return this.#slots.keys();
-  }
-
-  /** Unique messages over all senders. */
-  get uniqueTotal(): number {
-    return this.#uniqueTotal;
-  }
-
-  /** Messages received again while still inside their sender's window. */
-  get duplicates(): number {
-    return this.#duplicates;
-  }
-
-  /** Messages below their sender's window: new or duplicate, we cannot tell. Never counted as new. */
-  get stale(): number {
-    return this.#stale;
-  }
-
-  /** Every message recorded: uniqueTotal + duplicates + stale. */
-  get received(): number {
-    return this.#uniqueTotal + this.#duplicates + this.#stale;
   }
 
   /**
@@ -157,7 +112,7 @@ export class ReceptionLedger {
    */
   get memoryBytesEstimate(): number {
     return (
-      this.#bits.byteLength + this.#base.byteLength + this.#unique.byteLength + this.#slots.size * MAP_ENTRY_BYTES
+      this.#bits.byteLength + this.#base.byteLength + this.#slots.size * MAP_ENTRY_BYTES
     );
   }
 
@@ -166,7 +121,7 @@ export class ReceptionLedger {
     if (known !== undefined) return known;
     const slot = this.#slots.size;
     if (slot === this.#base.length) this.#grow(slot * 2);
-    // Fresh slots are zero: base 0 (senders count from 0), no bits set, no unique messages.
+    // Fresh slots are zero: base 0 (senders count from 0), no bits set.
     this.#slots.set(sender, slot);
     return slot;
   }
@@ -178,9 +133,6 @@ export class ReceptionLedger {
     const base = new Float64Array(slots);
     base.set(this.#base);
     this.#base = base;
-    const unique = new Float64Array(slots);
-    unique.set(this.#unique);
-    this.#unique = unique;
   }
 
   /** Moves the window of `slot` from [oldBase, ...) to [newBase, ...), forgetting the seqs passed. */

@@ -44,7 +44,12 @@ describe('live-bench, the headless runner', () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(`${scenario} over WebSockets (json)`);
       expect(run.stdout).toMatch(/Verdict: Pass/);
-      expect(run.stdout).toMatch(/Guide \(current edition\), smallest fitting tier Unit1/);
+      if (scenario === 'broadcast' || scenario === 'bigGroup') {
+        // At 500 ms each sender sends twice the rate the guide measured on every tier.
+        expect(run.stdout).toMatch(/Guide \(current edition\), no tier fits; compared with Unit1: Unit1's limits hold this configuration, but this run is above what the guide measured/);
+      } else {
+        expect(run.stdout).toMatch(/Guide \(current edition\), smallest fitting tier Unit1: /);
+      }
       const result = parseRunResult(await readFile(jsonPath, 'utf8'));
       expect(result.config.scenario).toBe(scenario);
       expect(result.outcome.kind).toBe('finished');
