@@ -5,7 +5,7 @@
 // already stored, and, for contrast, rewriting the whole run as one record each time.
 // Writes a summary row to bench/RESULTS.md.
 // Usage: node bench/keep-cost.mjs   (after `npm run build`; Chromium at /usr/bin/chromium or CHROMIUM_PATH)
-import { spawn } from 'node:child_process';
+import { startHub } from '../scripts/hub.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { addResultRow } from './results-table.mjs';
 import os from 'node:os';
@@ -33,19 +33,11 @@ function secondHistogram(seed) {
 }
 const histograms = Array.from({ length: 60 }, (_, i) => secondHistogram(i + 1));
 
-const hub = spawn('dotnet', ['hub-sample/bin/Release/net10.0/HubSample.dll', '--port', '0', '--DashboardDir', 'dist'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const hub = await startHub();
 const profile = mkdtempSync(path.join(os.tmpdir(), 'keep-cost-'));
 let context;
 try {
-  const url = await new Promise((resolve, reject) => {
-    let output = '';
-    hub.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /hub listening on (http:\S+)/.exec(output);
-      if (match) resolve(match[1]);
-    });
-    hub.on('exit', () => reject(new Error(`the hub-sample exited before listening:\n${output}`)));
-  });
+  const url = hub.httpUrl;
   context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -103,6 +95,6 @@ try {
   addResultRow('Keeping a run', `| ${new Date().toISOString().slice(0, 10)} | ${cells.join(' | ')} | \`node bench/keep-cost.mjs\` |`);
 } finally {
   await context?.close();
-  hub.kill();
+  await hub.stop();
   rmSync(profile, { recursive: true, force: true });
 }

@@ -7,6 +7,7 @@
 // Usage: node bench/soak.mjs   (after `npm run build`; Chromium at /usr/bin/chromium or CHROMIUM_PATH)
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { startHub } from '../scripts/hub.mjs';
 import { addResultRow } from './results-table.mjs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,12 +30,8 @@ function rssKb(pid) {
   }
 }
 
-const hub = spawn('dotnet', ['hub-sample/bin/Release/net10.0/HubSample.dll', '--port', String(port), '--DashboardDir', 'dist'], { cwd: root, stdio: 'ignore' });
+const hub = await startHub({ port });
 try {
-  for (let i = 0; i < 50; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
-    await sleep(200);
-  }
   const durationSec = minutes * 60;
   const runner = spawn(process.execPath, ['bin/live-bench.js', '--endpoint', endpoint, '--connections', String(connections), '--workers', '2',
     '--interval-ms', '1000', '--duration', String(durationSec), '--quiet', '--json', path.join(os.tmpdir(), 'soak-headless.json')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -80,5 +77,5 @@ try {
   addResultRow('Soak: memory over a steady run', line);
   console.log(line);
 } finally {
-  hub.kill();
+  await hub.stop();
 }

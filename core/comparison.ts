@@ -1,13 +1,11 @@
 /**
- * Runs side by side: one row per run, one column per figure, the winner of each column, and each
- * run's latency percentile curve from its merged histograms. Pure: the dashboard, the report and
- * the tests use it.
+ * Runs side by side: one row per run, one column per figure, and the winner of each column.
+ * Pure: the dashboard, the report and the tests use it (with core/percentile-curve.ts and
+ * core/series-overlay.ts for the charts).
  */
 import { formatBytes, formatCount, formatMs, formatShare } from './format.ts';
-import { createLatencyHistogram, decodeHistogram } from './latency.ts';
 import { SCENARIO_LABELS } from './labels.ts';
 import { recentRates } from './recent-rates.ts';
-import type { SecondPoint } from './run-aggregator.ts';
 import type { RunResult } from './run-result.ts';
 
 export interface ComparedRun {
@@ -127,32 +125,6 @@ function finiteOrNull(value: number | null): number | null {
   return value === null || !Number.isFinite(value) ? null : value;
 }
 
-/** Percentiles on the curve: spaced for a log "nines" axis, so the tail gets the room. */
-export const CURVE_PERCENTILES = [0, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 100] as const;
-
-/** Where a percentile sits on the "nines" axis: 0 -> 0, 90 -> 1, 99 -> 2, 99.9 -> 3; 100 is drawn at 5 (99.999). */
-export function ninesPosition(percentile: number): number {
-  return percentile >= 100 ? 5 : Math.min(5, -Math.log10(1 - percentile / 100));
-}
-
-export interface PercentileCurve {
-  /** The run's messages in the curve (0: no curve). */
-  count: number;
-  /** Latency at each of CURVE_PERCENTILES, in ms; null when the run has no message. */
-  latencyMs: (number | null)[];
-}
-
-/** The latency distribution of a whole run from its per-second histograms, merged. */
-export function percentileCurve(result: RunResult): PercentileCurve {
-  const merged = createLatencyHistogram();
-  for (const second of result.histograms ?? []) merged.add(decodeHistogram(second.latency));
-  const count = merged.totalCount;
-  return {
-    count,
-    latencyMs: CURVE_PERCENTILES.map((p) => (count === 0 ? null : (p >= 100 ? merged.maxValue : merged.getValueAtPercentile(p)) / 1_000)),
-  };
-}
-
 /**
  * "Echo · 10 connections · 2,048 B every 250 ms · 3 s" when every run had the same scenario
  * and load (a comparison of transports and protocols); null when they differ.
@@ -164,23 +136,3 @@ export function sharedLoad(runs: readonly RunResult[]): string | null {
   if (runs.some((r) => key(r.config) !== key(first))) return null;
   return `${SCENARIO_LABELS[first.scenario]} · ${formatCount(first.connections)} connections · ${formatCount(first.messageBytes)} B every ${formatCount(first.sendIntervalMs)} ms · ${formatCount(first.durationSec)} s`;
 }
-
-/** Per-second figures of several runs on one axis: seconds since each run's start. */
-export interface Overlay {
-  seconds: number[];
-  /** One array per run, aligned with `seconds`; null where the run has no such second or figure. */
-  values: (number | null)[][];
-}
-
-/** Lines up a per-second figure of several runs (e.g. p99, messages received) for one chart. */
-export function overlay(runs: readonly RunResult[], pick: (point: SecondPoint) => number | null): Overlay {
-  const seconds = [...new Set(runs.flatMap((r) => r.points.map((p) => p.second)))].sort((a, b) => a - b);
-  const values = runs.map((r) => {
-    const bySecond = new Map(r.points.map((p) => [p.second, pick(p)]));
-    return seconds.map((s) => bySecond.get(s) ?? null);
-  });
-  return { seconds, values };
-}
-
-/** A second's p99 in ms; null when nothing arrived in it. */
-export const p99Ms = (p: SecondPoint): number | null => (p.latency.count === 0 ? null : p.latency.p99Us / 1_000);

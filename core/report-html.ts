@@ -3,7 +3,9 @@
  * external resources, so it opens offline and can be mailed to people who never run the tool.
  * Charts are inline SVG; the tables, verdicts and configurations are plain HTML. Pure.
  */
-import { comparisonTable, CURVE_PERCENTILES, ninesPosition, overlay, p99Ms, percentileCurve, sharedLoad, type ComparedRun } from './comparison.ts';
+import { comparisonTable, sharedLoad, type ComparedRun } from './comparison.ts';
+import { CURVE_PERCENTILES, ninesPosition, percentileCurve } from './percentile-curve.ts';
+import { overlay, p99Ms } from './series-overlay.ts';
 import type { KeptRun } from './kept-run.ts';
 import { runSection } from './report-run.ts';
 import { escapeXml as esc, lineChartSvg } from './svg-chart.ts';

@@ -1,6 +1,6 @@
 /** This tool's version and the SignalR client's, as package.json pins them (exact versions). */
 import { dependencies, version } from '../package.json';
-import type { Versions } from './run-history.ts';
+import type { Versions } from './run-recorder.ts';
 
 export const VERSIONS: Versions = {
   toolVersion: version,

@@ -21,7 +21,7 @@ import { throughput } from './benches/throughput.mjs';
 import { transports } from './benches/transports.mjs';
 import { startCollector } from './lib/collector.mjs';
 import { CHROMIUM_PATH } from './lib/chromium.mjs';
-import { startHub } from './lib/hub.mjs';
+import { startHub } from '../../scripts/hub.mjs';
 import { runNodeClient, runTab } from './lib/runs.mjs';
 import { writeMarkdown } from './lib/report.mjs';
 
@@ -61,7 +61,8 @@ const machine = {
   chromium: execFileSync(CHROMIUM_PATH, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(),
   loadAverageAtStart: os.loadavg(),
 };
-ctx.hub = await startHub(root, { port: ports.http, httpsPort: ports.https, corsOrigins: [`http://127.0.0.1:${ports.collector}`] });
+// The raw browser client's page is served from the collector's origin and calls the hub from there.
+ctx.hub = await startHub({ port: ports.http, httpsPort: ports.https, extraArgs: ['--CorsOrigins', `http://127.0.0.1:${ports.collector}`] });
 ctx.collector = await startCollector(ports.collector);
 const results = {};
 try {

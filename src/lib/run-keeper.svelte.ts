@@ -3,7 +3,8 @@
  * and holds the history list the History page shows.
  */
 import type { KeptRun, KeptRunHead } from '../../core/kept-run.ts';
-import { RunHistory, RunRecorder, type RecordingOptions } from '../../core/run-history.ts';
+import { RunHistory } from '../../core/run-history.ts';
+import { RunRecorder, type RecordingOptions } from '../../core/run-recorder.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import { openRunDb } from './run-store.ts';

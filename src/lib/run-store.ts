@@ -5,7 +5,7 @@
  * Records are plain objects (run documents, never Svelte $state proxies, which IndexedDB cannot clone).
  */
 import { headOf, type KeptRun, type KeptRunHead } from '../../core/kept-run.ts';
-import { joinRun, MemoryRunDb, secondsOf, type KeptSecond, type RunDb } from '../../core/run-history.ts';
+import { joinRun, MemoryRunDb, secondsOf, type KeptSecond, type RunDb } from '../../core/run-db.ts';
 
 const DB_NAME = 'signalr-live-bench';
 const DB_VERSION = 1;

@@ -45,6 +45,26 @@ async function setLoad(durationSec: string) {
 
 const historyRows = () => page.getByTestId('history-row');
 
+/**
+ * The two-combination comparison several tests look at, run once on the Live page by whichever
+ * test needs it first: each test sets up what it needs, in any order, alone or with the others.
+ */
+let comparisonDone: Promise<void> | null = null;
+function comparison(): Promise<void> {
+  return (comparisonDone ??= (async () => {
+    await page.getByTestId('nav-run').click();
+    await setLoad('3');
+    for (const key of ['WebSockets:json', 'WebSockets:messagepack', 'ServerSentEvents:json', 'LongPolling:json', 'LongPolling:messagepack']) {
+      await page.getByTestId(`compare-${key}`).setChecked(key === 'WebSockets:json' || key === 'LongPolling:messagepack');
+    }
+    await page.fill('input[name=comparePauseSec]', '1');
+    await page.getByTestId('compare-start').click();
+    await page.waitForSelector('[data-testid=compare-status][data-step="1"]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid=compare-view][data-runs="2"]', { timeout: 90_000 });
+    await page.waitForSelector('[data-testid=compare-status]', { state: 'detached', timeout: 30_000 });
+  })());
+}
+
 describe('comparison, history and reports', () => {
   it('refuses Server-Sent Events with MessagePack beside the combination, with the reason', async () => {
     const refused = page.getByTestId('compare-refused-ServerSentEvents:messagepack');
@@ -62,12 +82,7 @@ describe('comparison, history and reports', () => {
   });
 
   it('runs WebSockets + JSON and Long Polling + MessagePack in turn and shows them side by side', async () => {
-    await page.getByTestId('compare-LongPolling:messagepack').setChecked(true);
-    await page.fill('input[name=comparePauseSec]', '1');
-    await page.getByTestId('compare-start').click();
-    await page.waitForSelector('[data-testid=compare-status][data-step="1"]', { timeout: 30_000 });
-    await page.waitForSelector('[data-testid=compare-view][data-runs="2"]', { timeout: 90_000 });
-    await page.waitForSelector('[data-testid=compare-status]', { state: 'detached', timeout: 30_000 });
+    await comparison();
     const rows = await page.getByTestId('compare-row').allTextContents();
     expect(rows).toHaveLength(2);
     expect(rows[0]).toContain('WebSockets + JSON');
@@ -84,6 +99,8 @@ describe('comparison, history and reports', () => {
   });
 
   it('downloads the charts as PNG images', async () => {
+    await comparison();
+    await page.getByTestId('nav-run').click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chart-percentiles-png').click()]);
     const bytes = await readFile((await download.path())!);
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -94,6 +111,7 @@ describe('comparison, history and reports', () => {
   });
 
   it('presents the last run full screen in large type, light and dark', async () => {
+    await comparison();
     await page.getByTestId('nav-present').click();
     const present = page.getByTestId('presentation');
     await present.waitFor();
@@ -110,6 +128,7 @@ describe('comparison, history and reports', () => {
   });
 
   it('finds both runs in the history after a reload, and downloads the comparison as JSON and as an HTML report', async () => {
+    await comparison();
     await page.reload();
     await page.getByTestId('nav-history').click();
     await expect.poll(() => historyRows().count()).toBeGreaterThanOrEqual(2);
@@ -162,6 +181,8 @@ describe('comparison, history and reports', () => {
   });
 
   it('opens a kept run, renames it (kept across reloads) and downloads it as JSON that reads back', async () => {
+    await comparison();
+    await page.getByTestId('nav-history').click();
     const row = historyRows().filter({ hasText: 'Long Polling + MessagePack' }).first();
     const id = await row.getAttribute('data-run-id');
     await row.getByTestId('history-open').click();
@@ -179,6 +200,8 @@ describe('comparison, history and reports', () => {
   });
 
   it('imports a file, and explains a bad one', async () => {
+    await comparison();
+    await page.getByTestId('nav-history').click();
     await page.getByTestId('history-import').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": "world"}') });
     expect(await page.getByTestId('history-problem').textContent()).toMatch(/notes\.json could not be imported: This JSON is not a SignalR Live Bench run/);
     const before = await historyRows().count();

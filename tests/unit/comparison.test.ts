@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonTable, CURVE_PERCENTILES, ninesPosition, overlay, p99Ms, percentileCurve, RATE_TOLERANCE, sharedLoad, WIN_TOLERANCE, type ComparedRun } from '../../core/comparison.ts';
+import { comparisonTable, RATE_TOLERANCE, sharedLoad, WIN_TOLERANCE, type ComparedRun } from '../../core/comparison.ts';
+import { CURVE_PERCENTILES, ninesPosition, percentileCurve } from '../../core/percentile-curve.ts';
+import { overlay, p99Ms } from '../../core/series-overlay.ts';
 import type { RunResult } from '../../core/run-result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 

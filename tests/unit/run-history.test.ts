@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { exportComparison, headOf, type KeptRun } from '../../core/kept-run.ts';
-import { joinRun, MemoryRunDb, RunHistory, RunRecorder, secondsOf, type RunDb } from '../../core/run-history.ts';
+import { joinRun, MemoryRunDb, secondsOf, type RunDb } from '../../core/run-db.ts';
+import { RunHistory } from '../../core/run-history.ts';
+import { RunRecorder } from '../../core/run-recorder.ts';
 import type { RunResult } from '../../core/run-result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 

@@ -72,7 +72,7 @@ export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUr
   });
   const browser = launchChromium(`${base}/?${query}`);
   const cpu = new CpuSampler(chromiumCpu(browser));
-  const hubCpu = new CpuSampler(processCpu(ctx.hub.pid, 'hub'));
+  const hubCpu = new CpuSampler(processCpu(ctx.hub.process.pid, 'hub'));
   try {
     const report = await expected.report;
     cpu.stop();
@@ -103,7 +103,7 @@ export async function runBrowserRaw(ctx, load) {
     intervalMs: String(load.intervalMs), durationSec: String(load.durationSec), warmupSec: String(load.warmupSec ?? 0), messageBytes: String(load.messageBytes ?? 2_048), workers: '2' });
   const browser = launchChromium(`${ctx.collector.origin}/raw/index.html?${query}`);
   const cpu = new CpuSampler(chromiumCpu(browser));
-  const hubCpu = new CpuSampler(processCpu(ctx.hub.pid, 'hub'));
+  const hubCpu = new CpuSampler(processCpu(ctx.hub.process.pid, 'hub'));
   try {
     const r = await expected.report;
     cpu.stop();
@@ -133,7 +133,7 @@ export async function runNodeClient(ctx, client, load) {
     durationSec: load.durationSec, warmupSec: load.warmupSec ?? 0, messageBytes: load.messageBytes ?? 2_048 };
   const child = spawn(process.execPath, [script, JSON.stringify(options)], { cwd: ctx.root, stdio: ['ignore', 'pipe', 'pipe'] });
   const cpu = new CpuSampler(processCpu(child.pid, 'node'));
-  const hubCpu = new CpuSampler(processCpu(ctx.hub.pid, 'hub'));
+  const hubCpu = new CpuSampler(processCpu(ctx.hub.process.pid, 'hub'));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
