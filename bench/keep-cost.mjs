@@ -4,14 +4,14 @@
 // commits. This measures those same steps in real Chromium with 60 s, 10 min and 1 h of seconds
 // already stored, and, for contrast, rewriting the whole run as one record each time.
 // Writes a summary row to bench/RESULTS.md.
-// Usage: node bench/keep-cost.mjs   (after `npm run build`; Chromium at /usr/bin/chromium or CHROMIUM_PATH)
+// Usage: node bench/keep-cost.mjs   (after `npm run build` and `npm run build:bench`; Chromium at /usr/bin/chromium or CHROMIUM_PATH)
 import { startHub } from '../scripts/hub.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { addResultRow } from './results-table.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import hdr from 'hdr-histogram-js';
+import { createLatencyHistogram, encodeHistogram } from '../dist-bench/kit.js';
 import { chromium } from 'playwright-core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,16 +20,16 @@ const WRITES_PER_SIZE = 20;
 /** Messages per second in the synthetic run (200 connections echoing every 100 ms). */
 const MESSAGES_PER_SECOND = 2_000;
 
-// Distinct per-second histograms, built like core/latency.ts builds them: 1 us to 10 min, 3 digits.
+// Distinct per-second histograms, built by the tool's own settings (core/latency.ts, through the kit).
 function secondHistogram(seed) {
-  const h = hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false });
+  const h = createLatencyHistogram();
   let x = seed;
   for (let i = 0; i < MESSAGES_PER_SECOND; i++) {
     x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
     // Log-normal-ish latencies around 1 ms with a tail to ~100 ms.
     h.recordValue(Math.max(1, Math.round(700 * Math.exp(((x / 2 ** 31) - 0.5) * 5))));
   }
-  return hdr.encodeIntoCompressedBase64(h);
+  return encodeHistogram(h);
 }
 const histograms = Array.from({ length: 60 }, (_, i) => secondHistogram(i + 1));
 

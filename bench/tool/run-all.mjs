@@ -40,9 +40,11 @@ if (unknown.length > 0) {
 const startedAt = new Date();
 const log = (line) => console.error(`[${((Date.now() - startedAt.getTime()) / 1_000).toFixed(0).padStart(4)} s] ${line}`);
 if (process.env.BENCH_NO_BUILD !== '1') {
-  log('building the dashboard and the hub-sample...');
+  log('building the dashboard, the hub-sample and the comparison clients\' kit...');
   execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   execFileSync('npm', ['run', '--silent', 'build:hub'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  // The comparison clients' schedule and histograms: the engine's own (bench/tool/kit.ts).
+  execFileSync('npm', ['run', '--silent', 'build:bench'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 const ctx = {

@@ -1,27 +1,18 @@
-// The schedule and measurement the dashboard's engine uses (workers/engine/open-loop.ts,
-// scenario-runner.ts), for the two Node clients it is compared with, so the three differ only in
-// how they talk to the hub:
-// - send n of connection i is planned at start + i/N x interval + n x interval, whatever
-//   happened before (open loop); one setTimeout chain per connection, never sending early;
+// The load the dashboard's engine runs, for the Node clients it is compared with, built from the
+// engine's own parts (bench/tool/kit.ts, bundled into dist-bench/kit.js by `npm run build:bench`)
+// so that the clients differ only in how they talk to the hub:
+// - the open loop: workers/engine/open-loop.ts (send n of connection i planned at
+//   start + i/N x interval + n x interval, one timer chain per connection, never early);
 // - the hub's ts argument carries the planned time in us since the epoch; latency = receive time
-//   minus planned time (corrected for coordinated omission), recorded in an HdrHistogram with
-//   the tool's settings (1 us to 10 min, 3 digits); a send more than one interval late is a missed slot;
-// - the payload is the tool's "<sender>:<seq>:<sendLagUs>|xxx..." padded to the message size;
-// - connects are paced like the tool's (8 in flight), warm-up sends are left out, the end waits
-//   for what is in flight for two intervals (2-10 s).
-import hdr from 'hdr-histogram-js';
+//   minus planned time, recorded with the engine's HdrHistogram settings (core/latency.ts); a
+//   send more than one interval late is a missed slot;
+// - the engine's payload with its "<sender>:<seq>:<sendLagUs>|" header (core/payload.ts);
+// - connects paced like the tool's (8 in flight), warm-up sends left out, and the engine's drain
+//   rule (core/run-config.ts drainPlan): wait while messages still arrive, up to the cap.
+import { createLatencyHistogram, drainPlan, OpenLoop, parsePayloadHeader, PayloadBuilder, recordLatencyUs, summarizeLatency, systemClock, systemTimers } from '../../../dist-bench/kit.js';
 
-const nowUs = () => (performance.timeOrigin + performance.now()) * 1_000;
+const nowUs = () => systemClock.nowUs();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function histogram() {
-  return hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false });
-}
-
-function summary(h) {
-  const p = (q) => h.getValueAtPercentile(q);
-  return { count: h.totalCount, p50Us: p(50), p90Us: p(90), p99Us: p(99), p999Us: p(99.9), maxUs: h.maxValue, meanUs: h.mean };
-}
 
 /**
  * Runs one echo load and prints its result as JSON on stdout.
@@ -36,17 +27,17 @@ export async function runEchoLoad(client, connect, options) {
 }
 
 class EchoLoad {
-  latency = histogram();
-  uncorrected = histogram();
+  latency = createLatencyHistogram();
+  uncorrected = createLatencyHistogram();
   totals = { sent: 0, received: 0, missedSlots: 0, sendErrors: 0, connectFailures: 0 };
   opened = [];
-  timers = [];
+  loops = [];
 
   constructor(client, options) {
     this.client = client;
     this.options = options;
     this.intervalUs = options.intervalMs * 1_000;
-    this.filler = 'x'.repeat(options.messageBytes);
+    this.payload = new PayloadBuilder(options.messageBytes);
     // Before the start time is known, anything that arrives is from the warm-up, if there is one.
     this.warmupEndUs = options.warmupSec > 0 ? Infinity : -Infinity;
   }
@@ -55,10 +46,11 @@ class EchoLoad {
     const receivedUs = nowUs();
     const plannedUs = Number(ts);
     if (plannedUs < this.warmupEndUs) return;
-    const header = payload.slice(0, payload.indexOf('|')).split(':');
+    const header = parsePayloadHeader(payload);
+    if (!header) return;
     const correctedUs = receivedUs - plannedUs;
-    this.latency.recordValue(Math.min(600_000_000, Math.max(1, Math.round(correctedUs))));
-    this.uncorrected.recordValue(Math.min(600_000_000, Math.max(1, Math.round(correctedUs - Number(header[2])))));
+    recordLatencyUs(this.latency, correctedUs);
+    recordLatencyUs(this.uncorrected, correctedUs - header.sendLagUs);
     this.totals.received++;
   }
 
@@ -90,41 +82,39 @@ class EchoLoad {
     this.opened.forEach((conn, index) => conn && this.schedule(conn, index));
   }
 
-  /** One connection's open loop: a setTimeout chain to each planned slot, never sending early. */
+  /** One connection's open loop: the engine's own (workers/engine/open-loop.ts). */
   schedule(conn, index) {
     const firstUs = this.sendStartUs + (index / this.options.connections) * this.intervalUs;
-    let seq = 0;
-    const arm = () => {
-      const plannedUs = firstUs + seq * this.intervalUs;
-      if (plannedUs >= this.sendEndUs) return;
-      this.timers[index] = setTimeout(fire, Math.max(0, (plannedUs - nowUs()) / 1_000));
-    };
-    const fire = () => {
-      const plannedUs = firstUs + seq * this.intervalUs;
-      const sendLagUs = nowUs() - plannedUs;
-      if (sendLagUs < 0) return arm();
-      const head = `${index}:${seq}:${Math.round(sendLagUs)}|`;
-      seq++;
+    const loop = new OpenLoop(systemClock, systemTimers, firstUs, this.intervalUs, this.sendEndUs, (plannedUs, sendLagUs, seq) => {
       if (plannedUs >= this.warmupEndUs) {
         this.totals.sent++;
         if (sendLagUs > this.intervalUs) this.totals.missedSlots++;
       }
       try {
-        conn.send(Math.round(plannedUs), head + this.filler.slice(head.length));
+        conn.send(Math.round(plannedUs), this.payload.build({ sender: index, seq, sendLagUs }));
       } catch {
         this.totals.sendErrors++;
       }
-      arm();
-    };
-    arm();
+    });
+    this.loops.push(loop);
+    loop.start();
   }
 
-  /** Waits for the last send, then up to two intervals (2-10 s) for what is in flight, and closes. */
+  /** Waits for the last send, then drains by the engine's rule: while messages still arrive, up to the cap. */
   async drain() {
     await sleep((this.sendEndUs - nowUs()) / 1_000);
-    const drainMs = Math.min(10_000, Math.max(2_000, 2 * this.options.intervalMs));
-    for (let waitedMs = 0; waitedMs < drainMs && this.totals.received < this.totals.sent; waitedMs += 20) await sleep(20);
-    this.timers.forEach((t) => clearTimeout(t));
+    const { capMs, quietMs } = drainPlan({ sendIntervalMs: this.options.intervalMs, drainSec: this.options.drainSec ?? 30 });
+    const drainStartMs = Date.now();
+    let lastProgressMs = drainStartMs;
+    let received = this.totals.received;
+    while (this.totals.received < this.totals.sent && Date.now() - drainStartMs < capMs && Date.now() - lastProgressMs < quietMs) {
+      await sleep(20);
+      if (this.totals.received !== received) {
+        received = this.totals.received;
+        lastProgressMs = Date.now();
+      }
+    }
+    for (const loop of this.loops) loop.stop();
     await Promise.all(this.opened.filter(Boolean).map((c) => c.stop().catch(() => {})));
   }
 
@@ -136,8 +126,8 @@ class EchoLoad {
       ...this.totals,
       lost: Math.max(0, this.totals.sent - this.totals.received),
       rampMs,
-      latency: summary(this.latency),
-      uncorrectedLatency: summary(this.uncorrected),
+      latency: summarizeLatency(this.latency),
+      uncorrectedLatency: summarizeLatency(this.uncorrected),
       // The measured window in epoch ms, to cut the process's CPU samples.
       measuredFromMs: toEpochMs(this.warmupEndUs),
       measuredToMs: toEpochMs(this.sendEndUs),

@@ -5,9 +5,14 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The raw browser client's files, served under /raw/ (cross-origin isolated, like the dashboard). */
-const RAW_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../clients/browser-raw');
-const RAW_FILES = { '/raw/index.html': 'text/html', '/raw/worker.js': 'text/javascript' };
+/** The raw browser client's files, served under /raw/ (cross-origin isolated, like the dashboard),
+ *  with the engine's schedule it imports (bench/tool/kit.ts, built into dist-bench/kit.js). */
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const RAW_FILES = {
+  '/raw/index.html': { type: 'text/html', file: path.resolve(HERE, '../clients/browser-raw/index.html') },
+  '/raw/worker.js': { type: 'text/javascript', file: path.resolve(HERE, '../clients/browser-raw/worker.js') },
+  '/raw/kit.js': { type: 'text/javascript', file: path.resolve(HERE, '../../../dist-bench/kit.js') },
+};
 
 export async function startCollector(port) {
   const waiting = new Map();
@@ -19,10 +24,10 @@ export async function startCollector(port) {
     if (req.method === 'OPTIONS') return res.end();
     const pathname = new URL(req.url, 'http://x').pathname;
     if (req.method === 'GET' && pathname in RAW_FILES) {
-      res.setHeader('Content-Type', RAW_FILES[pathname]);
+      res.setHeader('Content-Type', RAW_FILES[pathname].type);
       res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
       res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
-      return res.end(readFileSync(path.join(RAW_CLIENT_DIR, path.basename(pathname))));
+      return res.end(readFileSync(RAW_FILES[pathname].file));
     }
     const id = new URL(req.url, 'http://x').searchParams.get('id');
     let body = '';

@@ -5,7 +5,7 @@
 // (after the warm-up, until the last planned send), so start-up and connecting are left out.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import hdr from 'hdr-histogram-js';
+import { createLatencyHistogram, recordLatencyUs, summarizeLatency } from '../../../dist-bench/kit.js';
 import { chromiumCpu, launchChromium } from './chromium.mjs';
 import { CpuSampler, processCpu } from './cpu.mjs';
 
@@ -118,12 +118,11 @@ export async function runBrowserRaw(ctx, load) {
   }
 }
 
-/** The tool's histogram settings (core/latency.ts), for latencies a client kept one by one. */
+/** The tool's own histogram (core/latency.ts, through the kit), for latencies a client kept one by one. */
 function summarize(valuesUs) {
-  const h = hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false });
-  for (const v of valuesUs) h.recordValue(Math.min(600_000_000, Math.max(1, Math.round(v))));
-  const p = (q) => h.getValueAtPercentile(q);
-  return { count: h.totalCount, p50Us: p(50), p90Us: p(90), p99Us: p(99), p999Us: p(99.9), maxUs: h.maxValue, meanUs: h.mean };
+  const h = createLatencyHistogram();
+  for (const v of valuesUs) recordLatencyUs(h, v);
+  return summarizeLatency(h);
 }
 
 /** Runs one of the Node clients ('library' or 'raw') in its own process. */

@@ -1,9 +1,11 @@
 // One worker of the raw browser client (index.html): raw WebSockets, SignalR's JSON protocol by
-// hand, the dashboard's open loop (per-connection setTimeout chain, whole-ms delays rounded up,
-// never early), latency from the planned time. Latencies are kept in arrays and posted once at the end.
+// hand, and the engine's own open loop, payload and drain rule (bench/tool/kit.ts), latency from
+// the planned time. Latencies are kept in arrays and posted once at the end.
+import { drainPlan, OpenLoop, PayloadBuilder, systemClock, systemTimers } from './kit.js';
+
 const RS = '\x1e';
 const MEASURE_PREFIX = '{"type":1,"target":"Measure","arguments":[';
-const nowUs = () => (performance.timeOrigin + performance.now()) * 1_000;
+const nowUs = () => systemClock.nowUs();
 let load;
 const sockets = [];
 const stats = { sent: 0, received: 0, missedSlots: 0, latencyUs: [], uncorrectedUs: [] };
@@ -43,34 +45,32 @@ function run(sendStartUs) {
   const intervalUs = load.intervalMs * 1_000;
   const sendEndUs = sendStartUs + load.durationSec * 1_000_000;
   warmupEndUs = sendStartUs + load.warmupSec * 1_000_000;
-  const filler = 'x'.repeat(load.messageBytes);
+  const payload = new PayloadBuilder(load.messageBytes);
   for (const { index, socket } of sockets) {
     const firstUs = sendStartUs + (index / load.connections) * intervalUs;
-    let seq = 0;
-    const arm = () => {
-      const plannedUs = firstUs + seq * intervalUs;
-      if (plannedUs < sendEndUs) setTimeout(fire, Math.max(0, Math.ceil((plannedUs - nowUs()) / 1_000)));
-    };
-    const fire = () => {
-      const plannedUs = firstUs + seq * intervalUs;
-      const lagUs = nowUs() - plannedUs;
-      if (lagUs < 0) return arm();
-      const head = `${index}:${seq}:${Math.round(lagUs)}|`;
-      seq++;
+    new OpenLoop(systemClock, systemTimers, firstUs, intervalUs, sendEndUs, (plannedUs, lagUs, seq) => {
       if (plannedUs >= warmupEndUs) {
         stats.sent++;
         if (lagUs > intervalUs) stats.missedSlots++;
       }
-      socket.send(`{"type":1,"target":"Echo","arguments":[${Math.round(plannedUs)},"${head}${filler.slice(head.length)}"]}${RS}`);
-      arm();
-    };
-    arm();
+      socket.send(`{"type":1,"target":"Echo","arguments":[${Math.round(plannedUs)},"${payload.build({ sender: index, seq, sendLagUs: lagUs })}"]}${RS}`);
+    }).start();
   }
-  const drainMs = Math.min(10_000, Math.max(2_000, 2 * load.intervalMs));
-  setTimeout(function drain(waitedMs = 0) {
-    if (stats.received < stats.sent && waitedMs < drainMs) return setTimeout(() => drain(waitedMs + 20), 20);
-    for (const { socket } of sockets) socket.close(1000);
-    postMessage({ type: 'done', ...stats });
+  // The engine's drain: while messages still arrive, up to the cap.
+  const { capMs, quietMs } = drainPlan({ sendIntervalMs: load.intervalMs, drainSec: load.drainSec ?? 30 });
+  setTimeout(() => {
+    const drainStartMs = Date.now();
+    let lastProgressMs = drainStartMs;
+    let received = stats.received;
+    (function drain() {
+      if (stats.received !== received) {
+        received = stats.received;
+        lastProgressMs = Date.now();
+      }
+      if (stats.received < stats.sent && Date.now() - drainStartMs < capMs && Date.now() - lastProgressMs < quietMs) return setTimeout(drain, 20);
+      for (const { socket } of sockets) socket.close(1000);
+      postMessage({ type: 'done', ...stats });
+    })();
   }, Math.max(0, (sendEndUs - nowUs()) / 1_000));
 }
 
