@@ -149,7 +149,7 @@ export interface GuideEdition {
 }
 
 /** Expected inbound/outbound messages and bytes per second of a run (core/guide/capacity.ts). */
-export interface ExpectedTraffic {
+export interface ExpectedTraffic extends TrafficRates {
   scenario: Scenario;
   connections: number;
   senders: number;
@@ -158,11 +158,15 @@ export interface ExpectedTraffic {
   messageBytes: number;
   /** max(messageBytes, 1,024): the size the service's limits are compared with. */
   effectiveMessageBytes: number;
+}
+
+/** Messages and bytes per second into and out of the service. */
+export interface TrafficRates {
   inboundMessagesPerSecond: number;
   outboundMessagesPerSecond: number;
   inboundBytesPerSecond: number;
   outboundBytesPerSecond: number;
-  /** Bandwidth counting small messages as 1,024 B; compare these with the tier limits. */
+  /** Bandwidth counting messages under 1,024 B as 1,024 B: what the tier limits are compared with. */
   effectiveInboundBytesPerSecond: number;
   effectiveOutboundBytesPerSecond: number;
 }

@@ -3,7 +3,7 @@
 // add them up, and pick the tier from the maximum inbound/outbound bandwidth tables. On top of that
 // we apply the routing limits, the app-server tables and the guide's caveats.
 import { expectedTraffic, type GuideRunConfig } from './capacity.ts';
-import type { ExpectedTraffic } from './types.ts';
+import type { ExpectedTraffic, TrafficRates } from './types.ts';
 import { demandFromTraffic, fitEdition, type EditionFit } from './fit.ts';
 import { appServerAdvice, type AppServerAdvice } from './appServers.ts';
 import { applicableCaveats } from './caveats.ts';
@@ -21,16 +21,9 @@ export interface WorkloadOptions {
   editions?: readonly EditionId[];
 }
 
-export interface WorkloadTotals {
+export interface WorkloadTotals extends TrafficRates {
   /** Sum of the parts' connections (parts are assumed to use distinct connections). */
   connections: number;
-  inboundMessagesPerSecond: number;
-  outboundMessagesPerSecond: number;
-  inboundBytesPerSecond: number;
-  outboundBytesPerSecond: number;
-  /** As above with messages under 1,024 B counted as 1,024 B: what the tier limits are compared with. */
-  effectiveInboundBytesPerSecond: number;
-  effectiveOutboundBytesPerSecond: number;
 }
 
 export interface EditionAdvice {

@@ -3,36 +3,14 @@
  * paths and SIGTERM: a run that lost messages never exits 0, nothing measured is lost, and a run
  * that cannot measure anything says so at once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arrivedOf, notSentOf, type Fates } from '../../core/fates.ts';
 import { parseRunResult, type RunResult } from '../../core/run-result.ts';
-import { REPO_ROOT, startHub, type RunningHub } from '../support/hub-process.ts';
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  /** Wall time from spawn to exit, ms. */
-  elapsedMs: number;
-}
-
-function liveBench(args: string[], during?: (child: ChildProcess) => void): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/live-bench.js'), ...args], { cwd: REPO_ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }));
-    during?.(child);
-  });
-}
+import { startHub, type RunningHub } from '../support/hub-process.ts';
+import { liveBench } from '../support/live-bench.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,31 +3,12 @@
  * against the real hub-sample, its exit codes, its words, and its JSON result read back by the
  * shared import code.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { parseRunResult } from '../../core/run-result.ts';
-import { REPO_ROOT } from '../support/hub-process.ts';
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function liveBench(args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/live-bench.js'), ...args], { cwd: REPO_ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { liveBench } from '../support/live-bench.ts';
 
 const endpoint = () => `${inject('hubHttpUrl')}/signalrbench`;
 const small = ['--connections', '20', '--workers', '2', '--interval-ms', '500', '--duration', '2', '--quiet'];

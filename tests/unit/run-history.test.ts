@@ -14,6 +14,18 @@ function manualClock(iso: string) {
   return { now: () => new Date(ms), advance: (by: number) => (ms += by) };
 }
 
+/** A run kept as it goes, its first `seconds` seconds written; the tab could die now. */
+async function recordedSeconds(seconds: number) {
+  const result = await finishedRun();
+  const db = new MemoryRunDb();
+  const clock = manualClock('2026-01-02T03:04:05.000Z');
+  const recorder = new RunRecorder(db, versions, clock.now);
+  const id = recorder.begin(partial(result, 0));
+  for (let second = 1; second <= seconds; second++) recorder.update(partial(result, second), false);
+  await recorder.flushed();
+  return { result, db, clock, recorder, id };
+}
+
 /** The run as it looked after its first `seconds` seconds: still running. */
 function partial(result: RunResult, seconds: number): RunResult {
   return { ...result, outcome: { kind: 'running' }, points: result.points.slice(0, seconds), histograms: result.histograms.filter((h) => h.second <= seconds) };
@@ -66,14 +78,7 @@ describe('RunRecorder', () => {
   });
 
   it('a tab that dies mid-run leaves a record with every second written so far, listed as interrupted', async () => {
-    const result = await finishedRun();
-    const db = new MemoryRunDb();
-    const clock = manualClock('2026-01-02T03:04:05.000Z');
-    const recorder = new RunRecorder(db, versions, clock.now);
-    const id = recorder.begin(partial(result, 0));
-    recorder.update(partial(result, 1), false);
-    recorder.update(partial(result, 2), false);
-    await recorder.flushed();
+    const { result, db, clock, id } = await recordedSeconds(2);
     // The tab is gone; a new page opens the history later.
     clock.advance(60_000);
     const history = new RunHistory(db, clock.now);
@@ -178,13 +183,7 @@ describe('RunHistory and the page\'s own live run', () => {
   });
 
   it('marks a run interrupted as soon as no page holds it, without waiting for its writes to go stale', async () => {
-    const result = await finishedRun();
-    const db = new MemoryRunDb();
-    const clock = manualClock('2026-01-02T03:04:05.000Z');
-    const recorder = new RunRecorder(db, versions, clock.now);
-    const id = recorder.begin(partial(result, 0));
-    recorder.update(partial(result, 1), false);
-    await recorder.flushed();
+    const { db, clock, id } = await recordedSeconds(1);
     const alive = new Set([id]);
     const history = new RunHistory(db, clock.now, async (runId) => alive.has(runId));
     expect((await history.list())[0]).toMatchObject({ id, status: 'running' });

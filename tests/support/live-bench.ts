@@ -1,0 +1,27 @@
+/** Runs the built headless runner (`node bin/live-bench.js`, after `npm run build:cli`) as a user does. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from './hub-process.ts';
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time from spawn to exit, ms. */
+  elapsedMs: number;
+}
+
+/** @param during called with the running process, e.g. to signal it mid-run. */
+export function liveBench(args: string[], during?: (child: ChildProcess) => void): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/live-bench.js'), ...args], { cwd: REPO_ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }));
+    during?.(child);
+  });
+}
