@@ -13,7 +13,7 @@ timing="$(mktemp)"
 source bench/start-hub.sh
 
 command=(node bin/live-bench.js --endpoint "http://127.0.0.1:$port/signalrbench" --connections "$connections"
-  --workers 2 --interval-ms 10000 --duration 60 --warmup 10 --connect-concurrency 64 --quiet --json "$json")
+  --workers 2 --interval-ms 10000 --duration 60 --warmup 10 --connect-concurrency 64 --quiet --no-guide-rule --json "$json")
 /usr/bin/time -v -o "$timing" "${command[@]}"
 
 rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$timing")
@@ -25,7 +25,7 @@ node -e '
   // Connections opened per second during the ramp: the seconds before the first send.
   const ramp = r.points.filter((p) => p.sent === 0 && p.connectionsOpen < t.connectionsOpened).length || 1;
   const row = [new Date().toISOString().slice(0, 10), t.connectionsOpened, t.connectionsFailed,
-    (l.p50Us / 1000).toFixed(2), (l.p99Us / 1000).toFixed(1), (l.maxUs / 1000).toFixed(0), r.lost,
+    (l.p50Us / 1000).toFixed(2), (l.p99Us / 1000).toFixed(1), (l.maxUs / 1000).toFixed(0), r.fates.lost,
     Math.round(rssKb / 1024), Math.round(rssKb * 1024 / Math.max(1, t.connectionsOpened) / 1024), Math.round(t.connectionsOpened / ramp), cpu, "`" + command + "`"];
   const line = "| " + row.join(" | ") + " |";
   console.log(line);

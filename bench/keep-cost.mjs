@@ -54,7 +54,7 @@ try {
     const db = await new Promise((resolve, reject) => { open.onsuccess = () => resolve(open.result); open.onerror = () => reject(open.error); });
     const commit = (tx) => new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = () => reject(tx.error); });
     const latency = { count: perSecond, p50Us: 700, p90Us: 3_000, p99Us: 20_000, p999Us: 60_000, maxUs: 90_000, meanUs: 1_500 };
-    const point = (s) => ({ second: s, latency, sent: perSecond, received: perSecond, underOneSecond: perSecond, sentBytes: perSecond * 2_100, receivedBytes: perSecond * 2_100, connectionsOpen: 200, eventLoopLagMs: 1.2, maxSendLagMs: 3.4 });
+    const point = (s) => ({ second: s, latency, sent: perSecond, received: perSecond, fates: { planned: perSecond, underOneSecond: perSecond, late: 0, afterDrain: 0, notSent: { backedUp: 0, reconnecting: 0, writeFailed: 0, disconnected: 0 }, lost: 0 }, sentBytes: perSecond * 2_100, receivedBytes: perSecond * 2_100, connectionsOpen: 200, eventLoopLagMs: 1.2, maxSendLagMs: 3.4 });
     const row = (id, s) => ({ runId: id, second: s, point: point(s), histogram: histograms[s % histograms.length] });
     const summary = { count: perSecond * 10, p50Us: 700, p90Us: 3_000, p99Us: 20_000, p999Us: 60_000, maxUs: 90_000, meanUs: 1_500 };
     const head = (id, n) => ({

@@ -16,7 +16,7 @@ csv=bench/soak-headless-memory.csv
 source bench/start-hub.sh
 
 node --expose-gc bin/live-bench.js --endpoint "http://127.0.0.1:$port/signalrbench" --connections "$connections" \
-  --workers 2 --interval-ms 1000 --duration "$((minutes * 60))" --quiet --json "$json" --memory-log "$csv"
+  --workers 2 --interval-ms 1000 --duration "$((minutes * 60))" --quiet --no-guide-rule --json "$json" --memory-log "$csv"
 
 node -e '
   const fs = require("fs");
@@ -31,7 +31,7 @@ node -e '
   const cell = (c) => `${rows[0][c].toFixed(1)} → ${rows.at(-1)[c].toFixed(1)} (${(mean(rows.slice(-third), c) - mean(rows.slice(third, 2 * third), c)).toFixed(1)}; max ${Math.max(...rows.map((row) => row[c])).toFixed(1)})`;
   const threads = names.map((n, c) => [n, c]).filter(([n]) => /^thread\d+_heap_mb$/.test(n)).map(([, c]) => cell(c)).join(" / ");
   const t = r.totals;
-  const line = `| ${new Date().toISOString().slice(0, 10)} | ${minutes} | ${connections} | ${cell(1)} | ${cell(2)} | ${threads} | ${t.sent} sent, ${t.received} received, ${r.lost} lost, p99 ${(r.latency.p99Us / 1000).toFixed(1)} ms | \`bash bench/soak-headless.sh\` |`;
+  const line = `| ${new Date().toISOString().slice(0, 10)} | ${minutes} | ${connections} | ${cell(1)} | ${cell(2)} | ${threads} | ${t.sent} sent, ${t.received} received, ${r.fates.lost} lost, p99 ${(r.latency.p99Us / 1000).toFixed(1)} ms | \`bash bench/soak-headless.sh\` |`;
   console.log(line);
   require("child_process").execFileSync("node", ["bench/results-table.mjs", "Headless soak", line]);
 ' "$csv" "$json" "$minutes" "$connections"

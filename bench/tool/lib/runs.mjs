@@ -81,7 +81,7 @@ export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUr
     const { result, phaseStartedAtMs: phase } = report;
     const fromMs = phase.running + (load.warmupSec ?? 0) * 1_000;
     const toMs = phase.draining ?? phase.done;
-    const totals = { ...result.totals, lost: result.lost };
+    const totals = { ...result.totals, lost: result.fates.lost };
     return record('tab', load, totals, result.latency, result.uncorrectedLatency, cpu.between(fromMs, toMs), hubCpu.between(fromMs, toMs), {
       rampMs: phase.running - phase.start,
       errorCounts: result.errorCounts,
