@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { systemClock, systemTimers } from '../../core/clock.ts';
 import { validateRunConfig } from '../../core/run-config.ts';
 import { RunCoordinator } from '../../core/run-coordinator.ts';
+import { runResult } from '../../core/run-result.ts';
 import { startHub } from '../support/hub-process.ts';
 import { inProcessWorkers } from '../support/in-process-workers.ts';
 
@@ -56,6 +57,11 @@ describe('the hub stops and comes back mid-run', () => {
     const last = aggregator.points().at(-2)!;
     expect(last.received).toBe(0);
     expect(aggregator.errorSamples().find((s) => s.kind === 'closed')!.message).toMatch(/Connection closed during the run/);
+    // The slots after the kill still came due: never sent, so the run cannot pass.
+    const { fates, verdict, outcome } = runResult(coordinator, new Date(), 'test');
+    expect(outcome.kind).toBe('finished');
+    expect(fates.notSent.disconnected).toBeGreaterThan(0);
+    expect(verdict.status).toBe('fail');
   });
 
   it('with reconnect: every connection comes back, is counted, and its sends resume', async () => {
@@ -69,5 +75,9 @@ describe('the hub stops and comes back mid-run', () => {
     expect(totals.received).toBeGreaterThan(beforeKill + 50);
     const lateSeconds = aggregator.points().filter((p) => p.received > 0).at(-1)!;
     expect(lateSeconds.second).toBeGreaterThan(8);
+    // What fell due while reconnecting was never sent, and counted so: the run does not pass.
+    const { fates, verdict } = runResult(coordinator, new Date(), 'test');
+    expect(fates.notSent.reconnecting).toBeGreaterThan(0);
+    expect(verdict.status).toBe('fail');
   });
 });
