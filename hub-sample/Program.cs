@@ -63,7 +63,7 @@ builder.Services
         // Benchmark setting: clients see the hub's error messages, never stack traces.
         hub.EnableDetailedErrors = false;
     })
-    .AddMessagePackWireProtocol()
+    .AddMessagePackProtocol()
     .AddHubOptions<ControlHub>(hub => hub.MaximumReceiveMessageSize = settings.MaxControlMessageBytes);
 
 var app = builder.Build();
