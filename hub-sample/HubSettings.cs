@@ -22,7 +22,8 @@ public sealed class HubSettings
     public int? HttpsPort { get; set; }
 
     /// <summary>Origins allowed to call the hub from another origin, comma separated. Default: the Vite
-    /// dev server (<c>npm run dev</c>). The dashboard served by this hub is same-origin and needs none.</summary>
+    /// dev server (<c>npm run dev</c>). The dashboard served by this hub is same-origin and needs none.
+    /// Used for CORS and for <see cref="OriginCheck"/>, which also covers WebSockets.</summary>
     public string CorsOrigins { get; set; } = "http://localhost:5173,http://127.0.0.1:5173";
 
     /// <summary>Largest hub message accepted, in bytes (SignalR's <c>MaximumReceiveMessageSize</c>,

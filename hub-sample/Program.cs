@@ -67,6 +67,8 @@ builder.Services
     .AddHubOptions<ControlHub>(hub => hub.MaximumReceiveMessageSize = settings.MaxControlMessageBytes);
 
 var app = builder.Build();
+// Before CORS, which browsers apply to fetch and XHR but not to WebSockets.
+app.UseOriginCheck(new OriginCheck(settings.CorsOriginList()), "/signalrbench", "/control", "/emptyhub");
 app.UseCors();
 app.UseDashboard(settings.DashboardDir);
 app.MapGet("/healthz", () => Results.Text("ok"));
