@@ -133,7 +133,7 @@ describe('comparison, history and reports', () => {
       expect(run.result.histograms.length).toBeGreaterThan(0);
       expect(run.result.client).toContain('Chrome');
       expect(run.signalrClientVersion).toBe('10.0.11');
-      expect(run.verdict?.pass).toBe(true);
+      expect(run.result.verdict.status).toBe('pass');
     }
 
     // The series of both runs in one CSV, and both runs' histograms in one log, a tag per run.
