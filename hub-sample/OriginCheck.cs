@@ -25,7 +25,7 @@ public sealed class OriginCheck(IEnumerable<string> allowedOrigins)
         var origin = values.ToString();
         var normalized = Normalize(origin);
         if (normalized is not null && (normalized == OwnOrigin(request) || _allowed.Contains(normalized))) return null;
-        return $"Origin '{Printable(origin)}' may not use this hub: it is not the hub's own origin and not in its --CorsOrigins.";
+        return $"Origin '{RefusalLog.Printable(origin, EchoedOriginLength)}' may not use this hub: it is not the hub's own origin and not in its --CorsOrigins.";
     }
 
     /// <summary><c>scheme://host:port</c> in lower case with the port always written, so
@@ -40,25 +40,21 @@ public sealed class OriginCheck(IEnumerable<string> allowedOrigins)
 
     private static string? OwnOrigin(HttpRequest request) =>
         request.Host.HasValue ? Normalize($"{request.Scheme}://{request.Host.Value}") : null;
-
-    private static string Printable(string text)
-    {
-        var shown = new string(text.Take(EchoedOriginLength).Select(c => c is >= ' ' and <= '~' ? c : '?').ToArray());
-        return text.Length > EchoedOriginLength ? shown + "…" : shown;
-    }
 }
 
 public static class OriginCheckExtensions
 {
     /// <summary>Checks <c>Origin</c> on every request under <paramref name="hubPaths"/>; a refusal is
-    /// a 403 with a one-line plain-text reason.</summary>
+    /// a 403 with a one-line plain-text reason, counted in the <see cref="RefusalLog"/>.</summary>
     public static WebApplication UseOriginCheck(this WebApplication app, OriginCheck check, params string[] hubPaths)
     {
+        var refusals = app.Services.GetRequiredService<RefusalLog>();
         app.Use(async (context, next) =>
         {
             if (hubPaths.Any(path => context.Request.Path.StartsWithSegments(path))
                 && check.Refusal(context.Request) is { } refusal)
             {
+                refusals.Count("a request from a foreign Origin (403)", context.Request.Headers.Origin.ToString());
                 context.Response.StatusCode = StatusCodes.Status403Forbidden;
                 context.Response.ContentType = "text/plain; charset=utf-8";
                 await context.Response.WriteAsync(refusal + "\n");

@@ -10,6 +10,7 @@ import type { RunAgent } from '../run-result.ts';
 import type { FromWorker } from '../../workers/protocol.ts';
 import { estimateClockOffset, type ClockEstimate, type ClockSample } from './clock-offset.ts';
 import { parseAgentInfo, type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
+import { PieceJoiner, toPieces } from './pieces.ts';
 
 /** The dashboard's end of the control hub. */
 export interface DashboardChannel {
@@ -34,6 +35,8 @@ interface Agent extends AgentView {
   /** The run's handler and worker index for each of its threads taking part in the current run. */
   threads: Map<number, { workerIndex: number; handler: (message: FromWorker) => void }>;
   measuring: Promise<ClockEstimate | null> | null;
+  /** Long messages from this agent arrive in pieces (pieces.ts). */
+  pieces: PieceJoiner;
 }
 
 export class Fleet {
@@ -61,7 +64,7 @@ export class Fleet {
       this.onChange();
       return;
     }
-    this.#agents.set(agentId, { id: agentId, info, clock: null, state: 'ready', samples: [], pings: new Map(), threads: new Map(), measuring: null });
+    this.#agents.set(agentId, { id: agentId, info, clock: null, state: 'ready', samples: [], pings: new Map(), threads: new Map(), measuring: null, pieces: new PieceJoiner() });
     this.onChange();
     void this.measureClock(agentId);
   }
@@ -82,9 +85,11 @@ export class Fleet {
   fromAgent(agentId: string, text: string): void {
     const agent = this.#agents.get(agentId);
     if (!agent || agent.state === 'left') return;
+    const whole = agent.pieces.add(text);
+    if (whole === null) return;
     let message: FromAgent;
     try {
-      message = JSON.parse(text) as FromAgent;
+      message = JSON.parse(whole) as FromAgent;
     } catch {
       return;
     }
@@ -171,7 +176,7 @@ export class Fleet {
 
   #send(agent: Agent, message: ToAgent): void {
     // A message that cannot be delivered means the agent is gone (the hub says so too, with AgentLeft).
-    this.channel.toAgent(agent.id, JSON.stringify(message)).catch(() => this.agentLeft(agent.id));
+    for (const piece of toPieces(JSON.stringify(message))) this.channel.toAgent(agent.id, piece).catch(() => this.agentLeft(agent.id));
   }
 }
 

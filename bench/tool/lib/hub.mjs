@@ -5,12 +5,15 @@ import path from 'node:path';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** @param corsOrigins origins of pages that call the hub from elsewhere (the raw browser client). */
-export async function startHub(root, { port, httpsPort, corsOrigins = [] }) {
+/**
+ * @param corsOrigins origins of pages that call the hub from elsewhere (the raw browser client).
+ * @param extraArgs more hub settings (`['--MaxControlOutsiders', '100']`).
+ */
+export async function startHub(root, { port, httpsPort, corsOrigins = [], extraArgs = [] }) {
   const dll = path.join(root, 'hub-sample/bin/Release/net10.0/HubSample.dll');
   if (!existsSync(dll)) throw new Error(`The hub-sample is not built (${dll} is missing): run 'npm run build:hub'.`);
   if (!existsSync(path.join(root, 'dist/index.html'))) throw new Error("The dashboard is not built (dist/index.html is missing): run 'npx vite build'.");
-  const args = [dll, '--port', String(port), '--HttpsPort', String(httpsPort), '--DashboardDir', 'dist', '--CorsOrigins', corsOrigins.join(',')];
+  const args = [dll, '--port', String(port), '--HttpsPort', String(httpsPort), '--DashboardDir', 'dist', '--CorsOrigins', corsOrigins.join(','), ...extraArgs];
   const child = spawn('dotnet', args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
