@@ -5,7 +5,9 @@ namespace HubSample;
 /// <summary>
 /// The control hub at /control: a dashboard and the agents that join its run talk through it.
 /// It relays opaque JSON text between the members of one session and knows nothing of
-/// benchmarks; messages are bounded by MaxMessageBytes like every hub message.
+/// benchmarks; messages are bounded by MaxControlMessageBytes (longer ones cross in pieces,
+/// which the hub relays like any other text), and connections in no session by
+/// <see cref="ControlOutsiders"/>.
 /// Dashboard: <c>OpenSession()</c> → code; <c>ToAgent(agentId, message)</c>; receives
 /// <c>AgentJoined(agentId, info)</c>, <c>FromAgent(agentId, message)</c>, <c>AgentLeft(agentId)</c>.
 /// Agent: <c>JoinSession(code, info)</c>; <c>ToDashboard(message)</c>; receives

@@ -49,7 +49,7 @@ public sealed class ControlSessions(HubSettings settings)
         {
             if (string.IsNullOrEmpty(code) || !_sessions.TryGetValue(code.Trim().ToUpperInvariant(), out var session))
             {
-                throw new ControlException($"No session '{code}' is open on this control hub: check the code the dashboard shows, and that the dashboard is still open.");
+                throw new ControlException($"No session '{RefusalLog.Printable(code, 20)}' is open on this control hub: check the code the dashboard shows, and that the dashboard is still open.");
             }
             if (_sessionOf.ContainsKey(agentId))
             {
@@ -57,7 +57,7 @@ public sealed class ControlSessions(HubSettings settings)
             }
             if (session.Agents.Count >= settings.MaxAgentsPerSession)
             {
-                throw new ControlException($"Session '{code}' already has {settings.MaxAgentsPerSession} agents (MaxAgentsPerSession).");
+                throw new ControlException($"Session '{RefusalLog.Printable(code, 20)}' already has {settings.MaxAgentsPerSession} agents (MaxAgentsPerSession).");
             }
             session.Agents.Add(agentId);
             _sessionOf[agentId] = code.Trim().ToUpperInvariant();
@@ -93,6 +93,17 @@ public sealed class ControlSessions(HubSettings settings)
                 throw new ControlException($"Agent '{agentId}' is not in this session (it may have left).");
             }
         }
+    }
+
+    /// <summary>Connections in a session: dashboards and agents.</summary>
+    public int Members
+    {
+        get { lock (_lock) return _sessionOf.Count; }
+    }
+
+    public bool IsMember(string connectionId)
+    {
+        lock (_lock) return _sessionOf.ContainsKey(connectionId);
     }
 
     /// <summary>Removes a connection. For a dashboard, the session closes and its agents are

@@ -22,7 +22,8 @@ public sealed class HubSettings
     public int? HttpsPort { get; set; }
 
     /// <summary>Origins allowed to call the hub from another origin, comma separated. Default: the Vite
-    /// dev server (<c>npm run dev</c>). The dashboard served by this hub is same-origin and needs none.</summary>
+    /// dev server (<c>npm run dev</c>). The dashboard served by this hub is same-origin and needs none.
+    /// Used for CORS and for <see cref="OriginCheck"/>, which also covers WebSockets.</summary>
     public string CorsOrigins { get; set; } = "http://localhost:5173,http://127.0.0.1:5173";
 
     /// <summary>Largest hub message accepted, in bytes (SignalR's <c>MaximumReceiveMessageSize</c>,
@@ -50,10 +51,19 @@ public sealed class HubSettings
     /// a session's code is random. Default true; turn it off where only /signalrbench is wanted.</summary>
     public bool EnableControlHub { get; set; } = true;
 
-    /// <summary>Largest message on the control hub, in bytes. Default 8 MiB: a send-to-connection
-    /// run hands each agent thread the connection ids of its targets (about 30 bytes each, so
-    /// 10,000 connections on one thread is about 300 KB), beyond the benchmark hub's limit.</summary>
-    public long MaxControlMessageBytes { get; set; } = 8 * 1024 * 1024;
+    /// <summary>Largest message on the control hub, in bytes. Default 64 KiB: anyone who reaches
+    /// /control may make the hub buffer this much per connection. Longer texts (a
+    /// send-to-connection run's target ids for a big agent thread, about 25 bytes each) cross in
+    /// pieces (core/fleet/pieces.ts), each at most 48,000 bytes plus the envelope.</summary>
+    public long MaxControlMessageBytes { get; set; } = 64 * 1024;
+
+    /// <summary>Most control-hub connections outside a session at once (connected, not yet or no
+    /// longer a session's dashboard or agent); more are closed as they open. Default 100.</summary>
+    public int MaxControlOutsiders { get; set; } = 100;
+
+    /// <summary>Seconds a new control-hub connection has to open or join a session before it is
+    /// closed. Default 10.</summary>
+    public int ControlJoinSeconds { get; set; } = 10;
 
     /// <summary>Most control sessions (open dashboards) at once. Default 100.</summary>
     public int MaxControlSessions { get; set; } = 100;

@@ -1,9 +1,11 @@
 using System.Net;
 using HubSample;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http.Connections;
+using Microsoft.AspNetCore.SignalR;
 
 var builder = WebApplication.CreateBuilder(new WebApplicationOptions
 {
@@ -16,6 +18,10 @@ builder.Configuration.AddEnvironmentVariables("HUBSAMPLE_");
 // request per message) and could carry payloads: warnings only, plus the startup lines.
 builder.Logging.SetMinimumLevel(LogLevel.Warning);
 builder.Logging.AddFilter("Microsoft.Hosting.Lifetime", LogLevel.Information);
+// The dispatcher logs every hub call that throws, with its stack trace, and clients can make it
+// do so thousands of times a second; RefusalFilter counts them into one line per interval instead.
+builder.Logging.AddFilter("Microsoft.AspNetCore.SignalR.Internal.DefaultHubDispatcher", LogLevel.None);
+builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
 var settings = builder.Configuration.Get<HubSettings>() ?? new HubSettings();
 
 HttpTransportType transports;
@@ -49,6 +55,8 @@ builder.WebHost.ConfigureKestrel(kestrel =>
 builder.Services.AddSingleton(settings);
 builder.Services.AddSingleton<GroupLimits>();
 builder.Services.AddSingleton<ControlSessions>();
+builder.Services.AddSingleton<ControlOutsiders>();
+builder.Services.AddSingleton<RefusalLog>();
 builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
     .WithOrigins(settings.CorsOriginList())
     .AllowAnyHeader()
@@ -62,11 +70,14 @@ builder.Services
         hub.MaximumReceiveMessageSize = settings.MaxMessageBytes;
         // Benchmark setting: clients see the hub's error messages, never stack traces.
         hub.EnableDetailedErrors = false;
+        hub.AddFilter<RefusalFilter>();
     })
-    .AddMessagePackWireProtocol()
+    .AddMessagePackProtocol()
     .AddHubOptions<ControlHub>(hub => hub.MaximumReceiveMessageSize = settings.MaxControlMessageBytes);
 
 var app = builder.Build();
+// Before CORS, which browsers apply to fetch and XHR but not to WebSockets.
+app.UseOriginCheck(new OriginCheck(settings.CorsOriginList()), "/signalrbench", "/control", "/emptyhub");
 app.UseCors();
 app.UseDashboard(settings.DashboardDir);
 app.MapGet("/healthz", () => Results.Text("ok"));
@@ -81,7 +92,11 @@ app.MapHub<BenchHub>("/signalrbench", connection =>
 
 if (settings.EnableControlHub)
 {
-    app.MapHub<ControlHub>("/control");
+    // MapHub, with a connection middleware in front of the hub that bounds connections outside a session.
+    var outsiders = app.Services.GetRequiredService<ControlOutsiders>();
+    app.MapConnections("/control", new HttpConnectionDispatcherOptions(), control => control
+        .Use(outsiders.Gate)
+        .UseHub<ControlHub>());
 }
 
 if (settings.EnableTestHubs)

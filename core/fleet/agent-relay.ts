@@ -9,6 +9,7 @@ import type { Clock } from '../clock.ts';
 import type { WorkerPort } from '../run-coordinator.ts';
 import { emptyTotals, type FromWorker, type WorkerTotals } from '../protocol.ts';
 import type { FromAgent, ToAgent } from './control-messages.ts';
+import { PieceJoiner, toPieces } from './pieces.ts';
 
 /** The agent's end of the control hub. */
 export interface AgentChannel {
@@ -30,6 +31,8 @@ export class AgentRelay {
   /** The latest totals and state of each thread of the current run. */
   readonly #latest = new Map<number, { totals: WorkerTotals; planned: number; done: boolean; failed: boolean }>();
   #reported = false;
+  /** Long messages from the dashboard arrive in pieces (pieces.ts). */
+  readonly #pieces = new PieceJoiner();
 
   constructor(
     private readonly channel: AgentChannel,
@@ -40,9 +43,11 @@ export class AgentRelay {
   ) {}
 
   handle(text: string): void {
+    const whole = this.#pieces.add(text);
+    if (whole === null) return;
     let message: ToAgent;
     try {
-      message = JSON.parse(text) as ToAgent;
+      message = JSON.parse(whole) as ToAgent;
     } catch {
       return;
     }
@@ -105,8 +110,10 @@ export class AgentRelay {
   }
 
   #send(message: FromAgent): void {
-    this.channel.toDashboard(JSON.stringify(message)).catch(() => {
-      // The control connection is gone; the runner learns that from the connection's close.
-    });
+    for (const piece of toPieces(JSON.stringify(message))) {
+      this.channel.toDashboard(piece).catch(() => {
+        // The control connection is gone; the runner learns that from the connection's close.
+      });
+    }
   }
 }

@@ -12,6 +12,7 @@ import type { ScenarioName } from '../run-config.ts';
 import type { FromWorker } from '../protocol.ts';
 import { estimateClockOffset, type ClockEstimate, type ClockSample } from './clock-offset.ts';
 import { parseAgentInfo, type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
+import { PieceJoiner, toPieces } from './pieces.ts';
 
 /** The dashboard's end of the control hub. */
 export interface DashboardChannel {
@@ -44,6 +45,8 @@ interface Agent extends Omit<AgentView, 'measuring'> {
   threads: Map<number, { workerIndex: number; handler: (message: FromWorker) => void }>;
   /** Settles when the last round asked for has ended; the next round starts after it. */
   measuring: Promise<void>;
+  /** Long messages from this agent arrive in pieces (pieces.ts). */
+  pieces: PieceJoiner;
 }
 
 /** A run's share of the agents: a port per thread, and each agent as the run records it. */
@@ -77,7 +80,7 @@ export class Fleet {
       this.onChange();
       return;
     }
-    this.#agents.set(agentId, { id: agentId, info, clock: null, state: 'ready', roundsPending: 0, pings: new Map(), threads: new Map(), measuring: Promise.resolve() });
+    this.#agents.set(agentId, { id: agentId, info, clock: null, state: 'ready', roundsPending: 0, pings: new Map(), threads: new Map(), measuring: Promise.resolve(), pieces: new PieceJoiner() });
     this.onChange();
     void this.measureClock(agentId);
   }
@@ -98,9 +101,11 @@ export class Fleet {
   fromAgent(agentId: string, text: string): void {
     const agent = this.#agents.get(agentId);
     if (!agent || agent.state === 'left') return;
+    const whole = agent.pieces.add(text);
+    if (whole === null) return;
     let message: FromAgent;
     try {
-      message = JSON.parse(text) as FromAgent;
+      message = JSON.parse(whole) as FromAgent;
     } catch {
       return;
     }
@@ -206,7 +211,7 @@ export class Fleet {
 
   #send(agent: Agent, message: ToAgent): void {
     // A message that cannot be delivered means the agent is gone (the hub says so too, with AgentLeft).
-    this.channel.toAgent(agent.id, JSON.stringify(message)).catch(() => this.agentLeft(agent.id));
+    for (const piece of toPieces(JSON.stringify(message))) this.channel.toAgent(agent.id, piece).catch(() => this.agentLeft(agent.id));
   }
 }
 
