@@ -64,7 +64,9 @@ describe('live-bench against a hub in trouble', () => {
   it('a hub frozen (SIGSTOP) mid-run: exit 1, a failing verdict, the JSON with its outcome and buckets summing to planned', async () => {
     const jsonPath = await tempFile('stalled.json');
     const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, ...load, '--duration', '10', '--json', jsonPath], () => {
-      void sleep(4_000).then(() => hub.process.kill('SIGSTOP')).then(() => sleep(12_000)).then(() => hub.process.kill('SIGCONT'));
+      // Frozen until the runner has drained, however loaded the machine (the test thaws it when the
+      // runner exits; the timer only bounds the freeze if it does not).
+      void sleep(4_000).then(() => hub.process.kill('SIGSTOP')).then(() => sleep(30_000)).then(() => hub.process.kill('SIGCONT'));
     });
     hub.process.kill('SIGCONT');
     expect(run.code, run.stderr).toBe(1);
