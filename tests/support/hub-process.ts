@@ -74,6 +74,32 @@ export async function startHub(options: HubStartOptions = {}): Promise<RunningHu
   };
 }
 
+export interface HubExit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built hub with `args` alone (no defaults added) until it exits, for start-up
+ *  refusals; kills it and rejects if it is still running after `timeoutMs`. */
+export function runHubToExit(args: string[], timeoutMs = 30_000): Promise<HubExit> {
+  const child = spawn('dotnet', [HUB_DLL, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`The hub did not exit within ${timeoutMs} ms with ${args.join(' ')}. It printed:\n${stdout}${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
