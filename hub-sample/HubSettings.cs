@@ -6,6 +6,7 @@ namespace HubSample;
 /// Every setting of the sample hub, with its default, in one place. Each can be given on the
 /// command line (<c>--port 6000</c>, <c>--CorsOrigins "https://a,https://b"</c>) or as an
 /// environment variable prefixed <c>HUBSAMPLE_</c> (<c>HUBSAMPLE_PORT=6000</c>).
+/// <see cref="SettingsCheck"/> reads them and checks every one before the hub starts.
 /// </summary>
 public sealed class HubSettings
 {

@@ -7,13 +7,25 @@ using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http.Connections;
 using Microsoft.AspNetCore.SignalR;
 
+// Settings come from HUBSAMPLE_ variables and the command line (which wins), and only from there:
+// every one is checked before anything starts, and a bad one ends the hub with exit code 2 and
+// one line saying what to do, never a stack trace.
+var given = new ConfigurationBuilder().AddEnvironmentVariables("HUBSAMPLE_").AddCommandLine(args).Build();
+var (settings, problems) = SettingsCheck.Read(given);
+if (problems.Count == 0) problems.AddRange(SettingsCheck.ListenProblems(settings));
+if (problems.Count > 0)
+{
+    foreach (var problem in problems) Console.Error.WriteLine(problem);
+    return 2;
+}
+var transports = settings.TransportTypes();
+var listenAddress = IPAddress.Parse(settings.Host);
+
 var builder = WebApplication.CreateBuilder(new WebApplicationOptions
 {
-    Args = args,
     // The dashboard folder and relative paths are resolved from where the hub is started.
     ContentRootPath = Directory.GetCurrentDirectory(),
 });
-builder.Configuration.AddEnvironmentVariables("HUBSAMPLE_");
 // Per-request logs would cost more than the hub's own work under load (long polling makes a
 // request per message) and could carry payloads: warnings only, plus the startup lines.
 builder.Logging.SetMinimumLevel(LogLevel.Warning);
@@ -22,23 +34,6 @@ builder.Logging.AddFilter("Microsoft.Hosting.Lifetime", LogLevel.Information);
 // do so thousands of times a second; RefusalFilter counts them into one line per interval instead.
 builder.Logging.AddFilter("Microsoft.AspNetCore.SignalR.Internal.DefaultHubDispatcher", LogLevel.None);
 builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
-var settings = builder.Configuration.Get<HubSettings>() ?? new HubSettings();
-
-HttpTransportType transports;
-try
-{
-    transports = settings.TransportTypes();
-}
-catch (ArgumentException error)
-{
-    Console.Error.WriteLine(error.Message);
-    return 2;
-}
-if (!IPAddress.TryParse(settings.Host, out var listenAddress))
-{
-    Console.Error.WriteLine($"--host must be an IP address such as 127.0.0.1 or 0.0.0.0, but is '{settings.Host}'.");
-    return 2;
-}
 builder.WebHost.ConfigureKestrel(kestrel =>
 {
     kestrel.Listen(listenAddress, settings.Port);
@@ -116,5 +111,14 @@ app.Lifetime.ApplicationStarted.Register(() =>
     }
 });
 
-app.Run();
+try
+{
+    app.Run();
+}
+catch (IOException error) when (error.InnerException is AddressInUseException)
+{
+    // Taken between the check above and the start: the same one line as the check gives.
+    Console.Error.WriteLine($"{error.Message} Stop the program using it, or pass another --port or --HttpsPort (0 picks a free one).");
+    return 2;
+}
 return 0;

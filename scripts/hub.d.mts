@@ -25,3 +25,12 @@ export interface HubStartOptions {
 }
 
 export function startHub(options?: HubStartOptions): Promise<RunningHub>;
+
+export interface HubExit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built hub with `args` alone until it exits (start-up refusals); rejects after `timeoutMs` (default 30,000). */
+export function runHubToExit(args: string[], timeoutMs?: number): Promise<HubExit>;

@@ -69,6 +69,30 @@ export async function startHub(options = {}) {
   };
 }
 
+/**
+ * Runs the built hub with `args` alone (no dashboard or defaults added) until it exits, for
+ * start-up refusals; kills it and rejects if it is still running after `timeoutMs`.
+ * @param {string[]} args
+ * @param {number} [timeoutMs] default 30,000
+ */
+export function runHubToExit(args, timeoutMs = 30_000) {
+  const child = spawn('dotnet', [HUB_DLL, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`The hub did not exit within ${timeoutMs} ms with ${args.join(' ')}. It printed:\n${stdout}${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 async function stopProcess(child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', () => resolve()));
