@@ -38,7 +38,9 @@ export function estimateClockOffset(samples: readonly ClockSample[]): ClockEstim
   }
   if (!best) return null;
   return {
-    offsetUs: Math.round(best.agentUs - (best.sentUs + best.receivedUs) / 2),
+    // `+ 0` turns Math.round's -0 (for offsets in (-0.5, 0]) into 0: JSON has no -0, so a stored
+    // run would otherwise read back different from the one that was measured.
+    offsetUs: Math.round(best.agentUs - (best.sentUs + best.receivedUs) / 2) + 0,
     uncertaintyUs: Math.round((best.receivedUs - best.sentUs) / 2),
     samples: samples.length,
     measuredAtUs: best.receivedUs,

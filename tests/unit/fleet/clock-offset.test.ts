@@ -11,8 +11,12 @@ describe('clock offset estimate', () => {
     { name: 'agent ahead by 5 s, symmetric legs', sample: { sentUs: 1_000, receivedUs: 3_000, agentUs: 5_002_000 }, offsetUs: 5_000_000, uncertaintyUs: 1_000 },
     { name: 'agent behind by 2 ms', sample: { sentUs: 10_000, receivedUs: 10_400, agentUs: 8_200 }, offsetUs: -2_000, uncertaintyUs: 200 },
     { name: 'same clock', sample: { sentUs: 0, receivedUs: 100, agentUs: 50 }, offsetUs: 0, uncertaintyUs: 50 },
+    // Math.round(-0.4) is -0, which JSON writes as 0: the stored run must read back equal.
+    { name: 'a fraction behind rounds to 0, not -0', sample: { sentUs: 0, receivedUs: 101, agentUs: 50.1 }, offsetUs: 0, uncertaintyUs: 51 },
   ])('$name', ({ sample, offsetUs, uncertaintyUs }) => {
-    expect(estimateClockOffset([sample])).toEqual({ offsetUs, uncertaintyUs, samples: 1, measuredAtUs: sample.receivedUs });
+    const estimate = estimateClockOffset([sample]);
+    expect(estimate).toEqual({ offsetUs, uncertaintyUs, samples: 1, measuredAtUs: sample.receivedUs });
+    expect(Object.is(estimate!.offsetUs, -0)).toBe(false);
   });
 
   it('keeps the sample with the shortest round trip, whose error bound is the smallest', () => {
