@@ -77,6 +77,7 @@ describe('scenarios on a fake hub', () => {
     const { aggregator } = run.coordinator;
     expect(aggregator.errorCounts().protocol).toBe(2);
     expect(aggregator.errorSamples()[0]!.message).toMatch(/did not accept Echo\(…\): .*Method does not exist.*point the endpoint at the hub-sample/);
+    expect(aggregator.errorSamples()[0]!.message).not.toContain('..');
   });
 
   it('probe deliveries are not counted as messages', async () => {

@@ -133,7 +133,9 @@ export class ScenarioRunner {
       await first.connection.invoke(method, ...args);
       return null;
     } catch (error) {
-      const refusal = `The hub at ${endpointUrl} did not accept ${method}(…): ${error instanceof Error ? error.message : String(error)}. ` +
+      // The client's messages often end with a full stop already ("Method does not exist."): one is enough.
+      const said = (error instanceof Error ? error.message : String(error)).replace(/\.+\s*$/, '');
+      const refusal = `The hub at ${endpointUrl} did not accept ${method}(…): ${said}. ` +
         'This tool needs the benchmark contract (Echo, Broadcast, GroupBroadcast, SendToConnection, JoinGroup, LeaveGroup, delivering Measure(ts, payload)): point the endpoint at the hub-sample or a hub with the same methods.';
       this.ctx.stats.recordError('protocol', refusal);
       return refusal;
