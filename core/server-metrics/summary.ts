@@ -1,0 +1,36 @@
+/**
+ * The server's side of a run in words: what the runner prints and the report shows. Peaks, not
+ * means: the guide's advice (stay under 70%) is about the busiest moments.
+ */
+import { formatBytes, formatCount } from '../format.ts';
+import type { RunResult } from '../run-result.ts';
+import { runLimit } from './run-limit.ts';
+import { peakOf, type ServerMetricsRecord } from './series.ts';
+
+/** "Server (url): peak CPU 43% of all cores, …" and the limit's sentence. */
+export function serverLines(result: Pick<RunResult, 'points' | 'totals' | 'server'>): string[] {
+  const limit = runLimit({ points: result.points, missedSlots: result.totals.missedSlots, server: result.server });
+  const server = result.server;
+  if (!server) return [`Limit: ${limit.sentence}`];
+  return [serverLine(server), `Limit: ${limit.sentence}`];
+}
+
+export function serverLine(server: ServerMetricsRecord): string {
+  const read = server.points.length;
+  if (read === 0) return `Server (${server.url}): not read. ${server.problem ?? 'No scrape answered.'}`;
+  const cpu = peakOf(server.points, 'cpuPercent');
+  const parts = [
+    `peak CPU ${cpu === null ? 'unknown' : `${Math.round(cpu)}%`} of all cores`,
+    known(peakOf(server.points, 'connections'), (n) => `peak ${formatCount(n)} hub connections`),
+    known(server.deliveries, (n) => `${formatCount(n)} deliveries counted by the hub`),
+    known(peakOf(server.points, 'gcPauseMsPerSec'), (n) => `GC pauses up to ${n.toFixed(1)} ms/s`),
+    known(peakOf(server.points, 'threadPoolQueue'), (n) => `thread-pool queue up to ${formatCount(n)}`),
+    known(peakOf(server.points, 'workingSetBytes'), (n) => `working set up to ${formatBytes(n)}`),
+  ].filter((part): part is string => part !== null);
+  const failed = server.failedScrapes > 0 ? ` ${formatCount(server.failedScrapes)} scrape(s) failed: ${server.problem ?? ''}` : '';
+  return `Server (${server.url}): ${parts.join(', ')}.${failed}`;
+}
+
+function known(value: number | null, text: (n: number) => string): string | null {
+  return value === null ? null : text(value);
+}

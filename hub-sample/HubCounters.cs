@@ -1,0 +1,110 @@
+using System.Collections.Concurrent;
+using System.Diagnostics.Metrics;
+using Microsoft.AspNetCore.SignalR;
+
+namespace HubSample;
+
+/// <summary>
+/// The hub's own figures on the <c>HubSample</c> meter, exported at /metrics (see
+/// <see cref="HubMetrics"/>): calls and deliveries per <see cref="BenchHub"/> method, and the
+/// connections to /signalrbench alone (ASP.NET Core's <c>signalr.server.active_connections</c>
+/// also counts /control, which every dashboard holds). A delivery is one <c>Measure</c> message
+/// the hub hands to one connection: an echo makes one, a broadcast one per connection, a group
+/// message one per member. Counted when the call returns, from the connections and groups the
+/// hub knows at that moment, so they equal what clients receive when nothing is lost on the way.
+/// </summary>
+public sealed class HubCounters : IHubFilter
+{
+    public const string MeterName = "HubSample";
+    private const string GroupsKey = "live-bench:metrics-groups";
+
+    private readonly Counter<long> _invocations;
+    private readonly Counter<long> _deliveries;
+    private readonly ConcurrentDictionary<string, byte> _connections = new(StringComparer.Ordinal);
+    /// <summary>Members per group; changed only under the lock (joins and leaves are rare next to sends).</summary>
+    private readonly ConcurrentDictionary<string, int> _groupSizes = new(StringComparer.Ordinal);
+    private readonly object _groupsLock = new();
+
+    public HubCounters(IMeterFactory meters)
+    {
+        var meter = meters.Create(MeterName);
+        _invocations = meter.CreateCounter<long>("hubsample.hub.invocations", "{invocation}", "Calls of the benchmark hub's methods, refused ones included.");
+        _deliveries = meter.CreateCounter<long>("hubsample.hub.deliveries", "{message}", "Measure messages handed to connections, one per receiving connection.");
+        meter.CreateObservableUpDownCounter("hubsample.hub.connections", () => _connections.Count, "{connection}", "Connections to the benchmark hub (/signalrbench) open now.");
+        // A counter is exported from its first measurement on: start every method at 0, so a
+        // scrape before the first call reads 0 (a baseline), not nothing (unknown).
+        foreach (var name in new[] { nameof(BenchHub.Echo), nameof(BenchHub.Broadcast), nameof(BenchHub.GroupBroadcast), nameof(BenchHub.SendToConnection), nameof(BenchHub.JoinGroup), nameof(BenchHub.LeaveGroup) })
+        {
+            var method = new KeyValuePair<string, object?>("method", name);
+            _invocations.Add(0, method);
+            _deliveries.Add(0, method);
+        }
+    }
+
+    public async ValueTask<object?> InvokeMethodAsync(HubInvocationContext invocation, Func<HubInvocationContext, ValueTask<object?>> next)
+    {
+        if (invocation.Hub is not BenchHub) return await next(invocation);
+        var method = new KeyValuePair<string, object?>("method", invocation.HubMethodName);
+        _invocations.Add(1, method);
+        // Fan-out is read before the call sends: that is whom the message goes to.
+        var fanOut = FanOut(invocation);
+        var result = await next(invocation);
+        if (fanOut > 0) _deliveries.Add(fanOut, method);
+        Membership(invocation);
+        return result;
+    }
+
+    public Task OnConnectedAsync(HubLifetimeContext context, Func<HubLifetimeContext, Task> next)
+    {
+        if (context.Hub is BenchHub) _connections.TryAdd(context.Context.ConnectionId, 0);
+        return next(context);
+    }
+
+    public async Task OnDisconnectedAsync(HubLifetimeContext context, Exception? exception, Func<HubLifetimeContext, Exception?, Task> next)
+    {
+        await next(context, exception);
+        if (context.Hub is not BenchHub) return;
+        _connections.TryRemove(context.Context.ConnectionId, out _);
+        foreach (var group in Joined(context.Context)) Resize(group, -1);
+    }
+
+    private long FanOut(HubInvocationContext invocation) => invocation.HubMethodName switch
+    {
+        nameof(BenchHub.Echo) => 1,
+        nameof(BenchHub.Broadcast) => _connections.Count,
+        nameof(BenchHub.GroupBroadcast) when invocation.HubMethodArguments[0] is string group =>
+            _groupSizes.TryGetValue(group, out var size) ? size : 0,
+        nameof(BenchHub.SendToConnection) when invocation.HubMethodArguments[0] is string id =>
+            _connections.ContainsKey(id) ? 1 : 0,
+        _ => 0,
+    };
+
+    /// <summary>After a join or leave went through: the group's size follows.</summary>
+    private void Membership(HubInvocationContext invocation)
+    {
+        if (invocation.HubMethodArguments.Count == 0 || invocation.HubMethodArguments[0] is not string group) return;
+        var joined = Joined(invocation.Context);
+        if (invocation.HubMethodName == nameof(BenchHub.JoinGroup) && joined.Add(group)) Resize(group, +1);
+        else if (invocation.HubMethodName == nameof(BenchHub.LeaveGroup) && joined.Remove(group)) Resize(group, -1);
+    }
+
+    private void Resize(string group, int change)
+    {
+        lock (_groupsLock)
+        {
+            var size = (_groupSizes.TryGetValue(group, out var now) ? now : 0) + change;
+            if (size > 0) _groupSizes[group] = size;
+            else _groupSizes.TryRemove(group, out _);
+        }
+    }
+
+    private static HashSet<string> Joined(HubCallerContext context)
+    {
+        // One connection's calls run one at a time (MaximumParallelInvocationsPerClient is 1), and
+        // its disconnect comes after them, so this per-connection set needs no lock.
+        if (context.Items.TryGetValue(GroupsKey, out var existing) && existing is HashSet<string> set) return set;
+        var created = new HashSet<string>(StringComparer.Ordinal);
+        context.Items[GroupsKey] = created;
+        return created;
+    }
+}
