@@ -33,11 +33,12 @@ public sealed class HubCounters : IHubFilter
         meter.CreateObservableUpDownCounter("hubsample.hub.connections", () => _connections.Count, "{connection}", "Connections to the benchmark hub (/signalrbench) open now.");
         // A counter is exported from its first measurement on: start every method at 0, so a
         // scrape before the first call reads 0 (a baseline), not nothing (unknown).
-        foreach (var name in new[] { nameof(BenchHub.Echo), nameof(BenchHub.Broadcast), nameof(BenchHub.GroupBroadcast), nameof(BenchHub.SendToConnection), nameof(BenchHub.JoinGroup), nameof(BenchHub.LeaveGroup) })
+        string[] sending = [nameof(BenchHub.Echo), nameof(BenchHub.Broadcast), nameof(BenchHub.GroupBroadcast), nameof(BenchHub.SendToConnection)];
+        foreach (var name in sending.Concat([nameof(BenchHub.JoinGroup), nameof(BenchHub.LeaveGroup)]))
         {
             var method = new KeyValuePair<string, object?>("method", name);
             _invocations.Add(0, method);
-            _deliveries.Add(0, method);
+            if (sending.Contains(name)) _deliveries.Add(0, method);
         }
     }
 

@@ -50,13 +50,14 @@ export class ServerScraper {
     this.#tick();
   }
 
-  /** Takes one last reading (the hub's final counts), then stops. Never rejects. */
-  async stop(): Promise<void> {
+  /** Stops, after one last reading (the hub's final counts) unless `finalReading` is false.
+   *  Never rejects. */
+  async stop(finalReading = true): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#options.timers.clearTimeout(this.#timer);
     await this.#inFlight;
-    await this.#scrape();
+    if (finalReading) await this.#scrape();
   }
 
   #tick(): void {

@@ -7,17 +7,22 @@ import type { RunResult } from '../run-result.ts';
 import { runLimit } from './run-limit.ts';
 import { peakOf, type ServerMetricsRecord } from './series.ts';
 
-/** "Server (url): peak CPU 43% of all cores, …" and the limit's sentence. */
-export function serverLines(result: Pick<RunResult, 'points' | 'totals' | 'server'>): string[] {
+type RunFigures = Pick<RunResult, 'points' | 'totals' | 'server'>;
+
+/** [label, text] rows: the server's figures (when they were read) and which side set the limit. */
+export function serverFacts(result: RunFigures): [label: string, text: string][] {
   const limit = runLimit({ points: result.points, missedSlots: result.totals.missedSlots, server: result.server });
-  const server = result.server;
-  if (!server) return [`Limit: ${limit.sentence}`];
-  return [serverLine(server), `Limit: ${limit.sentence}`];
+  return [...(result.server ? [['Server', serverText(result.server)] as [string, string]] : []), ['Limit', limit.sentence]];
 }
 
-export function serverLine(server: ServerMetricsRecord): string {
+/** "Server: peak CPU 43% of all cores, … (read from url)." and "Limit: …", as the runner prints them. */
+export function serverLines(result: RunFigures): string[] {
+  return serverFacts(result).map(([label, text]) => `${label}: ${text}`);
+}
+
+function serverText(server: ServerMetricsRecord): string {
   const read = server.points.length;
-  if (read === 0) return `Server (${server.url}): not read. ${server.problem ?? 'No scrape answered.'}`;
+  if (read === 0) return `not read from ${server.url}. ${server.problem ?? 'No scrape answered.'}`;
   const cpu = peakOf(server.points, 'cpuPercent');
   const parts = [
     `peak CPU ${cpu === null ? 'unknown' : `${Math.round(cpu)}%`} of all cores`,
@@ -28,7 +33,7 @@ export function serverLine(server: ServerMetricsRecord): string {
     known(peakOf(server.points, 'workingSetBytes'), (n) => `working set up to ${formatBytes(n)}`),
   ].filter((part): part is string => part !== null);
   const failed = server.failedScrapes > 0 ? ` ${formatCount(server.failedScrapes)} scrape(s) failed: ${server.problem ?? ''}` : '';
-  return `Server (${server.url}): ${parts.join(', ')}.${failed}`;
+  return `${parts.join(', ')} (read from ${server.url}).${failed}`;
 }
 
 function known(value: number | null, text: (n: number) => string): string | null {

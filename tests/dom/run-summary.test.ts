@@ -6,6 +6,7 @@ import type { RunView } from '../../src/lib/run-controller.svelte.ts';
 import { emptyErrorCounts, emptyTotals } from '../../core/protocol.ts';
 import { emptyFates, type Fates } from '../../core/fates.ts';
 import { runVerdict, type RunOutcome } from '../../core/run-outcome.ts';
+import { explainLimit } from '../../core/server-metrics/attribution.ts';
 
 const latency = { count: 100, p50Us: 900, p90Us: 1_500, p99Us: 4_000, p999Us: 9_000, maxUs: 12_000, meanUs: 1_000 };
 
@@ -29,6 +30,8 @@ function view(overrides: Partial<RunView>, outcome: RunOutcome = { kind: 'finish
     maxEventLoopLagMs: 2,
     workers: [{ workerIndex: 0, maxEventLoopLagMs: 2, maxSendLagMs: 1, missedSlots: 0, connectionsOpen: 10, lost: false }],
     agents: [],
+    server: null,
+    limit: explainLimit({ serverPeakCpuPercent: null, clientLagMs: 2, missedSlots: 0 }),
     ...overrides,
   };
 }
