@@ -34,7 +34,8 @@ export type ServerReading = { [K in ReadingField]: number | null } & {
   atUs: number;
 };
 
-/** Reads a scrape; throws an Error saying what is wrong when the text is not the Prometheus format. */
+/** Reads a scrape; throws an Error saying what is wrong when the text is not the Prometheus
+ *  format or holds none of the figures read here. */
 export function readMetrics(text: string, atUs: number): ServerReading {
   let families: PrometheusFamily[];
   try {
@@ -44,9 +45,16 @@ export function readMetrics(text: string, atUs: number): ServerReading {
   }
   const byName = new Map(families.map((family) => [family.name, family]));
   const reading = { atUs } as ServerReading;
+  let known = 0;
   for (const field of Object.keys(METRIC_NAMES) as ReadingField[]) {
     const family = METRIC_NAMES[field].map((name) => byName.get(name)).find((f) => f !== undefined);
     reading[field] = family ? sumOf(family) : null;
+    if (reading[field] !== null) known += 1;
+  }
+  // The parser reads almost any text as some metric: an HTML page (a fallback route) would pass
+  // as an app whose every figure is unknown, with nothing said.
+  if (known === 0) {
+    throw new Error('the answer holds none of the figures this tool reads (.NET\'s System.Runtime, ASP.NET Core\'s SignalR and Kestrel meters, the hub-sample\'s counters): is this an ASP.NET Core app exporting them in the Prometheus text format?');
   }
   return reading;
 }
