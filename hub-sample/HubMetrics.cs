@@ -24,7 +24,9 @@ public static class HubMetrics
         services.AddOpenTelemetry().WithMetrics(metrics => metrics
             .AddMeter("Microsoft.AspNetCore.Http.Connections", "Microsoft.AspNetCore.Server.Kestrel", HubCounters.MeterName)
             .AddRuntimeInstrumentation()
-            .AddPrometheusExporter());
+            // Every scrape a fresh reading: a cached answer (300 ms by default) would pair old
+            // counters with the scraper's new time and skew the rates it takes from them.
+            .AddPrometheusExporter(exporter => exporter.ScrapeResponseCacheDurationMilliseconds = 0));
         return services;
     }
 

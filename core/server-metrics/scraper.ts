@@ -5,7 +5,7 @@
  */
 import type { Clock, Timers } from '../clock.ts';
 import { readMetrics, type ServerReading } from './reading.ts';
-import { deliveriesBetween, emptyServerRecord, secondOf, serverSecond, type ServerMetricsRecord } from './series.ts';
+import { addDeliveries, emptyServerRecord, secondOf, serverSecond, type ServerMetricsRecord } from './series.ts';
 
 /** Time between two scrapes, in ms: the client's figures are per second too. */
 export const SCRAPE_INTERVAL_MS = 1_000;
@@ -28,7 +28,6 @@ export class ServerScraper {
   readonly #options: ScraperOptions;
   readonly #record: ServerMetricsRecord;
   #runStartUs = 0;
-  #first: ServerReading | null = null;
   #previous: ServerReading | null = null;
   #timer: unknown = null;
   #stopped = false;
@@ -79,9 +78,8 @@ export class ServerScraper {
     const record = this.#record;
     const second = secondOf(reading.atUs, this.#runStartUs, record.points.at(-1)?.second ?? null);
     record.points.push(serverSecond(second, reading, this.#previous));
-    this.#first ??= reading;
+    record.deliveries = addDeliveries(this.#previous === null ? null : record.deliveries, this.#previous, reading);
     this.#previous = reading;
-    record.deliveries = deliveriesBetween(this.#first, reading);
     this.#options.onUpdate?.();
   }
 

@@ -37,7 +37,8 @@ export interface ServerMetricsRecord {
   /** Scrapes that failed. */
   failedScrapes: number;
   points: ServerSecond[];
-  /** Deliveries the hub counted between the first and the last reading; null when unknown. */
+  /** Deliveries the hub counted between the first and the last reading; null when unknown (no
+   *  such counter, or the hub restarted in between). */
   deliveries: number | null;
 }
 
@@ -76,10 +77,16 @@ export function serverSecond(second: number, current: ServerReading, previous: S
   };
 }
 
-/** The deliveries counted between two readings; null when either lacks the counter or it was reset. */
-export function deliveriesBetween(first: ServerReading | null, last: ServerReading | null): number | null {
-  if (!first || !last || first.hubDeliveries === null || last.hubDeliveries === null || last.hubDeliveries < first.hubDeliveries) return null;
-  return last.hubDeliveries - first.hubDeliveries;
+/** The deliveries counted so far after `next`: the total before it plus what the hub counted since
+ *  `previous`. Unknown (null) from the first reading without the counter or the first reset (the
+ *  hub restarted: what it delivered while it was gone is unknown) on, never a wrong number. */
+export function addDeliveries(total: number | null, previous: ServerReading | null, next: ServerReading): number | null {
+  if (next.hubDeliveries === null) return null;
+  if (previous === null) return 0;
+  if (total === null || previous.hubDeliveries === null || next.hubDeliveries < previous.hubDeliveries) return null;
+  // A new process can have counted past the old one's figure already; its CPU time gives it away.
+  if (next.cpuSeconds !== null && previous.cpuSeconds !== null && next.cpuSeconds < previous.cpuSeconds) return null;
+  return total + next.hubDeliveries - previous.hubDeliveries;
 }
 
 /** The highest value of a figure over the run; null when it was never known. */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readMetrics } from '../../../core/server-metrics/reading.ts';
 import { defaultMetricsUrl, metricsUrlProblem, ServerScraper, SCRAPE_INTERVAL_MS } from '../../../core/server-metrics/scraper.ts';
-import { secondOf, serverSecond } from '../../../core/server-metrics/series.ts';
+import { addDeliveries, secondOf, serverSecond } from '../../../core/server-metrics/series.ts';
 import { FakeTime, flushMicrotasks } from '../../support/fake-time.ts';
 
 /** What the hub-sample's OpenTelemetry exporter writes (shape copied from a real scrape). */
@@ -140,5 +140,23 @@ describe('metrics addresses', () => {
     expect(metricsUrlProblem('ftp://127.0.0.1/metrics')).toMatch(/must start with http/);
     expect(metricsUrlProblem('127.0.0.1:5180/metrics')).toMatch(/is not a URL/);
     expect(metricsUrlProblem('not a url')).toMatch(/is not a URL/);
+  });
+});
+
+describe('addDeliveries', () => {
+  const at = (deliveries: number | null) => ({ ...readMetrics(metricsText(quiet), 0), hubDeliveries: deliveries });
+
+  it('adds what the hub counted between readings, from 0 at the first', () => {
+    expect(addDeliveries(null, null, at(500))).toBe(0);
+    expect(addDeliveries(0, at(500), at(800))).toBe(300);
+    expect(addDeliveries(300, at(800), at(800))).toBe(300);
+  });
+
+  it('is unknown from a reset (a restarted hub) or a missing counter on, never a wrong number', () => {
+    expect(addDeliveries(300, at(800), at(20))).toBeNull();
+    expect(addDeliveries(null, at(20), at(900))).toBeNull();
+    expect(addDeliveries(0, at(500), at(null))).toBeNull();
+    // A restarted hub that already counted past the old figure: its CPU time went back.
+    expect(addDeliveries(300, { ...at(800), cpuSeconds: 40 }, { ...at(900), cpuSeconds: 0.5 })).toBeNull();
   });
 });
