@@ -17,6 +17,9 @@ export const CLIENT_LAG_LIMIT_MS = 100;
 export interface LimitInput {
   /** The server's highest CPU share over the run, in % of all cores; null when unknown (no metrics). */
   serverPeakCpuPercent: number | null;
+  /** Readings of its metrics that got no answer after others had: a server that stopped
+   *  answering (stalled, killed) is at its limit whatever its CPU said before. Default 0. */
+  serverUnanswered?: number;
   /** The client's worst lateness over the run (send lag or event-loop lag), in ms. */
   clientLagMs: number;
   /** Sends that missed their slot. */
@@ -33,20 +36,24 @@ export interface LimitExplanation {
 
 export function explainLimit(input: LimitInput): LimitExplanation {
   const { serverPeakCpuPercent: cpu } = input;
+  const unanswered = input.serverUnanswered ?? 0;
   const clientLagged = input.clientLagMs >= CLIENT_LAG_LIMIT_MS || input.missedSlots > 0;
   const lag = clientLagText(input);
-  const cpuText = cpu === null ? '' : `${Math.round(cpu)}% CPU`;
   const result = (side: LimitSide, sentence: string): LimitExplanation => ({ side, sentence });
   if (cpu === null) {
     return clientLagged
       ? result('client', `The client ${lag}: the client is the limit (the server's load is unknown: its metrics were not read).`)
       : result('unknown', 'The client kept its schedule; the server\'s load is unknown (its metrics were not read), so which side sets the limit cannot be told.');
   }
-  if (cpu >= SERVER_SATURATED_PERCENT && clientLagged) {
-    return result('both', `Both sides were saturated: the server was at ${cpuText} and the client ${lag}. The figures describe both; run the client on another machine to tell them apart.`);
+  const cpuText = `${Math.round(cpu)}% CPU`;
+  const saturated = unanswered > 0
+    ? `stopped answering (${formatCount(unanswered)} reading${unanswered === 1 ? '' : 's'} of its metrics got no answer)`
+    : cpu >= SERVER_SATURATED_PERCENT ? `was at ${cpuText}` : null;
+  if (saturated && clientLagged) {
+    return result('both', `Both sides were saturated: the server ${saturated} and the client ${lag}. The figures describe both; run the client on another machine to tell them apart.`);
   }
-  if (cpu >= SERVER_SATURATED_PERCENT) {
-    return result('server', `The server was at ${cpuText} while the client kept its schedule: the service is the limit.`);
+  if (saturated) {
+    return result('server', `The server ${saturated} while the client kept its schedule: the service is the limit.`);
   }
   if (clientLagged) {
     return result('client', `The client ${lag} while the server peaked at ${cpuText}: the client is the limit.`);

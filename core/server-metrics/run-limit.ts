@@ -16,5 +16,7 @@ export interface RunLimitInput {
 
 export function runLimit({ points, missedSlots, server }: RunLimitInput): LimitExplanation {
   const clientLagMs = points.reduce((worst, p) => Math.max(worst, p.maxSendLagMs, p.eventLoopLagMs), 0);
-  return explainLimit({ serverPeakCpuPercent: server ? peakOf(server.points, 'cpuPercent') : null, clientLagMs, missedSlots });
+  // Failures while nothing was ever read are an address or CORS problem, not a busy server.
+  const serverUnanswered = server && server.points.length > 0 ? server.failedScrapes : 0;
+  return explainLimit({ serverPeakCpuPercent: server ? peakOf(server.points, 'cpuPercent') : null, serverUnanswered, clientLagMs, missedSlots });
 }

@@ -32,7 +32,7 @@ function serverText(server: ServerMetricsRecord): string {
     known(peakOf(server.points, 'threadPoolQueue'), (n) => `thread-pool queue up to ${formatCount(n)}`),
     known(peakOf(server.points, 'workingSetBytes'), (n) => `working set up to ${formatBytes(n)}`),
   ].filter((part): part is string => part !== null);
-  const failed = server.failedScrapes > 0 ? ` ${formatCount(server.failedScrapes)} scrape(s) failed: ${server.problem ?? ''}` : '';
+  const failed = server.failedScrapes > 0 ? ` ${formatCount(server.failedScrapes)} reading(s) got no answer.` : '';
   return `${parts.join(', ')} (read from ${server.url}).${failed}`;
 }
 

@@ -134,3 +134,32 @@ describe('a hub with --EnableMetrics false', () => {
     expect(run.stdout).toContain('Limit: The client kept its schedule; the server\'s load is unknown');
   }, 60_000);
 });
+
+describe('a hub frozen (SIGSTOP) mid-run while its metrics are read', () => {
+  let frozen: RunningHub;
+  beforeAll(async () => {
+    frozen = await startHub();
+  }, 60_000);
+  afterAll(async () => {
+    frozen?.process.kill('SIGCONT');
+    await frozen?.stop();
+  });
+
+  it('the run fails as before, the unanswered metrics are said once, and the limit names the server', async () => {
+    const run = await liveBench(['--endpoint', `${frozen.httpUrl}/signalrbench`, '--connections', '20', '--interval-ms', '500', '--duration', '6', '--drain-s', '5', '--quiet', '--server-metrics', `${frozen.httpUrl}/metrics`, '--json', '-'], (child) => {
+      // Frozen until the runner has ended: its drain and its last reading must give up by themselves.
+      setTimeout(() => {
+        if (child.exitCode === null) frozen.process.kill('SIGSTOP');
+      }, 3_000);
+    });
+    frozen.process.kill('SIGCONT');
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr.match(/could not be read/g)).toHaveLength(1);
+    expect(run.stderr).toContain('could not be read: no answer within 2 s');
+    const result = runDocument(run.stdout);
+    expect(result.verdict.status).toBe('fail');
+    expect(result.server!.points.length).toBeGreaterThan(0);
+    expect(result.server!.failedScrapes).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/^Limit: The server stopped answering \(\d+ readings? of its metrics got no answer\)/m);
+  }, 60_000);
+});

@@ -61,6 +61,12 @@ const cases: Case[] = [
     sentence: 'The client lagged 400 ms: the client is the limit (the server\'s load is unknown: its metrics were not read).',
   },
   {
+    name: 'a server that stopped answering (stalled or killed) is the limit whatever its CPU said before',
+    input: { serverPeakCpuPercent: 14, serverUnanswered: 3, clientLagMs: 4, missedSlots: 0 },
+    side: 'server',
+    sentence: 'The server stopped answering (3 readings of its metrics got no answer) while the client kept its schedule: the service is the limit.',
+  },
+  {
     name: 'the bounds themselves count as saturated and lagging',
     input: { serverPeakCpuPercent: SERVER_SATURATED_PERCENT, clientLagMs: CLIENT_LAG_LIMIT_MS, missedSlots: 0 },
     side: 'both',
@@ -85,6 +91,12 @@ describe('runLimit', () => {
   it('takes the server\'s peak CPU and the client\'s worst send or event-loop lag over the run', () => {
     const points = [{ maxSendLagMs: 2, eventLoopLagMs: 1 }, { maxSendLagMs: 3, eventLoopLagMs: 650 }];
     expect(runLimit({ points, missedSlots: 0, server: server([null, 40, 92, 60]) })).toEqual(explainLimit({ serverPeakCpuPercent: 92, clientLagMs: 650, missedSlots: 0 }));
+  });
+
+  it('counts unanswered readings only after one was read: failures from the start are an address problem', () => {
+    const points = [{ maxSendLagMs: 2, eventLoopLagMs: 1 }];
+    expect(runLimit({ points, missedSlots: 0, server: { ...server([10, 12]), failedScrapes: 2 } }).side).toBe('server');
+    expect(runLimit({ points, missedSlots: 0, server: { ...server([]), failedScrapes: 5 } }).side).toBe('unknown');
   });
 
   it('a run kept before server metrics (no record) or whose scrapes all failed reads as unknown on the server side', () => {
