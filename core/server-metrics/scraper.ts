@@ -28,6 +28,8 @@ export class ServerScraper {
   readonly #options: ScraperOptions;
   readonly #record: ServerMetricsRecord;
   #runStartUs = 0;
+  /** Readings started so far: reading n is due at the run's start + n s. */
+  #ticks = 0;
   #previous: ServerReading | null = null;
   #timer: unknown = null;
   #stopped = false;
@@ -60,8 +62,14 @@ export class ServerScraper {
   }
 
   #tick(): void {
+    this.#ticks += 1;
     this.#inFlight = this.#scrape().then(() => {
-      if (!this.#stopped) this.#timer = this.#options.timers.setTimeout(() => this.#tick(), SCRAPE_INTERVAL_MS);
+      if (this.#stopped) return;
+      // Due on the run's own seconds, not a second after the last answer: slow answers must
+      // not make the readings drift away from the client's seconds. One at a time, though.
+      const dueUs = this.#runStartUs + this.#ticks * SCRAPE_INTERVAL_MS * 1_000;
+      const delayMs = Math.max(0, (dueUs - this.#options.clock.nowUs()) / 1_000);
+      this.#timer = this.#options.timers.setTimeout(() => this.#tick(), delayMs);
     });
   }
 

@@ -160,3 +160,25 @@ describe('addDeliveries', () => {
     expect(addDeliveries(300, { ...at(800), cpuSeconds: 40 }, { ...at(900), cpuSeconds: 0.5 })).toBeNull();
   });
 });
+
+describe('ServerScraper schedule', () => {
+  it('keeps to the run\'s seconds when answers are slow, one reading at a time', async () => {
+    const time = new FakeTime();
+    const startUs = time.nowUs();
+    const askedAtMs: number[] = [];
+    const scraper = new ServerScraper({
+      url: 'http://h/metrics',
+      // Each answer takes 400 ms.
+      fetchText: (): Promise<string> => {
+        askedAtMs.push((time.nowUs() - startUs) / 1_000);
+        return new Promise((resolve) => time.setTimeout(() => resolve(metricsText(quiet)), 400));
+      },
+      clock: time,
+      timers: time,
+    });
+    scraper.start();
+    await time.advanceByMs(4_500);
+    await scraper.stop(false);
+    expect(askedAtMs).toEqual([0, 1_000, 2_000, 3_000, 4_000]);
+  });
+});
