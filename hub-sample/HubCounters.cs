@@ -42,17 +42,33 @@ public sealed class HubCounters : IHubFilter
         }
     }
 
-    public async ValueTask<object?> InvokeMethodAsync(HubInvocationContext invocation, Func<HubInvocationContext, ValueTask<object?>> next)
+    public ValueTask<object?> InvokeMethodAsync(HubInvocationContext invocation, Func<HubInvocationContext, ValueTask<object?>> next)
     {
-        if (invocation.Hub is not BenchHub) return await next(invocation);
+        if (invocation.Hub is not BenchHub) return next(invocation);
         var method = new KeyValuePair<string, object?>("method", invocation.HubMethodName);
         _invocations.Add(1, method);
         // Fan-out is read before the call sends: that is whom the message goes to.
         var fanOut = FanOut(invocation);
-        var result = await next(invocation);
+        var pending = next(invocation);
+        // Benchmark calls complete here almost always: no extra state machine on the hot path.
+        if (!pending.IsCompletedSuccessfully) return Awaited(invocation, pending, fanOut, method);
+        Completed(invocation, fanOut, method);
+        return pending;
+    }
+
+    private async ValueTask<object?> Awaited(HubInvocationContext invocation, ValueTask<object?> pending, long fanOut, KeyValuePair<string, object?> method)
+    {
+        var result = await pending;
+        Completed(invocation, fanOut, method);
+        return result;
+    }
+
+    /// <summary>After a call went through (a refused one throws before this): its deliveries, and
+    /// a join or leave changes its group's size.</summary>
+    private void Completed(HubInvocationContext invocation, long fanOut, KeyValuePair<string, object?> method)
+    {
         if (fanOut > 0) _deliveries.Add(fanOut, method);
         Membership(invocation);
-        return result;
     }
 
     public Task OnConnectedAsync(HubLifetimeContext context, Func<HubLifetimeContext, Task> next)
@@ -80,7 +96,6 @@ public sealed class HubCounters : IHubFilter
         _ => 0,
     };
 
-    /// <summary>After a join or leave went through: the group's size follows.</summary>
     private void Membership(HubInvocationContext invocation)
     {
         if (invocation.HubMethodArguments.Count == 0 || invocation.HubMethodArguments[0] is not string group) return;

@@ -34,15 +34,19 @@ export class ServerScraper {
   #timer: unknown = null;
   #stopped = false;
   #inFlight: Promise<void> = Promise.resolve();
+  /** The last copy handed out, kept until a reading or a failure changes the record, so views
+   *  that refresh every frame redraw the server's charts only when something is new. */
+  #copy: ServerMetricsRecord | null = null;
 
   constructor(options: ScraperOptions) {
     this.#options = options;
     this.#record = emptyServerRecord(options.url);
   }
 
-  /** The server's side so far (a copy: safe to keep). */
+  /** The server's side so far: a copy, safe to keep, the same object until something changes. */
   record(): ServerMetricsRecord {
-    return { ...this.#record, points: [...this.#record.points] };
+    this.#copy ??= { ...this.#record, points: [...this.#record.points] };
+    return this.#copy;
   }
 
   /** Reads at once (the baseline), then every SCRAPE_INTERVAL_MS until stop(). */
@@ -88,12 +92,14 @@ export class ServerScraper {
     record.points.push(serverSecond(second, reading, this.#previous));
     record.deliveries = addDeliveries(this.#previous === null ? null : record.deliveries, this.#previous, reading);
     this.#previous = reading;
+    this.#copy = null;
     this.#options.onUpdate?.();
   }
 
   #failed(reason: string): void {
     const record = this.#record;
     record.failedScrapes += 1;
+    this.#copy = null;
     if (record.problem !== null) return;
     record.problem = `Server metrics at ${record.url} could not be read: ${reason}. The run goes on without them; switch them off or give another address to stop this message.`;
     this.#options.onProblem?.(record.problem);

@@ -115,6 +115,8 @@ describe('ServerScraper', () => {
     await time.advanceByMs(5 * SCRAPE_INTERVAL_MS);
     expect(calls()).toBe(5);
     const record = scraper.record();
+    // The same copy until something changes: views refreshing each frame do not redraw for nothing.
+    expect(scraper.record()).toBe(record);
     expect(record.points.map((p) => p.second)).toEqual([0, 1, 2, 3, 4]);
     expect(record.deliveries).toBe(400);
     expect(record.problem).toBeNull();
@@ -124,7 +126,9 @@ describe('ServerScraper', () => {
     const { time, scraper, problems } = scraperWith([fail, fail, fail, () => metricsText(quiet)]);
     scraper.start();
     await flushMicrotasks();
+    const first = scraper.record();
     await time.advanceByMs(4 * SCRAPE_INTERVAL_MS + 10);
+    expect(scraper.record()).not.toBe(first);
     await scraper.stop(false);
     expect(problems).toEqual(['Server metrics at http://127.0.0.1:5180/metrics could not be read: 404 Not Found (the app does not serve metrics there). The run goes on without them; switch them off or give another address to stop this message.']);
     const record = scraper.record();
