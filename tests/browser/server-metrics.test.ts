@@ -18,13 +18,29 @@ afterAll(async () => {
 });
 
 async function dashboardOn(extraArgs: string[]): Promise<Page> {
+  return (await dashboardAndHub(extraArgs)).page;
+}
+
+async function dashboardAndHub(extraArgs: string[]): Promise<{ page: Page; hub: RunningHub }> {
   const hub = await startHub({ extraArgs });
   const browser = await launchChromium();
   opened.push({ browser, hub });
   const page = await browser.context.newPage();
   await page.goto(hub.httpUrl);
-  return page;
+  return { page, hub };
 }
+
+/** Another hub whose /metrics the page reads from another origin. */
+async function otherHub(extraArgs: string[]): Promise<RunningHub> {
+  const hub = await startHub({ extraArgs });
+  others.push(hub);
+  return hub;
+}
+
+const others: RunningHub[] = [];
+afterAll(async () => {
+  for (const hub of others) await hub.stop();
+});
 
 async function start(page: Page, durationSec: string): Promise<void> {
   await page.fill('input[name=connections]', '10');
@@ -66,6 +82,26 @@ describe('server metrics in the dashboard', () => {
       if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/server-charts-${width}x${height}.png` });
     }
     await page.setViewportSize({ width: 1280, height: 1000 });
+  }, 120_000);
+
+  it('reads another origin\'s /metrics from the cross-origin isolated page when that app allows the page\'s origin, and says once when it does not', async () => {
+    const { page, hub } = await dashboardAndHub([]);
+    expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
+    const allowing = await otherHub(['--CorsOrigins', hub.httpUrl]);
+    await page.fill('[data-testid=server-metrics-address]', `${allowing.httpUrl}/metrics`);
+    await start(page, '3');
+    await page.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });
+    expect(await points(page)).toBeGreaterThanOrEqual(3);
+    expect(await page.getByTestId('server-metrics-problem').count()).toBe(0);
+
+    const refusing = await otherHub([]);
+    await page.fill('[data-testid=server-metrics-address]', `${refusing.httpUrl}/metrics`);
+    await start(page, '3');
+    await page.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });
+    const problem = page.getByTestId('server-metrics-problem');
+    expect(await problem.count()).toBe(1);
+    expect(await problem.textContent()).toContain('does not allow this page\'s origin');
+    expect(await page.getByTestId('summary').getAttribute('data-verdict')).toBe('pass');
   }, 120_000);
 
   it('with /metrics switched off on the hub: says so once, and the run completes with its verdict', async () => {
