@@ -127,5 +127,9 @@ export function parseRunResult(text: string): RunResult {
   for (const key of ['config', 'outcome', 'verdict', 'fates', 'totals', 'latency', 'points'] as const) {
     if (doc[key] === undefined) throw new Error(`This run file has no "${key}": it is incomplete or damaged.`);
   }
+  // Optional (runs kept before server metrics have none), but when present the charts read it.
+  if (doc.server !== undefined && (doc.server === null || typeof doc.server !== 'object' || !Array.isArray(doc.server.points))) {
+    throw new Error('This run file\'s "server" metrics have no list of points: it is damaged. Remove its "server" field to import the rest.');
+  }
   return doc as RunResult;
 }
