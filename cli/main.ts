@@ -13,7 +13,7 @@ import { runResult } from '../core/run-result.ts';
 import { runAgent } from './agent.ts';
 import { VERSIONS } from '../core/versions.ts';
 import { parseCliArgs, USAGE } from './args.ts';
-import { progressLine, summaryText } from './report.ts';
+import { progressLine, serverProgress, summaryText } from './report.ts';
 import { threadPort } from './thread-port.ts';
 import { brokenThresholds } from './thresholds.ts';
 import { outcomeText } from '../core/run-outcome.ts';
@@ -51,6 +51,14 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const probes = memoryLogPath ? Array.from({ length: config.workers }, heapProbe) : [];
   const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index, probes[index]?.threadEnd));
   const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe)) : async () => {};
+  // Read beside the run, never in its way: a failure is said once and the run goes on.
+  const scraper = serverMetricsUrl === null ? null : new ServerScraper({
+    url: serverMetricsUrl,
+    fetchText: platformFetchText(),
+    clock: systemClock,
+    timers: systemTimers,
+    onProblem: (message) => io.err(`live-bench: ${message}`),
+  });
   let printedSecond = 0;
   let firstErrorShown = false;
   const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => {
@@ -64,7 +72,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     const last = a.points().at(-1);
     if (!quiet && last && last.second > printedSecond) {
       printedSecond = last.second;
-      io.err(progressLine(a, coordinator.phase, config.connections));
+      io.err(progressLine(a, coordinator.phase, config.connections) + (scraper ? `  ${serverProgress(scraper.record())}` : ''));
     }
   } });
   const stallTimer = setTimeout(() => {
@@ -80,14 +88,6 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-  // Read beside the run, never in its way: a failure is said once and the run goes on.
-  const scraper = serverMetricsUrl === null ? null : new ServerScraper({
-    url: serverMetricsUrl,
-    fetchText: platformFetchText(),
-    clock: systemClock,
-    timers: systemTimers,
-    onProblem: (message) => io.err(`live-bench: ${message}`),
-  });
   const startedAt = new Date();
   io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${config.workers} worker thread(s)`);
   scraper?.start();

@@ -8,6 +8,15 @@ import { recentRates } from '../core/recent-rates.ts';
 import { judgeTiers, tierLoad } from '../core/tier-view.ts';
 import type { EditionId } from '../core/guide/index.ts';
 import { serverLines } from '../core/server-metrics/summary.ts';
+import type { ServerMetricsRecord } from '../core/server-metrics/series.ts';
+
+/** The server's latest CPU and connections for the progress line: "server CPU 23% 50 conns"; "–" while unknown. */
+export function serverProgress(record: ServerMetricsRecord): string {
+  const last = record.points.at(-1);
+  const cpu = last?.cpuPercent;
+  const conns = last?.connections;
+  return `server CPU ${cpu === null || cpu === undefined ? '–' : `${Math.round(cpu)}%`} ${conns === null || conns === undefined ? '–' : formatCount(conns)} conns`;
+}
 
 export function progressLine(aggregator: RunAggregator, phase: string, connections: number): string {
   const last = aggregator.points().at(-1);

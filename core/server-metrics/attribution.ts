@@ -42,8 +42,8 @@ export function explainLimit(input: LimitInput): LimitExplanation {
   const result = (side: LimitSide, sentence: string): LimitExplanation => ({ side, sentence });
   if (cpu === null) {
     return clientLagged
-      ? result('client', `The client ${lag}: the client is the limit (the server's load is unknown: its metrics were not read).`)
-      : result('unknown', 'The client kept its schedule; the server\'s load is unknown (its metrics were not read), so which side sets the limit cannot be told.');
+      ? result('client', `The client ${lag}: the client is the limit (the server's load is unknown: no CPU reading from its metrics).`)
+      : result('unknown', 'The client kept its schedule; the server\'s load is unknown (no CPU reading from its metrics), so which side sets the limit cannot be told.');
   }
   const cpuText = `${Math.round(cpu)}% CPU`;
   const saturated = unanswered > 0

@@ -4,7 +4,7 @@
  */
 import { formatBytes, formatCount } from '../format.ts';
 import type { RunResult } from '../run-result.ts';
-import { runLimit } from './run-limit.ts';
+import { runLimit, whileSending } from './run-limit.ts';
 import { peakOf, type ServerMetricsRecord } from './series.ts';
 
 type RunFigures = Pick<RunResult, 'points' | 'totals' | 'server'>;
@@ -12,7 +12,7 @@ type RunFigures = Pick<RunResult, 'points' | 'totals' | 'server'>;
 /** [label, text] rows: the server's figures (when they were read) and which side set the limit. */
 export function serverFacts(result: RunFigures): [label: string, text: string][] {
   const limit = runLimit({ points: result.points, missedSlots: result.totals.missedSlots, server: result.server });
-  return [...(result.server ? [['Server', serverText(result.server)] as [string, string]] : []), ['Limit', limit.sentence]];
+  return [...(result.server ? [['Server', serverText(result.server, result.points)] as [string, string]] : []), ['Limit', limit.sentence]];
 }
 
 /** "Server: peak CPU 43% of all cores, … (read from url)." and "Limit: …", as the runner prints them. */
@@ -20,12 +20,12 @@ export function serverLines(result: RunFigures): string[] {
   return serverFacts(result).map(([label, text]) => `${label}: ${text}`);
 }
 
-function serverText(server: ServerMetricsRecord): string {
+function serverText(server: ServerMetricsRecord, clientPoints: RunFigures['points']): string {
   const read = server.points.length;
   if (read === 0) return `not read from ${server.url}. ${server.problem ?? 'No scrape answered.'}`;
-  const cpu = peakOf(server.points, 'cpuPercent');
+  const cpu = peakOf(whileSending(server.points, clientPoints), 'cpuPercent');
   const parts = [
-    `peak CPU ${cpu === null ? 'unknown' : `${Math.round(cpu)}%`} of all cores`,
+    `peak CPU ${cpu === null ? 'unknown' : `${Math.round(cpu)}%`} of all cores while sending`,
     known(peakOf(server.points, 'connections'), (n) => `peak ${formatCount(n)} hub connections`),
     known(server.deliveries, (n) => `${formatCount(n)} deliveries counted by the hub`),
     known(peakOf(server.points, 'gcPauseMsPerSec'), (n) => `GC pauses up to ${n.toFixed(1)} ms/s`),

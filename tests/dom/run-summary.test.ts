@@ -157,7 +157,8 @@ describe('RunSummary: which side set the limit', () => {
     expect(limit.textContent).toContain('the server\'s load is unknown');
     before.destroy();
 
-    const busy: ServerSecond = { second: 1, cpuPercent: 96, connections: 4, deliveriesPerSec: 40, gcPauseMsPerSec: 0, threadPoolQueue: 0, workingSetBytes: 1, kestrelConnections: 4, kestrelQueued: 0 };
+    const sending = old.points.find((p) => p.fates.planned > 0)!.second;
+    const busy: ServerSecond = { second: sending, cpuPercent: 96, connections: 4, deliveriesPerSec: 40, gcPauseMsPerSec: 0, threadPoolQueue: 0, workingSetBytes: 1, kestrelConnections: 4, kestrelQueued: 0 };
     const withServer = { ...old, server: { ...emptyServerRecord('http://fake/metrics'), points: [busy] } };
     const after = render(viewOfResult(withServer));
     expect(after.target.querySelector('[data-testid=summary-limit]')!.textContent).toBe('The server was at 96% CPU while the client kept its schedule: the service is the limit.');

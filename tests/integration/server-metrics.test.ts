@@ -86,7 +86,7 @@ describe('/metrics on the hub-sample', () => {
     expect(result.server!.problem).toBeNull();
     expect(result.server!.points.length).toBeGreaterThanOrEqual(4);
     expect(Math.max(...result.server!.points.map((p) => p.connections ?? 0))).toBe(50);
-    expect(run.stdout).toMatch(/^Server: peak CPU \d+% of all cores, peak 50 hub connections, 402 deliveries counted by the hub/m);
+    expect(run.stdout).toMatch(/^Server: peak CPU \d+% of all cores while sending, peak 50 hub connections, 402 deliveries counted by the hub/m);
     expect(run.stdout).toMatch(/^Limit: /m);
   }, 60_000);
 

@@ -52,13 +52,13 @@ const cases: Case[] = [
     name: 'no server metrics and a client that kept up: unknown, never "neither"',
     input: { serverPeakCpuPercent: null, clientLagMs: 5, missedSlots: 0 },
     side: 'unknown',
-    sentence: 'The client kept its schedule; the server\'s load is unknown (its metrics were not read), so which side sets the limit cannot be told.',
+    sentence: 'The client kept its schedule; the server\'s load is unknown (no CPU reading from its metrics), so which side sets the limit cannot be told.',
   },
   {
     name: 'no server metrics and a lagging client: the client is the limit',
     input: { serverPeakCpuPercent: null, clientLagMs: 400, missedSlots: 0 },
     side: 'client',
-    sentence: 'The client lagged 400 ms: the client is the limit (the server\'s load is unknown: its metrics were not read).',
+    sentence: 'The client lagged 400 ms: the client is the limit (the server\'s load is unknown: no CPU reading from its metrics).',
   },
   {
     name: 'a server that stopped answering (stalled or killed) is the limit whatever its CPU said before',
@@ -88,19 +88,29 @@ describe('runLimit', () => {
     points: cpu.map((cpuPercent, second): ServerSecond => ({ second, cpuPercent, connections: 1, deliveriesPerSec: 1, gcPauseMsPerSec: 0, threadPoolQueue: 0, workingSetBytes: 1, kestrelConnections: 1, kestrelQueued: 0 })),
   });
 
+  const client = (second: number, planned: number, lag = { maxSendLagMs: 2, eventLoopLagMs: 1 }) => ({ second, fates: { planned }, ...lag });
+
   it('takes the server\'s peak CPU and the client\'s worst send or event-loop lag over the run', () => {
-    const points = [{ maxSendLagMs: 2, eventLoopLagMs: 1 }, { maxSendLagMs: 3, eventLoopLagMs: 650 }];
+    const points = [client(1, 10), client(2, 10, { maxSendLagMs: 3, eventLoopLagMs: 650 }), client(3, 10)];
     expect(runLimit({ points, missedSlots: 0, server: server([null, 40, 92, 60]) })).toEqual(explainLimit({ serverPeakCpuPercent: 92, clientLagMs: 650, missedSlots: 0 }));
   });
 
+  it('takes the server\'s peak over the seconds that planned sends, not the connects and closes around them', () => {
+    // Second 1 opens connections (nothing planned), seconds 2 and 3 send, second 4 closes them.
+    const points = [client(1, 0), client(2, 10), client(3, 10), client(4, 0)];
+    expect(runLimit({ points, missedSlots: 0, server: server([null, 95, 30, 35, 97]) }).sentence).toBe('Neither was saturated: the server peaked at 35% CPU and the client kept its schedule.');
+    // A run that never planned a send: every second counts.
+    expect(runLimit({ points: [client(1, 0)], missedSlots: 0, server: server([null, 95]) }).side).toBe('server');
+  });
+
   it('counts unanswered readings only after one was read: failures from the start are an address problem', () => {
-    const points = [{ maxSendLagMs: 2, eventLoopLagMs: 1 }];
+    const points = [client(1, 10)];
     expect(runLimit({ points, missedSlots: 0, server: { ...server([10, 12]), failedScrapes: 2 } }).side).toBe('server');
     expect(runLimit({ points, missedSlots: 0, server: { ...server([]), failedScrapes: 5 } }).side).toBe('unknown');
   });
 
   it('a run kept before server metrics (no record) or whose scrapes all failed reads as unknown on the server side', () => {
-    const points = [{ maxSendLagMs: 2, eventLoopLagMs: 1 }];
+    const points = [client(1, 10)];
     expect(runLimit({ points, missedSlots: 0 }).side).toBe('unknown');
     expect(runLimit({ points, missedSlots: 0, server: server([]) }).side).toBe('unknown');
   });
