@@ -28,7 +28,7 @@ describe('ServerMetricsField', () => {
     expect(target.querySelector('[data-testid=server-metrics-address-error]')).toBeNull();
     settings.address = 'ftp://x/metrics';
     flushSync();
-    expect(target.querySelector('[data-testid=server-metrics-address-error]')!.textContent).toBe('The server metrics address must start with http:// or https://, but is \'ftp://x/metrics\'. Until then, runs go without server metrics.');
+    expect(target.querySelector('[data-testid=server-metrics-address-error]')!.textContent).toBe('The server metrics address must start with http:// or https://, but is \'ftp://x/metrics\'. Until it is fixed, runs go without server metrics.');
     settings.enabled = false;
     flushSync();
     expect(target.querySelector('[data-testid=server-metrics-address]')).toBeNull();
