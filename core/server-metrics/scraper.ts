@@ -33,6 +33,9 @@ export class ServerScraper {
   #previous: ServerReading | null = null;
   #timer: unknown = null;
   #stopped = false;
+  /** Stopped without a last reading: an answer still on its way is dropped, so the record stays
+   *  as it was at the stop (what the run keeps is what the page showed). */
+  #frozen = false;
   #inFlight: Promise<void> = Promise.resolve();
   /** The last copy handed out, kept until a reading or a failure changes the record, so views
    *  that refresh every frame redraw the server's charts only when something is new. */
@@ -60,6 +63,7 @@ export class ServerScraper {
   async stop(finalReading = true): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    this.#frozen = !finalReading;
     this.#options.timers.clearTimeout(this.#timer);
     await this.#inFlight;
     if (finalReading) await this.#scrape();
@@ -84,9 +88,10 @@ export class ServerScraper {
       const text = await fetchText(url);
       reading = readMetrics(text, clock.nowUs());
     } catch (error) {
-      this.#failed(error instanceof Error ? error.message : String(error));
+      if (!this.#frozen) this.#failed(error instanceof Error ? error.message : String(error));
       return;
     }
+    if (this.#frozen) return;
     const record = this.#record;
     const second = secondOf(reading.atUs, this.#runStartUs, record.points.at(-1)?.second ?? null);
     record.points.push(serverSecond(second, reading, this.#previous));

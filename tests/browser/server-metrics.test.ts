@@ -82,6 +82,18 @@ describe('server metrics in the dashboard', () => {
       if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/server-charts-${width}x${height}.png` });
     }
     await page.setViewportSize({ width: 1280, height: 1000 });
+
+    // Kept in the browser: the run opened from the History draws the same server charts.
+    const livePoints = await points(page);
+    const liveLimit = await limit.textContent();
+    await page.getByTestId('nav-history').click();
+    await page.getByTestId('history-row').first().getByTestId('history-open').click();
+    const kept = page.locator('[data-testid=run-detail] [data-testid=server-charts]');
+    await kept.waitFor();
+    expect(Number(await kept.getAttribute('data-points'))).toBe(livePoints);
+    expect(await page.locator('[data-testid=kept-chart-server-cpu] canvas').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=run-detail] [data-testid=summary-limit]').textContent()).toBe(liveLimit);
+    await page.getByTestId('nav-run').click();
   }, 120_000);
 
   it('reads another origin\'s /metrics from the cross-origin isolated page when that app allows the page\'s origin, and says once when it does not', async () => {

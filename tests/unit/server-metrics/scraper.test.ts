@@ -181,8 +181,12 @@ describe('ServerScraper schedule', () => {
       timers: time,
     });
     scraper.start();
-    await time.advanceByMs(4_500);
-    await scraper.stop(false);
+    await time.advanceByMs(4_200);
+    // Stopped while the 4 s reading is on its way: it is dropped, the record stays as it was.
+    const stopping = scraper.stop(false);
+    await time.advanceByMs(300);
+    await stopping;
     expect(askedAtMs).toEqual([0, 1_000, 2_000, 3_000, 4_000]);
+    expect(scraper.record().points.length).toBe(4);
   });
 });
