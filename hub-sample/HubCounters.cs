@@ -21,6 +21,8 @@ public sealed class HubCounters : IHubFilter
     private readonly Counter<long> _invocations;
     private readonly Counter<long> _deliveries;
     private readonly ConcurrentDictionary<string, byte> _connections = new(StringComparer.Ordinal);
+    /// <summary>Kept beside the dictionary: its Count takes every lock, and broadcasts read it.</summary>
+    private int _connectionCount;
     /// <summary>Members per group; changed only under the lock (joins and leaves are rare next to sends).</summary>
     private readonly ConcurrentDictionary<string, int> _groupSizes = new(StringComparer.Ordinal);
     private readonly object _groupsLock = new();
@@ -30,7 +32,7 @@ public sealed class HubCounters : IHubFilter
         var meter = meters.Create(MeterName);
         _invocations = meter.CreateCounter<long>("hubsample.hub.invocations", "{invocation}", "Calls of the benchmark hub's methods, refused ones included.");
         _deliveries = meter.CreateCounter<long>("hubsample.hub.deliveries", "{message}", "Measure messages handed to connections, one per receiving connection.");
-        meter.CreateObservableUpDownCounter("hubsample.hub.connections", () => _connections.Count, "{connection}", "Connections to the benchmark hub (/signalrbench) open now.");
+        meter.CreateObservableUpDownCounter("hubsample.hub.connections", () => Volatile.Read(ref _connectionCount), "{connection}", "Connections to the benchmark hub (/signalrbench) open now.");
         // A counter is exported from its first measurement on: start every method at 0, so a
         // scrape before the first call reads 0 (a baseline), not nothing (unknown).
         string[] sending = [nameof(BenchHub.Echo), nameof(BenchHub.Broadcast), nameof(BenchHub.GroupBroadcast), nameof(BenchHub.SendToConnection)];
@@ -73,7 +75,7 @@ public sealed class HubCounters : IHubFilter
 
     public Task OnConnectedAsync(HubLifetimeContext context, Func<HubLifetimeContext, Task> next)
     {
-        if (context.Hub is BenchHub) _connections.TryAdd(context.Context.ConnectionId, 0);
+        if (context.Hub is BenchHub && _connections.TryAdd(context.Context.ConnectionId, 0)) Interlocked.Increment(ref _connectionCount);
         return next(context);
     }
 
@@ -81,14 +83,14 @@ public sealed class HubCounters : IHubFilter
     {
         await next(context, exception);
         if (context.Hub is not BenchHub) return;
-        _connections.TryRemove(context.Context.ConnectionId, out _);
+        if (_connections.TryRemove(context.Context.ConnectionId, out _)) Interlocked.Decrement(ref _connectionCount);
         foreach (var group in Joined(context.Context)) Resize(group, -1);
     }
 
     private long FanOut(HubInvocationContext invocation) => invocation.HubMethodName switch
     {
         nameof(BenchHub.Echo) => 1,
-        nameof(BenchHub.Broadcast) => _connections.Count,
+        nameof(BenchHub.Broadcast) => Volatile.Read(ref _connectionCount),
         nameof(BenchHub.GroupBroadcast) when invocation.HubMethodArguments[0] is string group =>
             _groupSizes.TryGetValue(group, out var size) ? size : 0,
         nameof(BenchHub.SendToConnection) when invocation.HubMethodArguments[0] is string id =>
