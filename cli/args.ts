@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DEFAULTS, validateRunConfig, type RunConfig } from '../core/run-config.ts';
+import { metricsUrlProblem } from '../core/server-metrics/scraper.ts';
 
 export interface Thresholds {
   /** Fail when the run's p99 (from planned send times) is above this, in ms. */
@@ -23,6 +24,9 @@ export interface CliOptions {
   memoryLogPath: string | null;
   /** Where to write the self-contained HTML report; null for none. */
   htmlPath: string | null;
+  /** The app's Prometheus metrics to read once a second during the run (e.g. the hub-sample's
+   *  /metrics); null for none. */
+  serverMetricsUrl: string | null;
   quiet: boolean;
 }
 
@@ -52,6 +56,11 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
   --reconnect               reconnect lost connections and resume their sends
   --json <file>             write the result as JSON ("-" for standard output)
   --html <file>             write a self-contained HTML report (opens offline)
+  --server-metrics <url>    read the app's Prometheus metrics once a second during the run,
+                            e.g. http://127.0.0.1:5180/metrics (the hub-sample's): its CPU,
+                            connections and deliveries go into the results, the summary gives
+                            its peak CPU and which side set the limit. Unreadable metrics are
+                            said once and never fail the run
   --max-p99-ms <ms>         exit 1 when the p99 is above this
   --min-delivery <ratio>    exit 1 when arrived / planned receptions is below this (0..1)
   --no-guide-rule           report the guide's verdict but do not exit 1 when it fails
@@ -100,6 +109,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         json: { type: 'string' },
         'memory-log': { type: 'string' },
         html: { type: 'string' },
+        'server-metrics': { type: 'string' },
         'max-p99-ms': { type: 'string' },
         'min-delivery': { type: 'string' },
         'guide-rule': { type: 'boolean' },
@@ -136,6 +146,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (!result.ok) errors.push(...result.errors);
   const maxP99Ms = positiveNumber(v['max-p99-ms'], '--max-p99-ms', 'a latency in ms, e.g. 250', errors);
   const minDeliveryRatio = fraction(v['min-delivery'], '--min-delivery', errors);
+  const serverMetricsProblem = v['server-metrics'] === undefined ? null : metricsUrlProblem(v['server-metrics']);
+  if (serverMetricsProblem) errors.push(`--server-metrics: ${serverMetricsProblem}`);
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
   if (errors.length > 0 || !result.ok) return { ok: false, errors };
   return {
@@ -146,6 +158,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       jsonPath: v.json ?? null,
       memoryLogPath: v['memory-log'] ?? null,
       htmlPath: v.html ?? null,
+      serverMetricsUrl: v['server-metrics'] ?? null,
       quiet: v.quiet ?? false,
     },
   };

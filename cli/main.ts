@@ -13,7 +13,7 @@ import { runResult } from '../core/run-result.ts';
 import { runAgent } from './agent.ts';
 import { VERSIONS } from '../core/versions.ts';
 import { parseCliArgs, USAGE } from './args.ts';
-import { progressLine, summaryText } from './report.ts';
+import { progressLine, serverProgress, summaryText } from './report.ts';
 import { threadPort } from './thread-port.ts';
 import { brokenThresholds } from './thresholds.ts';
 import { outcomeText } from '../core/run-outcome.ts';
@@ -21,6 +21,7 @@ import type { RunResult } from '../core/run-result.ts';
 import type { Thresholds } from './args.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
 import { consoleOutput, EXIT, type Output } from './output.ts';
+import { platformFetchText, ServerScraper } from '../core/server-metrics/scraper.ts';
 
 export { EXIT, type Output };
 
@@ -39,7 +40,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     io.err('live-bench: nothing was run. Fix the options above (--help lists them all).');
     return EXIT.badInput;
   }
-  const { config, thresholds, jsonPath, htmlPath, memoryLogPath, quiet } = parsed.options;
+  const { config, thresholds, jsonPath, htmlPath, memoryLogPath, serverMetricsUrl, quiet } = parsed.options;
   const pathErrors = await unwritablePaths([['--json', jsonPath === '-' ? null : jsonPath], ['--html', htmlPath], ['--memory-log', memoryLogPath]]);
   if (pathErrors.length > 0) {
     for (const error of pathErrors) io.err(`live-bench: ${error}`);
@@ -50,6 +51,14 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const probes = memoryLogPath ? Array.from({ length: config.workers }, heapProbe) : [];
   const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index, probes[index]?.threadEnd));
   const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe)) : async () => {};
+  // Read beside the run, never in its way: a failure is said once and the run goes on.
+  const scraper = serverMetricsUrl === null ? null : new ServerScraper({
+    url: serverMetricsUrl,
+    fetchText: platformFetchText(),
+    clock: systemClock,
+    timers: systemTimers,
+    onProblem: (message) => io.err(`live-bench: ${message}`),
+  });
   let printedSecond = 0;
   let firstErrorShown = false;
   const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => {
@@ -63,7 +72,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     const last = a.points().at(-1);
     if (!quiet && last && last.second > printedSecond) {
       printedSecond = last.second;
-      io.err(progressLine(a, coordinator.phase, config.connections));
+      io.err(progressLine(a, coordinator.phase, config.connections) + (scraper ? `  ${serverProgress(scraper.record())}` : ''));
     }
   } });
   const stallTimer = setTimeout(() => {
@@ -81,15 +90,17 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   process.once('SIGTERM', interrupt);
   const startedAt = new Date();
   io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${config.workers} worker thread(s)`);
+  scraper?.start();
   coordinator.start();
   await coordinator.finished();
+  await scraper?.stop();
   clearTimeout(stallTimer);
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
   await stopMemoryLog();
   coordinator.terminate();
 
-  const result = runResult(coordinator, startedAt, `node ${process.version}`);
+  const result = runResult(coordinator, startedAt, `node ${process.version}`, undefined, scraper?.record());
   io.out(summaryText(result));
   if (jsonPath === '-') io.out(JSON.stringify(result));
   // Each file is written even when another fails; a failure is said, and the run does not pass.

@@ -7,6 +7,16 @@ import type { RunResult } from '../core/run-result.ts';
 import { recentRates } from '../core/recent-rates.ts';
 import { judgeTiers, tierLoad } from '../core/tier-view.ts';
 import type { EditionId } from '../core/guide/index.ts';
+import { serverLines } from '../core/server-metrics/summary.ts';
+import type { ServerMetricsRecord } from '../core/server-metrics/series.ts';
+
+/** The server's latest CPU and connections for the progress line: "server CPU 23% 50 conns"; "–" while unknown. */
+export function serverProgress(record: ServerMetricsRecord): string {
+  const last = record.points.at(-1);
+  const cpu = last?.cpuPercent;
+  const conns = last?.connections;
+  return `server CPU ${cpu === null || cpu === undefined ? '–' : `${Math.round(cpu)}%`} ${conns === null || conns === undefined ? '–' : formatCount(conns)} conns`;
+}
 
 export function progressLine(aggregator: RunAggregator, phase: string, connections: number): string {
   const last = aggregator.points().at(-1);
@@ -42,6 +52,7 @@ export function summaryText(result: RunResult): string {
       ? `Latency from planned send time: p50 ${formatMs(latency.p50Us)}, p90 ${formatMs(latency.p90Us)}, p99 ${formatMs(latency.p99Us)}, p99.9 ${formatMs(latency.p999Us)}, max ${formatMs(latency.maxUs)} (from actual send time: p99 ${formatMs(result.uncorrectedLatency.p99Us)})`
       : 'Latency: no message was received.',
     clientLine(result),
+    ...serverLines(result),
     ...tierLines(result, 'current'),
     ...tierLines(result, '2019'),
   ];

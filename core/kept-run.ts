@@ -36,7 +36,8 @@ export interface KeptRun extends KeptRunMeta {
   result: RunResult;
 }
 
-/** A kept run without its per-second series: what the history lists, cheap to read and write. */
+/** A kept run without its per-second series (the server's included: its record keeps no points
+ *  here): what the history lists, cheap to read and write. */
 export interface KeptRunHead extends KeptRunMeta {
   result: Omit<RunResult, 'points' | 'histograms'>;
   /** Seconds in the series. */
@@ -44,8 +45,8 @@ export interface KeptRunHead extends KeptRunMeta {
 }
 
 export function headOf(run: KeptRun): KeptRunHead {
-  const { points, histograms: _histograms, ...rest } = run.result;
-  return { ...run, result: rest, seconds: points.length };
+  const { points, histograms: _histograms, server, ...rest } = run.result;
+  return { ...run, result: server ? { ...rest, server: { ...server, points: [] } } : rest, seconds: points.length };
 }
 
 /** A run document with the history's fields, as exported. */

@@ -11,6 +11,8 @@ import { combinationLabel, PROTOCOL_LABELS, SCENARIO_LABELS, TRANSPORT_LABELS } 
 import { recentRates } from './recent-rates.ts';
 import { judgeTiers, tierLoad } from './tier-view.ts';
 import { escapeXml as esc, lineChartSvg } from './svg-chart.ts';
+import { serverCharts } from './server-metrics/report-charts.ts';
+import { serverFacts } from './server-metrics/summary.ts';
 
 type Rows = [label: string, value: string][];
 
@@ -61,6 +63,7 @@ function figureRows(run: KeptRun): Rows {
     ['Errors', errors.length === 0 ? 'none' : errors.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')],
     ['Client health', `worst event-loop lag ${lag.toFixed(1)} ms, sends that missed their slot ${formatCount(t.missedSlots)}`],
     ['Guide tier', tierLine(run)],
+    ...serverFacts(r),
   ];
 }
 
@@ -110,6 +113,7 @@ function charts(run: KeptRun): string[] {
         { label: 'outbound (received)', color: '#2f9e44', values: points.map((p) => p.received) },
       ],
     }),
+    ...serverCharts(run.result),
   ];
 }
 

@@ -1,5 +1,6 @@
 /** A run's per-second series as CSV, for spreadsheets: one row per second, units in the headers. */
 import type { RunResult } from './run-result.ts';
+import type { ServerSecond } from './server-metrics/series.ts';
 
 const COLUMNS = [
   ['second', (p) => p.second],
@@ -27,23 +28,48 @@ const COLUMNS = [
   ['max_send_lag_ms', (p) => p.maxSendLagMs.toFixed(1)],
 ] as const satisfies readonly (readonly [string, (p: RunResult['points'][number]) => string | number])[];
 
+/** The server's figures of the same second (core/server-metrics); empty cells where unknown,
+ *  including every run kept without server metrics. */
+const SERVER_COLUMNS = [
+  ['server_cpu_percent', (s) => fixed(s?.cpuPercent, 1)],
+  ['server_connections', (s) => fixed(s?.connections, 0)],
+  ['server_deliveries_per_s', (s) => fixed(s?.deliveriesPerSec, 1)],
+  ['server_gc_pause_ms_per_s', (s) => fixed(s?.gcPauseMsPerSec, 2)],
+  ['server_thread_pool_queue', (s) => fixed(s?.threadPoolQueue, 0)],
+] as const satisfies readonly (readonly [string, (s: ServerSecond | undefined) => string])[];
+
+const HEADER = [...COLUMNS, ...SERVER_COLUMNS].map(([name]) => name);
+
+function fixed(value: number | null | undefined, digits: number): string {
+  return value === null || value === undefined ? '' : value.toFixed(digits);
+}
+
+/** One CSV row per client second, with the server's figures of that second. */
+function rows(result: RunResult): string[][] {
+  const server = new Map((result.server?.points ?? []).map((s) => [s.second, s]));
+  return result.points.map((point) => [
+    ...COLUMNS.map(([, value]) => String(value(point))),
+    ...SERVER_COLUMNS.map(([, value]) => value(server.get(point.second))),
+  ]);
+}
+
 /** An empty cell, not 0, for a second with no latency sample. */
 function ms(count: number, us: number): string {
   return count === 0 ? '' : (us / 1_000).toFixed(3);
 }
 
 export function runCsv(result: RunResult): string {
-  const lines = [COLUMNS.map(([name]) => name).join(',')];
-  for (const point of result.points) lines.push(COLUMNS.map(([, value]) => value(point)).join(','));
+  const lines = [HEADER.join(',')];
+  for (const row of rows(result)) lines.push(row.join(','));
   return lines.join('\n') + '\n';
 }
 
 /** Several runs' series in one CSV: the run's name first on every row. */
 export function comparisonCsv(runs: readonly { label: string; result: RunResult }[]): string {
-  const lines = [['run', ...COLUMNS.map(([name]) => name)].join(',')];
+  const lines = [['run', ...HEADER].join(',')];
   for (const run of runs) {
     const label = csvCell(run.label);
-    for (const point of run.result.points) lines.push([label, ...COLUMNS.map(([, value]) => value(point))].join(','));
+    for (const row of rows(run.result)) lines.push([label, ...row].join(','));
   }
   return lines.join('\n') + '\n';
 }

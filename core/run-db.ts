@@ -5,6 +5,7 @@
  */
 import { headOf, type KeptRun, type KeptRunHead } from './kept-run.ts';
 import type { SecondPoint } from './run-aggregator.ts';
+import type { ServerSecond } from './server-metrics/series.ts';
 
 /** One second of a kept run. */
 export interface KeptSecond {
@@ -13,6 +14,9 @@ export interface KeptSecond {
   point: SecondPoint | null;
   /** The second's merged latency histogram (compressed base64); null when nothing arrived. */
   histogram: string | null;
+  /** The server's figures of that second (absent without server metrics, and in rows kept
+   *  before them): kept per second like the client's, so a write does not grow with the run. */
+  server?: ServerSecond;
 }
 
 /** Where kept runs live. Every method resolves once the change is durable. */
@@ -37,6 +41,11 @@ export function secondsOf(run: KeptRun, from = 0): KeptSecond[] {
     const row = rows.get(h.second) ?? { runId: run.id, second: h.second, point: null, histogram: null };
     rows.set(h.second, { ...row, histogram: h.latency });
   }
+  for (const server of run.result.server?.points ?? []) {
+    if (server.second < firstSecond) continue;
+    const row = rows.get(server.second) ?? { runId: run.id, second: server.second, point: null, histogram: null };
+    rows.set(server.second, { ...row, server });
+  }
   return [...rows.values()];
 }
 
@@ -49,6 +58,7 @@ export function joinRun(head: KeptRunHead, seconds: readonly KeptSecond[]): Kept
       ...result,
       points: sorted.flatMap((s) => (s.point ? [s.point] : [])),
       histograms: sorted.flatMap((s) => (s.histogram !== null ? [{ second: s.second, latency: s.histogram }] : [])),
+      ...(result.server ? { server: { ...result.server, points: sorted.flatMap((s) => (s.server ? [s.server] : [])) } } : {}),
     },
   };
 }

@@ -10,6 +10,7 @@ import type { RunCoordinator } from './run-coordinator.ts';
 import type { EncodedSecond } from './histogram-log.ts';
 import type { SecondPoint, WorkerHealth } from './run-aggregator.ts';
 import type { ErrorCounts, ErrorSample, WorkerTotals } from './protocol.ts';
+import type { ServerMetricsRecord } from './server-metrics/series.ts';
 
 export const RUN_RESULT_FORMAT = 'signalr-live-bench/run';
 /** 2: every planned reception counted (fates), the outcome and the verdict in the document. */
@@ -45,6 +46,9 @@ export interface RunResult {
   histograms: EncodedSecond[];
   /** Agents that took part (absent when the run had none). */
   agents?: RunAgent[];
+  /** The server's own figures per second, read from its /metrics (absent when they were off,
+   *  and in runs kept before they existed). */
+  server?: ServerMetricsRecord;
 }
 
 /** An agent of the run: which of the run's workers were its threads, and how well its clock was known. */
@@ -69,7 +73,7 @@ export interface RunAgent {
   lost: boolean;
 }
 
-export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string, agents?: RunAgent[]): RunResult {
+export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string, agents?: RunAgent[], server?: ServerMetricsRecord | null): RunResult {
   const a = coordinator.aggregator;
   const health = a.workerHealth();
   const outcome = coordinator.outcome;
@@ -98,6 +102,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     ...(agents && agents.length > 0
       ? { agents: agents.map((agent) => ({ ...agent, lost: health.slice(agent.firstWorkerIndex, agent.firstWorkerIndex + agent.threads).some((w) => w.lost) })) }
       : {}),
+    ...(server ? { server } : {}),
   };
 }
 
@@ -121,6 +126,10 @@ export function parseRunResult(text: string): RunResult {
   }
   for (const key of ['config', 'outcome', 'verdict', 'fates', 'totals', 'latency', 'points'] as const) {
     if (doc[key] === undefined) throw new Error(`This run file has no "${key}": it is incomplete or damaged.`);
+  }
+  // Optional (runs kept before server metrics have none), but when present the charts read it.
+  if (doc.server !== undefined && (doc.server === null || typeof doc.server !== 'object' || !Array.isArray(doc.server.points))) {
+    throw new Error('This run file\'s "server" metrics have no list of points: it is damaged. Remove its "server" field to import the rest.');
   }
   return doc as RunResult;
 }

@@ -52,6 +52,11 @@ public sealed class HubSettings
     /// a session's code is random. Default true; turn it off where only /signalrbench is wanted.</summary>
     public bool EnableControlHub { get; set; } = true;
 
+    /// <summary>Serves the hub's metrics at /metrics in the Prometheus text format (HubMetrics.cs):
+    /// connections, CPU, GC, thread pool, and calls and deliveries per hub method. Same origin
+    /// rules as the hubs. Default true; false removes the endpoint and the counting.</summary>
+    public bool EnableMetrics { get; set; } = true;
+
     /// <summary>Largest message on the control hub, in bytes. Default 64 KiB: anyone who reaches
     /// /control may make the hub buffer this much per connection. Longer texts (a
     /// send-to-connection run's target ids for a big agent thread, about 25 bytes each) cross in

@@ -52,6 +52,7 @@ builder.Services.AddSingleton<GroupLimits>();
 builder.Services.AddSingleton<ControlSessions>();
 builder.Services.AddSingleton<ControlOutsiders>();
 builder.Services.AddSingleton<RefusalLog>();
+if (settings.EnableMetrics) builder.Services.AddHubMetrics();
 builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
     .WithOrigins(settings.CorsOriginList())
     .AllowAnyHeader()
@@ -66,16 +67,18 @@ builder.Services
         // Benchmark setting: clients see the hub's error messages, never stack traces.
         hub.EnableDetailedErrors = false;
         hub.AddFilter<RefusalFilter>();
+        if (settings.EnableMetrics) hub.AddFilter<HubCounters>();
     })
     .AddMessagePackProtocol()
     .AddHubOptions<ControlHub>(hub => hub.MaximumReceiveMessageSize = settings.MaxControlMessageBytes);
 
 var app = builder.Build();
 // Before CORS, which browsers apply to fetch and XHR but not to WebSockets.
-app.UseOriginCheck(new OriginCheck(settings.CorsOriginList()), "/signalrbench", "/control", "/emptyhub");
+app.UseOriginCheck(new OriginCheck(settings.CorsOriginList()), "/signalrbench", "/control", "/emptyhub", HubMetrics.Path);
 app.UseCors();
 app.UseDashboard(settings.DashboardDir);
 app.MapGet("/healthz", () => Results.Text("ok"));
+if (settings.EnableMetrics) app.MapHubMetrics();
 app.MapHub<BenchHub>("/signalrbench", connection =>
 {
     connection.Transports = transports;

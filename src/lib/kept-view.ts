@@ -1,6 +1,7 @@
 /** A kept run shown with the live run's components: its document as the summary's view. */
 import type { RunResult } from '../../core/run-result.ts';
 import type { RunView } from './run-controller.svelte.ts';
+import { runLimit } from '../../core/server-metrics/run-limit.ts';
 
 export function viewOfResult(result: RunResult): RunView {
   const last = result.points.at(-1);
@@ -22,5 +23,8 @@ export function viewOfResult(result: RunResult): RunView {
     maxEventLoopLagMs: result.points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
     workers: result.workers,
     agents: result.agents ?? [],
+    // Runs kept before server metrics existed have none: the limit then rests on the client alone.
+    server: result.server ?? null,
+    limit: runLimit({ points: result.points, missedSlots: result.totals.missedSlots, server: result.server }),
   };
 }

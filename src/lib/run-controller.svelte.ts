@@ -11,6 +11,11 @@ import type { RunConfig } from '../../core/run-config.ts';
 import { runResult, type RunAgent, type RunResult } from '../../core/run-result.ts';
 import { GO_LEAD_MS, RunCoordinator, type RunPhase, type WorkerPort } from '../../core/run-coordinator.ts';
 import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../core/protocol.ts';
+import { platformFetchText, ServerScraper } from '../../core/server-metrics/scraper.ts';
+import type { ServerMetricsRecord } from '../../core/server-metrics/series.ts';
+import type { LimitExplanation } from '../../core/server-metrics/attribution.ts';
+import { runLimit } from '../../core/server-metrics/run-limit.ts';
+import { ServerMetricsSettings } from './server-metrics.svelte.ts';
 
 export interface RunView {
   phase: RunPhase;
@@ -35,6 +40,10 @@ export interface RunView {
   workers: WorkerHealth[];
   /** Agents taking part, and which workers are their threads (empty without agents). */
   agents: RunAgent[];
+  /** The server's own figures from its /metrics; null when they were not read. */
+  server: ServerMetricsRecord | null;
+  /** Which side set the limit, in words (core/server-metrics/attribution.ts). */
+  limit: LimitExplanation;
 }
 
 /** Workers outside this page that take part in a run: agents' threads (see fleet-controller). */
@@ -78,6 +87,9 @@ export class RunController {
   #startedAt = new Date();
   #frameRequested = false;
   #finished: Promise<void> = Promise.resolve();
+  /** Reads the server's /metrics beside the run (null: not read). */
+  #scraper: ServerScraper | null = null;
+  readonly serverMetrics = new ServerMetricsSettings();
 
   /** The run's plan is being made: agents' clocks are measured before it starts. */
   preparing = $state(false);
@@ -122,10 +134,13 @@ export class RunController {
     this.#startedAt = new Date();
     this.config = config;
     this.points = [];
+    const scraper = this.#startScraper(config.endpointUrl);
     coordinator.start();
     this.#refresh();
     this.#finished = coordinator.finished().then(() => {
       if (this.#coordinator === coordinator) coordinator.terminate();
+      // The last periodic reading is at most a second old: no extra one to wait for.
+      void scraper?.stop(false);
       this.#refresh();
     });
     return true;
@@ -140,13 +155,23 @@ export class RunController {
   result(): RunResult | null {
     const coordinator = this.#coordinator;
     if (!coordinator || coordinator.phase !== 'done') return null;
-    return runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents);
+    return runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents, this.#scraper?.record());
   }
 
   /** The run so far as a document, while it runs too: what the history keeps each second. */
   partialResult(): RunResult | null {
     const coordinator = this.#coordinator;
-    return coordinator ? runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents) : null;
+    return coordinator ? runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents, this.#scraper?.record()) : null;
+  }
+
+  /** Starts reading the server's metrics for a run, when they are on; a failure is said once
+   *  (view.server.problem) and never touches the run. */
+  #startScraper(endpointUrl: string): ServerScraper | null {
+    void this.#scraper?.stop(false);
+    const url = this.serverMetrics.urlFor(endpointUrl);
+    this.#scraper = url === null ? null : new ServerScraper({ url, fetchText: platformFetchText(), clock: systemClock, timers: systemTimers, onUpdate: () => this.#requestRefresh(), onProblem: () => this.#requestRefresh() });
+    this.#scraper?.start();
+    return this.#scraper;
   }
 
   stop(): void {
@@ -176,6 +201,7 @@ export class RunController {
     const outcome = coordinator.outcome;
     const fates = withLost(a.fates(), drained(outcome));
     const latency = a.latency();
+    const server = this.#scraper?.record() ?? null;
     this.view = {
       phase: coordinator.phase,
       outcome,
@@ -193,6 +219,8 @@ export class RunController {
       maxEventLoopLagMs: points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
       workers: a.workerHealth(),
       agents: this.#agents,
+      server,
+      limit: runLimit({ points, missedSlots: a.totals().missedSlots, server }),
     };
   }
 }

@@ -6,6 +6,11 @@ import type { RunView } from '../../src/lib/run-controller.svelte.ts';
 import { emptyErrorCounts, emptyTotals } from '../../core/protocol.ts';
 import { emptyFates, type Fates } from '../../core/fates.ts';
 import { runVerdict, type RunOutcome } from '../../core/run-outcome.ts';
+import { explainLimit } from '../../core/server-metrics/attribution.ts';
+import { emptyServerRecord, type ServerSecond } from '../../core/server-metrics/series.ts';
+import { importRuns } from '../../core/kept-run.ts';
+import { viewOfResult } from '../../src/lib/kept-view.ts';
+import { finishedRun } from '../support/finished-run.ts';
 
 const latency = { count: 100, p50Us: 900, p90Us: 1_500, p99Us: 4_000, p999Us: 9_000, maxUs: 12_000, meanUs: 1_000 };
 
@@ -29,6 +34,8 @@ function view(overrides: Partial<RunView>, outcome: RunOutcome = { kind: 'finish
     maxEventLoopLagMs: 2,
     workers: [{ workerIndex: 0, maxEventLoopLagMs: 2, maxSendLagMs: 1, missedSlots: 0, connectionsOpen: 10, lost: false }],
     agents: [],
+    server: null,
+    limit: explainLimit({ serverPeakCpuPercent: null, clientLagMs: 2, missedSlots: 0 }),
     ...overrides,
   };
 }
@@ -135,5 +142,26 @@ describe('RunSummary', () => {
     expect(text).toContain('errors 3 (negotiate 3)');
     expect(text).toContain('negotiate ×3: WebSockets (json) to http://x/signalrbench: refused');
     destroy();
+  });
+});
+
+describe('RunSummary: which side set the limit', () => {
+  it('a kept run from before server metrics imports and reads "unknown" on the server side; with them, the server is named', async () => {
+    const old = await finishedRun();
+    // What an older version wrote: no "server" field. It still imports.
+    const [imported] = importRuns(JSON.stringify(old), new Date('2026-01-03T00:00:00Z'));
+    expect(imported!.result.server).toBeUndefined();
+    const before = render(viewOfResult(imported!.result));
+    const limit = before.target.querySelector<HTMLElement>('[data-testid=summary-limit]')!;
+    expect(limit.dataset.limit).toBe('unknown');
+    expect(limit.textContent).toContain('the server\'s load is unknown');
+    before.destroy();
+
+    const sending = old.points.find((p) => p.fates.planned > 0)!.second;
+    const busy: ServerSecond = { second: sending, cpuPercent: 96, connections: 4, deliveriesPerSec: 40, gcPauseMsPerSec: 0, threadPoolQueue: 0, workingSetBytes: 1, kestrelConnections: 4, kestrelQueued: 0 };
+    const withServer = { ...old, server: { ...emptyServerRecord('http://fake/metrics'), points: [busy] } };
+    const after = render(viewOfResult(withServer));
+    expect(after.target.querySelector('[data-testid=summary-limit]')!.textContent).toBe('The server was at 96% CPU while the client kept its schedule: the service is the limit.');
+    after.destroy();
   });
 });

@@ -73,6 +73,14 @@ describe('kept runs in files', () => {
   ])('refuses %s and says why', (_name, text, message) => {
     expect(() => importRuns(text, now)).toThrow(message);
   });
+
+  it('imports a run with its server metrics, and refuses damaged ones saying how to keep the rest', async () => {
+    const result = await finishedRun();
+    const server = { url: 'http://fake/metrics', problem: null, failedScrapes: 0, deliveries: 12, points: [] };
+    const [run] = importRuns(JSON.stringify({ ...result, server }), now);
+    expect(run!.result.server).toEqual(server);
+    expect(() => importRuns(JSON.stringify({ ...result, server: { url: 'x' } }), now)).toThrow(/"server" metrics have no list of points: it is damaged\. Remove its "server" field/);
+  });
 });
 
 describe('keptRunOf', () => {

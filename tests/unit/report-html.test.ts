@@ -23,6 +23,23 @@ describe('reportHtml', () => {
     expect(html).toContain('<svg');
   });
 
+  it('carries the server\'s figures, the limit in words and the server\'s charts when they were read; the limit alone otherwise', async () => {
+    const run = await kept('with server', {}, 5);
+    const point = { second: 1, cpuPercent: 96.4, connections: 4, deliveriesPerSec: 40, gcPauseMsPerSec: 1.5, threadPoolQueue: 2, workingSetBytes: 100_000_000, kestrelConnections: 4, kestrelQueued: 0 };
+    // At a second the run planned sends in: the server's peak is taken while sending.
+    const sending = run.result.points.find((p) => p.fates.planned > 0)!.second;
+    const withServer: KeptRun = { ...run, result: { ...run.result, server: { url: 'http://fake/metrics', problem: null, failedScrapes: 0, deliveries: 120, points: [{ ...point, second: 0, cpuPercent: null }, { ...point, second: sending }] } } };
+    const html = reportHtml({ title: 'Server', runs: [withServer], generatedAt });
+    expect(html).toContain('<th>Server</th><td>peak CPU 96% of all cores while sending, peak 4 hub connections, 120 deliveries counted by the hub');
+    expect(html).toContain('<th>Limit</th><td>The server was at 96% CPU while the client kept its schedule: the service is the limit.</td>');
+    expect(html).toContain('Server CPU (guide: keep under 70%)');
+    expect(html).toContain('Deliveries per second: server and client');
+    const without = reportHtml({ title: 'No server', runs: [run], generatedAt });
+    expect(without).not.toContain('<th>Server</th>');
+    expect(without).not.toContain('Server CPU');
+    expect(without).toContain('the server&#39;s load is unknown');
+  });
+
   it('carries the verdict, the configuration, the versions and the figures of each run', async () => {
     const run = await kept('WS run', { transport: 'WebSockets', protocol: 'messagepack', connections: 6, workers: 2 }, 7);
     const html = reportHtml({ title: 'One run', runs: [run], generatedAt });

@@ -14,13 +14,26 @@ describe('runCsv', () => {
       ],
     } as unknown as RunResult;
     expect(runCsv(result).split('\n')).toEqual([
-      'second,sent_per_s,received_per_s,sent_bytes_per_s,received_bytes_per_s,planned,under_1s,later,after_drain,lost,not_sent_backed_up,not_sent_reconnecting,not_sent_write_failed,not_sent_disconnected,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,connections_open,event_loop_lag_ms,max_send_lag_ms',
+      'second,sent_per_s,received_per_s,sent_bytes_per_s,received_bytes_per_s,planned,under_1s,later,after_drain,lost,not_sent_backed_up,not_sent_reconnecting,not_sent_write_failed,not_sent_disconnected,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,connections_open,event_loop_lag_ms,max_send_lag_ms,server_cpu_percent,server_connections,server_deliveries_per_s,server_gc_pause_ms_per_s,server_thread_pool_queue',
       // The buckets of the receptions planned in each second sum to its planned count; lost is
       // empty (not counted), never 0, while a run has not drained.
-      '1,0,0,0,0,10,7,1,0,1,1,0,0,0,,,,,,10,1.3,0.0',
-      '2,10,9,20480,18432,10,9,0,0,,0,0,0,0,1.500,1.500,3.000,4.500,6.000,10,0.5,2.0',
+      // A run without server metrics: their cells are empty (unknown), never 0.
+      '1,0,0,0,0,10,7,1,0,1,1,0,0,0,,,,,,10,1.3,0.0,,,,,',
+      '2,10,9,20480,18432,10,9,0,0,,0,0,0,0,1.500,1.500,3.000,4.500,6.000,10,0.5,2.0,,,,,',
       '',
     ]);
+  });
+
+  it('puts the server\'s figures of the same second beside the client\'s, empty where the server had none', () => {
+    const point = { second: 1, sent: 4, received: 4, sentBytes: 8, receivedBytes: 8, fates: emptyFates(), latency: latency(4, 1_000), connectionsOpen: 2, eventLoopLagMs: 0, maxSendLagMs: 0 };
+    const serverSecond = { second: 2, cpuPercent: 71.25, connections: 2, deliveriesPerSec: 4, gcPauseMsPerSec: 0.5, threadPoolQueue: 3, workingSetBytes: 1, kestrelConnections: 2, kestrelQueued: 0 };
+    const result = {
+      points: [point, { ...point, second: 2 }],
+      server: { url: 'http://h/metrics', problem: null, failedScrapes: 0, deliveries: 4, points: [serverSecond] },
+    } as unknown as RunResult;
+    const lines = runCsv(result).trim().split('\n');
+    expect(lines[1]).toMatch(/,,,,,$/);
+    expect(lines[2]).toMatch(/,71\.3,2,4\.0,0\.50,3$/);
   });
 });
 

@@ -162,6 +162,20 @@ describe('a run split into head and seconds', () => {
     expect(secondsOf(run, from).map((s) => s.second)).toEqual(result.points.slice(from).map((p) => p.second));
     expect(secondsOf(run, result.points.length)).toEqual([]);
   });
+
+  it('keeps the server\'s seconds in the rows, not the head, and joins them back', async () => {
+    const result = await finishedRun();
+    const serverSecond = (second: number) => ({ second, cpuPercent: second === 0 ? null : 20 + second, connections: 4, deliveriesPerSec: 40, gcPauseMsPerSec: 0, threadPoolQueue: 0, workingSetBytes: 1, kestrelConnections: 4, kestrelQueued: 0 });
+    const last = result.points.at(-1)!.second;
+    // One server second before the client's first and one after its last: rows of their own.
+    const server = { url: 'http://fake/metrics', problem: 'once', failedScrapes: 1, deliveries: 99, points: [0, 1, 2, last + 1].map(serverSecond) };
+    const run: KeptRun = { id: 'r', name: 'n', status: 'finished', savedAt: 'now', ...versions, comparisonId: null, result: { ...result, server } };
+    expect(headOf(run).result.server).toEqual({ ...server, points: [] });
+    expect(joinRun(headOf(run), secondsOf(run))).toEqual(run);
+    const db = new MemoryRunDb();
+    await db.put(run);
+    expect(await db.get('r')).toEqual(run);
+  });
 });
 
 describe('RunHistory and the page\'s own live run', () => {

@@ -1,0 +1,71 @@
+/**
+ * One scrape of an ASP.NET Core app's /metrics (Prometheus text format, as OpenTelemetry's
+ * exporter writes it), reduced to the few figures a benchmark charts. Parsed with
+ * parse-prometheus-text-format, never by hand. A figure the app does not export is null
+ * (unknown), never 0: any ASP.NET Core app may be read, and not every one exports the hub's own
+ * counters.
+ */
+import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
+
+/** Metric names as OpenTelemetry's Prometheus exporter writes them (dots to underscores, the
+ *  unit and `_total` appended). Some exporter versions add `_total` to up-down counters too. */
+export const METRIC_NAMES = {
+  /** .NET's System.Runtime meter (from .NET 9): process CPU seconds, by cpu_mode. */
+  cpuSeconds: ['dotnet_process_cpu_time_seconds_total', 'dotnet_process_cpu_time_seconds'],
+  cpuCount: ['dotnet_process_cpu_count', 'dotnet_process_cpu_count_total'],
+  workingSetBytes: ['dotnet_process_memory_working_set_bytes', 'dotnet_process_memory_working_set_bytes_total'],
+  gcPauseSeconds: ['dotnet_gc_pause_time_seconds_total', 'dotnet_gc_pause_time_seconds'],
+  threadPoolQueue: ['dotnet_thread_pool_queue_length', 'dotnet_thread_pool_queue_length_total'],
+  /** ASP.NET Core's Microsoft.AspNetCore.Http.Connections meter: every hub of the app. */
+  signalrConnections: ['signalr_server_active_connections', 'signalr_server_active_connections_total'],
+  kestrelConnections: ['kestrel_active_connections', 'kestrel_active_connections_total'],
+  kestrelQueued: ['kestrel_queued_connections', 'kestrel_queued_connections_total'],
+  /** The hub-sample's own counters (hub-sample/HubCounters.cs). */
+  hubConnections: ['hubsample_hub_connections', 'hubsample_hub_connections_total'],
+  hubDeliveries: ['hubsample_hub_deliveries_total', 'hubsample_hub_deliveries'],
+  hubInvocations: ['hubsample_hub_invocations_total', 'hubsample_hub_invocations'],
+} as const;
+
+export type ReadingField = keyof typeof METRIC_NAMES;
+
+/** Each figure summed over its label sets (cpu modes, transports, methods, listeners). */
+export type ServerReading = { [K in ReadingField]: number | null } & {
+  /** When the scrape's answer came, epoch µs. */
+  atUs: number;
+};
+
+/** Reads a scrape; throws an Error saying what is wrong when the text is not the Prometheus
+ *  format or holds none of the figures read here. */
+export function readMetrics(text: string, atUs: number): ServerReading {
+  let families: PrometheusFamily[];
+  try {
+    families = parsePrometheusTextFormat(text);
+  } catch (error) {
+    throw new Error(`the answer is not in the Prometheus text format (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const byName = new Map(families.map((family) => [family.name, family]));
+  const reading = { atUs } as ServerReading;
+  let known = 0;
+  for (const field of Object.keys(METRIC_NAMES) as ReadingField[]) {
+    const family = METRIC_NAMES[field].map((name) => byName.get(name)).find((f) => f !== undefined);
+    reading[field] = family ? sumOf(family) : null;
+    if (reading[field] !== null) known += 1;
+  }
+  // The parser reads almost any text as some metric: an HTML page (a fallback route) would pass
+  // as an app whose every figure is unknown, with nothing said.
+  if (known === 0) {
+    throw new Error('the answer holds none of the figures this tool reads (.NET\'s System.Runtime, ASP.NET Core\'s SignalR and Kestrel meters, the hub-sample\'s counters): is this an ASP.NET Core app exporting them in the Prometheus text format?');
+  }
+  return reading;
+}
+
+/** The family's values added up; null when it has no plain value (a histogram) or one is not a number. */
+function sumOf(family: PrometheusFamily): number | null {
+  let total = 0;
+  for (const sample of family.metrics) {
+    const value = sample.value === undefined ? NaN : Number(sample.value);
+    if (!Number.isFinite(value)) return null;
+    total += value;
+  }
+  return family.metrics.length > 0 ? total : null;
+}

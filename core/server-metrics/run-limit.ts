@@ -1,0 +1,34 @@
+/**
+ * The attribution rule (attribution.ts) over a run's own figures: the client's worst lateness
+ * from its per-second points, the server's peak CPU from its metrics while the run sent. Live
+ * views and kept runs call the same function, so both say the same words.
+ */
+import type { SecondPoint } from '../run-aggregator.ts';
+import { explainLimit, type LimitExplanation } from './attribution.ts';
+import { peakOf, type ServerMetricsRecord, type ServerSecond } from './series.ts';
+
+type ClientSecond = Pick<SecondPoint, 'second' | 'maxSendLagMs' | 'eventLoopLagMs'> & { fates: Pick<SecondPoint['fates'], 'planned'> };
+
+export interface RunLimitInput {
+  points: readonly ClientSecond[];
+  missedSlots: number;
+  /** Absent in runs kept before server metrics, or when they were off. */
+  server?: ServerMetricsRecord | null;
+}
+
+export function runLimit({ points, missedSlots, server }: RunLimitInput): LimitExplanation {
+  const clientLagMs = points.reduce((worst, p) => Math.max(worst, p.maxSendLagMs, p.eventLoopLagMs), 0);
+  // Failures while nothing was ever read are an address or CORS problem, not a busy server.
+  const serverUnanswered = server && server.points.length > 0 ? server.failedScrapes : 0;
+  return explainLimit({ serverPeakCpuPercent: server ? peakOf(whileSending(server.points, points), 'cpuPercent') : null, serverUnanswered, clientLagMs, missedSlots });
+}
+
+/**
+ * The server's seconds in which the run planned sends: opening and closing connections (and the
+ * hub's own start-up) cost CPU the load itself does not, and would be taken for its peak. All of
+ * them when no second planned anything (a run that failed at once).
+ */
+export function whileSending(serverPoints: readonly ServerSecond[], clientPoints: readonly ClientSecond[]): ServerSecond[] {
+  const sending = new Set(clientPoints.filter((p) => p.fates.planned > 0).map((p) => p.second));
+  return sending.size === 0 ? [...serverPoints] : serverPoints.filter((p) => sending.has(p.second));
+}

@@ -1,0 +1,152 @@
+/**
+ * Reads an app's /metrics once a second during a run, for the dashboard and the headless runner
+ * alike. Metrics never block or fail a run: a scrape that fails is counted, the first failure is
+ * said once (onProblem) and the scraping goes on, so a server that comes back is read again.
+ */
+import type { Clock, Timers } from '../clock.ts';
+import { readMetrics, type ServerReading } from './reading.ts';
+import { addDeliveries, emptyServerRecord, secondOf, serverSecond, type ServerMetricsRecord } from './series.ts';
+
+/** Time between two scrapes, in ms: the client's figures are per second too. */
+export const SCRAPE_INTERVAL_MS = 1_000;
+
+/** Fetches the metrics text; rejects with an Error saying what failed. */
+export type FetchText = (url: string) => Promise<string>;
+
+export interface ScraperOptions {
+  url: string;
+  fetchText: FetchText;
+  clock: Clock;
+  timers: Timers;
+  /** Called after each scrape that added a point. */
+  onUpdate?: () => void;
+  /** Called once, with the first failure, worded for people. */
+  onProblem?: (message: string) => void;
+}
+
+export class ServerScraper {
+  readonly #options: ScraperOptions;
+  readonly #record: ServerMetricsRecord;
+  #runStartUs = 0;
+  /** Readings started so far: reading n is due at the run's start + n s. */
+  #ticks = 0;
+  #previous: ServerReading | null = null;
+  #timer: unknown = null;
+  #stopped = false;
+  /** Stopped without a last reading: an answer still on its way is dropped, so the record stays
+   *  as it was at the stop (what the run keeps is what the page showed). */
+  #frozen = false;
+  #inFlight: Promise<void> = Promise.resolve();
+  /** The last copy handed out, kept until a reading or a failure changes the record, so views
+   *  that refresh every frame redraw the server's charts only when something is new. */
+  #copy: ServerMetricsRecord | null = null;
+
+  constructor(options: ScraperOptions) {
+    this.#options = options;
+    this.#record = emptyServerRecord(options.url);
+  }
+
+  /** The server's side so far: a copy, safe to keep, the same object until something changes. */
+  record(): ServerMetricsRecord {
+    this.#copy ??= { ...this.#record, points: [...this.#record.points] };
+    return this.#copy;
+  }
+
+  /** Reads at once (the baseline), then every SCRAPE_INTERVAL_MS until stop(). */
+  start(): void {
+    this.#runStartUs = this.#options.clock.nowUs();
+    this.#tick();
+  }
+
+  /** Stops, after one last reading (the hub's final counts) unless `finalReading` is false.
+   *  Never rejects. */
+  async stop(finalReading = true): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#frozen = !finalReading;
+    this.#options.timers.clearTimeout(this.#timer);
+    await this.#inFlight;
+    if (finalReading) await this.#scrape();
+  }
+
+  #tick(): void {
+    this.#ticks += 1;
+    this.#inFlight = this.#scrape().then(() => {
+      if (this.#stopped) return;
+      // Due on the run's own seconds, not a second after the last answer: slow answers must
+      // not make the readings drift away from the client's seconds. One at a time, though.
+      const dueUs = this.#runStartUs + this.#ticks * SCRAPE_INTERVAL_MS * 1_000;
+      const delayMs = Math.max(0, (dueUs - this.#options.clock.nowUs()) / 1_000);
+      this.#timer = this.#options.timers.setTimeout(() => this.#tick(), delayMs);
+    });
+  }
+
+  async #scrape(): Promise<void> {
+    const { url, fetchText, clock } = this.#options;
+    let reading: ServerReading;
+    try {
+      const text = await fetchText(url);
+      reading = readMetrics(text, clock.nowUs());
+    } catch (error) {
+      if (!this.#frozen) this.#failed(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    if (this.#frozen) return;
+    const record = this.#record;
+    const second = secondOf(reading.atUs, this.#runStartUs, record.points.at(-1)?.second ?? null);
+    record.points.push(serverSecond(second, reading, this.#previous));
+    record.deliveries = addDeliveries(this.#previous === null ? null : record.deliveries, this.#previous, reading);
+    this.#previous = reading;
+    this.#copy = null;
+    this.#options.onUpdate?.();
+  }
+
+  #failed(reason: string): void {
+    const record = this.#record;
+    record.failedScrapes += 1;
+    this.#copy = null;
+    if (record.problem !== null) return;
+    record.problem = `Server metrics at ${record.url} could not be read: ${reason}. The run goes on without them; switch them off or give another address to stop this message.`;
+    this.#options.onProblem?.(record.problem);
+  }
+}
+
+/** The metrics address of the app behind a hub endpoint: its origin's /metrics. */
+export function defaultMetricsUrl(endpointUrl: string): string {
+  return new URL('/metrics', endpointUrl).toString();
+}
+
+/** Why `text` is not a metrics address, or null when it is one (an absolute http(s) URL). */
+export function metricsUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `The server metrics address '${text}' is not a URL: write it like http://127.0.0.1:5180/metrics, or leave it empty to use the endpoint's /metrics.`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `The server metrics address must start with http:// or https://, but is '${text}'.`;
+  }
+  return null;
+}
+
+/** Fetches with the platform's fetch (browsers and Node 20 alike), within `timeoutMs`. */
+export function platformFetchText(timeoutMs = 2_000): FetchText {
+  return async (url) => {
+    let response: Response;
+    try {
+      // No credentials: the page's cookies have no business on another app's /metrics, and
+      // without them a CORS answer may allow any listed origin.
+      response = await fetch(url, { cache: 'no-store', credentials: 'omit', signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      throw new Error(timedOut
+        ? `no answer within ${timeoutMs / 1_000} s (the server may be stalled or overloaded)`
+        : 'the request failed (the server is unreachable, or it does not allow this page\'s origin: list it in the app\'s CORS origins)');
+    }
+    if (response.status === 404) throw new Error('404 Not Found (the app does not serve metrics there: on the hub-sample, --EnableMetrics must be true)');
+    if (response.status === 403) throw new Error('403 Forbidden (the app refuses this page\'s origin: list it in the hub-sample\'s --CorsOrigins)');
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
+    return response.text();
+  };
+}
