@@ -84,7 +84,7 @@ function brokeLine(result: CapacityResult, broke: CapacityStep | null): string {
 }
 
 /** "400 connections" or "3,000 msg/s (1,000 connections every 333 ms)". */
-export function loadText(result: Pick<CapacityResult, 'settings'>, step: CapacityStep): string {
+export function loadText(result: Pick<CapacityResult, 'settings'>, step: Pick<CapacityStep, 'connections' | 'sendIntervalMs' | 'plannedSendsPerSec'>): string {
   if (result.settings.ramp === 'connections') return `${formatCount(step.connections)} connections every ${formatCount(step.sendIntervalMs)} ms`;
   return `${formatCount(step.plannedSendsPerSec)} msg/s (${formatCount(step.connections)} connections every ${formatCount(step.sendIntervalMs)} ms)`;
 }
