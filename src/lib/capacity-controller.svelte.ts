@@ -78,6 +78,8 @@ export class CapacityController {
     this.result = search.result;
     try {
       this.result = await search.run();
+      // The last step's record carries the search as it ended (no longer running).
+      if (this.result.steps.length > 0) await keeper.keepCapacity(this.result);
       if (this.result.steps.length === 0 && !search.stopped) this.errors = ['The first step could not start: see the agents panel for why (for example more connections than the browsers hold).'];
     } catch (error) {
       this.errors = [`The search stopped: ${error instanceof Error ? error.message : String(error)}. The steps finished before are kept in the history.`];
