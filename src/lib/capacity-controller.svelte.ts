@@ -41,7 +41,7 @@ export class CapacityController {
   /** For the presentation view: which step of how many is running. */
   get status(): ComparisonStatus | null {
     const step = this.current;
-    return this.running && step && this.result ? { step: step.index, total: this.#total, label: `Capacity search, ${loadText(this.result, { connections: step.config.connections, sendIntervalMs: step.config.sendIntervalMs, plannedSendsPerSec: plannedSendRate(step.config) })}`, pauseLeftSec: 0 } : null;
+    return this.running && step && this.result ? { step: step.index, total: this.#total, label: `${step.phase === 'bisect' ? 'bisecting, ' : ''}${loadText(this.result, { connections: step.config.connections, sendIntervalMs: step.config.sendIntervalMs, plannedSendsPerSec: plannedSendRate(step.config) })}`, pauseLeftSec: 0 } : null;
   }
 
   /** Runs the search from `base`; `connectionCap` is the most connections this client holds (a browser's cap), null when agents carry the load. */

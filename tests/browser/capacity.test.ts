@@ -51,7 +51,7 @@ describe('Find capacity in the dashboard', () => {
     }
     await page.getByRole('button', { name: 'Find capacity' }).click();
     await page.getByTestId('capacity-status').waitFor();
-    expect(await page.getByTestId('capacity-status').textContent()).toMatch(/^Step 1 of at most 5: Capacity search, 100 msg\/s \(20 connections every 200 ms\)$/);
+    expect(await page.getByTestId('capacity-status').textContent()).toMatch(/^Step 1 of at most 5: 100 msg\/s \(20 connections every 200 ms\)$/);
     // Steps 100, 200 (held), 300 (broke), then one bisection at 250.
     await page.getByTestId('capacity-export-json').waitFor({ timeout: 120_000 });
     expect(await page.getByTestId('capacity-chart').getAttribute('data-points')).toBe('4');
