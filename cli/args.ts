@@ -182,7 +182,14 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
 
 const CAPACITY_ONLY = ['ramp', 'start', 'step', 'max', 'step-duration', 'settle', 'bisect'] as const;
 /** Options of a single run that a capacity search sets per step, or cannot apply. */
-const SINGLE_RUN_ONLY = [['duration', '--step-duration'], ['warmup', '--settle'], ['max-p99-ms', 'the guide\'s rule per step'], ['min-delivery', 'the guide\'s rule per step'], ['no-guide-rule', 'the guide\'s rule per step']] as const;
+const SINGLE_RUN_ONLY = [
+  ['duration', 'each step lasts --step-duration'],
+  ['warmup', 'each step leaves --settle out of its verdict'],
+  ['max-p99-ms', 'each step is judged by the guide\'s rule'],
+  ['min-delivery', 'each step is judged by the guide\'s rule'],
+  ['no-guide-rule', 'each step is judged by the guide\'s rule'],
+  ['memory-log', 'the memory log is for a single long run (a soak)'],
+] as const;
 
 /** How the capacity settings' messages start for each required option (said once, as missing). */
 const MISSING_WORDS = { ramp: 'Ramp must', start: 'Ramp start ', step: 'Ramp step ', max: 'Ramp maximum ' } as const;
@@ -194,8 +201,8 @@ function capacityOptions(v: Record<string, string | boolean | undefined>, base: 
     if (stray.length > 0) errors.push(`${stray.join(', ')} belong${stray.length === 1 ? 's' : ''} to a capacity search: add --find-capacity, or drop ${stray.length === 1 ? 'it' : 'them'}.`);
     return null;
   }
-  for (const [name, instead] of SINGLE_RUN_ONLY) {
-    if (v[name] !== undefined) errors.push(`--${name} does not apply to a capacity search, which judges each step by ${instead === '--step-duration' || instead === '--settle' ? `its own ${instead}` : instead}: drop --${name}.`);
+  for (const [name, why] of SINGLE_RUN_ONLY) {
+    if (v[name] !== undefined) errors.push(`--${name} does not apply to a capacity search (${why}): drop --${name}.`);
   }
   for (const name of ['ramp', 'start', 'step', 'max'] as const) {
     if (v[name] === undefined) errors.push(`--find-capacity needs --${name}${name === 'ramp' ? ' connections or rate' : ' <n>'}: the ramp's ${name === 'ramp' ? 'kind' : name}.`);

@@ -25,7 +25,7 @@ describe('live-bench --find-capacity options', () => {
     const errors = parsed.ok === false ? parsed.errors : [];
     expect(errors).toEqual([
       expect.stringMatching(/^Endpoint is empty/),
-      expect.stringMatching(/^--warmup does not apply to a capacity search, which judges each step by its own --settle/),
+      expect.stringMatching(/^--warmup does not apply to a capacity search \(each step leaves --settle out of its verdict\)/),
       expect.stringMatching(/^--max-p99-ms does not apply to a capacity search/),
       '--find-capacity needs --step <n>: the ramp\'s step.',
       '--find-capacity needs --max <n>: the ramp\'s max.',
