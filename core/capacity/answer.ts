@@ -41,7 +41,7 @@ export function capacityAnswer(result: CapacityResult): CapacityAnswer {
   const tiers = held ? EDITIONS.map((id) => tierShare(result, held, id)) : [];
   const what = held ? `${formatBytes(result.base.messageBytes)} ${SCENARIO_LABELS[result.base.scenario].toLowerCase()} over ${combinationLabel(result.base)}` : '';
   const clientNote = finding.limitedBy === 'client'
-    ? `The client set this limit, not the service: ${broke?.judgement.reasons[0] ?? 'its health failed'}. The service held at least ${held ? loadText(result, held) : 'nothing measured'}; its capacity is higher or unknown. Add agents (more browsers or headless runners) to carry the load, or use the headless runner.`
+    ? `The client set this limit, not the service: ${broke?.judgement.reasons[0] ?? 'its health failed'}. The service held at least ${held ? loadText(result, held) : 'nothing measured'}; its capacity is higher or unknown. ${clientAdvice(result)}`
     : null;
   return { headline: headline(result, held, what), tierLines: tiers.map((t) => tierLine(t, result)), tiers, brokeLine: brokeLine(result, broke), clientNote };
 }
@@ -81,6 +81,12 @@ function brokeLine(result: CapacityResult, broke: CapacityStep | null): string {
   const unjudged = result.steps.find((s) => s.judgement.passed === null);
   if (unjudged) return `Step ${unjudged.index} (${loadText(result, unjudged)}) could not be judged: ${unjudged.judgement.reasons[0] ?? ''}.`;
   return result.running ? 'No step has broken yet.' : `No step broke up to the maximum of ${formatCount(result.settings.max)} ${RAMP_UNITS[result.settings.ramp]}.`;
+}
+
+/** What to do when the client set the limit: spread the load past this client. */
+function clientAdvice(result: CapacityResult): string {
+  if (result.connectionCap !== null) return 'Add agents (other browsers or headless runners) to carry the load, or run the search from the headless runner.';
+  return 'Give the runner more --workers if this machine has idle cores, or add runner agents on other machines, so the client is not the bottleneck.';
 }
 
 /** "400 connections" or "3,000 msg/s (1,000 connections every 333 ms)". */

@@ -65,7 +65,7 @@ describe('a capacity search', () => {
     expect(result.finding).toMatchObject({ kind: 'found', limitedBy: 'client' });
     const answer = capacityAnswer(result);
     expect(answer.headline).toMatch(/^Client-limited: this client held/);
-    expect(answer.clientNote).toMatch(/The client set this limit, not the service: .*Add agents/);
+    expect(answer.clientNote).toMatch(/The client set this limit, not the service: .*more --workers .*runner agents on other machines/);
     expect(answerLines(result).join('\n')).not.toContain('published');
   });
 
