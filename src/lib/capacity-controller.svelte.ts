@@ -8,9 +8,9 @@
 import { systemClock, systemTimers } from '../../core/clock.ts';
 import { loadText } from '../../core/capacity/answer.ts';
 import { CapacitySearch } from '../../core/capacity/capacity-search.ts';
-import type { CapacityResult } from '../../core/capacity/capacity-result.ts';
+import { stepByIndex, type CapacityResult } from '../../core/capacity/capacity-result.ts';
 import { maxSteps, type NextStep } from '../../core/capacity/search-plan.ts';
-import { CAPACITY_DEFAULTS, plannedSendRate, validateCapacitySettings, type RampKind } from '../../core/capacity/settings.ts';
+import { CAPACITY_DEFAULTS, plannedSendRate, RAMP_UNITS, validateCapacitySettings, type RampKind } from '../../core/capacity/settings.ts';
 import { newRunId } from '../../core/kept-run.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import type { ComparisonStatus } from './comparison-controller.svelte.ts';
@@ -41,7 +41,13 @@ export class CapacityController {
   /** For the presentation view: which step of how many is running. */
   get status(): ComparisonStatus | null {
     const step = this.current;
-    return this.running && step && this.result ? { step: step.index, total: this.#total, label: `${step.phase === 'bisect' ? 'bisecting, ' : ''}${loadText(this.result, { connections: step.config.connections, sendIntervalMs: step.config.sendIntervalMs, plannedSendsPerSec: plannedSendRate(step.config) })}`, pauseLeftSec: 0 } : null;
+    const result = this.result;
+    if (!this.running || !step || !result) return null;
+    const load = loadText(result, { connections: step.config.connections, sendIntervalMs: step.config.sendIntervalMs, plannedSendsPerSec: plannedSendRate(step.config) });
+    // The climb so far: the highest load that held below any that broke.
+    const held = stepByIndex(result, result.finding.heldStep);
+    const sofar = held ? ` · held so far ${held.load.toLocaleString('en-US')} ${RAMP_UNITS[result.settings.ramp]}` : '';
+    return { step: step.index, total: this.#total, label: `${step.phase === 'bisect' ? 'bisecting, ' : ''}${load}${sofar}`, pauseLeftSec: 0 };
   }
 
   /** Runs the search from `base`; `connectionCap` is the most connections this client holds (a browser's cap), null when agents carry the load. */

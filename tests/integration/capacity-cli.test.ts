@@ -48,8 +48,9 @@ describe('live-bench --find-capacity', () => {
 
   it(`a rate ramp finds a hub limited to ${LIMIT} msg/s within 15%, with every step in the JSON`, async () => {
     const jsonPath = await tempFile('rate.json');
+    const htmlPath = await tempFile('rate.html');
     const run = await liveBench(['--find-capacity', '--endpoint', `${limited.httpUrl}/signalrbench`, '--connections', '40', '--ramp', 'rate',
-      '--start', '250', '--step', '150', '--max', '1000', ...short, '--json', jsonPath]);
+      '--start', '250', '--step', '150', '--max', '1000', ...short, '--json', jsonPath, '--html', htmlPath]);
     expect(run.code, run.stderr).toBe(0);
     const stepLines = run.stderr.split('\n').filter((line) => /^step \d+ /.test(line));
     const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
@@ -61,6 +62,13 @@ describe('live-bench --find-capacity', () => {
     expect(run.stdout).toMatch(/^Held [\d,]+ msg\/s of 2\.0 KB echo over WebSockets \+ JSON with 40 connections/m);
     expect(run.stdout).toMatch(/That is \d+% of Unit\d+'s published echo rate \([\d,]+ msg\/s, current edition\)/);
     expect(run.stdout).toMatch(/because of the service: p99 1\.\d\d s while the client kept its schedule/);
+    // The report: the search with every step and its chart, then the runs of the steps that held and broke; nothing external.
+    const html = await readFile(htmlPath, 'utf8');
+    expect(html).toContain('<h2>Capacity search (rate ramp)</h2>');
+    expect(html.match(/<tr><td>\d+<\/td>/g)).toHaveLength(result.steps.length);
+    expect(html).toContain(`Step ${result.finding.heldStep}: held`);
+    expect(html).toContain(`Step ${result.finding.brokeStep}: broke`);
+    expect(html).not.toMatch(/<script|<link /i);
   });
 
   it(`a connection ramp at 4 msg/s per connection finds the same limit within 15%`, async () => {
