@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULTS, validateRunConfig, type RunConfig } from '../core/run-config.ts';
 import { metricsUrlProblem } from '../core/server-metrics/scraper.ts';
+import { CAPACITY_DEFAULTS, validateCapacitySettings, type CapacitySettings } from '../core/capacity/settings.ts';
 
 export interface Thresholds {
   /** Fail when the run's p99 (from planned send times) is above this, in ms. */
@@ -28,6 +29,8 @@ export interface CliOptions {
    *  /metrics); null for none. */
   serverMetricsUrl: string | null;
   quiet: boolean;
+  /** Set with --find-capacity: the search's ramp; the run configuration is its base. */
+  capacity: CapacitySettings | null;
 }
 
 export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; errors: string[] } | { ok: 'help' };
@@ -70,6 +73,22 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
                             with node --expose-gc the heap figures are after a full GC)
   --quiet                   no per-second progress
   --help                    this text
+
+Capacity search (--find-capacity): ramp the load until the guide's rule breaks, then bisect
+  --find-capacity           run steps of rising load instead of one run; prints one line per
+                            step and the highest load that held, and who broke (the service or
+                            this client); --json and --html hold every step
+  --ramp <kind>             connections (add connections at --interval-ms) or rate (raise the
+                            msg/s that --connections send) (required)
+  --start <n> --step <n> --max <n>
+                            the ramp's loads: connections, or msg/s sent (all senders) (required)
+  --step-duration <s>       seconds each step is held (default ${CAPACITY_DEFAULTS.stepSec})
+  --settle <s>              seconds at the start of each step not judged (default ${CAPACITY_DEFAULTS.settleSec})
+  --bisect <n>              extra steps between the last step that held and the first that
+                            broke (default ${CAPACITY_DEFAULTS.bisectSteps})
+  Exit codes: 0 the service's capacity was found, or every step held up to --max; 1 this
+  client broke first (its capacity, not the service's), or the search was stopped; 2 bad input;
+  3 even the first step failed, or nothing could be measured
 
 Agent mode (join a dashboard's run instead): live-bench --agent <control-url> --session <code>
   (live-bench --agent x --help for its options)
@@ -117,6 +136,14 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         quiet: { type: 'boolean' },
         reconnect: { type: 'boolean' },
         help: { type: 'boolean' },
+        'find-capacity': { type: 'boolean' },
+        ramp: { type: 'string' },
+        start: { type: 'string' },
+        step: { type: 'string' },
+        max: { type: 'string' },
+        'step-duration': { type: 'string' },
+        settle: { type: 'string' },
+        bisect: { type: 'string' },
       },
     });
   } catch (error) {
@@ -149,6 +176,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   const serverMetricsProblem = v['server-metrics'] === undefined ? null : metricsUrlProblem(v['server-metrics']);
   if (serverMetricsProblem) errors.push(`--server-metrics: ${serverMetricsProblem}`);
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
+  const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
   if (errors.length > 0 || !result.ok) return { ok: false, errors };
   return {
     ok: true,
@@ -160,8 +188,46 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       htmlPath: v.html ?? null,
       serverMetricsUrl: v['server-metrics'] ?? null,
       quiet: v.quiet ?? false,
+      capacity,
     },
   };
+}
+
+const CAPACITY_ONLY = ['ramp', 'start', 'step', 'max', 'step-duration', 'settle', 'bisect'] as const;
+/** Options of a single run that a capacity search sets per step, or cannot apply. */
+const SINGLE_RUN_ONLY = [
+  ['duration', 'each step lasts --step-duration'],
+  ['warmup', 'each step leaves --settle out of its verdict'],
+  ['max-p99-ms', 'each step is judged by the guide\'s rule'],
+  ['min-delivery', 'each step is judged by the guide\'s rule'],
+  ['no-guide-rule', 'each step is judged by the guide\'s rule'],
+  ['memory-log', 'the memory log is for a single long run (a soak)'],
+] as const;
+
+/** How the capacity settings' messages start for each required option (said once, as missing). */
+const MISSING_WORDS = { ramp: 'Ramp must', start: 'Ramp start ', step: 'Ramp step ', max: 'Ramp maximum ' } as const;
+
+/** The capacity search's settings, with every problem added to `errors`; null without --find-capacity. */
+function capacityOptions(v: Record<string, string | boolean | undefined>, base: RunConfig | null, errors: string[]): CapacitySettings | null {
+  if (!v['find-capacity']) {
+    const stray = CAPACITY_ONLY.filter((name) => v[name] !== undefined).map((name) => `--${name}`);
+    if (stray.length > 0) errors.push(`${stray.join(', ')} belong${stray.length === 1 ? 's' : ''} to a capacity search: add --find-capacity, or drop ${stray.length === 1 ? 'it' : 'them'}.`);
+    return null;
+  }
+  for (const [name, why] of SINGLE_RUN_ONLY) {
+    if (v[name] !== undefined) errors.push(`--${name} does not apply to a capacity search (${why}): drop --${name}.`);
+  }
+  for (const name of ['ramp', 'start', 'step', 'max'] as const) {
+    if (v[name] === undefined) errors.push(`--find-capacity needs --${name}${name === 'ramp' ? ' connections or rate' : ' <n>'}: the ramp's ${name === 'ramp' ? 'kind' : name}.`);
+  }
+  // Without a valid base the steps cannot be checked, but the ramp's own numbers still can.
+  const checked = validateCapacitySettings({ ramp: v.ramp, start: v.start, step: v.step, max: v.max, stepSec: v['step-duration'], settleSec: v.settle, bisectSteps: v.bisect }, base ?? { ...DEFAULTS, endpointUrl: 'http://127.0.0.1/' });
+  if (!checked.ok) {
+    const missing = Object.entries(MISSING_WORDS).filter(([name]) => v[name] === undefined).map(([, words]) => words);
+    errors.push(...checked.errors.filter((e) => !missing.some((words) => e.startsWith(words)) && (base !== null || !/^(At |A rate of )/.test(e))));
+    return null;
+  }
+  return base && !errors.length ? checked.settings : null;
 }
 
 function positiveNumber(raw: string | undefined, name: string, hint: string, errors: string[]): number | null {

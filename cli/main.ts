@@ -11,6 +11,7 @@ import { keptRunOf } from '../core/kept-run.ts';
 import { reportHtml } from '../core/report-html.ts';
 import { runResult } from '../core/run-result.ts';
 import { runAgent } from './agent.ts';
+import { findCapacity } from './capacity.ts';
 import { VERSIONS } from '../core/versions.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { progressLine, serverProgress, summaryText } from './report.ts';
@@ -47,6 +48,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     io.err('live-bench: nothing was run. Fix the paths above.');
     return EXIT.badInput;
   }
+  if (parsed.options.capacity) return findCapacity(parsed.options, io);
   const threadScript = new URL('./engine-thread.js', import.meta.url);
   const probes = memoryLogPath ? Array.from({ length: config.workers }, heapProbe) : [];
   const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index, probes[index]?.threadEnd));

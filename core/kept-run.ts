@@ -7,6 +7,7 @@
  * documents (the headless runner's --json output included) reads it, and importing it gives back
  * the same run.
  */
+import { capacityFromValue, type CapacityResult } from './capacity/capacity-result.ts';
 import { withLost } from './fates.ts';
 import { defaultRunName } from './labels.ts';
 import { runVerdict, type OutcomeKind } from './run-outcome.ts';
@@ -28,8 +29,11 @@ export interface KeptRunMeta {
   /** This tool's version and the @microsoft/signalr version that measured the run. */
   toolVersion: string;
   signalrClientVersion: string;
-  /** Shared by the runs of one comparison; null for a single run. */
+  /** Shared by the runs of one comparison, or the steps of one capacity search; null for a single run. */
   comparisonId: string | null;
+  /** A step of a capacity search: the search as it stood when this step was judged (every step
+   *  so far, the finding). Absent for other runs, and in runs kept before capacity searches. */
+  capacity?: CapacityResult;
 }
 
 export interface KeptRun extends KeptRunMeta {
@@ -143,6 +147,7 @@ function fromExported(doc: ExportedRun, now: Date, random: () => number): KeptRu
     toolVersion: kept?.toolVersion ?? 'unknown',
     signalrClientVersion: kept?.signalrClientVersion ?? 'unknown',
     comparisonId: kept?.comparisonId ?? null,
+    ...(kept?.capacity ? { capacity: capacityFromValue(kept.capacity) } : {}),
     result,
   };
 }

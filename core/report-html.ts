@@ -17,6 +17,8 @@ export interface ReportInput {
   title: string;
   runs: readonly KeptRun[];
   generatedAt: Date;
+  /** HTML sections shown before the runs, e.g. a capacity search's (core/capacity/capacity-export.ts). */
+  sections?: readonly string[];
 }
 
 export function reportHtml(input: ReportInput): string {
@@ -26,7 +28,8 @@ export function reportHtml(input: ReportInput): string {
     `<p class="muted">Report generated ${esc(input.generatedAt.toISOString())} by SignalR Live Bench${runs[0] ? ` ${esc(runs[0].toolVersion)}` : ''}. ` +
       `${runs.length === 1 ? 'One run' : `${runs.length} runs`}; latency is measured from each message's planned send time.</p>`,
   ];
-  if (runs.length === 0) body.push('<p>No runs were chosen for this report.</p>');
+  body.push(...(input.sections ?? []));
+  if (runs.length === 0 && !input.sections?.length) body.push('<p>No runs were chosen for this report.</p>');
   if (runs.length > 1) body.push(sideBySide(runs));
   for (const run of runs) body.push(runSection(run));
   return `<!doctype html>

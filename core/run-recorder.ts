@@ -8,6 +8,7 @@ import { defaultRunName } from './labels.ts';
 import { newRunId, type KeptRun } from './kept-run.ts';
 import type { RunDb } from './run-db.ts';
 import type { RunResult } from './run-result.ts';
+import type { CapacityResult } from './capacity/capacity-result.ts';
 
 export interface Versions {
   toolVersion: string;
@@ -20,6 +21,8 @@ const REWRITTEN_SECONDS = 10;
 export interface RecordingOptions {
   name?: string;
   comparisonId?: string | null;
+  /** The capacity search this run is a step of, as it stands (core/capacity/). */
+  capacity?: CapacityResult;
 }
 
 /**
@@ -67,6 +70,7 @@ export class RunRecorder {
       savedAt: this.now().toISOString(),
       ...this.versions,
       comparisonId: options.comparisonId ?? null,
+      ...(options.capacity ? { capacity: options.capacity } : {}),
       result,
     };
     this.#writtenSeconds = result.points.length;
@@ -89,6 +93,15 @@ export class RunRecorder {
     this.#finished = finished;
     this.#run = { ...run, status: result.outcome.kind, savedAt: this.now().toISOString(), result };
     this.#write(this.#run, from);
+  }
+
+  /** Keeps the capacity search this run is a step of, as it stands once the step is judged: a
+   *  write of the head only (no second is rewritten). */
+  setCapacity(capacity: CapacityResult): void {
+    const run = this.#run;
+    if (!run) return;
+    this.#run = { ...run, capacity };
+    this.#write(this.#run, run.result.points.length);
   }
 
   /** Resolves when every write asked for so far is done. */

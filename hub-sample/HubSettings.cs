@@ -47,6 +47,11 @@ public sealed class HubSettings
     /// tests. Default false.</summary>
     public bool EnableTestHubs { get; set; }
 
+    /// <summary>For the capacity search's tests only, and refused unless <see cref="EnableTestHubs"/>:
+    /// benchmark messages per second the hub delivers promptly; each further one that second is
+    /// delivered 1.5 s late (<see cref="DeliveryLimit"/>). Default 0: off.</summary>
+    public int TestMessageRateLimit { get; set; }
+
     /// <summary>Maps the control hub at /control, through which agents (headless runners and other
     /// browsers) join a dashboard's run. A party reaches only the members of its own session, and
     /// a session's code is random. Default true; turn it off where only /signalrbench is wanted.</summary>

@@ -49,6 +49,8 @@ builder.WebHost.ConfigureKestrel(kestrel =>
 });
 builder.Services.AddSingleton(settings);
 builder.Services.AddSingleton<GroupLimits>();
+builder.Services.AddSingleton(TimeProvider.System);
+builder.Services.AddSingleton<DeliveryLimit>();
 builder.Services.AddSingleton<ControlSessions>();
 builder.Services.AddSingleton<ControlOutsiders>();
 builder.Services.AddSingleton<RefusalLog>();

@@ -31,6 +31,7 @@ public static class SettingsCheck
         [nameof(HubSettings.ControlJoinSeconds)] = (1, 3_600, " seconds"),
         [nameof(HubSettings.MaxControlSessions)] = (1, 100_000, ""),
         [nameof(HubSettings.MaxAgentsPerSession)] = (1, 100_000, ""),
+        [nameof(HubSettings.TestMessageRateLimit)] = (0, 10_000_000, " messages per second (0: off)"),
     };
 
     /// <summary>The settings given in <paramref name="given"/> over the defaults, and every problem found.</summary>
@@ -70,6 +71,10 @@ public static class SettingsCheck
         if (settings.HttpsPort is int https && https != 0 && https == settings.Port)
         {
             problems.Add($"--HttpsPort is {https}, the same port as --port: pass another port for one of them (0 picks a free one).");
+        }
+        if (settings.TestMessageRateLimit != 0 && !settings.EnableTestHubs)
+        {
+            problems.Add("--TestMessageRateLimit makes the hub deliver late on purpose, for this tool's tests only, and is refused unless --EnableTestHubs true is given too: drop it to measure the hub, or add --EnableTestHubs true in a test.");
         }
         try
         {

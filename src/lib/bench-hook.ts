@@ -10,6 +10,7 @@ import { defaultEndpointUrl, validateRunConfig, type RunConfig } from '../../cor
 import type { RunResult } from '../../core/run-result.ts';
 import type { RunPhase } from '../../core/run-coordinator.ts';
 import type { RunController } from './run-controller.svelte.ts';
+import { CAPACITY_PARAM, runCapacityBench } from './capacity-bench-hook.ts';
 
 /** How often the hook looks at the run's phase, in ms: the resolution of the phase times it reports. */
 const PHASE_POLL_MS = 20;
@@ -56,6 +57,11 @@ export function startBenchHook(run: RunController): void {
     report.errors = request.errors;
     if (request.reportUrl) void post(request.reportUrl, report);
     else console.error(request.errors.join('\n'));
+    return;
+  }
+  const capacity = new URLSearchParams(location.search).get(CAPACITY_PARAM);
+  if (capacity) {
+    void runCapacityBench(run, request.config, capacity, request.reportUrl);
     return;
   }
   observeLongTasks(longTasks);

@@ -2,6 +2,7 @@
  * Keeps every run of the page in the browser as it goes (core/run-history.ts over IndexedDB)
  * and holds the history list the History page shows.
  */
+import type { CapacityResult } from '../../core/capacity/capacity-result.ts';
 import type { KeptRun, KeptRunHead } from '../../core/kept-run.ts';
 import { RunHistory } from '../../core/run-history.ts';
 import { RunRecorder, type RecordingOptions } from '../../core/run-recorder.ts';
@@ -73,6 +74,12 @@ export class RunKeeper {
     // Writes finish later; a failure shows from the next second on, while the run still goes.
     if (recorder.lastError) this.warning = recorder.lastError;
     if (done) void this.#afterWrite();
+  }
+
+  /** Keeps the capacity search the live run is a step of, as it stands after the step was judged. */
+  async keepCapacity(capacity: CapacityResult): Promise<void> {
+    this.#recorder?.setCapacity(capacity);
+    await this.#afterWrite();
   }
 
   /** Resolves once the live run's writes are durable; returns its record. */

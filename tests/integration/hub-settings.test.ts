@@ -33,6 +33,7 @@ const cases: [string, () => string[], RegExp | (() => RegExp)][] = [
   ['a misspelt setting', () => ['--port', '0', '--MaxMesageBytes', '4096'], /^--MaxMesageBytes is not a setting of this hub\. The settings are --host, --port, .*--MaxMessageBytes.*: check the spelling\.$/],
   ['a control-hub limit too small for the pieces agents send', () => ['--port', '0', '--MaxControlMessageBytes', '1000'], /^--MaxControlMessageBytes is '1000', but must be a whole number from 65536 /],
   ['a flag that is not true or false', () => ['--port', '0', '--EnableTestHubs', 'yes'], /^--EnableTestHubs is 'yes', but must be true or false/],
+  ['the test-only delivery limit outside test hubs', () => ['--port', '0', '--TestMessageRateLimit', '500'], /^--TestMessageRateLimit makes the hub deliver late on purpose, for this tool's tests only, and is refused unless --EnableTestHubs true is given too/],
   ['a host name instead of an address', () => ['--port', '0', '--host', 'localhost'], /^--host is 'localhost', but must be an IP address of this machine/],
 ];
 

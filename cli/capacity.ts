@@ -1,0 +1,123 @@
+/**
+ * `live-bench --find-capacity`: a capacity search (core/capacity/) whose steps are ordinary runs
+ * of the runner's own machinery, fresh worker threads and a RunCoordinator per step. One line per
+ * step, then the answer in the guide's terms; --json writes the search with every step, --html a
+ * report with the search and the runs of the steps that held and broke.
+ */
+import { writeFile } from 'node:fs/promises';
+import { systemClock, systemTimers } from '../core/clock.ts';
+import { answerLines, loadText } from '../core/capacity/answer.ts';
+import { capacitySection } from '../core/capacity/capacity-export.ts';
+import { CapacitySearch } from '../core/capacity/capacity-search.ts';
+import { stepByIndex, type CapacityResult, type CapacityStep } from '../core/capacity/capacity-result.ts';
+import { limitedByText } from '../core/capacity/step-judge.ts';
+import { formatCount, formatMs, formatShare } from '../core/format.ts';
+import { keptRunOf } from '../core/kept-run.ts';
+import { reportHtml } from '../core/report-html.ts';
+import { RunCoordinator } from '../core/run-coordinator.ts';
+import { runResult, type RunResult } from '../core/run-result.ts';
+import { VERSIONS } from '../core/versions.ts';
+import type { CliOptions } from './args.ts';
+import { EXIT, type Output } from './output.ts';
+import { threadPort } from './thread-port.ts';
+
+export async function findCapacity(options: CliOptions, io: Output): Promise<number> {
+  const { config: base, jsonPath, htmlPath } = options;
+  const settings = options.capacity!;
+  const threadScript = new URL('./engine-thread.js', import.meta.url);
+  const client = `node ${process.version}`;
+  const runs = new Map<number, RunResult>();
+  let current: RunCoordinator | null = null;
+  const search: CapacitySearch = new CapacitySearch(base, settings, async (config, step) => {
+    if (search.stopped) return null;
+    const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index));
+    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers);
+    current = coordinator;
+    const startedAt = new Date();
+    coordinator.start();
+    await coordinator.finished();
+    coordinator.terminate();
+    current = null;
+    const run = runResult(coordinator, startedAt, client);
+    runs.set(step.index, run);
+    return run;
+  }, {
+    client: { name: client, connectionCap: null },
+    clock: systemClock,
+    timers: systemTimers,
+    onStep: (step, result) => io.err(stepLine(result, step)),
+  });
+  const interrupt = (signal: NodeJS.Signals) => {
+    io.err(`live-bench: ${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping the search after draining the step under way, then writing the results (${signal} again to quit at once).`);
+    process.once('SIGINT', () => process.exit(130));
+    process.once('SIGTERM', () => process.exit(143));
+    search.stop();
+    current?.stop();
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  io.err(`live-bench: finding the capacity of ${base.scenario} over ${base.transport} (${base.protocol}) at ${base.endpointUrl}: ${settings.ramp} ramp from ${formatCount(settings.start)} to ${formatCount(settings.max)} by ${formatCount(settings.step)}, ${settings.stepSec} s per step (${settings.settleSec} s settle), ${settings.bisectSteps} bisection step(s)`);
+  const result = await search.run();
+  process.off('SIGINT', interrupt);
+  process.off('SIGTERM', interrupt);
+
+  for (const line of answerLines(result)) io.out(line);
+  if (jsonPath === '-') io.out(JSON.stringify(result));
+  const writeFailed = !(await writeOutputs(result, runs, jsonPath, htmlPath, io));
+  return searchExitCode(result, writeFailed, io);
+}
+
+/** "step 3 ramp: 600 msg/s (…)  received 598/s  p99 12.0 ms  under 1 s 100.00%  …  held". */
+export function stepLine(result: CapacityResult, step: CapacityStep): string {
+  const verdict = step.judgement.passed === true ? 'held' : step.judgement.passed === false ? `broke, ${limitedByText(step.judgement.limitedBy)}: ${step.judgement.reasons[0]}` : `not judged: ${step.judgement.reasons[0]}`;
+  return [
+    `step ${step.index} ${step.phase.padEnd(6)} ${loadText(result, step)}`,
+    `open ${formatCount(step.connectionsOpened)}`,
+    `received ${formatCount(step.receivedPerSec)}/s`,
+    step.latency.count > 0 ? `p99 ${formatMs(step.latency.p99Us)}` : 'nothing arrived',
+    `under 1 s ${step.verdict.share === null ? '–' : formatShare(step.verdict.share)}`,
+    `delivery ${step.verdict.delivery === null ? '–' : formatShare(step.verdict.delivery)}`,
+    `lag ${formatCount(step.health.maxEventLoopLagMs)} ms`,
+    `missed ${formatCount(step.health.missedSlots)}`,
+    verdict,
+  ].join('  ');
+}
+
+/** Writes each requested file; false when one could not be written (said on stderr). */
+async function writeOutputs(result: CapacityResult, runs: Map<number, RunResult>, jsonPath: string | null, htmlPath: string | null, io: Output): Promise<boolean> {
+  const shown = [result.finding.heldStep, result.finding.brokeStep].map((index) => (index === null ? null : runs.get(index))).filter((run): run is RunResult => !!run);
+  const writes: [string, string | null, () => string][] = [
+    ['JSON result', jsonPath === '-' ? null : jsonPath, () => JSON.stringify(result, null, 2)],
+    ['HTML report', htmlPath, () => {
+      const kept = shown.map((run, i) => ({ ...keptRunOf(run, VERSIONS, new Date()), name: i === 0 && result.finding.heldStep !== null ? `Step ${result.finding.heldStep}: held` : `Step ${result.finding.brokeStep}: broke` }));
+      return reportHtml({ title: `Capacity search: ${answerLines(result)[0]}`, runs: kept, sections: [capacitySection(result)], generatedAt: new Date() });
+    }],
+  ];
+  let ok = true;
+  for (const [what, file, content] of writes) {
+    if (!file) continue;
+    try {
+      await writeFile(file, content());
+    } catch (error) {
+      ok = false;
+      io.err(`live-bench: the ${what} could not be written to ${file}: ${error instanceof Error ? error.message : String(error)}. The steps are in the lines above.`);
+    }
+  }
+  return ok;
+}
+
+/** 0 found (or held up to the maximum), 1 client-limited or stopped, 3 the first step failed or nothing measured. */
+export function searchExitCode(result: CapacityResult, writeFailed: boolean, io: Output): number {
+  const { finding } = result;
+  const first = result.steps[0];
+  if (finding.kind === 'firstStepFailed' || (first && first.judgement.passed === null && first.outcome.kind === 'failed')) {
+    io.err('live-bench: even the first step failed: no capacity was found. Lower --start, or check the errors above.');
+    return EXIT.nothingMeasured;
+  }
+  const reasons: string[] = [];
+  if (finding.kind === 'found' && finding.limitedBy === 'client') reasons.push('this client broke before the service: the load it held is its own limit, not the service\'s capacity.');
+  if (finding.kind === 'unjudged') reasons.push(`the search ended before a step broke (${stepByIndex(result, result.steps.at(-1)?.index ?? null)?.judgement.reasons[0] ?? 'no step ran'}).`);
+  if (writeFailed) reasons.push('a result file could not be written (see above).');
+  for (const reason of reasons) io.err(`live-bench: ${reason}`);
+  return reasons.length > 0 ? EXIT.notPassed : EXIT.passed;
+}

@@ -1,0 +1,102 @@
+/**
+ * A capacity search's answer in the guide's terms: the highest load that held, at what p99 and
+ * share under 1 s, as a share of the tier's published rate for the scenario (both editions), and
+ * the step where it broke and why. A client-limited search says so and never names the load as
+ * the service's capacity. Pure.
+ */
+import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
+import type { EditionId } from '../guide/index.ts';
+import { combinationLabel, SCENARIO_LABELS } from '../labels.ts';
+import { formatPercent, judgeTiers, tierLoad } from '../tier-view.ts';
+import { stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';
+import { RAMP_UNITS, stepConfig } from './settings.ts';
+
+export interface TierShare {
+  edition: EditionId;
+  /** The smallest tier that fits the held step by the one rule, else the one shown first. */
+  tier: string;
+  /** Measured delivered messages per second over the tier's published outbound rate; null when unpublished. */
+  ratio: number | null;
+  published: number | null;
+}
+
+export interface CapacityAnswer {
+  /** One line, e.g. "Held 3,400 msg/s of 2.0 KB echo over WebSockets + JSON at p99 180 ms (99.40% under 1 s)". */
+  headline: string;
+  /** One sentence per edition: the share of the tier's published rate. */
+  tierLines: string[];
+  tiers: TierShare[];
+  /** Where it broke and why, or why nothing broke. */
+  brokeLine: string;
+  /** Set when the client set the limit: what that means and what to do. */
+  clientNote: string | null;
+}
+
+const EDITIONS: EditionId[] = ['current', '2019'];
+
+export function capacityAnswer(result: CapacityResult): CapacityAnswer {
+  const { finding } = result;
+  const held = stepByIndex(result, finding.heldStep);
+  const broke = stepByIndex(result, finding.brokeStep);
+  const tiers = held ? EDITIONS.map((id) => tierShare(result, held, id)) : [];
+  const what = held ? `${formatBytes(result.base.messageBytes)} ${SCENARIO_LABELS[result.base.scenario].toLowerCase()} over ${combinationLabel(result.base)}` : '';
+  const clientNote = finding.limitedBy === 'client'
+    ? `The client set this limit, not the service: ${broke?.judgement.reasons[0] ?? 'its health failed'}. The service held at least ${held ? loadText(result, held) : 'nothing measured'}; its capacity is higher or unknown. ${clientAdvice(result)}`
+    : null;
+  return { headline: headline(result, held, what), tierLines: tiers.map((t) => tierLine(t, result)), tiers, brokeLine: brokeLine(result, broke), clientNote };
+}
+
+function headline(result: CapacityResult, held: CapacityStep | null, what: string): string {
+  const { finding } = result;
+  if (!held) {
+    if (finding.kind === 'firstStepFailed') return `Even the first step (${loadText(result, result.steps[0]!)}) broke the guide's rule${finding.limitedBy === 'client' ? ', and the client set that limit' : ''}: lower the ramp's start.`;
+    if (result.running) return 'Searching: no step has held yet.';
+    return 'No capacity found: no step could be judged.';
+  }
+  const prefix = finding.limitedBy === 'client' ? 'Client-limited: this client held' : finding.kind === 'atLeastMax' ? 'Held every step up to the maximum:' : result.running ? 'So far held' : 'Held';
+  const atLeast = finding.kind === 'atLeastMax' ? ' (the capacity is above this: raise the maximum)' : '';
+  return `${prefix} ${formatCount(held.receivedPerSec)} msg/s of ${what} with ${formatCount(held.connectionsOpened)} connections at p99 ${formatMs(held.latency.p99Us)} (${formatShare(held.verdict.share ?? 0)} under 1 s)${atLeast}.`;
+}
+
+function tierShare(result: CapacityResult, held: CapacityStep, edition: EditionId): TierShare {
+  const config = stepConfig(result.base, result.settings, held.load);
+  const judged = judgeTiers(config, edition, tierLoad(config, held.connectionsOpened, held.sentPerSec, held.receivedPerSec));
+  const tier = judged.fittingTier ?? judged.defaultTier;
+  const row = judged.judgements.find((j) => j.tier === tier)?.rows.find((r) => r.column === 'outboundMessagesPerSecond');
+  return { edition, tier, ratio: row?.ratio ?? null, published: row?.published ?? null };
+}
+
+function tierLine(share: TierShare, result: CapacityResult): string {
+  const scenario = SCENARIO_LABELS[result.base.scenario].toLowerCase();
+  const edition = share.edition === 'current' ? 'current edition' : '2019 edition';
+  if (share.ratio === null || share.published === null) return `The ${edition} of the guide publishes no ${scenario} rate for ${share.tier}.`;
+  return `That is ${formatPercent(share.ratio)} of ${share.tier}'s published ${scenario} rate (${formatCount(share.published)} msg/s, ${edition}).`;
+}
+
+function brokeLine(result: CapacityResult, broke: CapacityStep | null): string {
+  if (broke) {
+    const who = broke.judgement.limitedBy === 'client' ? 'the client' : 'the service';
+    return `Broke at step ${broke.index} (${loadText(result, broke)}), because of ${who}: ${broke.judgement.reasons[0] ?? broke.verdict.sentence}.`;
+  }
+  const unjudged = result.steps.find((s) => s.judgement.passed === null);
+  if (unjudged) return `Step ${unjudged.index} (${loadText(result, unjudged)}) could not be judged: ${unjudged.judgement.reasons[0] ?? ''}.`;
+  return result.running ? 'No step has broken yet.' : `No step broke up to the maximum of ${formatCount(result.settings.max)} ${RAMP_UNITS[result.settings.ramp]}.`;
+}
+
+/** What to do when the client set the limit: spread the load past this client. */
+function clientAdvice(result: CapacityResult): string {
+  if (result.connectionCap !== null) return 'Add agents (other browsers or headless runners) to carry the load, or run the search from the headless runner.';
+  return 'Give the runner more --workers if this machine has idle cores, or add runner agents on other machines, so the client is not the bottleneck.';
+}
+
+/** "400 connections" or "3,000 msg/s (1,000 connections every 333 ms)". */
+export function loadText(result: Pick<CapacityResult, 'settings'>, step: Pick<CapacityStep, 'connections' | 'sendIntervalMs' | 'plannedSendsPerSec'>): string {
+  if (result.settings.ramp === 'connections') return `${formatCount(step.connections)} connections every ${formatCount(step.sendIntervalMs)} ms`;
+  return `${formatCount(step.plannedSendsPerSec)} msg/s (${formatCount(step.connections)} connections every ${formatCount(step.sendIntervalMs)} ms)`;
+}
+
+/** The answer as lines for a terminal or a report. */
+export function answerLines(result: CapacityResult): string[] {
+  const answer = capacityAnswer(result);
+  return [answer.headline, ...(answer.clientNote ? [answer.clientNote] : answer.tierLines), answer.brokeLine];
+}

@@ -1,0 +1,140 @@
+/**
+ * A capacity search as one JSON document: the settings, every step with its figures, verdict and
+ * who broke, and the finding. The runner writes it with --json; the dashboard keeps and exports
+ * it. Self-describing (format and version) so later versions can read it. Pure.
+ */
+import { withLost, type Fates } from '../fates.ts';
+import type { LatencySummary } from '../latency.ts';
+import { recentRates } from '../recent-rates.ts';
+import type { RunOutcome, RunVerdict } from '../run-outcome.ts';
+import type { RunConfig } from '../run-config.ts';
+import type { RunResult } from '../run-result.ts';
+import { bounds, type StepPhase } from './search-plan.ts';
+import { plannedSendRate, type CapacitySettings } from './settings.ts';
+import { judgeStep, stepHealth, type ClientContext, type LimitedBy, type StepHealth, type StepJudgement } from './step-judge.ts';
+
+export const CAPACITY_FORMAT = 'signalr-live-bench/capacity';
+export const CAPACITY_VERSION = 1;
+
+export interface CapacityStep {
+  /** 1-based, in the order run. */
+  index: number;
+  phase: StepPhase;
+  /** The ramp's load: connections, or messages sent per second for a rate ramp. */
+  load: number;
+  connections: number;
+  sendIntervalMs: number;
+  /** Messages sent per second the step planned (all senders); a rate ramp's load after rounding the interval. */
+  plannedSendsPerSec: number;
+  startedAt: string;
+  outcome: RunOutcome;
+  verdict: RunVerdict;
+  fates: Fates;
+  latency: LatencySummary;
+  /** Mean of the step's whole seconds, messages per second (recentRates). */
+  sentPerSec: number;
+  receivedPerSec: number;
+  connectionsOpened: number;
+  health: StepHealth;
+  judgement: StepJudgement;
+}
+
+/**
+ * - found: a step broke above one that held; `held` is the highest load that held;
+ * - atLeastMax: every step held, up to the maximum: the capacity is above it;
+ * - firstStepFailed: even the first step broke;
+ * - unjudged: a step could not be judged (stopped, nothing measured) before anything broke.
+ */
+export type FindingKind = 'found' | 'atLeastMax' | 'firstStepFailed' | 'unjudged';
+
+export interface CapacityFinding {
+  kind: FindingKind;
+  /** Who set the limit: the lowest failing step's attribution; null when nothing broke. */
+  limitedBy: LimitedBy | null;
+  /** Index of the highest step that held below the first that broke, or null. */
+  heldStep: number | null;
+  /** Index of the lowest step that broke, or null. */
+  brokeStep: number | null;
+}
+
+export interface CapacityResult {
+  format: typeof CAPACITY_FORMAT;
+  version: typeof CAPACITY_VERSION;
+  startedAt: string;
+  /** The configuration every step starts from (the ramp changes connections or the interval). */
+  base: RunConfig;
+  settings: CapacitySettings;
+  /** Where the load came from, e.g. "node v20.20.2" or the browser's user agent. */
+  client: string;
+  /** Most connections the client can hold (a browser's cap), null when none is known. */
+  connectionCap: number | null;
+  /** true while the search is still running (a record being written). */
+  running: boolean;
+  steps: CapacityStep[];
+  finding: CapacityFinding;
+}
+
+/** One step's record from its run. */
+export function stepOf(run: RunResult, index: number, phase: StepPhase, load: number, client: ClientContext): CapacityStep {
+  const health = stepHealth(run, client);
+  const rates = recentRates(run.points, Number.POSITIVE_INFINITY);
+  return {
+    index,
+    phase,
+    load,
+    connections: run.config.connections,
+    sendIntervalMs: run.config.sendIntervalMs,
+    plannedSendsPerSec: plannedSendRate(run.config),
+    startedAt: run.startedAt,
+    outcome: run.outcome,
+    verdict: run.verdict,
+    fates: withLost(run.fates, run.fates.lost !== null),
+    latency: run.latency,
+    sentPerSec: rates.inboundPerSec,
+    receivedPerSec: rates.outboundPerSec,
+    connectionsOpened: run.totals.connectionsOpened,
+    health,
+    judgement: judgeStep(run, health),
+  };
+}
+
+/** The finding from the steps run so far. */
+export function findingOf(steps: readonly CapacityStep[]): CapacityFinding {
+  const judged = steps.map((s) => ({ load: s.load, phase: s.phase, passed: s.judgement.passed }));
+  const { held, broke } = bounds(judged);
+  const heldStep = held === null ? null : steps.find((s) => s.load === held && s.judgement.passed === true)!.index;
+  const broken = broke === null ? null : steps.find((s) => s.load === broke && s.judgement.passed === false)!;
+  if (broken) return { kind: held === null ? 'firstStepFailed' : 'found', limitedBy: broken.judgement.limitedBy, heldStep, brokeStep: broken.index };
+  const unjudged = steps.some((s) => s.judgement.passed === null);
+  return { kind: unjudged || steps.length === 0 ? 'unjudged' : 'atLeastMax', limitedBy: null, heldStep, brokeStep: null };
+}
+
+export function stepByIndex(result: Pick<CapacityResult, 'steps'>, index: number | null): CapacityStep | null {
+  return index === null ? null : (result.steps.find((s) => s.index === index) ?? null);
+}
+
+/** Reads a capacity document, saying what is wrong with a file that is not one. */
+export function parseCapacityResult(text: string): CapacityResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
+  }
+  return capacityFromValue(value);
+}
+
+export function capacityFromValue(value: unknown): CapacityResult {
+  const doc = value as Partial<CapacityResult> | null;
+  if (!doc || doc.format !== CAPACITY_FORMAT) {
+    throw new Error(`This JSON is not a SignalR Live Bench capacity search (its "format" is ${JSON.stringify(doc?.format)}, expected "${CAPACITY_FORMAT}").`);
+  }
+  if (doc.version !== CAPACITY_VERSION) {
+    throw new Error(`This capacity search was written in format version ${String(doc.version)}; this version of the tool reads version ${CAPACITY_VERSION}.`);
+  }
+  for (const key of ['base', 'settings', 'steps', 'finding'] as const) {
+    if (doc[key] === undefined) throw new Error(`This capacity search has no "${key}": it is incomplete or damaged.`);
+  }
+  if (!Array.isArray(doc.steps)) throw new Error('This capacity search\'s "steps" is not a list: it is incomplete or damaged.');
+  return { connectionCap: null, running: false, client: 'unknown', ...doc } as CapacityResult;
+}

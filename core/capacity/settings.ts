@@ -1,0 +1,129 @@
+/**
+ * A capacity search's settings, their validation, and the run configuration of each step. Pure.
+ *
+ * Two ramps: *connections* adds connections at the base configuration's send interval (the
+ * guide's 1 msg/s by default); *rate* keeps the base connection count and raises the messages
+ * sent per second (all senders together) by shortening the send interval.
+ */
+import { planScenario } from '../scenario-plan.ts';
+import { validateRunConfig, type RunConfig } from '../run-config.ts';
+
+export const RAMPS = ['connections', 'rate'] as const;
+export type RampKind = (typeof RAMPS)[number];
+
+export interface CapacitySettings {
+  ramp: RampKind;
+  /** Load of the first step: connections, or messages sent per second for a rate ramp. */
+  start: number;
+  /** Load added per ramp step, in the same unit. */
+  step: number;
+  /** Highest load the ramp tries. */
+  max: number;
+  /** Seconds each step is held, its settle included. Default 20. */
+  stepSec: number;
+  /** Seconds at the start of each step that are not judged (the run's warm-up). Default 3. */
+  settleSec: number;
+  /** Extra steps between the last passing and the first failing step. Default 2. */
+  bisectSteps: number;
+}
+
+export const CAPACITY_DEFAULTS = { stepSec: 20, settleSec: 3, bisectSteps: 2 } as const;
+
+/** The unit of a ramp's load, for people. */
+export const RAMP_UNITS: Record<RampKind, string> = { connections: 'connections', rate: 'msg/s' };
+
+/** Below this interval timers cannot keep the schedule (the run configuration's own floor). */
+const MIN_INTERVAL_MS = 10;
+/** Each step drains for at most this long: a step's late messages are judged, not waited for forever. */
+export const STEP_DRAIN_SEC = 10;
+
+export type CapacityValidation = { ok: true; settings: CapacitySettings } | { ok: false; errors: string[] };
+
+interface NumberRule {
+  key: keyof Omit<CapacitySettings, 'ramp'>;
+  label: string;
+  min: number;
+  max: number;
+  hint: string;
+}
+
+const RULES: NumberRule[] = [
+  { key: 'start', label: 'Ramp start', min: 1, max: 1_000_000, hint: 'the load of the first step' },
+  { key: 'step', label: 'Ramp step', min: 1, max: 1_000_000, hint: 'the load added per step' },
+  { key: 'max', label: 'Ramp maximum', min: 1, max: 1_000_000, hint: 'the highest load tried' },
+  { key: 'stepSec', label: 'Step duration', min: 2, max: 3_600, hint: 'seconds each step is held' },
+  { key: 'settleSec', label: 'Settle', min: 0, max: 600, hint: 'seconds of each step not judged' },
+  { key: 'bisectSteps', label: 'Bisection steps', min: 0, max: 10, hint: 'extra steps after the first failure; 0 for none' },
+];
+
+/**
+ * Checks every setting against the base run configuration and reports every problem at once.
+ * Numbers may arrive as strings (form fields, command lines).
+ */
+export function validateCapacitySettings(input: Partial<Record<keyof CapacitySettings, unknown>>, base: RunConfig): CapacityValidation {
+  const errors: string[] = [];
+  const settings: CapacitySettings = { ramp: 'rate', start: 0, step: 0, max: 0, ...CAPACITY_DEFAULTS };
+  const ramp = input.ramp;
+  if ((RAMPS as readonly unknown[]).includes(ramp)) settings.ramp = ramp as RampKind;
+  else errors.push(`Ramp must be ${RAMPS.join(' or ')}, but is ${describe(ramp)}. Use connections to add connections per step, rate to raise the send rate of a fixed connection count.`);
+  for (const rule of RULES) {
+    const raw = input[rule.key] ?? (CAPACITY_DEFAULTS as Record<string, number>)[rule.key];
+    const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < rule.min || value > rule.max) {
+      errors.push(`${rule.label} (${rule.hint}) must be a whole number from ${rule.min.toLocaleString('en-US')} to ${rule.max.toLocaleString('en-US')}, but is ${describe(raw)}.`);
+    } else {
+      settings[rule.key] = value;
+    }
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  if (settings.start > settings.max) errors.push(`Ramp start (${settings.start}) is above the maximum (${settings.max}): lower the start or raise the maximum.`);
+  if (settings.settleSec >= settings.stepSec) errors.push(`Settle (${settings.settleSec} s) must be shorter than the step duration (${settings.stepSec} s): nothing would be judged. Lower the settle or lengthen the steps.`);
+  if (errors.length > 0) return { ok: false, errors };
+  // The first and the last step must be runs the engine accepts; every step between lies within them.
+  const seen = new Set<string>();
+  for (const load of [settings.start, settings.max]) {
+    for (const error of stepConfigErrors(base, settings, load)) {
+      if (!seen.has(error)) errors.push(error);
+      seen.add(error);
+    }
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
+}
+
+function stepConfigErrors(base: RunConfig, settings: CapacitySettings, load: number): string[] {
+  if (settings.ramp === 'rate') {
+    const senders = sendersOf(base);
+    const interval = (senders * 1_000) / load;
+    if (interval < MIN_INTERVAL_MS) {
+      return [`A rate of ${load.toLocaleString('en-US')} msg/s from ${senders.toLocaleString('en-US')} sending connections needs a send interval of ${interval.toFixed(1)} ms, below the ${MIN_INTERVAL_MS} ms timers can keep. Raise the connections to at least ${Math.ceil((load * MIN_INTERVAL_MS) / 1_000).toLocaleString('en-US')} or lower the maximum rate.`];
+    }
+  }
+  const result = validateRunConfig(stepConfig(base, settings, load));
+  return result.ok ? [] : result.errors.map((error) => `At ${load.toLocaleString('en-US')} ${RAMP_UNITS[settings.ramp]}: ${error}`);
+}
+
+/** Connections that send in the base configuration (every connection for echo). */
+export function sendersOf(config: RunConfig): number {
+  const plan = planScenario(config);
+  return plan.ok ? plan.plan.senderCount : config.connections;
+}
+
+/** The run of one step: the base configuration at `load`, held for the step with its settle as warm-up. */
+export function stepConfig(base: RunConfig, settings: CapacitySettings, load: number): RunConfig {
+  const timing = { durationSec: settings.stepSec, warmupSec: settings.settleSec, drainSec: Math.min(base.drainSec, STEP_DRAIN_SEC) };
+  if (settings.ramp === 'connections') {
+    // Presets that scale with the connections (groups, senders) follow the step's count.
+    return { ...base, ...timing, connections: load, workers: Math.min(base.workers, load) };
+  }
+  return { ...base, ...timing, sendIntervalMs: Math.max(MIN_INTERVAL_MS, Math.round((sendersOf(base) * 1_000) / load)) };
+}
+
+/** Messages sent per second the step's configuration plans (all senders together). */
+export function plannedSendRate(config: RunConfig): number {
+  return (sendersOf(config) * 1_000) / config.sendIntervalMs;
+}
+
+function describe(raw: unknown): string {
+  if (raw === undefined || raw === null || raw === '') return 'empty';
+  return typeof raw === 'string' ? `"${raw}"` : String(raw);
+}

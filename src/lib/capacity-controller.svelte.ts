@@ -1,0 +1,104 @@
+/**
+ * The dashboard's capacity search: the steps of core/capacity/ run one after another through the
+ * page's one RunController (so the live charts, the presentation and the agents follow each
+ * step, and each step's load is split across the browsers and runners that take part). Every
+ * step is kept in the history like any run, tagged with the search's id and carrying the search
+ * as it stood once the step was judged.
+ */
+import { systemClock, systemTimers } from '../../core/clock.ts';
+import { loadText } from '../../core/capacity/answer.ts';
+import { CapacitySearch } from '../../core/capacity/capacity-search.ts';
+import { stepByIndex, type CapacityResult } from '../../core/capacity/capacity-result.ts';
+import { maxSteps, type NextStep } from '../../core/capacity/search-plan.ts';
+import { CAPACITY_DEFAULTS, plannedSendRate, RAMP_UNITS, validateCapacitySettings, type RampKind } from '../../core/capacity/settings.ts';
+import { newRunId } from '../../core/kept-run.ts';
+import type { RunConfig } from '../../core/run-config.ts';
+import type { ComparisonStatus } from './comparison-controller.svelte.ts';
+import type { RunController } from './run-controller.svelte.ts';
+import type { RunKeeper } from './run-keeper.svelte.ts';
+
+export class CapacityController {
+  /** The form's fields, as typed; checked on start. */
+  fields = $state({
+    ramp: 'rate' as RampKind,
+    start: '100',
+    step: '100',
+    max: '1000',
+    stepSec: String(CAPACITY_DEFAULTS.stepSec),
+    settleSec: String(CAPACITY_DEFAULTS.settleSec),
+    bisectSteps: String(CAPACITY_DEFAULTS.bisectSteps),
+  });
+  /** The search that runs or ran last, with every step judged so far. */
+  result = $state.raw<CapacityResult | null>(null);
+  /** The step under way. */
+  current = $state.raw<(NextStep & { index: number; config: RunConfig }) | null>(null);
+  /** Every problem with the fields, or why the search stopped. */
+  errors = $state.raw<string[]>([]);
+  running = $state(false);
+  #search: CapacitySearch | null = null;
+  #total = 0;
+
+  /** For the presentation view: which step of how many is running. */
+  get status(): ComparisonStatus | null {
+    const step = this.current;
+    const result = this.result;
+    if (!this.running || !step || !result) return null;
+    const load = loadText(result, { connections: step.config.connections, sendIntervalMs: step.config.sendIntervalMs, plannedSendsPerSec: plannedSendRate(step.config) });
+    // The climb so far: the highest load that held below any that broke.
+    const held = stepByIndex(result, result.finding.heldStep);
+    const sofar = held ? ` · held so far ${held.load.toLocaleString('en-US')} ${RAMP_UNITS[result.settings.ramp]}` : '';
+    return { step: step.index, total: this.#total, label: `${step.phase === 'bisect' ? 'bisecting, ' : ''}${load}${sofar}`, pauseLeftSec: 0 };
+  }
+
+  /** Runs the search from `base`; `connectionCap` is the most connections this client holds (a browser's cap), null when agents carry the load. */
+  async start(base: RunConfig, run: RunController, keeper: RunKeeper, connectionCap: number | null): Promise<void> {
+    if (this.running) return;
+    const checked = validateCapacitySettings(this.fields, base);
+    this.errors = checked.ok ? [] : checked.errors;
+    if (!checked.ok) return;
+    const searchId = `cap-${newRunId(new Date())}`;
+    this.#total = maxSteps(checked.settings);
+    this.running = true;
+    const search = new CapacitySearch(base, checked.settings, async (config, step) => {
+      keeper.keepNextAs({ name: `Capacity step ${step.index} (${step.phase}) · ${step.load.toLocaleString('en-US')} ${checked.settings.ramp === 'rate' ? 'msg/s' : 'connections'}`, comparisonId: searchId, capacity: search.result });
+      if (!(await run.start(config))) return null;
+      await run.finished();
+      // The page's effect may not have seen the end yet: hand it over before reading the record.
+      keeper.track(run);
+      await keeper.flushed();
+      return run.result();
+    }, {
+      client: { name: navigator.userAgent, connectionCap },
+      clock: systemClock,
+      timers: systemTimers,
+      onStepStart: (next, result) => {
+        this.current = next;
+        this.result = result;
+      },
+      onStep: (_step, result) => {
+        this.result = result;
+        void keeper.keepCapacity(result);
+      },
+    });
+    this.#search = search;
+    this.result = search.result;
+    try {
+      this.result = await search.run();
+      // The last step's record carries the search as it ended (no longer running).
+      if (this.result.steps.length > 0) await keeper.keepCapacity(this.result);
+      if (this.result.steps.length === 0 && !search.stopped) this.errors = ['The first step could not start: see the agents panel for why (for example more connections than the browsers hold).'];
+    } catch (error) {
+      this.errors = [`The search stopped: ${error instanceof Error ? error.message : String(error)}. The steps finished before are kept in the history.`];
+    } finally {
+      this.running = false;
+      this.current = null;
+      this.#search = null;
+    }
+  }
+
+  /** Stops the step under way (its figures are kept, without a verdict) and runs no more. */
+  stop(run: RunController): void {
+    this.#search?.stop();
+    run.stop();
+  }
+}

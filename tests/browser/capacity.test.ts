@@ -1,0 +1,80 @@
+/**
+ * A capacity search from the dashboard, in real Chromium, against a hub-sample limited to a
+ * known message rate: the step chart fills step by step, the result card states the capacity
+ * and its share of a tier, and the History keeps every step with the search.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
+import { startHub, type RunningHub } from '../support/hub-process.ts';
+
+/** Messages per second the hub delivers promptly. */
+const LIMIT = 270;
+
+let browser: LaunchedBrowser;
+let page: Page;
+let hub: RunningHub;
+
+beforeAll(async () => {
+  hub = await startHub({ extraArgs: ['--EnableTestHubs', 'true', '--TestMessageRateLimit', String(LIMIT)] });
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  await page.goto(hub.httpUrl);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await hub?.stop();
+});
+
+describe('Find capacity in the dashboard', () => {
+  it('bad ramp settings: every problem listed at once, nothing run', async () => {
+    await page.fill('input[name=connections]', '20');
+    await page.fill('input[name=workers]', '1');
+    await page.getByTestId('capacity').locator('summary').click();
+    await page.getByTestId('capacity-start').fill('0');
+    await page.getByTestId('capacity-step-sec').fill('1');
+    await page.getByRole('button', { name: 'Find capacity' }).click();
+    const errors = page.getByTestId('capacity-errors').locator('li');
+    await errors.first().waitFor();
+    expect(await errors.allTextContents()).toEqual([
+      expect.stringMatching(/^Ramp start .* but is "0"\.$/),
+      expect.stringMatching(/^Step duration .* but is "1"\.$/),
+    ]);
+    expect(await page.getByTestId('summary').count()).toBe(0);
+  });
+
+  it(`finds a hub limited to ${LIMIT} msg/s: the chart fills, the card states the capacity and the tier share, the History keeps it`, async () => {
+    await page.getByTestId('capacity-ramp').selectOption('rate');
+    for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '3'], ['settle-sec', '1'], ['bisect', '1']]) {
+      await page.getByTestId(`capacity-${field}`).fill(value!);
+    }
+    await page.getByRole('button', { name: 'Find capacity' }).click();
+    await page.getByTestId('capacity-status').waitFor();
+    expect(await page.getByTestId('capacity-status').textContent()).toMatch(/^Step 1 of at most 5: 100 msg\/s \(20 connections every 200 ms\)$/);
+    // Steps 100, 200 (held), 300 (broke), then one bisection at 250.
+    await page.getByTestId('capacity-export-json').waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('capacity-chart').getAttribute('data-points')).toBe('4');
+    const card = page.getByTestId('capacity-card');
+    expect(await card.getAttribute('data-finding')).toBe('found');
+    expect(await card.getAttribute('data-limited-by')).toBe('service');
+    const headline = await page.getByTestId('capacity-headline').textContent();
+    const held = Number(/^Held ([\d,]+) msg\/s/.exec(headline ?? '')?.[1]?.replace(/,/g, ''));
+    expect(Math.abs(held - LIMIT) / LIMIT).toBeLessThanOrEqual(0.15);
+    expect(headline).toMatch(/of 2\.0 KB echo over WebSockets \+ JSON with 20 connections at p99 [\d.]+ m?s \(\d+\.\d\d% under 1 s\)\.$/);
+    expect(await page.getByTestId('capacity-tier-line').first().textContent()).toMatch(/^That is \d+% of Unit1's published echo rate \(1,000 msg\/s, current edition\)\.$/);
+    expect(await page.getByTestId('capacity-broke').textContent()).toMatch(/^Broke at step 3 \(299 msg\/s .*because of the service/);
+    expect(await page.getByTestId('capacity-step-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-held')))).toEqual(['true', 'true', 'false', 'true']);
+
+    await page.getByTestId('nav-history').click();
+    const rows = page.locator('[data-testid=history-row][data-comparison^=cap-]');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(4);
+    // The newest step's record carries the whole search.
+    await rows.first().getByTestId('history-open').click();
+    const kept = page.getByTestId('kept-capacity');
+    await kept.waitFor();
+    expect(await kept.getByTestId('capacity-headline').textContent()).toBe(headline);
+    expect(await kept.getByTestId('capacity-step-row').count()).toBe(4);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * `live-bench --find-capacity` against real hub-samples: one limited to a known message rate
+ * (--TestMessageRateLimit), found within 15% by a rate ramp and by a connection ramp with every
+ * step in the JSON; one that lacks the methods (exit 3 at once); one killed mid-search (the step
+ * that lost messages breaks, and no step that lost any is ever said to have held).
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCapacityResult, type CapacityResult } from '../../core/capacity/capacity-result.ts';
+import { startHub, type RunningHub } from '../support/hub-process.ts';
+import { liveBench } from '../support/live-bench.ts';
+
+/** Messages per second the limited hub delivers promptly. */
+const LIMIT = 430;
+const short = ['--step-duration', '3', '--settle', '1', '--workers', '2', '--quiet'];
+
+async function tempFile(name: string): Promise<string> {
+  return path.join(await mkdtemp(path.join(os.tmpdir(), 'live-bench-capacity-')), name);
+}
+
+function expectEveryStepJudgedHonestly(result: CapacityResult, stepLines: number) {
+  expect(result.steps).toHaveLength(stepLines);
+  result.steps.forEach((step, i) => {
+    expect(step.index).toBe(i + 1);
+    expect(step.fates.planned).toBeGreaterThan(0);
+    // A step that lost or delayed more than 1% never holds.
+    if (step.judgement.passed) {
+      expect(step.fates.lost).toBe(0);
+      expect(step.verdict.share).toBeGreaterThanOrEqual(0.99);
+    }
+  });
+}
+
+describe('live-bench --find-capacity', () => {
+  let limited: RunningHub;
+  let plain: RunningHub;
+  beforeAll(async () => {
+    [limited, plain] = await Promise.all([
+      startHub({ extraArgs: ['--EnableTestHubs', 'true', '--TestMessageRateLimit', String(LIMIT)] }),
+      startHub({ extraArgs: ['--EnableTestHubs', 'true'] }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([limited?.stop(), plain?.stop()]);
+  });
+
+  it(`a rate ramp finds a hub limited to ${LIMIT} msg/s within 15%, with every step in the JSON`, async () => {
+    const jsonPath = await tempFile('rate.json');
+    const htmlPath = await tempFile('rate.html');
+    const run = await liveBench(['--find-capacity', '--endpoint', `${limited.httpUrl}/signalrbench`, '--connections', '40', '--ramp', 'rate',
+      '--start', '250', '--step', '150', '--max', '1000', ...short, '--json', jsonPath, '--html', htmlPath]);
+    expect(run.code, run.stderr).toBe(0);
+    const stepLines = run.stderr.split('\n').filter((line) => /^step \d+ /.test(line));
+    const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
+    expectEveryStepJudgedHonestly(result, stepLines.length);
+    expect(result.finding).toMatchObject({ kind: 'found', limitedBy: 'service' });
+    const held = result.steps.find((s) => s.index === result.finding.heldStep)!;
+    expect(Math.abs(held.plannedSendsPerSec - LIMIT) / LIMIT).toBeLessThanOrEqual(0.15);
+    expect(result.steps.filter((s) => s.phase === 'bisect')).toHaveLength(2);
+    expect(run.stdout).toMatch(/^Held [\d,]+ msg\/s of 2\.0 KB echo over WebSockets \+ JSON with 40 connections/m);
+    expect(run.stdout).toMatch(/That is \d+% of Unit\d+'s published echo rate \([\d,]+ msg\/s, current edition\)/);
+    expect(run.stdout).toMatch(/because of the service: p99 1\.\d\d s while the client kept its schedule/);
+    // The report: the search with every step and its chart, then the runs of the steps that held and broke; nothing external.
+    const html = await readFile(htmlPath, 'utf8');
+    expect(html).toContain('<h2>Capacity search (rate ramp)</h2>');
+    expect(html.match(/<tr><td>\d+<\/td>/g)).toHaveLength(result.steps.length);
+    expect(html).toContain(`Step ${result.finding.heldStep}: held`);
+    expect(html).toContain(`Step ${result.finding.brokeStep}: broke`);
+    expect(html).not.toMatch(/<script|<link /i);
+  });
+
+  it(`a connection ramp at 4 msg/s per connection finds the same limit within 15%`, async () => {
+    const jsonPath = await tempFile('connections.json');
+    const run = await liveBench(['--find-capacity', '--endpoint', `${limited.httpUrl}/signalrbench`, '--interval-ms', '250', '--ramp', 'connections',
+      '--start', '40', '--step', '40', '--max', '200', ...short, '--json', jsonPath]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
+    expectEveryStepJudgedHonestly(result, run.stderr.split('\n').filter((line) => /^step \d+ /.test(line)).length);
+    expect(result.finding).toMatchObject({ kind: 'found', limitedBy: 'service' });
+    const held = result.steps.find((s) => s.index === result.finding.heldStep)!;
+    expect(held.sendIntervalMs).toBe(250);
+    expect(Math.abs(held.connections * 4 - LIMIT) / LIMIT).toBeLessThanOrEqual(0.15);
+  });
+
+  it('a hub without the methods: exit 3 in seconds, nothing called a capacity', async () => {
+    const run = await liveBench(['--find-capacity', '--endpoint', `${plain.httpUrl}/emptyhub`, '--connections', '10', '--ramp', 'rate', '--start', '10', '--step', '10', '--max', '50', ...short]);
+    expect(run.code).toBe(3);
+    expect(run.elapsedMs).toBeLessThan(15_000);
+    expect(run.stderr).toMatch(/step 1 .*not judged: nothing could be measured: The hub at .*\/emptyhub did not accept Echo/);
+    expect(run.stdout).not.toMatch(/^Held/m);
+  });
+
+  it('bad input: every problem at once, exit 2, nothing run', async () => {
+    const run = await liveBench(['--find-capacity', '--endpoint', 'ftp://x', '--ramp', 'sideways', '--start', '0', '--max', '10', '--duration', '5']);
+    expect(run.code).toBe(2);
+    const lines = run.stderr.split('\n').filter((line) => line.startsWith('live-bench: ') && !/nothing was run/.test(line));
+    expect(lines.length).toBe(5);
+    expect(run.stderr).toMatch(/Endpoint "ftp:\/\/x" uses ftp/);
+    expect(run.stderr).toMatch(/--duration does not apply to a capacity search/);
+    expect(run.stderr).toMatch(/--find-capacity needs --step/);
+    expect(run.stderr).toMatch(/Ramp must be connections or rate, but is "sideways"/);
+    expect(run.stderr).toMatch(/Ramp start .* but is "0"/);
+  });
+
+  it('a hub killed mid-search: the step that lost messages broke because of the service, and nothing after it held', async () => {
+    const victim = await startHub();
+    const jsonPath = await tempFile('killed.json');
+    let killed = false;
+    const run = await liveBench(['--find-capacity', '--endpoint', `${victim.httpUrl}/signalrbench`, '--interval-ms', '250', '--ramp', 'connections',
+      '--start', '10', '--step', '10', '--max', '100', ...short, '--json', jsonPath], (child) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        // Kill it during the second step: 1 s pause, then connects and 3 s of sends.
+        if (!killed && /^step 1 /m.test(String(chunk))) {
+          killed = true;
+          setTimeout(() => victim.process.kill('SIGKILL'), 2_500);
+        }
+      });
+    });
+    await victim.stop();
+    const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
+    expect(result.steps[0]!.judgement.passed).toBe(true);
+    expect(result.steps[1]!.judgement).toMatchObject({ passed: false, limitedBy: 'service' });
+    expect(result.steps.slice(1).every((s) => s.judgement.passed !== true)).toBe(true);
+    expect(result.finding).toMatchObject({ heldStep: 1, brokeStep: 2 });
+    expect(run.stdout).toMatch(/Broke at step 2 \(20 connections every 250 ms\), because of the service/);
+  });
+
+  it('a hub frozen (SIGSTOP) during a step: that step broke because of the service, exit 0 with the step below as the capacity', async () => {
+    const jsonPath = await tempFile('frozen.json');
+    let frozen = false;
+    const run = await liveBench(['--find-capacity', '--endpoint', `${plain.httpUrl}/signalrbench`, '--interval-ms', '250', '--ramp', 'connections',
+      '--start', '10', '--step', '10', '--max', '100', '--bisect', '0', ...short, '--json', jsonPath], (child) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        if (!frozen && /^step 1 /m.test(String(chunk))) {
+          frozen = true;
+          setTimeout(() => plain.process.kill('SIGSTOP'), 2_500);
+        }
+        // Thawed once the frozen step has been judged (its drain gave up by itself).
+        if (/^step 2 /m.test(String(chunk))) plain.process.kill('SIGCONT');
+      });
+    });
+    plain.process.kill('SIGCONT');
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[1]!.judgement).toMatchObject({ passed: false, limitedBy: 'service' });
+    expect(result.steps[1]!.verdict.share).toBeLessThan(0.99);
+    expect(result.finding).toMatchObject({ kind: 'found', heldStep: 1, brokeStep: 2 });
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { bounds, maxSteps, nextStep, rampLoads, type JudgedLoad } from '../../../core/capacity/search-plan.ts';
+import type { CapacitySettings } from '../../../core/capacity/settings.ts';
+
+const settings = (over: Partial<CapacitySettings> = {}): CapacitySettings => ({ ramp: 'rate', start: 100, step: 100, max: 500, stepSec: 4, settleSec: 1, bisectSteps: 2, ...over });
+const held = (load: number, phase: JudgedLoad['phase'] = 'ramp'): JudgedLoad => ({ load, phase, passed: true });
+const broke = (load: number, phase: JudgedLoad['phase'] = 'ramp'): JudgedLoad => ({ load, phase, passed: false });
+
+describe('step planning', () => {
+  it('climbs from start by step and ends on the maximum, never above it', () => {
+    expect(rampLoads({ start: 100, step: 100, max: 500 })).toEqual([100, 200, 300, 400, 500]);
+    expect(rampLoads({ start: 100, step: 150, max: 500 })).toEqual([100, 250, 400, 500]);
+    expect(rampLoads({ start: 500, step: 10, max: 500 })).toEqual([500]);
+  });
+
+  it('starts at the start load', () => {
+    expect(nextStep(settings(), [])).toEqual({ load: 100, phase: 'ramp' });
+  });
+
+  it('goes on climbing while every step holds', () => {
+    expect(nextStep(settings(), [held(100), held(200)])).toEqual({ load: 300, phase: 'ramp' });
+  });
+
+  it('ends after the maximum held: nothing broke', () => {
+    expect(nextStep(settings(), [100, 200, 300, 400, 500].map((l) => held(l)))).toBeNull();
+  });
+
+  it('ends at once when the first step broke', () => {
+    expect(nextStep(settings(), [broke(100)])).toBeNull();
+  });
+
+  it('ends when a step could not be judged (stopped or nothing measured)', () => {
+    expect(nextStep(settings(), [held(100), { load: 200, phase: 'ramp', passed: null }])).toBeNull();
+  });
+
+  it('counts the ramp plus the bisections as the most steps', () => {
+    expect(maxSteps(settings())).toBe(7);
+  });
+});
+
+describe('bisection', () => {
+  it('tries the middle between the last held and the first broken load', () => {
+    expect(nextStep(settings(), [held(100), held(200), broke(300)])).toEqual({ load: 250, phase: 'bisect' });
+  });
+
+  it('narrows down on the side that broke', () => {
+    expect(nextStep(settings(), [held(100), held(200), broke(300), broke(250, 'bisect')])).toEqual({ load: 225, phase: 'bisect' });
+  });
+
+  it('narrows up on the side that held', () => {
+    expect(nextStep(settings(), [held(100), held(200), broke(300), held(250, 'bisect')])).toEqual({ load: 275, phase: 'bisect' });
+  });
+
+  it('stops after the settled number of bisections', () => {
+    expect(nextStep(settings(), [held(100), held(200), broke(300), held(250, 'bisect'), broke(275, 'bisect')])).toBeNull();
+    expect(nextStep(settings({ bisectSteps: 0 }), [held(100), broke(200)])).toBeNull();
+  });
+
+  it('stops when no whole load is left between the bounds', () => {
+    expect(nextStep(settings({ start: 10, step: 1, max: 20, bisectSteps: 5 }), [held(10), broke(11)])).toBeNull();
+  });
+
+  it('takes the highest held load below the lowest broken one as the bounds', () => {
+    // A noisy machine: 300 held after 250 broke; the capacity is not above the lowest break.
+    expect(bounds([held(100), held(200), broke(250), held(300)])).toEqual({ held: 200, broke: 250 });
+    expect(bounds([broke(100)])).toEqual({ held: null, broke: 100 });
+    expect(bounds([held(100)])).toEqual({ held: 100, broke: null });
+  });
+});
