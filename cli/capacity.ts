@@ -19,6 +19,7 @@ import { runResult, type RunResult } from '../core/run-result.ts';
 import { VERSIONS } from '../core/versions.ts';
 import type { CliOptions } from './args.ts';
 import { EXIT, type Output } from './output.ts';
+import { serverScraper } from './server-metrics.ts';
 import { threadPort } from './thread-port.ts';
 
 export async function findCapacity(options: CliOptions, io: Output): Promise<number> {
@@ -32,13 +33,17 @@ export async function findCapacity(options: CliOptions, io: Output): Promise<num
     if (search.stopped) return null;
     const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index));
     const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers);
+    // Each step reads the server's metrics afresh, so its judgement can name the server's load.
+    const scraper = serverScraper(options.serverMetricsUrl, io);
     current = coordinator;
     const startedAt = new Date();
+    scraper?.start();
     coordinator.start();
     await coordinator.finished();
+    await scraper?.stop();
     coordinator.terminate();
     current = null;
-    const run = runResult(coordinator, startedAt, client);
+    const run = runResult(coordinator, startedAt, client, undefined, scraper?.record());
     runs.set(step.index, run);
     return run;
   }, {

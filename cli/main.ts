@@ -22,7 +22,7 @@ import type { RunResult } from '../core/run-result.ts';
 import type { Thresholds } from './args.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
 import { consoleOutput, EXIT, type Output } from './output.ts';
-import { platformFetchText, ServerScraper } from '../core/server-metrics/scraper.ts';
+import { serverScraper } from './server-metrics.ts';
 
 export { EXIT, type Output };
 
@@ -54,13 +54,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index, probes[index]?.threadEnd));
   const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe)) : async () => {};
   // Read beside the run, never in its way: a failure is said once and the run goes on.
-  const scraper = serverMetricsUrl === null ? null : new ServerScraper({
-    url: serverMetricsUrl,
-    fetchText: platformFetchText(),
-    clock: systemClock,
-    timers: systemTimers,
-    onProblem: (message) => io.err(`live-bench: ${message}`),
-  });
+  const scraper = serverScraper(serverMetricsUrl, io);
   let printedSecond = 0;
   let firstErrorShown = false;
   const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => {

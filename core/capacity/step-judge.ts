@@ -3,21 +3,19 @@
  *
  * A step holds when its run finished and passed the guide's rule over every planned reception
  * (core/run-outcome.ts). A failing step is put down to the *client* when the client's own health
- * can explain the failure: its event loop stalled for a quarter of the 1 s budget, it missed
- * more than 1% of its send slots (the guide's whole margin), or it asked for more connections
- * than the browser allows and some failed. Otherwise the client kept its schedule, so the
- * latency, loss or refused connections came from the *service*. A client-limited step never
- * counts as the service's capacity.
+ * can explain the failure, by the same rule the run summary uses (core/server-metrics/attribution.ts:
+ * its sends or event loop ran a quarter of the 1 s budget late, or it missed more than 1% of its
+ * send slots), or when it asked for more connections than the browser allows and some failed.
+ * Otherwise the client kept its schedule, so the latency, loss or refused connections came from
+ * the *service*; the server's own load, when its metrics were read, is named first. A
+ * client-limited step never counts as the service's capacity.
  */
-import { formatCount, formatMs, formatShare } from '../format.ts';
+import { formatCount, formatMs } from '../format.ts';
 import { lostOf, notSentOf } from '../fates.ts';
 import { drained } from '../run-outcome.ts';
 import type { RunResult } from '../run-result.ts';
-
-/** Worst event-loop lag that still leaves the client's timing trustworthy, ms. */
-export const CLIENT_LAG_LIMIT_MS = 250;
-/** Share of send slots a client may miss: the guide's 1% margin. */
-export const CLIENT_MISSED_SLOT_LIMIT = 0.01;
+import { clientLagReasons } from '../server-metrics/attribution.ts';
+import { runLimit } from '../server-metrics/run-limit.ts';
 
 export type LimitedBy = 'service' | 'client';
 
@@ -30,6 +28,8 @@ export interface ClientContext {
 export interface StepHealth {
   /** Worst event-loop lag of any worker over the step's seconds, ms. */
   maxEventLoopLagMs: number;
+  /** Worst lateness of a send against its planned time, ms; absent in searches kept before it. */
+  maxSendLagMs?: number;
   missedSlots: number;
   /** Missed slots over sends, 0..1; null when nothing was sent. */
   missedSlotShare: number | null;
@@ -46,13 +46,13 @@ export interface StepJudgement {
   reasons: string[];
 }
 
-type StepRun = Pick<RunResult, 'config' | 'outcome' | 'verdict' | 'fates' | 'totals' | 'latency' | 'points' | 'workers'>;
+type StepRun = Pick<RunResult, 'config' | 'outcome' | 'verdict' | 'fates' | 'totals' | 'latency' | 'points' | 'workers' | 'server'>;
 
 export function stepHealth(run: StepRun, client: ClientContext): StepHealth {
-  const lags = [...run.points.map((p) => p.eventLoopLagMs), ...run.workers.map((w) => w.maxEventLoopLagMs)];
   const { missedSlots, sent, connectionsFailed } = run.totals;
   return {
-    maxEventLoopLagMs: Math.max(0, ...lags),
+    maxEventLoopLagMs: Math.max(0, ...run.points.map((p) => p.eventLoopLagMs), ...run.workers.map((w) => w.maxEventLoopLagMs)),
+    maxSendLagMs: Math.max(0, ...run.points.map((p) => p.maxSendLagMs), ...run.workers.map((w) => w.maxSendLagMs)),
     missedSlots,
     missedSlotShare: sent > 0 ? missedSlots / sent : null,
     connectionsFailed,
@@ -65,24 +65,26 @@ export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
   if (outcome.kind === 'failed') return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };
   if (outcome.kind !== 'finished') return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
   if (verdict.status === 'pass') return { passed: true, limitedBy: null, reasons: [verdict.sentence] };
+  // The server's side from its metrics, when they were read: the same sentence as the run summary's.
+  const server = run.server ? runLimit({ points: run.points, missedSlots: run.totals.missedSlots, sent: run.totals.sent, server: run.server }) : null;
   const client = clientReasons(run, health);
-  if (client.length > 0) return { passed: false, limitedBy: 'client', reasons: [...client, verdict.sentence] };
-  return { passed: false, limitedBy: 'service', reasons: [...serviceReasons(run), verdict.sentence] };
+  if (client.length > 0) {
+    const both = server?.side === 'both' ? [server.sentence] : [];
+    return { passed: false, limitedBy: 'client', reasons: [...client, ...both, verdict.sentence] };
+  }
+  const serverLoad = server && (server.side === 'server' || server.side === 'near') ? [server.sentence] : [];
+  return { passed: false, limitedBy: 'service', reasons: [...serverLoad, ...serviceReasons(run), verdict.sentence] };
 }
 
 /** What in the client's own health can explain a failure; empty when it kept its schedule. */
-export function clientReasons(run: Pick<StepRun, 'config'>, health: StepHealth): string[] {
+export function clientReasons(run: Pick<StepRun, 'config' | 'totals'>, health: StepHealth): string[] {
   const reasons: string[] = [];
   const cap = health.connectionCap;
   if (cap !== null && run.config.connections > cap && health.connectionsFailed > 0) {
     reasons.push(`the client asked for ${formatCount(run.config.connections)} connections, above the ${formatCount(cap)} this browser allows, and ${formatCount(health.connectionsFailed)} failed to open`);
   }
-  if (health.maxEventLoopLagMs >= CLIENT_LAG_LIMIT_MS) {
-    reasons.push(`the client's event loop stalled for up to ${formatCount(health.maxEventLoopLagMs)} ms (limit ${CLIENT_LAG_LIMIT_MS} ms)`);
-  }
-  if (health.missedSlotShare !== null && health.missedSlotShare > CLIENT_MISSED_SLOT_LIMIT) {
-    reasons.push(`the client missed ${formatCount(health.missedSlots)} send slots (${formatShare(health.missedSlotShare)} of its sends, over the guide's 1% margin)`);
-  }
+  const lag = clientLagReasons({ clientLagMs: Math.max(health.maxEventLoopLagMs, health.maxSendLagMs ?? 0), missedSlots: health.missedSlots, sent: run.totals.sent });
+  reasons.push(...lag.map((reason) => `the client ${reason}`));
   return reasons;
 }
 

@@ -4,15 +4,18 @@
  * schedule measures itself as much as the server. One rule for the live summary, kept runs, the
  * report and the runner.
  */
-import { formatCount } from '../format.ts';
+import { formatCount, formatShare } from '../format.ts';
 
 /** The guide's advice: keep server load under this, in %. */
 export const SERVER_LOAD_ADVICE_PERCENT = 70;
 /** From this CPU share on, the server is taken as saturated, in % of all cores. */
 export const SERVER_SATURATED_PERCENT = 90;
-/** A client whose sends or timers ran this late, in ms, did not keep its schedule (the summary's
- *  "client busy" line uses the same bound). */
-export const CLIENT_LAG_LIMIT_MS = 100;
+/** A client whose sends or timers ran this late, in ms, did not keep its schedule: a quarter of
+ *  the guide's 1 s budget. The summary, the runner and the capacity search's steps use this rule. */
+export const CLIENT_LAG_LIMIT_MS = 250;
+/** Share of its send slots a client may miss and still count as keeping its schedule: the guide's
+ *  1% margin. A few missed slots at a high rate cost little; more than the margin can decide the rule. */
+export const CLIENT_MISSED_SLOT_LIMIT = 0.01;
 
 export interface LimitInput {
   /** The server's highest CPU share over the run, in % of all cores; null when unknown (no metrics). */
@@ -24,6 +27,8 @@ export interface LimitInput {
   clientLagMs: number;
   /** Sends that missed their slot. */
   missedSlots: number;
+  /** Sends made, the base of the missed-slot share. */
+  sent: number;
 }
 
 export type LimitSide = 'server' | 'client' | 'both' | 'near' | 'neither' | 'unknown';
@@ -37,8 +42,9 @@ export interface LimitExplanation {
 export function explainLimit(input: LimitInput): LimitExplanation {
   const { serverPeakCpuPercent: cpu } = input;
   const unanswered = input.serverUnanswered ?? 0;
-  const clientLagged = input.clientLagMs >= CLIENT_LAG_LIMIT_MS || input.missedSlots > 0;
-  const lag = clientLagText(input);
+  const lagReasons = clientLagReasons(input);
+  const clientLagged = lagReasons.length > 0;
+  const lag = lagReasons.join(' and ');
   const result = (side: LimitSide, sentence: string): LimitExplanation => ({ side, sentence });
   if (cpu === null) {
     return clientLagged
@@ -64,11 +70,14 @@ export function explainLimit(input: LimitInput): LimitExplanation {
   return result('neither', `Neither was saturated: the server peaked at ${cpuText} and the client kept its schedule.`);
 }
 
-/** "lagged 800 ms" / "missed 12 send slots" / both. */
-function clientLagText({ clientLagMs, missedSlots }: LimitInput): string {
-  const parts = [
+/**
+ * How the client fell behind its schedule, worded ("lagged 800 ms", "missed 40 send slots (4.00%
+ * of its sends)"); empty when it kept it. One rule for the summary and the capacity search.
+ */
+export function clientLagReasons({ clientLagMs, missedSlots, sent }: Pick<LimitInput, 'clientLagMs' | 'missedSlots' | 'sent'>): string[] {
+  const missedShare = sent > 0 ? missedSlots / sent : 0;
+  return [
     ...(clientLagMs >= CLIENT_LAG_LIMIT_MS ? [`lagged ${formatCount(Math.round(clientLagMs))} ms`] : []),
-    ...(missedSlots > 0 ? [`missed ${formatCount(missedSlots)} send slot${missedSlots === 1 ? '' : 's'}`] : []),
+    ...(missedShare > CLIENT_MISSED_SLOT_LIMIT ? [`missed ${formatCount(missedSlots)} send slot${missedSlots === 1 ? '' : 's'} (${formatShare(missedShare)} of its sends)`] : []),
   ];
-  return parts.join(' and ');
 }

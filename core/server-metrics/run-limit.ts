@@ -12,15 +12,17 @@ type ClientSecond = Pick<SecondPoint, 'second' | 'maxSendLagMs' | 'eventLoopLagM
 export interface RunLimitInput {
   points: readonly ClientSecond[];
   missedSlots: number;
+  /** Sends made over the run. */
+  sent: number;
   /** Absent in runs kept before server metrics, or when they were off. */
   server?: ServerMetricsRecord | null;
 }
 
-export function runLimit({ points, missedSlots, server }: RunLimitInput): LimitExplanation {
+export function runLimit({ points, missedSlots, sent, server }: RunLimitInput): LimitExplanation {
   const clientLagMs = points.reduce((worst, p) => Math.max(worst, p.maxSendLagMs, p.eventLoopLagMs), 0);
   // Failures while nothing was ever read are an address or CORS problem, not a busy server.
   const serverUnanswered = server && server.points.length > 0 ? server.failedScrapes : 0;
-  return explainLimit({ serverPeakCpuPercent: server ? peakOf(whileSending(server.points, points), 'cpuPercent') : null, serverUnanswered, clientLagMs, missedSlots });
+  return explainLimit({ serverPeakCpuPercent: server ? peakOf(whileSending(server.points, points), 'cpuPercent') : null, serverUnanswered, clientLagMs, missedSlots, sent });
 }
 
 /**

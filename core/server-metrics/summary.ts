@@ -11,7 +11,7 @@ type RunFigures = Pick<RunResult, 'points' | 'totals' | 'server'>;
 
 /** [label, text] rows: the server's figures (when they were read) and which side set the limit. */
 export function serverFacts(result: RunFigures): [label: string, text: string][] {
-  const limit = runLimit({ points: result.points, missedSlots: result.totals.missedSlots, server: result.server });
+  const limit = runLimit({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent, server: result.server });
   return [...(result.server ? [['Server', serverText(result.server, result.points)] as [string, string]] : []), ['Limit', limit.sentence]];
 }
 

@@ -25,6 +25,6 @@ export function viewOfResult(result: RunResult): RunView {
     agents: result.agents ?? [],
     // Runs kept before server metrics existed have none: the limit then rests on the client alone.
     server: result.server ?? null,
-    limit: runLimit({ points: result.points, missedSlots: result.totals.missedSlots, server: result.server }),
+    limit: runLimit({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent, server: result.server }),
   };
 }

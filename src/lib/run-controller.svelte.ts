@@ -220,7 +220,7 @@ export class RunController {
       workers: a.workerHealth(),
       agents: this.#agents,
       server,
-      limit: runLimit({ points, missedSlots: a.totals().missedSlots, server }),
+      limit: runLimit({ points, missedSlots: a.totals().missedSlots, sent: a.totals().sent, server }),
     };
   }
 }

@@ -45,7 +45,7 @@ describe('CapacityCard', () => {
   it('a client-limited search names itself so, suggests agents, and gives no tier share as if it were the service\'s', async () => {
     const card = render(await search(true));
     expect(card.text('capacity-headline')[0]).toMatch(/^Client-limited: this client held/);
-    expect(card.text('capacity-client-note')[0]).toMatch(/The client set this limit, not the service: the client's event loop stalled for up to 700 ms.*Add agents/);
+    expect(card.text('capacity-client-note')[0]).toMatch(/The client set this limit, not the service: the client lagged 700 ms.*Add agents/);
     expect(card.text('capacity-tier-line')).toEqual([]);
     expect(card.target.querySelector('[data-testid=capacity-card]')!.getAttribute('data-limited-by')).toBe('client');
     card.done();

@@ -35,7 +35,7 @@ function view(overrides: Partial<RunView>, outcome: RunOutcome = { kind: 'finish
     workers: [{ workerIndex: 0, maxEventLoopLagMs: 2, maxSendLagMs: 1, missedSlots: 0, connectionsOpen: 10, lost: false }],
     agents: [],
     server: null,
-    limit: explainLimit({ serverPeakCpuPercent: null, clientLagMs: 2, missedSlots: 0 }),
+    limit: explainLimit({ serverPeakCpuPercent: null, clientLagMs: 2, missedSlots: 0, sent: 0 }),
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeStep, stepHealth, type ClientContext } from '../../../core/capacity/step-judge.ts';
 import { stepRun, type StepRunSpec } from '../../support/step-run.ts';
+import { emptyServerRecord, type ServerSecond } from '../../../core/server-metrics/series.ts';
 
 const node: ClientContext = { connectionCap: null };
 const browser: ClientContext = { connectionCap: 255 };
@@ -42,16 +43,16 @@ describe('who broke', () => {
     expect(judgement.reasons[0]).toMatch(/p99 1\.40 s while the client kept its schedule/);
   });
 
-  it('the client: its event loop stalled for a quarter of the 1 s budget', () => {
+  it('the client: its event loop ran a quarter of the 1 s budget late', () => {
     const judgement = judge({ planned: 1_000, underOneSecond: 900, late: 100, p99Ms: 1_400, lagMs: 400 });
     expect(judgement.limitedBy).toBe('client');
-    expect(judgement.reasons[0]).toContain('event loop stalled for up to 400 ms');
+    expect(judgement.reasons[0]).toContain('the client lagged 400 ms');
   });
 
   it('the client: it missed more than 1% of its send slots', () => {
     const judgement = judge({ planned: 1_000, underOneSecond: 900, late: 100, p99Ms: 1_400, totals: { missedSlots: 50 } });
     expect(judgement.limitedBy).toBe('client');
-    expect(judgement.reasons[0]).toContain('missed 50 send slots');
+    expect(judgement.reasons[0]).toContain('missed 50 send slots (5.00% of its sends)');
   });
 
   it('not the client for a few missed slots within the 1% margin', () => {
@@ -65,6 +66,15 @@ describe('who broke', () => {
     expect(judgement.reasons[0]).toContain('above the 255 this browser allows');
     // The same failures from a client with no cap are the service refusing connections.
     expect(judge(spec, node).limitedBy).toBe('service');
+  });
+
+  it('the service, named by its own load when its metrics were read: the run summary\'s sentence comes first', () => {
+    const run = stepRun({ planned: 1_000, underOneSecond: 900, late: 100, p99Ms: 1_400, lagMs: 20 });
+    const cpu = [null, 60, 96, 97];
+    run.server = { ...emptyServerRecord('http://h/metrics'), points: cpu.map((cpuPercent, second): ServerSecond => ({ second, cpuPercent, connections: 20, deliveriesPerSec: 1, gcPauseMsPerSec: 0, threadPoolQueue: 0, workingSetBytes: 1, kestrelConnections: 20, kestrelQueued: 0 })) };
+    const judgement = judgeStep(run, stepHealth(run, node));
+    expect(judgement.limitedBy).toBe('service');
+    expect(judgement.reasons[0]).toBe('The server was at 97% CPU while the client kept its schedule: the service is the limit.');
   });
 
   it('a healthy-looking lag on a passing step changes nothing', () => {
