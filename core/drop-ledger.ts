@@ -25,10 +25,13 @@ export interface DropTotals {
   /** Reconnected connections put back in their group, and joins that failed. */
   rejoined: number;
   rejoinFailed: number;
+  /** Time spent putting connections back in their groups (JoinGroup round trips), µs: the cost
+   *  of a rejoin is this over `rejoined + rejoinFailed`. */
+  rejoinUs: number;
 }
 
 export function emptyDropTotals(): DropTotals {
-  return { dropped: 0, resumed: 0, reconnected: 0, gaveUp: 0, rejoined: 0, rejoinFailed: 0 };
+  return { dropped: 0, resumed: 0, reconnected: 0, gaveUp: 0, rejoined: 0, rejoinFailed: 0, rejoinUs: 0 };
 }
 
 export function addDropTotals(into: DropTotals, delta: DropTotals): DropTotals {
@@ -96,9 +99,10 @@ export class DropLedger {
     return this.#awaitingRejoin.has(index);
   }
 
-  /** The outcome of putting connection `index` back in its group. */
-  rejoinDone(index: number, ok: boolean): void {
+  /** The outcome of putting connection `index` back in its group, and how long it took. */
+  rejoinDone(index: number, ok: boolean, tookUs = 0): void {
     if (!this.#awaitingRejoin.delete(index)) return;
+    this.totals.rejoinUs += tookUs;
     if (ok) this.totals.rejoined++;
     else this.totals.rejoinFailed++;
   }

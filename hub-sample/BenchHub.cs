@@ -9,7 +9,7 @@ namespace HubSample;
 /// Each method returns its Task and does as little as possible, so the hub adds little to latency;
 /// group methods first check the bounds of <see cref="GroupLimits"/>.
 /// </summary>
-public sealed class BenchHub(GroupLimits limits) : Hub
+public sealed class BenchHub(GroupLimits limits, ServerDrops drops) : Hub
 {
     public const string DeliveryMethod = "Measure";
 
@@ -39,4 +39,10 @@ public sealed class BenchHub(GroupLimits limits) : Hub
         limits.Leaving(Context, group);
         return Groups.RemoveFromGroupAsync(Context.ConnectionId, group);
     }
+
+    /// <summary>Answers when server drops are on (see <see cref="ServerDrops"/>); refuses otherwise.</summary>
+    public void DropAvailable() => drops.CheckAvailable();
+
+    /// <summary>Aborts the caller's own connection, for reconnect benchmarks (off by default).</summary>
+    public void DropMe() => drops.Drop(Context);
 }

@@ -52,6 +52,7 @@ builder.Services.AddSingleton<GroupLimits>();
 builder.Services.AddSingleton<ControlSessions>();
 builder.Services.AddSingleton<ControlOutsiders>();
 builder.Services.AddSingleton<RefusalLog>();
+builder.Services.AddSingleton<ServerDrops>();
 builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
     .WithOrigins(settings.CorsOriginList())
     .AllowAnyHeader()
@@ -65,6 +66,7 @@ builder.Services
         hub.MaximumReceiveMessageSize = settings.MaxMessageBytes;
         // Benchmark setting: clients see the hub's error messages, never stack traces.
         hub.EnableDetailedErrors = false;
+        hub.StatefulReconnectBufferSize = settings.StatefulReconnectBufferBytes;
         hub.AddFilter<RefusalFilter>();
     })
     .AddMessagePackProtocol()
@@ -83,6 +85,7 @@ app.MapHub<BenchHub>("/signalrbench", connection =>
     // back-pressure starts; the 64 KB defaults would stall 256 KiB messages.
     connection.TransportMaxBufferSize = settings.MaxMessageBytes;
     connection.ApplicationMaxBufferSize = settings.MaxMessageBytes;
+    connection.AllowStatefulReconnects = settings.AllowStatefulReconnects;
 });
 
 if (settings.EnableControlHub)

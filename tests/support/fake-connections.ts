@@ -101,6 +101,9 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
       onClose: (handler) => (close = handler),
       onReconnecting: () => {},
       onReconnected: () => {},
+      cutTransport: () => false,
+      onTransportLost: () => {},
+      onResumed: () => {},
       deliver: (ts, payload) => {
         if (open) measure(ts, payload);
       },

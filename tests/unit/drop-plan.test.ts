@@ -117,10 +117,10 @@ describe('the bookkeeping of a drop', () => {
     ledger.back(1, S, 'resumed');
     expect(ledger.needsRejoin(0)).toBe(true);
     expect(ledger.needsRejoin(1)).toBe(false);
-    ledger.rejoinDone(0, true);
-    ledger.rejoinDone(0, true);
+    ledger.rejoinDone(0, true, 1_500);
+    ledger.rejoinDone(0, true, 1_500);
     expect(ledger.needsRejoin(0)).toBe(false);
-    expect(ledger.totals).toMatchObject({ rejoined: 1, rejoinFailed: 0 });
+    expect(ledger.totals).toMatchObject({ rejoined: 1, rejoinFailed: 0, rejoinUs: 1_500 });
   });
 
   it('group rejoin: a failed join is counted, and a connection lost again before its rejoin needs none until it is back', () => {
