@@ -42,6 +42,11 @@ function peakOf(points: readonly SecondPoint[]): number | null {
   return Math.max(...points.map((p) => p.reconnects ?? 0));
 }
 
+/** The verdict's view of a planned drop (core/run-outcome.ts): null when the run planned none. */
+export function plannedDropOf(config: Partial<RunConfig>, totals: { duplicated: number }): { duplicated: number } | null {
+  return dropSettingsOf(config).dropAtSec === null ? null : { duplicated: totals.duplicated };
+}
+
 /** "network drop of 100% at 5 s (fixed 1 s…), stateful reconnect on" */
 export function dropPlanText(settings: DropSettings): string {
   if (settings.dropAtSec === null) return `no planned drop; reconnect policy ${RECONNECT_POLICY_LABELS[settings.reconnectPolicy]}`;

@@ -2,7 +2,7 @@
  * A finished run as one JSON document: what the headless runner writes, and what the dashboard
  * will export and import. Self-describing (format and version) so old files can be recognised.
  */
-import { runDrops, type RunDrops } from './drop-report.ts';
+import { plannedDropOf, runDrops, type RunDrops } from './drop-report.ts';
 import { withLost, type Fates } from './fates.ts';
 import type { LatencySummary } from './latency.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from './run-outcome.ts';
@@ -87,7 +87,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     config: coordinator.config,
     client,
     outcome,
-    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers }),
+    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, plannedDrop: plannedDropOf(coordinator.config, a.totals()) }),
     fates,
     totals: a.totals(),
     latency,

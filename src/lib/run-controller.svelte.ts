@@ -2,6 +2,7 @@
  * The dashboard's run: the one module that creates Web Workers. It hands them to a
  * RunCoordinator and copies the merged figures into reactive state at most once per frame.
  */
+import { plannedDropOf } from '../../core/drop-report.ts';
 import { systemClock, systemTimers } from '../../core/clock.ts';
 import { withLost, type Fates } from '../../core/fates.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../../core/run-outcome.ts';
@@ -179,7 +180,7 @@ export class RunController {
     this.view = {
       phase: coordinator.phase,
       outcome,
-      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers }),
+      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, plannedDrop: plannedDropOf(coordinator.config, a.totals()) }),
       judgedShare: outcome.kind === 'running' ? a.judgedShare() : null,
       fates,
       totals: a.totals(),
