@@ -22,5 +22,6 @@ export function viewOfResult(result: RunResult): RunView {
     maxEventLoopLagMs: result.points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
     workers: result.workers,
     agents: result.agents ?? [],
+    drops: result.drops ?? null,
   };
 }

@@ -2,7 +2,7 @@
  * The dashboard's run: the one module that creates Web Workers. It hands them to a
  * RunCoordinator and copies the merged figures into reactive state at most once per frame.
  */
-import { plannedDropOf } from '../../core/drop-report.ts';
+import { plannedDropOf, runDrops, type RunDrops } from '../../core/drop-report.ts';
 import { systemClock, systemTimers } from '../../core/clock.ts';
 import { withLost, type Fates } from '../../core/fates.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../../core/run-outcome.ts';
@@ -36,6 +36,8 @@ export interface RunView {
   workers: WorkerHealth[];
   /** Agents taking part, and which workers are their threads (empty without agents). */
   agents: RunAgent[];
+  /** Drops and reconnects; null when no drop was planned and no connection was lost. */
+  drops?: RunDrops | null;
 }
 
 /** Workers outside this page that take part in a run: agents' threads (see fleet-controller). */
@@ -194,6 +196,7 @@ export class RunController {
       maxEventLoopLagMs: points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
       workers: a.workerHealth(),
       agents: this.#agents,
+      drops: runDrops(coordinator.config, a),
     };
   }
 }
