@@ -36,8 +36,14 @@ export function cutTransport(hub: HubConnection): boolean {
   if (socket) {
     // Node's `ws` can destroy the TCP connection without a closing handshake: a real network
     // loss. A browser can only close the socket; a non-1000 code still makes it an error.
-    if (typeof socket.terminate === 'function') socket.terminate();
-    else socket.close(NETWORK_DROP_CLOSE_CODE, 'network drop');
+    if (typeof socket.terminate === 'function') {
+      socket.terminate();
+    } else {
+      socket.close(NETWORK_DROP_CLOSE_CODE, 'network drop');
+      // A lost network is noticed at once, not after a closing handshake the hub may be slow to
+      // answer: report the loss now (the client ignores the socket's own close from here on).
+      transport._close?.(new Error('The network dropped (planned by the run).'));
+    }
     return true;
   }
   if (transport._eventSource && typeof transport._close === 'function') {
