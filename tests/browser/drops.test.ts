@@ -28,7 +28,7 @@ async function runWithDrop(kind: 'network' | 'server', stateful: boolean) {
   await page.fill('input[name=connections]', '20');
   await page.fill('input[name=workers]', '1');
   await page.fill('input[name=sendIntervalMs]', '250');
-  await page.fill('input[name=durationSec]', '8');
+  await page.fill('input[name=durationSec]', '12');
   await page.fill('input[name=drainSec]', '5');
   await page.check('input[name=reconnect]');
   const details = page.getByTestId('drop-fields');
@@ -91,7 +91,7 @@ describe('a drop from the dashboard', () => {
     // Nothing lost, never sent or duplicated; messages held over the gap may arrive late (the
     // verdict then depends on how long the resume took), and are counted as such.
     const summary = (await page.getByTestId('summary').textContent()) ?? '';
-    expect(summary).toMatch(/640 planned: \d+ in under 1 s \([\d.]+%\), \d+ later, 0 lost, 0 never sent; delivery 100\.00%/);
+    expect(summary).toMatch(/960 planned: \d+ in under 1 s \([\d.]+%\), \d+ later, 0 lost, 0 never sent; delivery 100\.00%/);
     expect(summary).toMatch(/duplicated 0/);
   });
 });
