@@ -94,4 +94,17 @@ describe('a drop from the dashboard', () => {
     expect(summary).toMatch(/960 planned: \d+ in under 1 s \([\d.]+%\), \d+ later, 0 lost, 0 never sent; delivery 100\.00%/);
     expect(summary).toMatch(/duplicated 0/);
   });
+
+  it('"Stateful on / off" runs the same drop twice and puts the two runs side by side', async () => {
+    await page.fill('input[name=durationSec]', '6');
+    await page.selectOption('select[name=dropKind]', 'server');
+    await page.fill('input[name=comparePauseSec]', '0');
+    await page.getByTestId('compare-stateful').click();
+    await page.waitForSelector('[data-testid=compare-view][data-runs="2"]', { timeout: 90_000 });
+    await page.waitForSelector('[data-testid=compare-status]', { state: 'detached', timeout: 30_000 });
+    const rows = await page.getByTestId('compare-row').allTextContents();
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/stateful reconnect off/);
+    expect(rows[1]).toMatch(/stateful reconnect on/);
+  });
 });

@@ -8,6 +8,7 @@ import { configToQuery, queryToFields } from '../../core/config-url.ts';
 import { emptyFates, type Fates } from '../../core/fates.ts';
 import { runVerdict } from '../../core/run-outcome.ts';
 import { DEFAULTS, validateRunConfig } from '../../core/run-config.ts';
+import { planDropComparison } from '../../core/drop-comparison.ts';
 
 const endpoint = ['--endpoint', 'http://127.0.0.1:5180/signalrbench'];
 
@@ -85,5 +86,30 @@ describe('the verdict of a run with a planned drop', () => {
     const duplicated = runVerdict({ ...base, fates: fates({ planned: 1_000, underOneSecond: 1_000 }), plannedDrop: { duplicated: 3 } });
     expect(duplicated.status).toBe('fail');
     expect(duplicated.sentence).toMatch(/\(3 duplicated\)/);
+  });
+});
+
+describe('comparing one drop under each variant', () => {
+  const base = () => {
+    const checked = validateRunConfig({ ...DEFAULTS, endpointUrl: 'http://h/signalrbench', reconnect: true, dropAtSec: 5 });
+    if (!checked.ok) throw new Error(checked.errors.join(' '));
+    return checked.config;
+  };
+
+  it('policies: the same drop under SignalR\'s default, fixed and jittered', () => {
+    const plan = planDropComparison(base(), 'policies');
+    expect(plan.problem).toBeNull();
+    expect(plan.variants.map((v) => v.config?.reconnectPolicy)).toEqual(['default', 'fixed', 'jittered']);
+    expect(plan.variants.every((v) => v.config?.dropAtSec === 5)).toBe(true);
+  });
+
+  it('stateful reconnect off, then on', () => {
+    const plan = planDropComparison(base(), 'stateful');
+    expect(plan.variants.map((v) => [v.label, v.config?.statefulReconnect])).toEqual([['stateful reconnect off', false], ['stateful reconnect on', true]]);
+  });
+
+  it('needs a drop, and says what stops a variant', () => {
+    expect(planDropComparison({ ...base(), dropAtSec: null }, 'stateful').problem).toMatch(/^Set Drop at first/);
+    expect(planDropComparison({ ...base(), transport: 'LongPolling' }, 'stateful').problem).toMatch(/^stateful reconnect on cannot run: Stateful reconnect works over WebSockets only/);
   });
 });
