@@ -3,6 +3,7 @@
  * JSON and the HTML report say about connections that were lost and came back.
  */
 import { neverBackOf, type DropTotals } from './drop-ledger.ts';
+import { dropPhases, type DropPhases } from './drop-phases.ts';
 import { droppedCount, dropSettingsOf, RECONNECT_POLICY_LABELS, type DropSettings } from './drop-plan.ts';
 import { formatCount, formatMs } from './format.ts';
 import type { LatencySummary } from './latency.ts';
@@ -20,10 +21,13 @@ export interface RunDrops {
   reconnectTimes: LatencySummary;
   /** Most connections back in one second (the storm's peak); null with no per-second points. */
   peakReconnectsPerSec: number | null;
+  /** Latency before, during and after the drop; absent while a run goes (it merges every
+   *  second's histogram) and null when no loss shows in the per-second points. */
+  latency?: DropPhases | null;
 }
 
 /** The drops of a run; null when none was planned and no connection was lost. */
-export function runDrops(config: RunConfig, aggregator: Pick<RunAggregator, 'dropTotals' | 'reconnectTimes' | 'points'>): RunDrops | null {
+export function runDrops(config: RunConfig, aggregator: Pick<RunAggregator, 'dropTotals' | 'reconnectTimes' | 'points' | 'secondHistograms'>, withPhases = true): RunDrops | null {
   const settings = dropSettingsOf(config);
   const totals = aggregator.dropTotals();
   if (settings.dropAtSec === null && totals.dropped === 0) return null;
@@ -34,6 +38,7 @@ export function runDrops(config: RunConfig, aggregator: Pick<RunAggregator, 'dro
     neverBack: neverBackOf(totals),
     reconnectTimes: aggregator.reconnectTimes(),
     peakReconnectsPerSec: peakOf(aggregator.points()),
+    ...(withPhases ? { latency: dropPhases(aggregator.points(), aggregator.secondHistograms()) } : {}),
   };
 }
 
@@ -68,6 +73,11 @@ export function dropsText(drops: RunDrops): string {
     times,
     `peak ${drops.peakReconnectsPerSec === null ? 'unknown' : formatCount(drops.peakReconnectsPerSec)} reconnects/s`,
   ];
+  const phases = drops.latency;
+  if (phases) {
+    const p99 = (summary: { count: number; p99Us: number }) => (summary.count > 0 ? formatMs(summary.p99Us) : 'nothing arrived');
+    parts.push(`latency p99 before ${p99(phases.before)}, during (s ${phases.fromSecond}–${phases.toSecond}) ${p99(phases.during)}, after ${p99(phases.after)}`);
+  }
   if (t.rejoined + t.rejoinFailed > 0) {
     parts.push(`${formatCount(t.rejoined)} rejoined their group${t.rejoinFailed > 0 ? `, ${formatCount(t.rejoinFailed)} rejoins failed` : ''} (mean ${formatMs(t.rejoinUs / (t.rejoined + t.rejoinFailed))} each)`);
   }

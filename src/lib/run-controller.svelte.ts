@@ -196,7 +196,8 @@ export class RunController {
       maxEventLoopLagMs: points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
       workers: a.workerHealth(),
       agents: this.#agents,
-      drops: runDrops(coordinator.config, a),
+      // Latency by phase merges every second's histogram: computed once the run is kept, not per frame.
+      drops: runDrops(coordinator.config, a, false),
     };
   }
 }

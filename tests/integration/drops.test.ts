@@ -86,6 +86,21 @@ describe('a network drop of every connection at 5 s', () => {
   });
 });
 
+describe('groups across a drop', () => {
+  it('every reconnected member joins its group again (counted), and its group\'s messages reach it again', async () => {
+    const { result } = await runDrop(`${inject('hubHttpUrl')}/signalrbench`, ['--scenario', 'smallGroup', '--connections', '20', '--drop-at', '3']);
+    const drops = result.drops!;
+    expect(drops.totals.reconnected).toBe(20);
+    expect(drops.totals.rejoined).toBe(20);
+    expect(drops.totals.rejoinFailed).toBe(0);
+    expect(drops.totals.rejoinUs).toBeGreaterThan(0);
+    expectAccountedFor(result);
+    // The last second of sends, well after every rejoin: each member got all its group's messages.
+    const last = result.points.filter((p) => p.fates.planned > 0).at(-1)!;
+    expect(arrivedOf(last.fates)).toBe(last.fates.planned);
+  });
+});
+
 describe('a server drop of every connection at 5 s', () => {
   let hub: RunningHub;
   beforeAll(async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DropLedger, expectedGapReceptions, neverBackOf, slotsInWindow } from '../../core/drop-ledger.ts';
+import { dropPhases } from '../../core/drop-phases.ts';
+import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../../core/latency.ts';
 import { DROP_DEFAULTS, dropProblems, dropSettingsOf, droppedCount, dropTimesUs, isDropped, retryDelayMs } from '../../core/drop-plan.ts';
 
 const S = 1_000_000;
@@ -158,5 +160,36 @@ describe('expected receptions during the gap', () => {
     const groupSenders = [{ firstUs: 0 }, { firstUs: 0.1 * S }, { firstUs: 0.2 * S }];
     const beforeRejoin = expectedGapReceptions(groupSenders, S, 30 * S, 5 * S, 6.15 * S);
     expect(beforeRejoin).toBe(2 + 2 + 1);
+  });
+});
+
+describe('latency before, during and after a drop', () => {
+  const second = (n: number, latenciesUs: number[]) => {
+    const h = createLatencyHistogram();
+    for (const us of latenciesUs) recordLatencyUs(h, us);
+    return { second: n, latency: encodeHistogram(h) };
+  };
+  const points = [1, 2, 3, 4, 5, 6].map((n) => ({ second: n, dropped: n === 3 ? 10 : 0, reconnects: n === 4 ? 6 : n === 5 ? 4 : 0 }));
+  const histograms = [second(1, [1_000, 1_000]), second(2, [2_000]), second(3, [500_000]), second(5, [900_000]), second(6, [3_000])];
+
+  it('splits the seconds at the first loss and the last reconnect', () => {
+    const phases = dropPhases(points, histograms)!;
+    expect([phases.fromSecond, phases.toSecond]).toEqual([3, 5]);
+    expect(phases.before.count).toBe(3);
+    expect(phases.during.count).toBe(2);
+    expect(phases.after.count).toBe(1);
+    expect(phases.during.maxUs).toBeGreaterThan(899_000);
+    expect(phases.after.maxUs).toBeLessThan(4_000);
+  });
+
+  it('nothing without a loss, or in a run kept before drops were counted', () => {
+    expect(dropPhases(points.map((p) => ({ ...p, dropped: 0 })), histograms)).toBeNull();
+    expect(dropPhases([{ second: 1 }], histograms)).toBeNull();
+  });
+
+  it('a loss nobody came back from lasts to the end', () => {
+    const phases = dropPhases(points.map((p) => ({ ...p, reconnects: 0 })), histograms)!;
+    expect([phases.fromSecond, phases.toSecond]).toEqual([3, 6]);
+    expect(phases.after.count).toBe(0);
   });
 });
