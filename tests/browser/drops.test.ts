@@ -75,7 +75,10 @@ describe('a drop from the dashboard', () => {
       // The drop's panel fits the page (the form's own grid is laid out elsewhere).
       const overflow = await view.evaluate((el) => el.getBoundingClientRect().right - document.documentElement.clientWidth);
       expect(overflow, `the drop view overflows at ${width}x${height}`).toBeLessThanOrEqual(0);
-      if (process.env.DROP_SCREENSHOTS) await page.screenshot({ path: `${process.env.DROP_SCREENSHOTS}/drop-${width}x${height}.png`, fullPage: true });
+      if (process.env.DROP_SCREENSHOTS) {
+        await view.screenshot({ path: `${process.env.DROP_SCREENSHOTS}/drop-view-${width}x${height}.png` });
+        await page.getByTestId('drop-fields').screenshot({ path: `${process.env.DROP_SCREENSHOTS}/drop-fields-${width}x${height}.png` });
+      }
     }
     await page.setViewportSize({ width: 1280, height: 720 });
   });
