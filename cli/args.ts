@@ -57,6 +57,17 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
                             (default ${DEFAULTS.drainSec}); it ends sooner once all arrived or
                             nothing more arrives
   --reconnect               reconnect lost connections and resume their sends
+  --drop-at <s>             drop connections at this second of the sends (needs --reconnect)
+  --drop-every <s>          drop again every this many seconds (default: once)
+  --drop-share <percent>    share of the connections dropped, 0 < p <= 100 (default 100)
+  --drop-kind <kind>        network (cut the client's transport, no SignalR close) | server
+                            (the hub-sample aborts them; needs it started with
+                            --EnableServerDrops true) (default network)
+  --reconnect-policy <name> default (SignalR's 0, 2, 10, 30 s) | fixed (1 s, for 60 s) |
+                            jittered (exponential 0.5-10 s, random 50-100%, for 60 s)
+                            (default fixed)
+  --stateful-reconnect      withStatefulReconnect(): a short drop loses nothing (WebSockets;
+                            the hub must allow it, as the hub-sample does)
   --json <file>             write the result as JSON ("-" for standard output)
   --html <file>             write a self-contained HTML report (opens offline)
   --server-metrics <url>    read the app's Prometheus metrics once a second during the run,
@@ -135,6 +146,12 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         'no-guide-rule': { type: 'boolean' },
         quiet: { type: 'boolean' },
         reconnect: { type: 'boolean' },
+        'drop-at': { type: 'string' },
+        'drop-every': { type: 'string' },
+        'drop-share': { type: 'string' },
+        'drop-kind': { type: 'string' },
+        'reconnect-policy': { type: 'string' },
+        'stateful-reconnect': { type: 'boolean' },
         help: { type: 'boolean' },
         'find-capacity': { type: 'boolean' },
         ramp: { type: 'string' },
@@ -169,6 +186,12 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
     connectConcurrency: v['connect-concurrency'],
     drainSec: v['drain-s'],
     reconnect: v.reconnect ?? false,
+    dropAtSec: v['drop-at'],
+    dropEverySec: v['drop-every'],
+    dropSharePercent: v['drop-share']?.replace(/%$/, ''),
+    dropKind: v['drop-kind'],
+    reconnectPolicy: v['reconnect-policy'],
+    statefulReconnect: v['stateful-reconnect'] ?? false,
   });
   if (!result.ok) errors.push(...result.errors);
   const maxP99Ms = positiveNumber(v['max-p99-ms'], '--max-p99-ms', 'a latency in ms, e.g. 250', errors);

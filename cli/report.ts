@@ -1,4 +1,5 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
+import { dropPlanText, dropsText } from '../core/drop-report.ts';
 import { fatesText, unaccountedOf } from '../core/fates.ts';
 import { formatBytes, formatCount, formatMs, formatShare } from '../core/format.ts';
 import { outcomeText } from '../core/run-outcome.ts';
@@ -34,6 +35,7 @@ export function progressLine(aggregator: RunAggregator, phase: string, connectio
     `under 1 s ${judged === null ? '–' : formatShare(judged)}`,
     `lag ${(last?.eventLoopLagMs ?? 0).toFixed(0)} ms`,
     `missed ${formatCount(totals.missedSlots)}`,
+    ...(last?.reconnects || last?.dropped ? [`dropped ${formatCount(last.dropped ?? 0)}/s  back ${formatCount(last.reconnects ?? 0)}/s`] : []),
     `errors ${formatCount(errors)}`,
   ].join('  ');
 }
@@ -44,6 +46,7 @@ export function summaryText(result: RunResult): string {
     `${config.scenario} over ${config.transport} (${config.protocol}) to ${config.endpointUrl}`,
     `${formatCount(config.connections)} connections, ${formatCount(config.messageBytes)} B every ${formatCount(config.sendIntervalMs)} ms for ${config.durationSec} s`,
     `Connections: ${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed, ${formatCount(totals.disconnects)} lost during the run, ${formatCount(totals.reconnects)} reconnected; connect p50 ${formatMs(result.connectTimes.p50Us)}, p99 ${formatMs(result.connectTimes.p99Us)}`,
+    ...(result.drops ? [`Drops: ${dropPlanText(result.drops.settings)}`, `Reconnects: ${dropsText(result.drops)}`] : []),
     `Outcome: ${outcomeText(result.outcome, config.durationSec)}`,
     `Planned receptions: ${fatesText(result.fates)}`,
     `Messages: sent ${formatCount(totals.sent)}, received ${formatCount(totals.received)}, duplicated ${formatCount(totals.duplicated)}`,

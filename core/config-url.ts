@@ -8,6 +8,7 @@ import { DEFAULTS, type RunConfig } from './run-config.ts';
 export const URL_FIELDS = [
   'endpointUrl', 'scenario', 'transport', 'protocol', 'connections', 'workers', 'messageBytes', 'sendIntervalMs',
   'durationSec', 'drainSec', 'warmupSec', 'senders', 'groupSize', 'groupCount', 'reconnect',
+  'dropAtSec', 'dropEverySec', 'dropSharePercent', 'dropKind', 'reconnectPolicy', 'statefulReconnect',
 ] as const satisfies readonly (keyof RunConfig)[];
 
 export type UrlField = (typeof URL_FIELDS)[number];

@@ -6,6 +6,7 @@
  * connection ids known) → one common "go" → workers send until the planned end, then drain →
  * the page decides the drain is over ("finish") → final snapshots.
  */
+import type { DropTotals } from './drop-ledger.ts';
 import type { SecondFates } from './fates.ts';
 import type { RunConfig } from './run-config.ts';
 import type { ConnectionShare } from './split.ts';
@@ -88,6 +89,12 @@ export interface WorkerSnapshot {
   uncorrectedHistogram: string;
   /** Time to open each connection that opened in this interval (negotiate + transport + handshake). */
   connectHistogram: string;
+  /** Time to reconnect of each connection that came back in this interval (from the start of
+   *  its gap), HdrHistogram compressed base64. Absent from agents older than drops. */
+  reconnectHistogram?: string;
+  /** Drops: the run's totals so far, and connections back and lost in this interval (the
+   *  storm's rates). Absent from agents older than drops. */
+  drops?: WorkerDrops;
   interval: IntervalCounts;
   /** What became of planned receptions since the last snapshot, by the second they were planned
    *  in (deltas: the page adds them up; see core/fates.ts). */
@@ -102,6 +109,12 @@ export interface WorkerSnapshot {
   maxSendLagMs: number;
   errorCounts: ErrorCounts;
   errorSamples: ErrorSample[];
+}
+
+export interface WorkerDrops {
+  totals: DropTotals;
+  back: number;
+  dropped: number;
 }
 
 /** Counts of one interval. Inbound is client → hub, outbound hub → client, as in the guide. */

@@ -5,6 +5,7 @@
 import { configToQuery } from './config-url.ts';
 import { formatBytes, formatCount, formatMs } from './format.ts';
 import { fatesText } from './fates.ts';
+import { dropPlanText, dropsText } from './drop-report.ts';
 import type { KeptRun } from './kept-run.ts';
 import { outcomeText, verdictDisplay } from './run-outcome.ts';
 import { combinationLabel, PROTOCOL_LABELS, SCENARIO_LABELS, TRANSPORT_LABELS } from './labels.ts';
@@ -56,6 +57,7 @@ function figureRows(run: KeptRun): Rows {
   const lag = Math.max(0, ...r.workers.map((w) => w.maxEventLoopLagMs));
   return [
     ['Planned receptions', fatesText(r.fates)],
+    ...(r.drops ? [['Drops', dropPlanText(r.drops.settings)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
     ['Messages', `sent ${formatCount(t.sent)} · received ${formatCount(t.received)} · duplicated ${formatCount(t.duplicated)}`],
     ['Latency', r.latency.count === 0 ? 'no message arrived' : `p50 ${formatMs(r.latency.p50Us)} · p90 ${formatMs(r.latency.p90Us)} · p99 ${formatMs(r.latency.p99Us)} · p99.9 ${formatMs(r.latency.p999Us)} · max ${formatMs(r.latency.maxUs)} (from actual send time: p99 ${formatMs(r.uncorrectedLatency.p99Us)})`],
     ['Connect time', r.connectTimes.count === 0 ? 'no connection opened' : `p50 ${formatMs(r.connectTimes.p50Us)} · p99 ${formatMs(r.connectTimes.p99Us)} · max ${formatMs(r.connectTimes.maxUs)} · ${formatCount(t.connectionsOpened)} opened, ${formatCount(t.connectionsFailed)} failed`],
@@ -114,6 +116,27 @@ function charts(run: KeptRun): string[] {
       ],
     }),
     ...serverCharts(run.result),
+    ...(run.result.drops
+      ? [
+          lineChartSvg({
+            title: 'Connections open through the drop',
+            xLabel: 'seconds since start',
+            yLabel: 'connections',
+            xs,
+            series: [{ label: 'open', color: '#7048e8', values: points.map((p) => p.connectionsOpen) }],
+          }),
+          lineChartSvg({
+            title: 'Reconnects per second',
+            xLabel: 'seconds since start',
+            yLabel: 'connections/s',
+            xs,
+            series: [
+              { label: 'back', color: '#2f9e44', values: points.map((p) => p.reconnects ?? null) },
+              { label: 'lost', color: '#c92a2a', values: points.map((p) => p.dropped ?? null) },
+            ],
+          }),
+        ]
+      : []),
   ];
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ErrorCounts, ErrorSample, WorkerSnapshot, WorkerTotals } from './protocol.ts';
 import { emptyErrorCounts, emptyTotals, type WorkerPhase } from './protocol.ts';
+import { addDropTotals, emptyDropTotals, type DropTotals } from './drop-ledger.ts';
 import { addFates, emptyFates, shareUnderOneSecond, type Fates } from './fates.ts';
 import type { EncodedSecond } from './histogram-log.ts';
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';
@@ -26,6 +27,10 @@ export interface SecondPoint {
   /** Worst worker event-loop lag and send lag in this second, in ms. */
   eventLoopLagMs: number;
   maxSendLagMs: number;
+  /** Connections back (reconnected or resumed) and lost in this second: the storm's rates.
+   *  Absent in runs kept before drops were measured. */
+  reconnects?: number;
+  dropped?: number;
 }
 
 /** One worker's report on itself over the run: when it lags, the client is the bottleneck. */
@@ -49,6 +54,8 @@ interface PartialSecond {
   connectionsOpen: Map<number, number>;
   eventLoopLagMs: number;
   maxSendLagMs: number;
+  reconnects: number;
+  dropped: number;
 }
 
 export class RunAggregator {
@@ -61,6 +68,7 @@ export class RunAggregator {
   readonly #runLatency = createLatencyHistogram();
   readonly #runUncorrected = createLatencyHistogram();
   readonly #connectTimes = createLatencyHistogram();
+  readonly #reconnectTimes = createLatencyHistogram();
   /** Workers that died: they count as finished, and what they reported before is kept. */
   readonly #lost = new Set<number>();
   /** Fates by planned second, shared with the points of those seconds, and all together. */
@@ -96,6 +104,7 @@ export class RunAggregator {
     this.#runLatency.add(interval);
     this.#runUncorrected.add(decodeHistogram(snapshot.uncorrectedHistogram));
     this.#connectTimes.add(decodeHistogram(snapshot.connectHistogram));
+    if (snapshot.reconnectHistogram) this.#reconnectTimes.add(decodeHistogram(snapshot.reconnectHistogram));
     for (const delta of snapshot.fates) {
       addFates(this.#fatesOf(delta.second), delta);
       addFates(this.#fates, delta);
@@ -110,6 +119,8 @@ export class RunAggregator {
     point.connectionsOpen.set(snapshot.workerIndex, snapshot.connectionsOpen);
     point.eventLoopLagMs = Math.max(point.eventLoopLagMs, snapshot.eventLoopLagMs);
     point.maxSendLagMs = Math.max(point.maxSendLagMs, snapshot.maxSendLagMs);
+    point.reconnects += snapshot.drops?.back ?? 0;
+    point.dropped += snapshot.drops?.dropped ?? 0;
     this.#closeReportedSeconds();
   }
 
@@ -160,6 +171,18 @@ export class RunAggregator {
   /** Time to open a connection (negotiate, transport, handshake), over the run. */
   connectTimes(): LatencySummary {
     return summarizeLatency(this.#connectTimes);
+  }
+
+  /** Time to reconnect (from the start of each gap to the connection being back), over the run. */
+  reconnectTimes(): LatencySummary {
+    return summarizeLatency(this.#reconnectTimes);
+  }
+
+  /** Drops and reconnects over the run, all workers together. */
+  dropTotals(): DropTotals {
+    const sum = emptyDropTotals();
+    for (const snapshot of this.#latest.values()) if (snapshot.drops) addDropTotals(sum, snapshot.drops.totals);
+    return sum;
   }
 
   /** True when every live worker's latest snapshot was taken in one of `phases`. */
@@ -230,7 +253,7 @@ export class RunAggregator {
   #second(second: number): PartialSecond {
     let point = this.#open.get(second);
     if (!point) {
-      point = { histogram: createLatencyHistogram(), sent: 0, received: 0, sentBytes: 0, receivedBytes: 0, connectionsOpen: new Map(), eventLoopLagMs: 0, maxSendLagMs: 0 };
+      point = { histogram: createLatencyHistogram(), sent: 0, received: 0, sentBytes: 0, receivedBytes: 0, connectionsOpen: new Map(), eventLoopLagMs: 0, maxSendLagMs: 0, reconnects: 0, dropped: 0 };
       this.#open.set(second, point);
     }
     return point;
@@ -263,6 +286,8 @@ export class RunAggregator {
         connectionsOpen: [...p.connectionsOpen.values()].reduce((a, b) => a + b, 0),
         eventLoopLagMs: p.eventLoopLagMs,
         maxSendLagMs: p.maxSendLagMs,
+        reconnects: p.reconnects,
+        dropped: p.dropped,
       });
       const judged = this.#fatesBySecond.get(second - 1);
       if (judged) addFates(this.#judged, judged);

@@ -3,6 +3,7 @@
  * dashboard, the workers and Node alike.
  */
 
+import { DROP_DEFAULTS, DROP_KINDS, dropProblems, RECONNECT_POLICIES, type DropSettings } from './drop-plan.ts';
 import { planScenario, SCENARIOS, type ScenarioName } from './scenario-plan.ts';
 
 /** Transports, named as `@microsoft/signalr`'s `HttpTransportType` names them. */
@@ -15,7 +16,9 @@ export type ProtocolName = (typeof PROTOCOLS)[number];
 
 export { SCENARIOS, type ScenarioName };
 
-export interface RunConfig {
+/** The drop fields (core/drop-plan.ts) are optional in kept runs and links made before drops
+ *  existed; validateRunConfig always fills them in. */
+export interface RunConfig extends DropSettings {
   /** Default echo. */
   scenario: ScenarioName;
   /** Sending connections; null for the scenario's own default: broadcast 2 (the guide uses at
@@ -74,6 +77,7 @@ export const DEFAULTS: Omit<RunConfig, 'endpointUrl'> = {
   durationSec: 30,
   drainSec: 30,
   connectConcurrency: 8,
+  ...DROP_DEFAULTS,
 };
 
 /** The endpoint of the hub-sample that serves the page at `origin`. */
@@ -128,6 +132,8 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
   else if (reconnect === false || reconnect === 'false' || reconnect === '') config.reconnect = false;
   else errors.push(`Reconnect must be true or false, but is "${String(reconnect)}".`);
 
+  errors.push(...readDropFields(input, config));
+
   const scenario = input.scenario ?? DEFAULTS.scenario;
   if ((SCENARIOS as readonly unknown[]).includes(scenario)) config.scenario = scenario as ScenarioName;
   else errors.push(`Scenario must be one of ${SCENARIOS.join(', ')}, but is "${String(scenario)}".`);
@@ -171,6 +177,7 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
         'Choose JSON with Server-Sent Events, or WebSockets or Long Polling with MessagePack.',
     );
   }
+  if (errors.length === 0) errors.push(...dropProblems(config, config));
   if (errors.length === 0 && config.workers > config.connections) {
     errors.push(
       `Workers (${config.workers}) must not outnumber connections (${config.connections}): ` +
@@ -184,6 +191,37 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
     if (!planned.ok) errors.push(...planned.errors);
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
+}
+
+/** Reads the drop fields into `config`; returns what is wrong with them. */
+function readDropFields(input: Partial<Record<keyof RunConfig, unknown>>, config: RunConfig): string[] {
+  const errors: string[] = [];
+  const optionalWhole = (key: 'dropAtSec' | 'dropEverySec', label: string, min: number, hint: string) => {
+    const raw = input[key];
+    if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return;
+    const value = typeof raw === 'string' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > 86_400) {
+      errors.push(`${label} must be a whole number of seconds from ${min} to 86,400, or empty for ${hint}, but is ${describe(raw)}.`);
+    } else config[key] = value;
+  };
+  optionalWhole('dropAtSec', 'Drop at', 0, 'no drop');
+  optionalWhole('dropEverySec', 'Drop every', 1, 'a single drop');
+  const share = input.dropSharePercent ?? DEFAULTS.dropSharePercent;
+  const shareValue = typeof share === 'string' && share.trim() !== '' ? Number(share) : share;
+  if (typeof shareValue !== 'number' || !Number.isFinite(shareValue) || shareValue <= 0 || shareValue > 100) {
+    errors.push(`Drop share must be a percentage above 0 and at most 100, but is ${describe(share)}. Use 100 to drop every connection.`);
+  } else config.dropSharePercent = shareValue;
+  const kind = input.dropKind ?? DEFAULTS.dropKind;
+  if ((DROP_KINDS as readonly unknown[]).includes(kind)) config.dropKind = kind as RunConfig['dropKind'];
+  else errors.push(`Drop kind must be one of ${DROP_KINDS.join(', ')}, but is ${describe(kind)}. network cuts the client's transport; server asks the hub-sample to abort the connection.`);
+  const policy = input.reconnectPolicy ?? DEFAULTS.reconnectPolicy;
+  if ((RECONNECT_POLICIES as readonly unknown[]).includes(policy)) config.reconnectPolicy = policy as RunConfig['reconnectPolicy'];
+  else errors.push(`Reconnect policy must be one of ${RECONNECT_POLICIES.join(', ')}, but is ${describe(policy)}.`);
+  const stateful = input.statefulReconnect ?? DEFAULTS.statefulReconnect;
+  if (stateful === true || stateful === 'true' || stateful === 'on') config.statefulReconnect = true;
+  else if (stateful === false || stateful === 'false' || stateful === '') config.statefulReconnect = false;
+  else errors.push(`Stateful reconnect must be true or false, but is ${describe(stateful)}.`);
+  return errors;
 }
 
 function checkEndpoint(raw: unknown): string | null {

@@ -26,6 +26,9 @@ const COLUMNS = [
   ['connections_open', (p) => p.connectionsOpen],
   ['event_loop_lag_ms', (p) => p.eventLoopLagMs.toFixed(1)],
   ['max_send_lag_ms', (p) => p.maxSendLagMs.toFixed(1)],
+  // Connections back and lost per second (drops); empty in runs kept before they were counted.
+  ['reconnects_per_s', (p) => p.reconnects ?? ''],
+  ['dropped_per_s', (p) => p.dropped ?? ''],
 ] as const satisfies readonly (readonly [string, (p: RunResult['points'][number]) => string | number])[];
 
 /** The server's figures of the same second (core/server-metrics); empty cells where unknown,

@@ -73,6 +73,9 @@ export interface VerdictInput {
   p99Us: number | null;
   /** Workers (or agents' threads) lost mid-run: what they would have sent and received is unknown. */
   lostWorkers: number;
+  /** Set when the run planned a drop: its duplicated messages. Such a run asks whether the drop
+   *  cost anything, so any receptions lost or never sent, or any duplicate, fail it. */
+  plannedDrop?: { duplicated: number } | null;
 }
 
 export function runVerdict(input: VerdictInput): RunVerdict {
@@ -94,10 +97,26 @@ export function runVerdict(input: VerdictInput): RunVerdict {
       if (input.lostWorkers > 0) {
         return verdict('fail', `Fail: ${formatCount(input.lostWorkers)} worker(s) were lost mid-run, so what they would have sent and received is unknown. Until then, ${measured(input)}.`);
       }
+      if (input.plannedDrop) {
+        const dropCost = dropCostText(input, input.plannedDrop.duplicated);
+        if (dropCost) return verdict('fail', `Fail: the planned drop cost messages (${dropCost}); ${measured(input)}. Stateful reconnect, or a shorter reconnect, is what saves them.`);
+      }
       return share !== null && share >= REQUIRED_SHARE
         ? verdict('pass', `Pass: ${measured(input)}, meeting the guide's rule that at least 99% arrive in under 1 s.`)
         : verdict('fail', `Fail: only ${measured(input)}; the guide's rule needs at least 99% in under 1 s, so this load is above what the service holds.`);
   }
+}
+
+/** What a planned drop cost ("12 lost, 40 never sent, 3 duplicated"); null when nothing. */
+function dropCostText({ outcome, fates }: VerdictInput, duplicated: number): string | null {
+  const lost = lostOf(fates, drained(outcome)) ?? 0;
+  const notSent = notSentOf(fates);
+  const parts = [
+    ...(lost > 0 ? [`${formatCount(lost)} lost`] : []),
+    ...(notSent > 0 ? [`${formatCount(notSent)} never sent`] : []),
+    ...(duplicated > 0 ? [`${formatCount(duplicated)} duplicated`] : []),
+  ];
+  return parts.length > 0 ? parts.join(', ') : null;
 }
 
 /** "99.50% of 6,000 planned receptions arrived in under 1 s (delivery 99.80%: 12 lost; p99 12 ms)". */

@@ -2,6 +2,7 @@
  * A finished run as one JSON document: what the headless runner writes, and what the dashboard
  * will export and import. Self-describing (format and version) so old files can be recognised.
  */
+import { plannedDropOf, runDrops, type RunDrops } from './drop-report.ts';
 import { withLost, type Fates } from './fates.ts';
 import type { LatencySummary } from './latency.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from './run-outcome.ts';
@@ -44,6 +45,9 @@ export interface RunResult {
   points: SecondPoint[];
   /** Each second's merged latency histogram (HdrHistogram compressed base64, microseconds). */
   histograms: EncodedSecond[];
+  /** Drops and reconnects: absent when no drop was planned and no connection was lost, and in
+   *  runs kept before drops were measured. */
+  drops?: RunDrops;
   /** Agents that took part (absent when the run had none). */
   agents?: RunAgent[];
   /** The server's own figures per second, read from its /metrics (absent when they were off,
@@ -87,7 +91,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     config: coordinator.config,
     client,
     outcome,
-    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers }),
+    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, plannedDrop: plannedDropOf(coordinator.config, a.totals()) }),
     fates,
     totals: a.totals(),
     latency,
@@ -99,11 +103,17 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     workers: a.workerHealth(),
     points: a.points().map((point) => ({ ...point, fates: withLost(point.fates, isDrained) })),
     histograms: [...a.secondHistograms()],
+    ...dropsField(coordinator),
     ...(agents && agents.length > 0
       ? { agents: agents.map((agent) => ({ ...agent, lost: health.slice(agent.firstWorkerIndex, agent.firstWorkerIndex + agent.threads).some((w) => w.lost) })) }
       : {}),
     ...(server ? { server } : {}),
   };
+}
+
+function dropsField(coordinator: RunCoordinator): { drops?: RunDrops } {
+  const drops = runDrops(coordinator.config, coordinator.aggregator);
+  return drops ? { drops } : {};
 }
 
 /** Reads a run result, saying what is wrong with a file that is not one. */

@@ -11,7 +11,7 @@ namespace HubSample;
 /// <see cref="DeliveryLimit"/>, which lets it straight through unless a test set a limit. The
 /// client proxy is taken during the call: a delayed send runs after the hub instance is gone.
 /// </summary>
-public sealed class BenchHub(GroupLimits limits, DeliveryLimit delivery) : Hub
+public sealed class BenchHub(GroupLimits limits, DeliveryLimit delivery, ServerDrops drops) : Hub
 {
     public const string DeliveryMethod = "Measure";
 
@@ -51,4 +51,10 @@ public sealed class BenchHub(GroupLimits limits, DeliveryLimit delivery) : Hub
         limits.Leaving(Context, group);
         return Groups.RemoveFromGroupAsync(Context.ConnectionId, group);
     }
+
+    /// <summary>Answers when server drops are on (see <see cref="ServerDrops"/>); refuses otherwise.</summary>
+    public void DropAvailable() => drops.CheckAvailable();
+
+    /// <summary>Aborts the caller's own connection, for reconnect benchmarks (off by default).</summary>
+    public void DropMe() => drops.Drop(Context);
 }

@@ -82,6 +82,21 @@ public sealed class HubSettings
     /// <summary>Most agents in one control session. Default 256.</summary>
     public int MaxAgentsPerSession { get; set; } = 256;
 
+    /// <summary>Lets a connection ask the hub to abort it (BenchHub.DropMe), for the dashboard's and
+    /// runner's server drops. Default false: other sites' pages are refused by the Origin check
+    /// anyway, and a caller can only abort itself.</summary>
+    public bool EnableServerDrops { get; set; }
+
+    /// <summary>Accepts clients that ask for stateful reconnect (SignalR 8+): a connection whose
+    /// transport drops resumes on the same connection and nothing is lost. Default true; it costs
+    /// nothing for clients that do not ask.</summary>
+    public bool AllowStatefulReconnects { get; set; } = true;
+
+    /// <summary>Bytes of unacknowledged messages the hub keeps per stateful connection (SignalR's
+    /// <c>StatefulReconnectBufferSize</c>, default 100,000): the most a stateful connection can make
+    /// the hub hold, and how long a drop it can bridge before the sends wait.</summary>
+    public long StatefulReconnectBufferBytes { get; set; } = 100_000;
+
     /// <summary>Folder of the built dashboard (<c>npm run build</c> writes <c>dist/</c>). Relative
     /// paths are taken from the current directory.</summary>
     public string DashboardDir { get; set; } = "dist";

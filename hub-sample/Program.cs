@@ -55,6 +55,7 @@ builder.Services.AddSingleton<ControlSessions>();
 builder.Services.AddSingleton<ControlOutsiders>();
 builder.Services.AddSingleton<RefusalLog>();
 if (settings.EnableMetrics) builder.Services.AddHubMetrics();
+builder.Services.AddSingleton<ServerDrops>();
 builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
     .WithOrigins(settings.CorsOriginList())
     .AllowAnyHeader()
@@ -68,6 +69,7 @@ builder.Services
         hub.MaximumReceiveMessageSize = settings.MaxMessageBytes;
         // Benchmark setting: clients see the hub's error messages, never stack traces.
         hub.EnableDetailedErrors = false;
+        hub.StatefulReconnectBufferSize = settings.StatefulReconnectBufferBytes;
         hub.AddFilter<RefusalFilter>();
         if (settings.EnableMetrics) hub.AddFilter<HubCounters>();
     })
@@ -88,6 +90,7 @@ app.MapHub<BenchHub>("/signalrbench", connection =>
     // back-pressure starts; the 64 KB defaults would stall 256 KiB messages.
     connection.TransportMaxBufferSize = settings.MaxMessageBytes;
     connection.ApplicationMaxBufferSize = settings.MaxMessageBytes;
+    connection.AllowStatefulReconnects = settings.AllowStatefulReconnects;
 });
 
 if (settings.EnableControlHub)

@@ -32,6 +32,8 @@ public static class SettingsCheck
         [nameof(HubSettings.MaxControlSessions)] = (1, 100_000, ""),
         [nameof(HubSettings.MaxAgentsPerSession)] = (1, 100_000, ""),
         [nameof(HubSettings.TestMessageRateLimit)] = (0, 10_000_000, " messages per second (0: off)"),
+        // Held per stateful connection: 64 MiB each would let 100 clients take 6 GB.
+        [nameof(HubSettings.StatefulReconnectBufferBytes)] = (1024, 16 * 1024 * 1024, " bytes per stateful connection"),
     };
 
     /// <summary>The settings given in <paramref name="given"/> over the defaults, and every problem found.</summary>

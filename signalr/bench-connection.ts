@@ -13,7 +13,9 @@ import {
   type IHubProtocol,
 } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
+import { retryDelayMs } from '../core/drop-plan.ts';
 import type { TransportName } from '../core/run-config.ts';
+import { cutTransport, watchStatefulReconnect } from './transport-cut.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions } from '../workers/engine/connection.ts';
 
 const TRANSPORT_TYPES: Record<TransportName, HttpTransportType> = {
@@ -32,8 +34,6 @@ function webSocketBufferedBytes(hub: unknown): number {
   return typeof socket?.bufferedAmount === 'number' ? socket.bufferedAmount : 0;
 }
 
-/** How long automatic reconnect keeps trying, in ms. */
-const RECONNECT_FOR_MS = 60_000;
 
 /** Implementations for environments without browser globals (Node's worker threads, tests). */
 export interface PlatformOverrides {
@@ -59,22 +59,36 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     // repeated once per connection.
     .configureLogging(LogLevel.None);
   if (protocol) builder = builder.withHubProtocol(protocol);
-  // A benchmark wants its connections back as soon as the hub is: every second, for a minute.
-  if (options.reconnect) builder = builder.withAutomaticReconnect({ nextRetryDelayInMilliseconds: (retry) => (retry.elapsedMilliseconds < RECONNECT_FOR_MS ? 1_000 : null) });
+  // The run's reconnect policy (core/drop-plan.ts); 'fixed' (every second for a minute) when a
+  // caller names none, as before policies existed.
+  if (options.reconnect) {
+    const policy = options.reconnectPolicy ?? 'fixed';
+    builder = builder.withAutomaticReconnect({ nextRetryDelayInMilliseconds: (retry) => retryDelayMs(policy, retry.previousRetryCount, retry.elapsedMilliseconds, Math.random) });
+  }
+  if (options.statefulReconnect) builder = builder.withStatefulReconnect();
   const hub = builder.build();
+  const stateful = watchStatefulReconnect(hub);
   return {
     get connectionId() {
       return hub.connectionId;
     },
     bufferedBytes: () => webSocketBufferedBytes(hub),
-    start: () => hub.start(),
+    start: () => hub.start().then(() => stateful.rewire()),
     stop: () => hub.stop(),
     send: (method, ...args) => hub.send(method, ...args),
     invoke: (method, ...args) => hub.invoke(method, ...args),
     onMeasure: (handler) => hub.on('Measure', handler),
     onClose: (handler) => hub.onclose(handler),
     onReconnecting: (handler) => hub.onreconnecting(handler),
-    onReconnected: (handler) => hub.onreconnected(() => handler()),
+    onReconnected: (handler) =>
+      hub.onreconnected(() => {
+        // A new connection: the client set up new stateful-reconnect hooks for it.
+        stateful.rewire();
+        handler();
+      }),
+    cutTransport: () => cutTransport(hub),
+    onTransportLost: (handler) => stateful.onLost(handler),
+    onResumed: (handler) => stateful.onResumed(handler),
   };
 }
 

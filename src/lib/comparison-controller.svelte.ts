@@ -6,6 +6,7 @@
  */
 import { ALL_COMBINATIONS, combinationKey, comparisonProblem, DEFAULT_PAUSE_SEC, planComparison, type PlannedCombination } from '../../core/comparison-plan.ts';
 import { newRunId, type KeptRun } from '../../core/kept-run.ts';
+import { planDropComparison, type DropComparisonKind, type DropVariant } from '../../core/drop-comparison.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { RunKeeper } from './run-keeper.svelte.ts';
@@ -51,11 +52,28 @@ export class ComparisonController {
     this.problem = comparisonProblem(plan, this.pauseSec.trim() === '' ? NaN : pause);
     if (this.problem) return;
     this.plan = plan;
+    this.#writeLink(plan);
+    await this.#runSteps(plan.filter((p): p is PlannedCombination & { config: RunConfig } => p.config !== null), pause, run, keeper);
+  }
+
+  /**
+   * One drop under each variant (core/drop-comparison.ts): each reconnect policy, or stateful
+   * reconnect off and on, in turn, side by side like combinations.
+   */
+  async startDropComparison(base: RunConfig, kind: DropComparisonKind, run: RunController, keeper: RunKeeper): Promise<void> {
+    if (this.running) return;
+    const planned = planDropComparison(base, kind);
+    const pause = Number(this.pauseSec);
+    this.problem = planned.problem ?? (Number.isInteger(pause) && pause >= 0 ? null : `The pause between runs must be a whole number of seconds, but is "${this.pauseSec}".`);
+    if (this.problem) return;
+    this.plan = [];
+    await this.#runSteps(planned.variants.filter((v): v is DropVariant & { config: RunConfig } => v.config !== null), pause, run, keeper);
+  }
+
+  async #runSteps(runnable: { label: string; config: RunConfig }[], pause: number, run: RunController, keeper: RunKeeper): Promise<void> {
     this.runs = [];
     this.#cancelled = false;
-    this.#writeLink(plan);
     const comparisonId = `cmp-${newRunId(new Date())}`;
-    const runnable = plan.filter((p): p is PlannedCombination & { config: RunConfig } => p.config !== null);
     // Running from here on, so a second click cannot start a second comparison.
     this.status = { step: 1, total: runnable.length, label: runnable[0]!.label, pauseLeftSec: 0 };
     try {

@@ -26,5 +26,6 @@ export function viewOfResult(result: RunResult): RunView {
     // Runs kept before server metrics existed have none: the limit then rests on the client alone.
     server: result.server ?? null,
     limit: runLimit({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent, server: result.server }),
+    drops: result.drops ?? null,
   };
 }

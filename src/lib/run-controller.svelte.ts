@@ -2,6 +2,7 @@
  * The dashboard's run: the one module that creates Web Workers. It hands them to a
  * RunCoordinator and copies the merged figures into reactive state at most once per frame.
  */
+import { plannedDropOf, runDrops, type RunDrops } from '../../core/drop-report.ts';
 import { systemClock, systemTimers } from '../../core/clock.ts';
 import { withLost, type Fates } from '../../core/fates.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../../core/run-outcome.ts';
@@ -44,6 +45,8 @@ export interface RunView {
   server: ServerMetricsRecord | null;
   /** Which side set the limit, in words (core/server-metrics/attribution.ts). */
   limit: LimitExplanation;
+  /** Drops and reconnects; null when no drop was planned and no connection was lost. */
+  drops?: RunDrops | null;
 }
 
 /** Workers outside this page that take part in a run: agents' threads (see fleet-controller). */
@@ -205,7 +208,7 @@ export class RunController {
     this.view = {
       phase: coordinator.phase,
       outcome,
-      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers }),
+      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, plannedDrop: plannedDropOf(coordinator.config, a.totals()) }),
       judgedShare: outcome.kind === 'running' ? a.judgedShare() : null,
       fates,
       totals: a.totals(),
@@ -221,6 +224,8 @@ export class RunController {
       agents: this.#agents,
       server,
       limit: runLimit({ points, missedSlots: a.totals().missedSlots, sent: a.totals().sent, server }),
+      // Latency by phase merges every second's histogram: computed once the run is kept, not per frame.
+      drops: runDrops(coordinator.config, a, false),
     };
   }
 }

@@ -19,6 +19,10 @@ export interface FakeHubOptions {
   drop?: (connection: number, n: number) => boolean;
   /** Returns true to deliver the n-th send of a connection twice to each recipient. */
   duplicate?: (connection: number, n: number) => boolean;
+  /** With this set, a cut transport (a network drop) is noticed at once and the connection is
+   *  back this many ms later as a new connection (a new id, in no group), as SignalR's automatic
+   *  reconnect does; without it, transports cannot be cut. */
+  reconnectAfterMs?: number;
 }
 
 export interface FakeConnection extends BenchConnection {
@@ -52,10 +56,14 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
     let close: (error?: Error) => void = () => {};
     let open = false;
     let stopped = false;
+    let generation = 0;
+    let reconnecting: (error?: Error) => void = () => {};
+    let reconnected: () => void = () => {};
     const sent: { method: string; args: unknown[] }[] = [];
     const connection: FakeConnection = {
       get connectionId() {
-        return open ? `fake-${id}` : null;
+        if (!open) return null;
+        return generation === 0 ? `fake-${id}` : `fake-${id}-${generation}`;
       },
       get isOpen() {
         return open;
@@ -99,8 +107,26 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
       },
       onMeasure: (handler) => (measure = handler),
       onClose: (handler) => (close = handler),
-      onReconnecting: () => {},
-      onReconnected: () => {},
+      onReconnecting: (handler) => (reconnecting = handler),
+      onReconnected: (handler) => (reconnected = handler),
+      cutTransport: () => {
+        const afterMs = options.reconnectAfterMs;
+        if (!open || afterMs === undefined) return false;
+        open = false;
+        generation++;
+        connection.groups.clear();
+        // The client notices the dead transport on its next turn, then retries.
+        time.setTimeout(() => {
+          reconnecting(new Error('The network dropped.'));
+          time.setTimeout(() => {
+            open = true;
+            reconnected();
+          }, afterMs);
+        }, 0);
+        return true;
+      },
+      onTransportLost: () => {},
+      onResumed: () => {},
       deliver: (ts, payload) => {
         if (open) measure(ts, payload);
       },

@@ -6,8 +6,10 @@
  */
 import type { Clock, Timers } from '../../core/clock.ts';
 import { planScenario } from '../../core/scenario-plan.ts';
+import { dropSettingsOf, dropTimesUs, isDropped } from '../../core/drop-plan.ts';
 import type { FromWorker, GoMessage, StartMessage, ToWorker, WorkerPhase } from '../../core/protocol.ts';
 import { createScenario } from '../scenarios/index.ts';
+import type { Scenario } from '../scenarios/scenario.ts';
 import type { ConnectionFactory, EncodedSize, ErrorClassifier } from './connection.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import { ScenarioRunner } from './scenario-runner.ts';
@@ -33,6 +35,7 @@ export class BenchEngine {
   #runner: ScenarioRunner | null = null;
   #reportTimer: unknown = null;
   #endTimer: unknown = null;
+  #dropTimers: unknown[] = [];
   #second = 0;
   #lastTickLagMs = 0;
   #finishRequested = false;
@@ -63,7 +66,10 @@ export class BenchEngine {
     const scenario = createScenario(config.scenario, planned.plan);
     const pool = new ConnectionPool(
       { clock: this.deps.clock, timers: this.deps.timers, connect: this.deps.connect, classify: this.deps.classify, stats: this.stats, inBrowser: this.deps.inBrowser ?? false },
-      { endpointUrl: config.endpointUrl, transport: config.transport, protocol: config.protocol, reconnect: config.reconnect },
+      {
+        endpointUrl: config.endpointUrl, transport: config.transport, protocol: config.protocol, reconnect: config.reconnect,
+        reconnectPolicy: dropSettingsOf(config).reconnectPolicy, statefulReconnect: dropSettingsOf(config).statefulReconnect,
+      },
       share.firstIndex,
       share.count,
       message.connectConcurrency,
@@ -80,9 +86,13 @@ export class BenchEngine {
       encodedBytes: this.deps.encodedSize(config.protocol),
     }, scenario);
     this.#runner.listen(pool.connections);
+    this.#watchRejoins(scenario);
     this.#scheduleReport();
     await pool.openAll();
-    const refusal = this.#finishRequested ? null : await this.#runner.probe(pool.connections, config.endpointUrl);
+    const drop = dropSettingsOf(config);
+    const refusal = this.#finishRequested ? null
+      : (await this.#runner.probe(pool.connections, config.endpointUrl)) ??
+        (drop.dropAtSec !== null && drop.dropKind === 'server' ? await this.#runner.probeServerDrops(pool.connections, config.endpointUrl) : null);
     const groupMembers = this.#finishRequested || refusal ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));
     if (this.#finishRequested) return this.#end();
     this.#phase = 'ready';
@@ -104,6 +114,43 @@ export class BenchEngine {
     this.#runner.start(this.#pool.connections, message);
     const untilEndMs = Math.max(0, (message.sendEndUs - this.deps.clock.nowUs()) / 1_000);
     this.#endTimer = this.deps.timers.setTimeout(() => this.stopSending(), untilEndMs);
+    this.#scheduleDrops(message);
+  }
+
+  /** The planned drops (core/drop-plan.ts): each worker drops its part of the share at each time. */
+  #scheduleDrops(go: GoMessage): void {
+    const config = this.#start!.config;
+    const drop = dropSettingsOf(config);
+    for (const atUs of dropTimesUs(drop, go.sendStartUs, go.sendEndUs)) {
+      const delayMs = Math.max(0, (atUs - this.deps.clock.nowUs()) / 1_000);
+      this.#dropTimers.push(this.deps.timers.setTimeout(() => {
+        this.#pool?.drop(drop.dropKind, (index) => isDropped(index, config.connections, drop.dropSharePercent));
+      }, delayMs));
+    }
+  }
+
+  #clearDrops(): void {
+    for (const timer of this.#dropTimers) this.deps.timers.clearTimeout(timer);
+    this.#dropTimers = [];
+  }
+
+  /** A reconnected connection has a new id and is in no group: put it back, and count the cost. */
+  #watchRejoins(scenario: Scenario): void {
+    if (!scenario.rejoin || !this.#pool) return;
+    const rejoin = scenario.rejoin.bind(scenario);
+    for (const pooled of this.#pool.connections) {
+      pooled.onReconnected = () => {
+        if (!this.stats.drops.needsRejoin(pooled.index)) return;
+        const startedUs = this.deps.clock.nowUs();
+        rejoin(pooled).then(
+          () => this.stats.drops.rejoinDone(pooled.index, true, this.deps.clock.nowUs() - startedUs),
+          (error: unknown) => {
+            this.stats.drops.rejoinDone(pooled.index, false, this.deps.clock.nowUs() - startedUs);
+            this.stats.recordError('join', `Rejoining its group after a reconnect failed: ${error instanceof Error ? error.message : String(error)}. Its group's messages to it count as lost.`);
+          },
+        );
+      };
+    }
   }
 
   /** Stops planning sends (at the planned end, or early on the user's Stop); receiving goes on. */
@@ -116,6 +163,7 @@ export class BenchEngine {
     if (this.#phase !== 'ready' && this.#phase !== 'running') return;
     this.#phase = 'draining';
     if (this.#endTimer !== null) this.deps.timers.clearTimeout(this.#endTimer);
+    this.#clearDrops();
     this.#runner?.stop();
   }
 
@@ -131,6 +179,7 @@ export class BenchEngine {
     this.#runner?.stop();
     this.#phase = 'done';
     if (this.#endTimer !== null) this.deps.timers.clearTimeout(this.#endTimer);
+    this.#clearDrops();
     if (this.#reportTimer !== null) this.deps.timers.clearTimeout(this.#reportTimer);
     this.#second++;
     this.#post(true);

@@ -17,6 +17,8 @@ export interface PooledConnection {
   state: ConnectionState;
   /** Deliveries to this connection go to the running scenario. */
   onMeasure?: (ts: number, payload: string) => void;
+  /** Called when the connection is back as a new connection (a new id, in no group). */
+  onReconnected?: () => void;
 }
 
 export interface PoolDeps {
@@ -80,14 +82,44 @@ export class ConnectionPool {
     );
   }
 
+  /**
+   * A planned drop of the open connections among `indices`: a network drop cuts each transport, a
+   * server drop asks the hub to abort each connection (the hub-sample's DropMe). Each gap starts
+   * now, so the time to reconnect counts from the drop, whatever the transport notices later.
+   */
+  drop(kind: 'network' | 'server', isDropped: (index: number) => boolean): void {
+    if (this.#closing) return;
+    for (const pooled of this.connections) {
+      if (pooled.state !== 'open' || !isDropped(pooled.index)) continue;
+      const atUs = this.deps.clock.nowUs();
+      if (kind === 'network') {
+        if (!pooled.connection.cutTransport()) {
+          this.deps.stats.recordError('closed', `Network drop not made: the ${this.options.transport} transport of a connection could not be cut (this version of @microsoft/signalr hides it).`);
+          continue;
+        }
+        this.deps.stats.recordLost(pooled.index, atUs);
+      } else {
+        // The gap opens once the request is written: an unsent request drops nothing.
+        pooled.connection.send('DropMe').then(() => this.deps.stats.recordLost(pooled.index, atUs), (error: unknown) => {
+          this.deps.stats.recordError('closed', `Server drop not made: DropMe could not be sent (${error instanceof Error ? error.message : String(error)}).`);
+        });
+      }
+    }
+  }
+
   #create(index: number): PooledConnection {
     const pooled: PooledConnection = { index, connection: this.deps.connect(this.options), state: 'pending' };
     pooled.connection.onMeasure((ts, payload) => pooled.onMeasure?.(ts, payload));
+    const stats = this.deps.stats;
+    const now = () => this.deps.clock.nowUs();
     pooled.connection.onClose((error) => {
       if (pooled.state !== 'open' && pooled.state !== 'reconnecting') return;
       const wasOpen = pooled.state === 'open';
       pooled.state = 'closed';
       if (this.#closing) return;
+      // The policy gave up (or there was none): this connection never comes back.
+      stats.recordLost(pooled.index, now());
+      stats.drops.gaveUp(pooled.index);
       if (wasOpen) this.deps.stats.totals.disconnects++;
       const reason = error ? this.deps.classify(error, this.options).message : 'the server closed it without an error';
       this.deps.stats.recordError('closed', wasOpen ? `Connection closed during the run: ${reason}` : `Reconnecting gave up: ${reason}`);
@@ -96,6 +128,10 @@ export class ConnectionPool {
       if (pooled.state !== 'open' || this.#closing) return;
       pooled.state = 'reconnecting';
       this.deps.stats.totals.disconnects++;
+      // A planned drop already opened this connection's gap; it is measured, not an error.
+      const planned = stats.drops.inGap(pooled.index);
+      stats.recordLost(pooled.index, now());
+      if (planned) return;
       const reason = error ? this.deps.classify(error, this.options).message : 'the server closed it without an error';
       this.deps.stats.recordError('closed', `Connection lost during the run, reconnecting: ${reason}`);
     });
@@ -103,7 +139,15 @@ export class ConnectionPool {
       if (pooled.state !== 'reconnecting') return;
       pooled.state = 'open';
       this.deps.stats.totals.reconnects++;
+      stats.recordBack(pooled.index, now(), 'reconnected');
+      pooled.onReconnected?.();
     });
+    // Stateful reconnect bridges a gap inside the connection: it stays open (sends are buffered
+    // and resent), and comes back with the same id and groups.
+    pooled.connection.onTransportLost(() => {
+      if (pooled.state === 'open' && !this.#closing) stats.recordLost(pooled.index, now());
+    });
+    pooled.connection.onResumed(() => stats.recordBack(pooled.index, now(), 'resumed'));
     return pooled;
   }
 

@@ -4,6 +4,7 @@
  */
 import type { ProtocolName, TransportName } from '../../core/run-config.ts';
 import type { ErrorKind } from '../../core/protocol.ts';
+import type { ReconnectPolicyName } from '../../core/drop-plan.ts';
 
 export interface BenchConnection {
   /** The hub's id of this connection once open (what SendToConnection targets); null before. */
@@ -27,6 +28,18 @@ export interface BenchConnection {
   onReconnecting(handler: (error?: Error) => void): void;
   /** With reconnect: the connection is back (with a new connection id, and in no group). */
   onReconnected(handler: () => void): void;
+  /**
+   * Cuts the transport under the connection without a SignalR close, as a lost network would:
+   * the connection then reconnects by its own policy. Returns false when there was no transport
+   * to cut (not open, or a client version that hides it).
+   */
+  cutTransport(): boolean;
+  /** With stateful reconnect: the transport was lost and is being reconnected on the same
+   *  connection (no onReconnecting: the hub connection stays connected and buffers sends). */
+  onTransportLost(handler: () => void): void;
+  /** With stateful reconnect: the transport is back on the same connection (same id, same
+   *  groups) and the unacknowledged messages have been resent. */
+  onResumed(handler: () => void): void;
 }
 
 export interface ConnectionOptions {
@@ -34,6 +47,9 @@ export interface ConnectionOptions {
   transport: TransportName;
   protocol: ProtocolName;
   reconnect: boolean;
+  /** Absent: 'fixed' (every second for a minute), the behaviour before policies existed. */
+  reconnectPolicy?: ReconnectPolicyName;
+  statefulReconnect?: boolean;
 }
 
 export type ConnectionFactory = (options: ConnectionOptions) => BenchConnection;

@@ -142,6 +142,24 @@ export class ScenarioRunner {
     }
   }
 
+  /**
+   * Asks the hub whether it will abort connections on request (the hub-sample's DropAvailable,
+   * on only with --EnableServerDrops true). Null when it will; else why not, for people.
+   */
+  async probeServerDrops(connections: readonly PooledConnection[], endpointUrl: string): Promise<string | null> {
+    const first = connections.find((c) => c.state === 'open');
+    if (!first) return null;
+    try {
+      await first.connection.invoke('DropAvailable');
+      return null;
+    } catch (error) {
+      const refusal = `The hub at ${endpointUrl} cannot drop connections on request (${error instanceof Error ? error.message : String(error)}). ` +
+        'Server drops need the hub-sample started with --EnableServerDrops true; for any other hub choose a network drop.';
+      this.ctx.stats.recordError('protocol', refusal);
+      return refusal;
+    }
+  }
+
   #receive(ledger: ReceptionLedger, ts: number, payload: string): void {
     const nowUs = this.ctx.clock.nowUs();
     const plannedUs = Number(ts);

@@ -3,6 +3,7 @@
  * it; the engine turns it into a snapshot once per second. It never computes percentiles: the
  * page does, after merging every worker's histograms.
  */
+import { DropLedger } from '../../core/drop-ledger.ts';
 import { FatesRecorder, type NotSentReason } from '../../core/fates.ts';
 import { createLatencyHistogram, encodeHistogram, GUIDE_LATENCY_LIMIT_US, recordLatencyUs } from '../../core/latency.ts';
 import {
@@ -33,6 +34,9 @@ export class WorkerStats {
   readonly #latency = createLatencyHistogram();
   readonly #uncorrected = createLatencyHistogram();
   readonly #connect = createLatencyHistogram();
+  /** Drops and reconnects (core/drop-ledger.ts). */
+  readonly drops = new DropLedger();
+  readonly #reconnect = createLatencyHistogram();
   #interval = emptyInterval();
   #maxSendLagUs = 0;
 
@@ -99,6 +103,17 @@ export class WorkerStats {
     recordLatencyUs(this.#connect, connectUs);
   }
 
+  /** A connection lost at `atUs` (a planned drop or any other loss); once per gap. */
+  recordLost(index: number, atUs: number): void {
+    this.drops.lost(index, atUs);
+  }
+
+  /** A connection back at `atUs`: its time to reconnect goes into the histogram. */
+  recordBack(index: number, atUs: number, how: 'resumed' | 'reconnected'): void {
+    const tookUs = this.drops.back(index, atUs, how);
+    if (tookUs !== null) recordLatencyUs(this.#reconnect, tookUs);
+  }
+
   recordConnectFailure(kind: ErrorKind, message: string): void {
     this.totals.connectionsFailed++;
     this.recordError(kind, message);
@@ -122,6 +137,8 @@ export class WorkerStats {
       latencyHistogram: encodeHistogram(this.#latency),
       uncorrectedHistogram: encodeHistogram(this.#uncorrected),
       connectHistogram: encodeHistogram(this.#connect),
+      reconnectHistogram: encodeHistogram(this.#reconnect),
+      drops: { totals: { ...this.drops.totals }, ...this.drops.takeInterval() },
       interval: this.#interval,
       fates: this.fates.take(),
       maxSendLagMs: this.#maxSendLagUs / 1_000,
@@ -129,6 +146,7 @@ export class WorkerStats {
     this.#latency.reset();
     this.#uncorrected.reset();
     this.#connect.reset();
+    this.#reconnect.reset();
     this.#interval = emptyInterval();
     this.#maxSendLagUs = 0;
     return interval;

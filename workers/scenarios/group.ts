@@ -25,6 +25,10 @@ export const group = (plan: ScenarioPlan): Scenario => ({
     );
     return joined;
   },
+  async rejoin(pooled) {
+    const groupIndex = plan.groupOf(pooled.index);
+    if (groupIndex >= 0) await pooled.connection.invoke('JoinGroup', plan.groupName(groupIndex));
+  },
   sendSpec(pooled, _localIndex, go) {
     const groupIndex = plan.groupOf(pooled.index);
     if (!plan.isSender(pooled.index) || groupIndex < 0) return null;

@@ -31,6 +31,11 @@ export interface Scenario {
   probe(pooled: PooledConnection): { method: string; args: unknown[] };
   /** What this connection sends, or null when it only receives. `localIndex` is its place in this worker. */
   sendSpec(pooled: PooledConnection, localIndex: number, go: GoMessage): SendSpec | null;
+  /**
+   * Puts a reconnected connection (a new id, in no group) back where the scenario needs it, e.g.
+   * in its group; rejects when the hub refused. Absent when nothing is needed.
+   */
+  rejoin?(pooled: PooledConnection): Promise<void>;
 }
 
 export type ScenarioFactory = (plan: ScenarioPlan) => Scenario;
