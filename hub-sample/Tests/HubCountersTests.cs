@@ -71,7 +71,7 @@ public class HubCountersTests
 
     private async Task Call(HubCounters counters, Caller caller, string method, params object?[] args)
     {
-        var hub = new BenchHub(_limits);
+        var hub = NewHub();
         var invocation = new HubInvocationContext(caller, _services, hub, typeof(BenchHub).GetMethod(method, BindingFlags.Public | BindingFlags.Instance)!, args);
         // The hub's own checks run, the sends do not (no clients here): the count is what the hub knows.
         await counters.InvokeMethodAsync(invocation, context => method switch
@@ -82,6 +82,9 @@ public class HubCountersTests
         });
     }
 
+    /// <summary>A hub as the app makes it, with the test-only limit and server drops off.</summary>
+    private BenchHub NewHub() => new(_limits, new DeliveryLimit(new HubSettings(), TimeProvider.System), new ServerDrops(new HubSettings()));
+
     private static ValueTask<object?> Run(Action check)
     {
         check();
@@ -91,12 +94,12 @@ public class HubCountersTests
     private async Task<Caller> Connect(HubCounters counters, string id)
     {
         var caller = new Caller(id);
-        await counters.OnConnectedAsync(new HubLifetimeContext(caller, _services, new BenchHub(_limits)), _ => Task.CompletedTask);
+        await counters.OnConnectedAsync(new HubLifetimeContext(caller, _services, NewHub()), _ => Task.CompletedTask);
         return caller;
     }
 
     private Task Disconnect(HubCounters counters, Caller caller) =>
-        counters.OnDisconnectedAsync(new HubLifetimeContext(caller, _services, new BenchHub(_limits)), null, (_, _) => Task.CompletedTask);
+        counters.OnDisconnectedAsync(new HubLifetimeContext(caller, _services, NewHub()), null, (_, _) => Task.CompletedTask);
 
     [Fact]
     public async Task EchoDeliversOneAndBroadcastOnePerConnection()
