@@ -208,7 +208,7 @@ export class RunController {
     this.view = {
       phase: coordinator.phase,
       outcome,
-      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, plannedDrop: plannedDropOf(coordinator.config, a.totals()) }),
+      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()) }),
       judgedShare: outcome.kind === 'running' ? a.judgedShare() : null,
       fates,
       totals: a.totals(),

@@ -14,7 +14,7 @@ function fates(parts: Partial<Omit<Fates, 'notSent'>> & { notSent?: Partial<Fate
 
 const finished: RunOutcome = { kind: 'finished' };
 
-const cases: { name: string; outcome: RunOutcome; fates: Fates; lostWorkers?: number; status: 'pass' | 'fail' | 'none'; says: RegExp[] }[] = [
+const cases: { name: string; outcome: RunOutcome; fates: Fates; lostWorkers?: number; duplicated?: number; status: 'pass' | 'fail' | 'none'; says: RegExp[] }[] = [
   {
     name: '1,000 planned, 500 received in time, 500 lost: Fail, 50.00% under 1 s, delivery 50.00%',
     outcome: finished,
@@ -35,6 +35,28 @@ const cases: { name: string; outcome: RunOutcome; fates: Fates; lostWorkers?: nu
     fates: fates({ planned: 1_000, underOneSecond: 989, notSent: { backedUp: 11 } }),
     status: 'fail',
     says: [/98\.90%/, /11 never sent/],
+  },
+  {
+    name: '1,000 planned, 999 in time, 1 lost: Fail though 99.90% is over the guide\'s 99%, a run that loses messages is not a pass',
+    outcome: finished,
+    fates: fates({ planned: 1_000, underOneSecond: 999 }),
+    status: 'fail',
+    says: [/^Fail: not every planned message arrived once \(1 lost\); 99\.90% of 1,000/],
+  },
+  {
+    name: '1,000 planned, 995 in time, 5 never sent while reconnecting: Fail',
+    outcome: finished,
+    fates: fates({ planned: 1_000, underOneSecond: 995, notSent: { reconnecting: 5 } }),
+    status: 'fail',
+    says: [/\(5 never sent\)/],
+  },
+  {
+    name: 'all 1,000 in time, but 2 arrived twice: Fail',
+    outcome: finished,
+    fates: fates({ planned: 1_000, underOneSecond: 1_000 }),
+    duplicated: 2,
+    status: 'fail',
+    says: [/\(2 duplicated\)/],
   },
   {
     name: '1,000 planned, all in time, but the run was stopped at 10 of 30 s: no verdict',
@@ -90,7 +112,7 @@ describe('runVerdict', () => {
 
   for (const c of cases) {
     it(c.name, () => {
-      const verdict = runVerdict({ outcome: c.outcome, fates: c.fates, durationSec: 30, p99Us: 12_000, lostWorkers: c.lostWorkers ?? 0 });
+      const verdict = runVerdict({ outcome: c.outcome, fates: c.fates, durationSec: 30, p99Us: 12_000, lostWorkers: c.lostWorkers ?? 0, duplicated: c.duplicated });
       expect(verdict.status).toBe(c.status);
       for (const pattern of c.says) expect(verdict.sentence).toMatch(pattern);
     });
