@@ -22,5 +22,9 @@ export function viewOfResult(result: RunResult): RunView {
     maxEventLoopLagMs: result.points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
     workers: result.workers,
     agents: result.agents ?? [],
+    // A kept run is over: no send window to count down, no "last 10 s" to watch.
+    sendStartUs: 0,
+    sendEndUs: 0,
+    recentLatency: null,
   };
 }

@@ -6,6 +6,7 @@ import { systemClock, systemTimers } from '../../core/clock.ts';
 import { withLost, type Fates } from '../../core/fates.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../../core/run-outcome.ts';
 import type { LatencySummary } from '../../core/latency.ts';
+import { recentLatency } from '../../core/recent-latency.ts';
 import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { runResult, type RunAgent, type RunResult } from '../../core/run-result.ts';
@@ -35,6 +36,11 @@ export interface RunView {
   workers: WorkerHealth[];
   /** Agents taking part, and which workers are their threads (empty without agents). */
   agents: RunAgent[];
+  /** Planned send window, epoch microseconds (both 0 before "go"): the run bar's elapsed time. */
+  sendStartUs: number;
+  sendEndUs: number;
+  /** Latency of the last 10 closed seconds, merged (core/recent-latency.ts); null without messages. */
+  recentLatency: LatencySummary | null;
 }
 
 /** Workers outside this page that take part in a run: agents' threads (see fleet-controller). */
@@ -78,6 +84,7 @@ export class RunController {
   #startedAt = new Date();
   #frameRequested = false;
   #finished: Promise<void> = Promise.resolve();
+  #recentLatency: LatencySummary | null = null;
 
   /** The run's plan is being made: agents' clocks are measured before it starts. */
   preparing = $state(false);
@@ -122,6 +129,7 @@ export class RunController {
     this.#startedAt = new Date();
     this.config = config;
     this.points = [];
+    this.#recentLatency = null;
     coordinator.start();
     this.#refresh();
     this.#finished = coordinator.finished().then(() => {
@@ -172,7 +180,10 @@ export class RunController {
     const points = a.points();
     // Seconds only ever get appended once closed, so the charts redraw once per new second,
     // not once per worker snapshot (with 4 workers that was up to 4 redraws of every point).
-    if (points.length !== this.points.length) this.points = [...points];
+    if (points.length !== this.points.length) {
+      this.points = [...points];
+      this.#recentLatency = recentLatency(a.secondHistograms());
+    }
     const outcome = coordinator.outcome;
     const fates = withLost(a.fates(), drained(outcome));
     const latency = a.latency();
@@ -193,6 +204,9 @@ export class RunController {
       maxEventLoopLagMs: points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
       workers: a.workerHealth(),
       agents: this.#agents,
+      sendStartUs: coordinator.sendWindowUs.startUs,
+      sendEndUs: coordinator.sendWindowUs.endUs,
+      recentLatency: this.#recentLatency,
     };
   }
 }

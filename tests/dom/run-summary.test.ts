@@ -29,6 +29,9 @@ function view(overrides: Partial<RunView>, outcome: RunOutcome = { kind: 'finish
     maxEventLoopLagMs: 2,
     workers: [{ workerIndex: 0, maxEventLoopLagMs: 2, maxSendLagMs: 1, missedSlots: 0, connectionsOpen: 10, lost: false }],
     agents: [],
+    sendStartUs: 0,
+    sendEndUs: 0,
+    recentLatency: null,
     ...overrides,
   };
 }
