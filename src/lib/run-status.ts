@@ -47,7 +47,8 @@ export function runBarState(view: RunView | null, config: RunConfig | null, prep
   const outcome = view.outcome;
   const title = outcome.kind === 'finished' ? 'Finished' : outcome.kind === 'stopped' ? 'Stopped' : outcome.kind === 'failed' ? 'Failed' : 'Interrupted';
   const tone: Tone = outcome.kind === 'failed' ? 'bad' : outcome.kind === 'finished' ? (view.verdict.status === 'pass' ? 'good' : 'bad') : 'warn';
-  return { phase: 'done', title, detail: outcome.kind === 'finished' ? `${formatCount(config.durationSec)} s of sending, drained` : outcomeText(outcome, config.durationSec), progress: null, tone };
+  const detail = outcome.kind === 'finished' ? `${formatCount(config.durationSec)} s of sending, drained` : outcome.kind === 'failed' ? (outcome.reason ?? 'nothing could be measured') : outcomeText(outcome, config.durationSec);
+  return { phase: 'done', title, detail, progress: null, tone };
 }
 
 export interface HeroFigure {
