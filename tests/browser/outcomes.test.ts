@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { openAdvanced } from '../support/dashboard-form.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 
@@ -29,6 +30,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function start(durationSec: string) {
   await page.fill('input[name=connections]', '10');
+  await openAdvanced(page);
   await page.fill('input[name=workers]', '1');
   await page.fill('input[name=sendIntervalMs]', '250');
   await page.fill('input[name=durationSec]', durationSec);
