@@ -62,9 +62,10 @@ function comparison(): Promise<void> {
     }
     await page.fill('input[name=comparePauseSec]', '1');
     await page.getByTestId('compare-start').click();
-    await page.waitForSelector('[data-testid=compare-status][data-step="1"]', { timeout: 30_000 });
+    // The run bar says which combination runs while the form is folded.
+    await page.waitForSelector('[data-testid=run-bar-step]:has-text("Comparison 1 of 2")', { timeout: 30_000 });
     await page.waitForSelector('[data-testid=compare-view][data-runs="2"]', { timeout: 90_000 });
-    await page.waitForSelector('[data-testid=compare-status]', { state: 'detached', timeout: 30_000 });
+    await page.waitForSelector('[data-testid=run-bar-step]', { state: 'detached', timeout: 30_000 });
   })());
 }
 
@@ -109,7 +110,7 @@ describe('comparison, history and reports', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chart-percentiles-png').click()]);
     const bytes = await readFile((await download.path())!);
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    expect(download.suggestedFilename()).toBe('latency-percentiles.png');
+    expect(download.suggestedFilename()).toBe('WebSockets-JSON-vs-Long-Polling-MessagePack-latency-percentiles.png');
     const [perSecond] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chart-latency-png').click()]);
     // The run's name, then the chart's.
     expect(perSecond.suggestedFilename()).toMatch(/^Echo-.*-Latency-per-second\.png$/);

@@ -118,7 +118,11 @@ describe.each(VIEWPORTS)('the dashboard at $width x $height', (viewport) => {
     expect(await page.getByTestId('run-bar-title').textContent()).toBe('Finished');
     expect(await page.getByTestId('hero-delivery').textContent()).toMatch(/100\.00%/);
     // After the end, msg/s is the run's mean, not the last (partial) second's rate.
-    expect(await page.getByTestId('hero-received').textContent()).toMatch(/80\s*mean of the run/);
+    const received = (await page.getByTestId('hero-received').textContent())!;
+    expect(received).toMatch(/mean of the run/);
+    // 20 connections every 250 ms: 80 a second, give or take an uneven second.
+    expect(Number(/(\d+)\s*mean/.exec(received)![1])).toBeGreaterThanOrEqual(72);
+    expect(Number(/(\d+)\s*mean/.exec(received)![1])).toBeLessThanOrEqual(88);
     expect(await page.getByTestId('hero-p99Recent').count()).toBe(0);
     const legend = await page.getByTestId('chart-rate-legend').textContent();
     expect(legend).toMatch(/received \(out\)\s*\d[\d,.]* msg\/s/);
