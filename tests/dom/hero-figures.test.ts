@@ -6,8 +6,9 @@ import type { RunView } from '../../src/lib/run-controller.svelte.ts';
 import { viewOfResult } from '../../src/lib/kept-view.ts';
 import { finishedRun } from '../support/finished-run.ts';
 import type { SecondPoint } from '../../core/run-aggregator.ts';
+import type { RunConfig } from '../../core/run-config.ts';
 
-function render(view: RunView, points: readonly SecondPoint[], config: Parameters<typeof mount<typeof HeroFigures>>[1]['props']['config']) {
+function render(view: RunView, points: readonly SecondPoint[], config: RunConfig) {
   const target = document.createElement('div');
   document.body.append(target);
   const component = mount(HeroFigures, { target, props: { view, config, points } });
