@@ -4,6 +4,7 @@
  * figures a person looks at first, each labelled with what it covers. Pure: the clock is passed in.
  */
 import { formatCount, formatMs, formatShare } from '../../core/format.ts';
+import { notSentOf } from '../../core/fates.ts';
 import { recentRates } from '../../core/recent-rates.ts';
 import type { SecondPoint } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
@@ -77,10 +78,17 @@ export function heroFigures(view: RunView, config: RunConfig, points: readonly S
     ...(done ? [] : [{ key: 'p99Recent' as const, label: 'p99, last 10 s', value: view.recentLatency ? formatMs(view.recentLatency.p99Us) : '–', note: 'from planned send time', tone: (view.recentLatency && view.recentLatency.p99Us >= 1_000_000 ? 'bad' : 'neutral') as Tone }]),
     { key: 'p99Run', label: 'p99 of the run', value: view.latency.count > 0 ? formatMs(view.latency.p99Us) : '–', note: `${formatCount(view.latency.count)} messages`, tone: view.latency.count > 0 && view.latency.p99Us >= 1_000_000 ? 'bad' : 'neutral' },
     done
-      ? { key: 'delivery', label: 'Delivery', value: underOneSecond === null || underOneSecond === undefined ? '–' : formatShare(underOneSecond), note: view.fates.lost === null ? 'losses not counted' : `${formatCount(view.fates.lost)} lost`, tone: view.fates.lost === null || view.fates.lost > 0 ? 'bad' : 'good' }
+      ? { key: 'delivery', label: 'Delivery', value: underOneSecond === null || underOneSecond === undefined ? '–' : formatShare(underOneSecond), note: missingNote(view), tone: underOneSecond === 1 && view.fates.lost === 0 ? 'good' : 'bad' }
       : { key: 'delivery', label: 'Under 1 s so far', value: underOneSecond === null || underOneSecond === undefined ? '–' : formatShare(underOneSecond), note: 'of receptions due over 1 s ago', tone: underOneSecond !== null && underOneSecond !== undefined && underOneSecond < 0.99 ? 'warn' : 'neutral' },
   ];
   return { figures, verdict: verdictDisplay(view.verdict, !done, view.judgedShare) };
+}
+
+/** What did not arrive: lost and never sent, or that losses were never counted. */
+function missingNote(view: RunView): string {
+  const notSent = notSentOf(view.fates);
+  const notSentText = notSent > 0 ? `, ${formatCount(notSent)} never sent` : '';
+  return view.fates.lost === null ? `losses not counted${notSentText}` : `${formatCount(view.fates.lost)} lost${notSentText}`;
 }
 
 function clamp(share: number): number {

@@ -42,6 +42,16 @@ describe('HeroFigures', () => {
     hero.done();
   });
 
+  it('messages never sent are missing too: delivery under 100% with 0 lost is not in the pass colour', async () => {
+    const result = await finishedRun();
+    const fates = { ...result.fates, underOneSecond: result.fates.underOneSecond - 12, notSent: { ...result.fates.notSent, disconnected: 12 }, lost: 0 };
+    const view: RunView = { ...viewOfResult(result), fates, verdict: { ...result.verdict, status: 'fail', delivery: (fates.planned - 12) / fates.planned } };
+    const hero = render(view, result.points, result.config);
+    expect(hero.text('hero-delivery')).toMatch(/^Delivery 9\d\.\d\d% 0 lost, 12 never sent$/);
+    expect(hero.target.querySelector('[data-testid=hero-delivery]')!.className).toMatch(/\bbad\b/);
+    hero.done();
+  });
+
   it('a failed run leaves its reason to the run bar, and its delivery unknown is not a pass colour', async () => {
     const result = await finishedRun();
     const view: RunView = { ...viewOfResult(result), outcome: { kind: 'failed', reason: 'No connection could be opened.' }, fates: { ...result.fates, lost: null }, verdict: { ...result.verdict, status: 'fail', delivery: null } };
