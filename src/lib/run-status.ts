@@ -48,7 +48,9 @@ export function runBarState(view: RunView | null, config: RunConfig | null, prep
   const outcome = view.outcome;
   const title = outcome.kind === 'finished' ? 'Finished' : outcome.kind === 'stopped' ? 'Stopped' : outcome.kind === 'failed' ? 'Failed' : 'Interrupted';
   const tone: Tone = outcome.kind === 'failed' ? 'bad' : outcome.kind === 'finished' ? (view.verdict.status === 'pass' ? 'good' : 'bad') : 'warn';
-  const detail = outcome.kind === 'finished' ? `${formatCount(config.durationSec)} s of sending, drained` : outcome.kind === 'failed' ? (outcome.reason ?? 'nothing could be measured') : outcomeText(outcome, config.durationSec);
+  // "Finished" says the run went its course, not that it passed: the verdict's word goes beside it.
+  const verdictWord = view.verdict.status === 'pass' ? 'pass' : "fail: below the guide's rule";
+  const detail = outcome.kind === 'finished' ? `${formatCount(config.durationSec)} s of sending, drained · ${verdictWord}` : outcome.kind === 'failed' ? (outcome.reason ?? 'nothing could be measured') : outcomeText(outcome, config.durationSec);
   return { phase: 'done', title, detail, progress: null, tone };
 }
 

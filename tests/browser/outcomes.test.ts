@@ -83,6 +83,7 @@ describe('outcomes in the dashboard', () => {
     expect(await page.getByTestId('tier-verdict').getAttribute('class')).toMatch(/\bbad\b/);
     // The run bar and the key figures: finished, in red, with the losses, never 100%.
     expect(await page.getByTestId('run-bar').getAttribute('class')).toMatch(/\bbad\b/);
+    expect(await page.getByTestId('run-bar-detail').textContent()).toMatch(/· fail: below the guide's rule$/);
     expect(await page.getByTestId('hero-verdict').getAttribute('class')).toMatch(/\bbad\b/);
     const delivery = (await page.getByTestId('hero-delivery').textContent())!;
     expect(delivery).not.toMatch(/100\.00%/);

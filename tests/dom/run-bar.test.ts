@@ -68,6 +68,7 @@ describe('RunBar', () => {
 
     const finished = render({ view: base });
     expect(finished.text('run-bar-title')).toBe('Finished');
+    expect(finished.text('run-bar-detail')).toBe('30 s of sending, drained · pass');
     expect(finished.bar?.className).toMatch(/\bgood\b/);
     expect(finished.target.querySelector('progress')).toBeNull();
     finished.done();
@@ -89,6 +90,7 @@ describe('RunBar', () => {
     const base = await baseView();
     const lost = render({ view: { ...base, verdict: { ...base.verdict, status: 'fail' } } });
     expect(lost.bar?.className).toMatch(/\bbad\b/);
+    expect(lost.text('run-bar-detail')).toBe("30 s of sending, drained · fail: below the guide's rule");
     lost.done();
   });
 });
