@@ -59,3 +59,28 @@ export function browserConnectionCapacity(transport: TransportName, endpointUrl:
   if (!endpointUrl.trim().toLowerCase().startsWith('https:')) return MAX_HTTP1_CONNECTIONS_PER_ORIGIN - 2;
   return Math.floor(DEFAULT_HTTP2_STREAMS / (transport === 'LongPolling' ? 2 : 1));
 }
+
+/** An agent as far as capacity goes: a browser profile, or a headless runner with no set limit. */
+export interface CapacityAgent {
+  kind: 'node' | 'browser';
+  threads: number;
+}
+
+/**
+ * The limits of a run carried by this browser (when `includeLocal`) and `agents` together: with no
+ * agents, this browser's own (browserLimitWarnings); with agents, an error only when all of them
+ * together cannot hold the connections (a headless runner has no set limit). Errors refuse Start.
+ */
+export function planLimitWarnings(transport: TransportName, endpointUrl: string, connections: number, agents: readonly CapacityAgent[], includeLocal: boolean): LimitWarning[] {
+  if (agents.length === 0) return includeLocal ? browserLimitWarnings(transport, endpointUrl, connections) : [];
+  if (agents.some((agent) => agent.kind === 'node')) return [];
+  const browserCapacity = browserConnectionCapacity(transport, endpointUrl);
+  const capacity = browserCapacity * (agents.length + (includeLocal ? 1 : 0));
+  if (connections <= capacity) return [];
+  return [{ severity: 'error', message: capacityRefusal(transport, connections, capacity, browserCapacity) }];
+}
+
+/** Why browsers and agents together cannot hold a run: the sentence the form and the fleet both give. */
+export function capacityRefusal(transport: TransportName, connections: number, capacity: number, browserCapacity: number): string {
+  return `This browser and the agents can hold ${capacity} ${transport} connections (a browser ${browserCapacity}, a headless runner no set limit), not ${connections}. Add a headless agent, or lower the connections.`;
+}

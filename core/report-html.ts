@@ -49,7 +49,25 @@ ${body.join('\n')}
 
 /** The label each run gets in tables and legends: its name, numbered when names repeat. */
 export function runLabels(runs: readonly KeptRun[]): string[] {
-  return runs.map((run, i) => (runs.filter((r) => r.name === run.name).length > 1 ? `${i + 1}. ${run.name}` : run.name));
+  const names = withoutSharedParts(runs.map((run) => run.name));
+  return names.map((name, i) => (names.filter((n) => n === name).length > 1 ? `${i + 1}. ${name}` : name));
+}
+
+/**
+ * Names without the " · " parts every one of them shares at the start or the end: "Echo · WebSockets +
+ * JSON · 10 connections" beside "Echo · Long Polling + JSON · 10 connections" reads "WebSockets +
+ * JSON" and "Long Polling + JSON" (the shared scenario and load are stated once beside them).
+ */
+function withoutSharedParts(names: readonly string[]): string[] {
+  if (names.length < 2) return [...names];
+  const parts = names.map((name) => name.split(' · '));
+  const shortest = Math.min(...parts.map((p) => p.length));
+  const same = (pick: (p: string[]) => string | undefined) => parts.every((p) => pick(p) === pick(parts[0]!));
+  let head = 0;
+  while (head < shortest - 1 && same((p) => p[head])) head++;
+  let tail = 0;
+  while (tail < shortest - head - 1 && same((p) => p[p.length - 1 - tail])) tail++;
+  return parts.map((p) => p.slice(head, p.length - tail).join(' · '));
 }
 
 function sideBySide(runs: readonly KeptRun[]): string {

@@ -42,10 +42,20 @@ export class RunHistory {
     return this.db.delete(id);
   }
 
-  /** Keeps every run in a file (one run or a comparison); returns them. Throws on a bad file. */
+  /** Keeps every run in a file (one run or a comparison) not kept yet; returns those. Throws on a bad file. */
   async import(text: string): Promise<KeptRun[]> {
+    return (await this.importSorted(text)).added;
+  }
+
+  /**
+   * Like import, also saying which runs of the file were kept already (the same id): those are
+   * left as they are, so a renamed run keeps its new name.
+   */
+  async importSorted(text: string): Promise<{ added: KeptRun[]; alreadyKept: KeptRun[] }> {
     const runs = importRuns(text, this.now());
-    for (const run of runs) await this.db.put(run);
-    return runs;
+    const kept = new Set((await this.db.heads()).map((head) => head.id));
+    const added = runs.filter((run) => !kept.has(run.id));
+    for (const run of added) await this.db.put(run);
+    return { added, alreadyKept: runs.filter((run) => kept.has(run.id)) };
   }
 }

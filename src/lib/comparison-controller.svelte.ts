@@ -7,6 +7,7 @@
 import { ALL_COMBINATIONS, combinationKey, comparisonProblem, DEFAULT_PAUSE_SEC, planComparison, type PlannedCombination } from '../../core/comparison-plan.ts';
 import { newRunId, type KeptRun } from '../../core/kept-run.ts';
 import { planDropComparison, type DropComparisonKind, type DropVariant } from '../../core/drop-comparison.ts';
+import { defaultRunName } from '../../core/labels.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { RunKeeper } from './run-keeper.svelte.ts';
@@ -82,8 +83,9 @@ export class ComparisonController {
         if (this.#cancelled) break;
         if (index > 0 && !(await this.#pause(index, runnable.length, step.label, pause))) break;
         this.status = { step: index + 1, total: runnable.length, label: step.label, pauseLeftSec: 0 };
-        // The load is the same for every run of the comparison (the history lists it beside the name).
-        keeper.keepNextAs({ name: step.label, comparisonId });
+        // Named like any run (scenario, combination, load), so it reads on its own in the history;
+        // side by side, the parts the runs share are left out of their labels (runLabels).
+        keeper.keepNextAs({ name: defaultRunName(step.config), comparisonId });
         if (!(await run.start(step.config))) {
           // Stopped while the agents' clocks were measured, or refused before it began (the agents
           // panel says why, e.g. more connections than the browsers hold, or an agent's clock unknown).

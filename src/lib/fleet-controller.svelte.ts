@@ -5,7 +5,7 @@
 import { systemClock, systemTimers } from '../../core/clock.ts';
 import { attachFleet, Fleet, type AgentView } from '../../core/fleet/fleet.ts';
 import type { RunConfig } from '../../core/run-config.ts';
-import { browserConnectionCapacity } from '../../core/browser-limits.ts';
+import { browserConnectionCapacity, capacityRefusal } from '../../core/browser-limits.ts';
 import { capacityShortfall } from '../../core/split.ts';
 import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
 import type { RemoteWorkers } from './run-controller.svelte.ts';
@@ -109,7 +109,7 @@ export class FleetController {
     const localCapacities = perThread(browserCapacity, localWorkers);
     const shortfall = capacityShortfall(config.connections, [...localCapacities, ...capacities]);
     if (shortfall <= 0) return { capacities, localCapacities };
-    return `This browser and the agents can hold ${config.connections - shortfall} ${config.transport} connections (a browser ${browserCapacity}, a headless runner no set limit), not ${config.connections}. Add a headless agent, or lower the connections.`;
+    return capacityRefusal(config.transport, config.connections, config.connections - shortfall, browserCapacity);
   }
 
   #refuse(reason: string): { error: string } {

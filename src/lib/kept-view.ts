@@ -27,5 +27,9 @@ export function viewOfResult(result: RunResult): RunView {
     server: result.server ?? null,
     limit: runLimit({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent, server: result.server }),
     drops: result.drops ?? null,
+    // A kept run is over: no send window to count down, no "last 10 s" to watch.
+    sendStartUs: 0,
+    sendEndUs: 0,
+    recentLatency: null,
   };
 }

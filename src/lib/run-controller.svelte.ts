@@ -7,6 +7,7 @@ import { systemClock, systemTimers } from '../../core/clock.ts';
 import { withLost, type Fates } from '../../core/fates.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../../core/run-outcome.ts';
 import type { LatencySummary } from '../../core/latency.ts';
+import { recentLatency } from '../../core/recent-latency.ts';
 import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { runResult, type RunAgent, type RunResult } from '../../core/run-result.ts';
@@ -47,6 +48,11 @@ export interface RunView {
   limit: LimitExplanation;
   /** Drops and reconnects; null when no drop was planned and no connection was lost. */
   drops?: RunDrops | null;
+  /** Planned send window, epoch microseconds (both 0 before "go"): the run bar's elapsed time. */
+  sendStartUs: number;
+  sendEndUs: number;
+  /** Latency of the last 10 closed seconds, merged (core/recent-latency.ts); null without messages. */
+  recentLatency: LatencySummary | null;
 }
 
 /** Workers outside this page that take part in a run: agents' threads (see fleet-controller). */
@@ -93,6 +99,7 @@ export class RunController {
   /** Reads the server's /metrics beside the run (null: not read). */
   #scraper: ServerScraper | null = null;
   readonly serverMetrics = new ServerMetricsSettings();
+  #recentLatency: LatencySummary | null = null;
 
   /** The run's plan is being made: agents' clocks are measured before it starts. */
   preparing = $state(false);
@@ -138,6 +145,7 @@ export class RunController {
     this.config = config;
     this.points = [];
     const scraper = this.#startScraper(config.endpointUrl);
+    this.#recentLatency = null;
     coordinator.start();
     this.#refresh();
     this.#finished = coordinator.finished().then(() => {
@@ -200,7 +208,10 @@ export class RunController {
     const points = a.points();
     // Seconds only ever get appended once closed, so the charts redraw once per new second,
     // not once per worker snapshot (with 4 workers that was up to 4 redraws of every point).
-    if (points.length !== this.points.length) this.points = [...points];
+    if (points.length !== this.points.length) {
+      this.points = [...points];
+      this.#recentLatency = recentLatency(a.secondHistograms());
+    }
     const outcome = coordinator.outcome;
     const fates = withLost(a.fates(), drained(outcome));
     const latency = a.latency();
@@ -226,6 +237,9 @@ export class RunController {
       limit: runLimit({ points, missedSlots: a.totals().missedSlots, sent: a.totals().sent, server }),
       // Latency by phase merges every second's histogram: computed once the run is kept, not per frame.
       drops: runDrops(coordinator.config, a, false),
+      sendStartUs: coordinator.sendWindowUs.startUs,
+      sendEndUs: coordinator.sendWindowUs.endUs,
+      recentLatency: this.#recentLatency,
     };
   }
 }

@@ -110,11 +110,12 @@ export class RunKeeper {
   }
 
   /** Keeps the runs of a file; throws an Error that says what is wrong with a bad one. */
-  async import(text: string): Promise<KeptRun[]> {
+  /** The file's runs not kept yet, kept now; and those that were kept already (left as they are). */
+  async import(text: string): Promise<{ added: KeptRun[]; alreadyKept: KeptRun[] }> {
     await this.#ready;
-    const runs = await this.#history!.import(text);
+    const sorted = await this.#history!.importSorted(text);
     await this.refresh();
-    return runs;
+    return sorted;
   }
 
   async get(id: string): Promise<KeptRun | undefined> {

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { HistogramLogReader } from 'hdr-histogram-js';
 import { importRuns } from '../../core/kept-run.ts';
 import { parseRunResult } from '../../core/run-result.ts';
+import { chooseMode, openAdvanced } from '../support/dashboard-form.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 
 let browser: LaunchedBrowser;
@@ -38,6 +39,7 @@ async function downloaded(testId: string): Promise<{ download: Download; text: s
 async function setLoad(durationSec: string) {
   await page.selectOption('select[name=scenario]', 'echo');
   await page.fill('input[name=connections]', '10');
+  await openAdvanced(page);
   await page.fill('input[name=workers]', '2');
   await page.fill('input[name=sendIntervalMs]', '250');
   await page.fill('input[name=durationSec]', durationSec);
@@ -54,19 +56,22 @@ function comparison(): Promise<void> {
   return (comparisonDone ??= (async () => {
     await page.getByTestId('nav-run').click();
     await setLoad('3');
+    await chooseMode(page, 'compare');
     for (const key of ['WebSockets:json', 'WebSockets:messagepack', 'ServerSentEvents:json', 'LongPolling:json', 'LongPolling:messagepack']) {
       await page.getByTestId(`compare-${key}`).setChecked(key === 'WebSockets:json' || key === 'LongPolling:messagepack');
     }
     await page.fill('input[name=comparePauseSec]', '1');
     await page.getByTestId('compare-start').click();
-    await page.waitForSelector('[data-testid=compare-status][data-step="1"]', { timeout: 30_000 });
+    // The run bar says which combination runs while the form is folded.
+    await page.waitForSelector('[data-testid=run-bar-step]:has-text("Comparison 1 of 2")', { timeout: 30_000 });
     await page.waitForSelector('[data-testid=compare-view][data-runs="2"]', { timeout: 90_000 });
-    await page.waitForSelector('[data-testid=compare-status]', { state: 'detached', timeout: 30_000 });
+    await page.waitForSelector('[data-testid=run-bar-step]', { state: 'detached', timeout: 30_000 });
   })());
 }
 
 describe('comparison, history and reports', () => {
   it('refuses Server-Sent Events with MessagePack beside the combination, with the reason', async () => {
+    await chooseMode(page, 'compare');
     const refused = page.getByTestId('compare-refused-ServerSentEvents:messagepack');
     expect(await refused.textContent()).toMatch(/Server-Sent Events carry text only/);
     expect(await page.getByTestId('compare-limit-WebSockets').textContent()).toMatch(/within the browser's limits/);
@@ -74,6 +79,7 @@ describe('comparison, history and reports', () => {
 
   it('says why a comparison of one combination cannot start', async () => {
     await setLoad('3');
+    await chooseMode(page, 'compare');
     for (const key of ['WebSockets:json', 'WebSockets:messagepack', 'ServerSentEvents:json', 'LongPolling:json', 'LongPolling:messagepack']) {
       await page.getByTestId(`compare-${key}`).setChecked(key === 'WebSockets:json');
     }
@@ -104,9 +110,10 @@ describe('comparison, history and reports', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chart-percentiles-png').click()]);
     const bytes = await readFile((await download.path())!);
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    expect(download.suggestedFilename()).toBe('latency-percentiles.png');
+    expect(download.suggestedFilename()).toBe('WebSockets-JSON-vs-Long-Polling-MessagePack-latency-percentiles.png');
     const [perSecond] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chart-latency-png').click()]);
-    expect(perSecond.suggestedFilename()).toBe('Latency-percentiles-per-second.png');
+    // The run's name, then the chart's.
+    expect(perSecond.suggestedFilename()).toMatch(/^Echo-.*-Latency-per-second\.png$/);
     expect([...(await readFile((await perSecond.path())!)).subarray(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
   });
 
@@ -211,11 +218,17 @@ describe('comparison, history and reports', () => {
     await page.getByTestId('history-import').setInputFiles({ name: 'runner.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
     expect(await page.getByTestId('history-notice').textContent()).toMatch(/Imported ".*" from runner\.json/);
     await expect.poll(() => historyRows().count()).toBe(before + 1);
+    // A file of a run kept here already (the history's own export, with its id) changes nothing, and says so.
+    const keptFile = (await downloaded('kept-export-json')).text;
+    await page.getByTestId('history-import').setInputFiles({ name: 'kept.json', mimeType: 'application/json', buffer: Buffer.from(keptFile) });
+    expect(await page.getByTestId('history-notice').textContent()).toMatch(/^Nothing imported: ".*" from kept\.json is already kept here; left as it is\.$/);
+    expect(await historyRows().count()).toBe(before + 1);
   });
 
   it('keeps a run cut off by a reload as interrupted at once, with the seconds it had', async () => {
     await page.getByTestId('nav-run').click();
     await setLoad('60');
+    await chooseMode(page, 'single');
     await page.selectOption('select[name=transport]', 'WebSockets');
     await page.selectOption('select[name=protocol]', 'json');
     await page.click('button[type=submit]');

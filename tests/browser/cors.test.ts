@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { openAdvanced } from '../support/dashboard-form.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 
@@ -28,7 +29,8 @@ describe('a hub that refuses this origin (CORS)', () => {
   it('fails every connection with a message that names CORS and what to do', async () => {
     await page.fill('input[name=endpointUrl]', `${otherHub.httpsUrl}/signalrbench`);
     await page.fill('input[name=connections]', '2');
-    await page.fill('input[name=workers]', '1');
+    await openAdvanced(page);
+  await page.fill('input[name=workers]', '1');
     await page.fill('input[name=durationSec]', '1');
     await page.click('button[type=submit]');
     await page.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });

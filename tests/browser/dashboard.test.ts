@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { HistogramLogReader } from 'hdr-histogram-js';
 import { parseRunResult } from '../../core/run-result.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
+import { openAdvanced } from '../support/dashboard-form.ts';
 
 let browser: LaunchedBrowser;
 let page: Page;
@@ -31,6 +32,7 @@ async function runEcho(transport: string, protocol: string, scenario = 'echo') {
   await page.selectOption('select[name=transport]', transport);
   await page.selectOption('select[name=protocol]', protocol);
   await page.fill('input[name=connections]', '20');
+  await openAdvanced(page);
   await page.fill('input[name=workers]', '2');
   await page.fill('input[name=sendIntervalMs]', '250');
   await page.fill('input[name=durationSec]', '4');

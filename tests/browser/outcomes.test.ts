@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { openAdvanced } from '../support/dashboard-form.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 
@@ -29,6 +30,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function start(durationSec: string) {
   await page.fill('input[name=connections]', '10');
+  await openAdvanced(page);
   await page.fill('input[name=workers]', '1');
   await page.fill('input[name=sendIntervalMs]', '250');
   await page.fill('input[name=durationSec]', durationSec);
@@ -56,6 +58,10 @@ describe('outcomes in the dashboard', () => {
     const verdict = page.getByTestId('summary-verdict');
     expect(await verdict.textContent()).toMatch(/^Stopped at [1-5] of 9 s: no verdict for an incomplete run/);
     expect(await verdict.getAttribute('class')).not.toMatch(/\bgood\b/);
+    // The run bar says how far it got, never in the pass colour.
+    expect(await page.getByTestId('run-bar-title').textContent()).toBe('Stopped');
+    expect(await page.getByTestId('run-bar-detail').textContent()).toMatch(/^stopped at [1-5] of 9 s$/);
+    expect(await page.getByTestId('run-bar').getAttribute('class')).not.toMatch(/\bgood\b/);
     const row = await historyRowOfLatest();
     expect(await row.getAttribute('data-status')).toBe('stopped');
     expect(await row.getByTestId('history-verdict').textContent()).toBe('no verdict');
@@ -75,6 +81,13 @@ describe('outcomes in the dashboard', () => {
     expect(await verdict.textContent()).toMatch(/^Fail: only \d+\.\d\d% of 320 planned receptions arrived in under 1 s \(delivery \d+\.\d\d%: .*never sent/);
     expect(await verdict.getAttribute('class')).toMatch(/\bbad\b/);
     expect(await page.getByTestId('tier-verdict').getAttribute('class')).toMatch(/\bbad\b/);
+    // The run bar and the key figures: finished, in red, with the losses, never 100%.
+    expect(await page.getByTestId('run-bar').getAttribute('class')).toMatch(/\bbad\b/);
+    expect(await page.getByTestId('run-bar-detail').textContent()).toMatch(/· fail: below the guide's rule$/);
+    expect(await page.getByTestId('hero-verdict').getAttribute('class')).toMatch(/\bbad\b/);
+    const delivery = (await page.getByTestId('hero-delivery').textContent())!;
+    expect(delivery).not.toMatch(/100\.00%/);
+    expect(await page.getByTestId('hero-delivery').getAttribute('class')).toMatch(/\bbad\b/);
     const row = await historyRowOfLatest();
     expect(await row.getAttribute('data-status')).toBe('finished');
     expect(await row.getByTestId('history-verdict').textContent()).toBe('fail');

@@ -1,40 +1,74 @@
-/** Presentation mode shows the run's big numbers, the tier and the verdict, in light or dark. */
+/** Presentation mode: the run's big numbers with which p99 they are, its state, the tier and the verdict, in light or dark. */
 import { describe, expect, it } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';
 import PresentationView from '../../src/components/PresentationView.svelte';
-import { RunController } from '../../src/lib/run-controller.svelte.ts';
+import { RunController, type RunView } from '../../src/lib/run-controller.svelte.ts';
 import { finishedRun } from '../support/finished-run.ts';
 import { viewOfResult } from '../../src/lib/kept-view.ts';
+import type { ComparisonStatus } from '../../src/lib/comparison-controller.svelte.ts';
+
+async function present(patch: (view: RunView) => RunView, comparison: ComparisonStatus | null = null) {
+  const result = await finishedRun({ connections: 4, sendIntervalMs: 100 }, { deliveryDelayMs: 12 });
+  const run = new RunController();
+  run.config = result.config;
+  run.points = result.points;
+  run.view = patch({ ...viewOfResult(result), connectionsOpen: 4 });
+  let closed = false;
+  const target = document.createElement('div');
+  document.body.append(target);
+  const component = mount(PresentationView, { target, props: { run, comparison, onclose: () => (closed = true) } });
+  flushSync();
+  const text = (testId: string) => (target.querySelector(`[data-testid="${testId}"]`)?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return { target, text, closed: () => closed, done: () => unmount(component) };
+}
 
 describe('PresentationView', () => {
-  it('shows connections, messages per second, the last second\'s p99, the fitting tier and the verdict', async () => {
-    const result = await finishedRun({ connections: 4, sendIntervalMs: 100 }, { deliveryDelayMs: 12 });
-    const run = new RunController();
-    run.config = result.config;
-    run.points = result.points;
-    run.view = { ...viewOfResult(result), connectionsOpen: 4 };
-    let closed = false;
-    const target = document.createElement('div');
-    document.body.append(target);
-    const component = mount(PresentationView, { target, props: { run, comparison: { step: 2, total: 5, label: 'Long Polling + JSON', pauseLeftSec: 0 }, onclose: () => (closed = true) } });
-    flushSync();
-    const text = (testId: string) => (target.querySelector(`[data-testid="${testId}"]`)?.textContent ?? '').replace(/\s+/g, ' ').trim();
-    expect(text('present-connections')).toBe('4');
-    // 4 connections every 100 ms: 40 messages a second.
-    expect(text('present-rate')).toBe('40');
-    expect(text('present-p99')).toMatch(/^12\.\d+ ms$/);
-    expect(text('present-tier')).toMatch(/Unit1, the smallest tier that fits/);
-    expect(text('present-verdict')).toMatch(/^Pass: 100\.00% of [\d,]+ planned receptions arrived in under 1 s/);
-    expect(text('present-status')).toBe('finished');
-    expect(text('presentation')).toContain('comparison 2 of 5');
+  it('at the end: the run\'s mean rate and the run\'s p99 (the verdict\'s), the outcome, the fitting tier and the verdict', async () => {
+    const view = await present((v) => v, { step: 2, total: 5, label: 'Long Polling + JSON', pauseLeftSec: 0 });
+    expect(view.text('present-connections')).toBe('4');
+    // 4 connections every 100 ms: 40 messages a second, the mean of the run's whole seconds.
+    expect(view.text('present-rate')).toBe('40');
+    expect(view.text('present-p99-label')).toBe('p99 of the run');
+    expect(view.text('present-p99')).toMatch(/^12\.\d+ ms$/);
+    expect(view.text('present-tier')).toMatch(/Unit1, the smallest tier that fits/);
+    expect(view.text('present-verdict')).toMatch(/^Pass: 100\.00% of [\d,]+ planned receptions arrived in under 1 s/);
+    expect(view.text('present-status')).toMatch(/^Finished/);
+    expect(view.text('present-step')).toBe('Comparison 2 of 5: Long Polling + JSON');
+    // The live charts: msg/s against the tier's line, p99 against the guide's 1 s.
+    expect(view.target.querySelector('[data-testid=present-chart-rate]')).not.toBeNull();
+    expect(view.text('present-chart-p99-legend')).toContain("guide's 1 s 1,000 ms");
+    view.done();
+  });
 
-    const root = target.querySelector<HTMLElement>('[data-testid=presentation]')!;
+  it('while running: the p99 of the last 10 s, named, with the run\'s p99 beside it, never two unnamed p99s', async () => {
+    const view = await present((v) => ({ ...v, phase: 'running', outcome: { kind: 'running' }, recentLatency: { ...v.latency, p99Us: 250_000 } }));
+    expect(view.text('present-p99-label')).toBe('p99, last 10 s');
+    expect(view.text('present-p99')).toBe('250.0 ms');
+    expect(view.text('presentation')).toMatch(/p99 of the run so far 12\.\d+ ms/);
+    expect(view.text('present-status')).toMatch(/^(Running|Starting)/);
+    view.done();
+  });
+
+  it('is a dialog that takes the focus, switches light and dark, and closes on Escape', async () => {
+    const view = await present((v) => v);
+    const root = view.target.querySelector<HTMLElement>('[data-testid=presentation]')!;
+    expect(root.getAttribute('role')).toBe('dialog');
+    expect(document.activeElement?.getAttribute('data-testid')).toBe('presentation-close');
     const before = root.dataset.theme;
-    target.querySelector<HTMLButtonElement>('[data-testid=presentation-theme]')!.click();
+    view.target.querySelector<HTMLButtonElement>('[data-testid=presentation-theme]')!.click();
     flushSync();
     expect(root.dataset.theme).not.toBe(before);
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
-    expect(closed).toBe(true);
-    unmount(component);
+    expect(view.closed()).toBe(true);
+    view.done();
+  });
+
+  it('at a phone\'s width: three figure tiles and a status line, nothing else competing for the row', async () => {
+    const view = await present((v) => ({ ...v, connectionsOpen: 100_000 }));
+    // One tile per figure (each sized to its tile's width: see the browser test), the status a line, the status a line of its own (not a tile that could be cut off).
+    expect(view.target.querySelectorAll('.tile')).toHaveLength(3);
+    expect(view.target.querySelector('[data-testid=present-status]')?.classList.contains('tile')).toBe(false);
+    expect(view.text('present-connections')).toBe('100,000');
+    view.done();
   });
 });

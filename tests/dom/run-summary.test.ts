@@ -36,6 +36,9 @@ function view(overrides: Partial<RunView>, outcome: RunOutcome = { kind: 'finish
     agents: [],
     server: null,
     limit: explainLimit({ serverPeakCpuPercent: null, clientLagMs: 2, missedSlots: 0, sent: 0 }),
+    sendStartUs: 0,
+    sendEndUs: 0,
+    recentLatency: null,
     ...overrides,
   };
 }

@@ -89,6 +89,14 @@ describe('reportHtml', () => {
     const run = await kept('same', {}, 5);
     expect(runLabels([run, { ...run, name: 'other' }, run])).toEqual(['1. same', 'other', '3. same']);
   });
+
+  it('labels runs side by side by what differs: a comparison\'s shared scenario and load are left out', async () => {
+    const run = await kept('x', {}, 5);
+    const named = (name: string) => ({ ...run, name });
+    expect(runLabels([named('Echo · WebSockets + JSON · 10 connections'), named('Echo · Long Polling + MessagePack · 10 connections')])).toEqual(['WebSockets + JSON', 'Long Polling + MessagePack']);
+    expect(runLabels([named('Echo · WebSockets + JSON · 10 connections')])).toEqual(['Echo · WebSockets + JSON · 10 connections']);
+    expect(runLabels([named('baseline'), named('Echo · WebSockets + JSON · 10 connections')])).toEqual(['baseline', 'Echo · WebSockets + JSON · 10 connections']);
+  });
 });
 
 describe('lineChartSvg', () => {

@@ -144,6 +144,16 @@ describe('RunHistory', () => {
     for (const run of runs) expect(await target.get(run.id)).toEqual(run);
     await expect(target.import('not json')).rejects.toThrow(/This is not JSON/);
   });
+
+  it('imports a file again as nothing new: the kept runs stay as they are, renamed ones keep their name', async () => {
+    const { history, runs } = await historyWith('a', 'b');
+    const text = JSON.stringify(exportComparison('a vs b', runs, new Date()));
+    await history.rename('id-0', 'baseline');
+    const again = await history.importSorted(text);
+    expect(again.added).toEqual([]);
+    expect(again.alreadyKept.map((run) => run.id)).toEqual(['id-0', 'id-1']);
+    expect((await history.list()).map((r) => r.name).sort()).toEqual(['b', 'baseline']);
+  });
 });
 
 describe('a run split into head and seconds', () => {

@@ -1,0 +1,21 @@
+/**
+ * Latency over the run's last few closed seconds, from their merged HdrHistograms: the "p99 of the
+ * last 10 s" a person watching the run sees move, beside the whole run's p99 that the verdict
+ * uses. Merged, not averaged: a mean of per-second p99s is not a p99. Pure.
+ */
+import type { EncodedSecond } from './histogram-log.ts';
+import { createLatencyHistogram, decodeHistogram, summarizeLatency, type LatencySummary } from './latency.ts';
+
+/** Seconds merged. Default 10. */
+export const RECENT_LATENCY_WINDOW_SEC = 10;
+
+/** The merged latency of the last `windowSec` closed seconds; null when none received a message. */
+export function recentLatency(seconds: readonly EncodedSecond[], windowSec = RECENT_LATENCY_WINDOW_SEC): LatencySummary | null {
+  if (seconds.length === 0) return null;
+  const lastSecond = Math.max(...seconds.map((s) => s.second));
+  const merged = createLatencyHistogram();
+  for (const s of seconds) if (s.second > lastSecond - windowSec) merged.add(decodeHistogram(s.latency));
+  const summary = summarizeLatency(merged);
+  merged.destroy();
+  return summary.count === 0 ? null : summary;
+}

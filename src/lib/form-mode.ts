@@ -1,0 +1,16 @@
+/** A mode of the run form beside the single run (a comparison, …): its tab, its start button and
+ *  what it adds under the form (see ConfigForm.svelte). */
+import type { Snippet } from 'svelte';
+import type { RunConfig } from '../../core/run-config.ts';
+
+export interface FormMode {
+  id: string;
+  label: string;
+  /** The start button's text, e.g. "Compare". */
+  action: string;
+  /** Runs the form's setup in this mode. */
+  run: (config: RunConfig) => void;
+  /** Whether the mode chooses transports itself: the form then hides its own and checks each. */
+  choosesTransport?: boolean;
+  panel?: Snippet<[{ endpointUrl: string; connections: number }]>;
+}

@@ -1,0 +1,106 @@
+/**
+ * What the run bar and the hero figures say about a run, from its view: the phase in words with
+ * how far it got (connecting n of N, elapsed of total, draining, the outcome), and the handful of
+ * figures a person looks at first, each labelled with what it covers. Pure: the clock is passed in.
+ */
+import { formatCount, formatMs, formatShare } from '../../core/format.ts';
+import { notSentOf } from '../../core/fates.ts';
+import { recentRates } from '../../core/recent-rates.ts';
+import type { SecondPoint } from '../../core/run-aggregator.ts';
+import type { RunConfig } from '../../core/run-config.ts';
+import { outcomeText, verdictDisplay, type VerdictDisplay } from '../../core/run-outcome.ts';
+import type { RunView } from './run-controller.svelte.ts';
+
+export type BarPhase = 'preparing' | 'connecting' | 'starting' | 'running' | 'draining' | 'done';
+export type Tone = 'neutral' | 'good' | 'bad' | 'warn';
+
+export interface RunBarState {
+  phase: BarPhase;
+  /** "Connecting", "Running", "Finished"… */
+  title: string;
+  /** "75 of 200 open", "12 of 30 s · 18 s left", "stopped at 10 of 30 s". */
+  detail: string;
+  /** 0 to 1, or null when there is nothing to measure progress by. */
+  progress: number | null;
+  tone: Tone;
+}
+
+/** The run bar for a run's view at `nowUs` (epoch microseconds); `preparing`: agents' clocks are measured. */
+export function runBarState(view: RunView | null, config: RunConfig | null, preparing: boolean, nowUs: number): RunBarState | null {
+  if (preparing) return { phase: 'preparing', title: 'Preparing', detail: "measuring the agents' clocks", progress: null, tone: 'neutral' };
+  if (!view || !config) return null;
+  const total = config.connections;
+  if (view.phase === 'connecting') {
+    const { connectionsOpened: opened, connectionsFailed: failed } = view.totals;
+    const failedText = failed > 0 ? `, ${formatCount(failed)} failed` : '';
+    return { phase: 'connecting', title: 'Connecting', detail: `${formatCount(opened)} of ${formatCount(total)} open${failedText}`, progress: clamp((opened + failed) / total), tone: failed > 0 ? 'warn' : 'neutral' };
+  }
+  if (view.phase === 'running') {
+    const { sendStartUs, sendEndUs } = view;
+    if (sendStartUs === 0 || nowUs < sendStartUs) return { phase: 'starting', title: 'Starting', detail: `${formatCount(view.connectionsOpen)} of ${formatCount(total)} open, the first sends are due`, progress: 0, tone: 'neutral' };
+    const elapsedSec = Math.min(config.durationSec, Math.floor((nowUs - sendStartUs) / 1_000_000));
+    const leftSec = Math.max(0, Math.ceil((sendEndUs - nowUs) / 1_000_000));
+    return { phase: 'running', title: 'Running', detail: `${formatCount(elapsedSec)} of ${formatCount(config.durationSec)} s · ${formatCount(leftSec)} s left`, progress: clamp((nowUs - sendStartUs) / Math.max(1, sendEndUs - sendStartUs)), tone: 'neutral' };
+  }
+  if (view.phase === 'draining') {
+    return { phase: 'draining', title: 'Draining', detail: `waiting up to ${formatCount(config.drainSec)} s for the messages in flight`, progress: 1, tone: 'neutral' };
+  }
+  const outcome = view.outcome;
+  const title = outcome.kind === 'finished' ? 'Finished' : outcome.kind === 'stopped' ? 'Stopped' : outcome.kind === 'failed' ? 'Failed' : 'Interrupted';
+  const tone: Tone = outcome.kind === 'failed' ? 'bad' : outcome.kind === 'finished' ? (view.verdict.status === 'pass' ? 'good' : 'bad') : 'warn';
+  // "Finished" says the run went its course, not that it passed: the verdict's word goes beside it.
+  const verdictWord = view.verdict.status === 'pass' ? 'pass' : "fail: below the guide's rule";
+  const detail = outcome.kind === 'finished' ? `${formatCount(config.durationSec)} s of sending, drained · ${verdictWord}` : outcome.kind === 'failed' ? (outcome.reason ?? 'nothing could be measured') : outcomeText(outcome, config.durationSec);
+  return { phase: 'done', title, detail, progress: null, tone };
+}
+
+export interface HeroFigure {
+  key: 'connections' | 'received' | 'sent' | 'p99Recent' | 'p99Run' | 'delivery';
+  label: string;
+  value: string;
+  /** What the figure covers ("mean of the last 5 s", "whole run"). */
+  note: string;
+  tone: Tone;
+}
+
+/** The figures above the charts. Unknown reads "–", never 0. */
+export function heroFigures(view: RunView, config: RunConfig, points: readonly SecondPoint[]): { figures: HeroFigure[]; verdict: VerdictDisplay } {
+  const done = view.phase === 'done';
+  // While running: the mean of the last whole seconds; at the end: of every whole second.
+  const rates = recentRates(points, done ? Number.MAX_SAFE_INTEGER : undefined);
+  const rateNote = done ? 'mean of the run' : 'mean of the last 5 s';
+  const hasRates = points.some((p) => p.sent > 0 || p.received > 0);
+  const rate = (n: number) => (hasRates ? formatCount(n) : '–');
+  const underOneSecond = done ? view.verdict.delivery : view.judgedShare;
+  const figures: HeroFigure[] = [
+    { key: 'connections', label: 'Connections open', value: formatCount(view.connectionsOpen), note: `of ${formatCount(config.connections)} planned`, tone: view.connectionsOpen < config.connections && view.phase === 'running' ? 'warn' : 'neutral' },
+    { key: 'received', label: 'Received msg/s (out)', value: rate(rates.outboundPerSec), note: rateNote, tone: 'neutral' },
+    { key: 'sent', label: 'Sent msg/s (in)', value: rate(rates.inboundPerSec), note: rateNote, tone: 'neutral' },
+    // Once the run is over only the run's p99 stands: the one the verdict uses.
+    ...(done ? [] : [{ key: 'p99Recent' as const, label: 'p99, last 10 s', value: view.recentLatency ? formatMs(view.recentLatency.p99Us) : '–', note: 'from planned send time', tone: (view.recentLatency && view.recentLatency.p99Us >= 1_000_000 ? 'bad' : 'neutral') as Tone }]),
+    { key: 'p99Run', label: 'p99 of the run', value: view.latency.count > 0 ? formatMs(view.latency.p99Us) : '–', note: `${formatCount(view.latency.count)} messages`, tone: view.latency.count > 0 && view.latency.p99Us >= 1_000_000 ? 'bad' : 'neutral' },
+    done
+      ? { key: 'delivery', label: 'Delivery', value: underOneSecond === null || underOneSecond === undefined ? '–' : formatShare(underOneSecond), note: missingNote(view), tone: underOneSecond === 1 && view.fates.lost === 0 ? 'good' : 'bad' }
+      : { key: 'delivery', label: 'Under 1 s so far', value: underOneSecond === null || underOneSecond === undefined ? '–' : formatShare(underOneSecond), note: 'of receptions due over 1 s ago', tone: underOneSecond !== null && underOneSecond !== undefined && underOneSecond < 0.99 ? 'warn' : 'neutral' },
+  ];
+  return { figures, verdict: verdictDisplay(view.verdict, !done, view.judgedShare) };
+}
+
+/** What did not arrive: lost and never sent, or that losses were never counted. */
+function missingNote(view: RunView): string {
+  const notSent = notSentOf(view.fates);
+  const notSentText = notSent > 0 ? `, ${formatCount(notSent)} never sent` : '';
+  return view.fates.lost === null ? `losses not counted${notSentText}` : `${formatCount(view.fates.lost)} lost${notSentText}`;
+}
+
+function clamp(share: number): number {
+  return Number.isFinite(share) ? Math.min(1, Math.max(0, share)) : 0;
+}
+
+/** "Comparison 2 of 4: Long Polling + JSON", or the pause before it; null outside a comparison. */
+export function comparisonStepText(status: { step: number; total: number; label: string; pauseLeftSec: number } | null): string | null {
+  if (!status) return null;
+  return status.pauseLeftSec > 0
+    ? `Comparison ${status.step} of ${status.total}: ${status.label} starts in ${status.pauseLeftSec} s`
+    : `Comparison ${status.step} of ${status.total}: ${status.label}`;
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../../core/latency.ts';
+import { recentLatency } from '../../core/recent-latency.ts';
+
+function second(second: number, latencyUs: number, count: number) {
+  const h = createLatencyHistogram();
+  for (let i = 0; i < count; i++) recordLatencyUs(h, latencyUs);
+  return { second, latency: encodeHistogram(h) };
+}
+
+describe('recentLatency', () => {
+  it('merges the last 10 seconds\' histograms: an old slow second no longer counts', () => {
+    const seconds = [second(1, 900_000, 100), ...Array.from({ length: 10 }, (_, i) => second(i + 2, 5_000, 100))];
+    const recent = recentLatency(seconds)!;
+    expect(recent.count).toBe(1_000);
+    expect(recent.p99Us).toBeGreaterThanOrEqual(4_990);
+    expect(recent.p99Us).toBeLessThanOrEqual(5_010);
+  });
+
+  it('is a p99 over the messages, not a mean of per-second p99s', () => {
+    // 9 quiet seconds and one with 2% of the messages at 800 ms: the merged p99 is 800 ms.
+    const seconds = [...Array.from({ length: 9 }, (_, i) => second(i + 1, 2_000, 100)), second(10, 800_000, 20)];
+    expect(recentLatency(seconds)!.p99Us).toBeGreaterThan(790_000);
+  });
+
+  it('is unknown (null), never 0, without messages', () => {
+    expect(recentLatency([])).toBeNull();
+    expect(recentLatency([second(1, 1, 0)])).toBeNull();
+  });
+});
