@@ -85,7 +85,9 @@ export class ComparisonController {
         this.status = { step: index + 1, total: runnable.length, label: step.label, pauseLeftSec: 0 };
         // Named like any run (scenario, combination, load), so it reads on its own in the history;
         // side by side, the parts the runs share are left out of their labels (runLabels).
-        keeper.keepNextAs({ name: defaultRunName(step.config), comparisonId });
+        // A drop comparison's variant ("stateful reconnect off") is not in that name: it is added.
+        const name = defaultRunName(step.config);
+        keeper.keepNextAs({ name: name.includes(step.label) ? name : `${name} · ${step.label}`, comparisonId });
         if (!(await run.start(step.config))) {
           // Stopped while the agents' clocks were measured, or refused before it began (the agents
           // panel says why, e.g. more connections than the browsers hold, or an agent's clock unknown).

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { chooseMode, openAdvanced } from '../support/dashboard-form.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 
@@ -29,12 +30,13 @@ afterAll(async () => {
 
 describe('Find capacity in the dashboard', () => {
   it('bad ramp settings: every problem listed at once, nothing run', async () => {
+    await openAdvanced(page);
     await page.fill('input[name=connections]', '20');
     await page.fill('input[name=workers]', '1');
-    await page.getByTestId('capacity').locator('summary').click();
+    await chooseMode(page, 'find-capacity');
     await page.getByTestId('capacity-start').fill('0');
     await page.getByTestId('capacity-step-sec').fill('1');
-    await page.getByRole('button', { name: 'Find capacity' }).click();
+    await page.getByTestId('find-capacity-start').click();
     const errors = page.getByTestId('capacity-errors').locator('li');
     await errors.first().waitFor();
     expect(await errors.allTextContents()).toEqual([
@@ -49,9 +51,9 @@ describe('Find capacity in the dashboard', () => {
     for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '3'], ['settle-sec', '1'], ['bisect', '1']]) {
       await page.getByTestId(`capacity-${field}`).fill(value!);
     }
-    await page.getByRole('button', { name: 'Find capacity' }).click();
-    await page.getByTestId('capacity-status').waitFor();
-    expect(await page.getByTestId('capacity-status').textContent()).toMatch(/^Step 1 of at most 5: 100 msg\/s \(20 connections every 200 ms\)$/);
+    await page.getByTestId('find-capacity-start').click();
+    await page.getByTestId('run-bar-step').waitFor();
+    expect(await page.getByTestId('run-bar-step').textContent()).toMatch(/^Capacity step 1 of at most 5: 100 msg\/s \(20 connections every 200 ms\)$/);
     // Steps 100, 200 (held), 300 (broke), then one bisection at 250.
     await page.getByTestId('capacity-export-json').waitFor({ timeout: 120_000 });
     expect(await page.getByTestId('capacity-chart').getAttribute('data-points')).toBe('4');

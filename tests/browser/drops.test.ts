@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { openAdvanced } from '../support/dashboard-form.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 
@@ -25,6 +26,7 @@ afterAll(async () => {
 });
 
 async function runWithDrop(kind: 'network' | 'server', stateful: boolean) {
+  await openAdvanced(page);
   await page.fill('input[name=connections]', '20');
   await page.fill('input[name=workers]', '1');
   await page.fill('input[name=sendIntervalMs]', '250');
@@ -100,8 +102,12 @@ describe('a drop from the dashboard', () => {
 
   it('"Stateful on / off" runs the same drop twice and puts the two runs side by side', async () => {
     await page.fill('input[name=durationSec]', '6');
+    // The form unfolds afresh after a run: the drop's settings are in its advanced part. The
+    // comparison pauses its default 3 s between the two runs.
+    await openAdvanced(page);
+    const details = page.getByTestId('drop-fields');
+    if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator('summary').click();
     await page.selectOption('select[name=dropKind]', 'server');
-    await page.fill('input[name=comparePauseSec]', '0');
     await page.getByTestId('compare-stateful').click();
     await page.waitForSelector('[data-testid=compare-view][data-runs="2"]', { timeout: 90_000 });
     await page.waitForSelector('[data-testid=compare-status]', { state: 'detached', timeout: 30_000 });

@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { openAdvanced } from '../support/dashboard-form.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 
@@ -43,6 +44,7 @@ afterAll(async () => {
 });
 
 async function start(page: Page, durationSec: string): Promise<void> {
+  await openAdvanced(page);
   await page.fill('input[name=connections]', '10');
   await page.fill('input[name=workers]', '1');
   await page.fill('input[name=sendIntervalMs]', '250');
