@@ -4,7 +4,6 @@
  * step, then the answer in the guide's terms; --json writes the search with every step, --html a
  * report with the search and the runs of the steps that held and broke.
  */
-import { writeFile } from 'node:fs/promises';
 import { systemClock, systemTimers } from '../core/clock.ts';
 import { answerLines, loadText } from '../core/capacity/answer.ts';
 import { capacitySection } from '../core/capacity/capacity-export.ts';
@@ -18,7 +17,7 @@ import { RunCoordinator } from '../core/run-coordinator.ts';
 import { runResult, type RunResult } from '../core/run-result.ts';
 import { VERSIONS } from '../core/versions.ts';
 import type { CliOptions } from './args.ts';
-import { EXIT, type Output } from './output.ts';
+import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { serverScraper } from './server-metrics.ts';
 import { threadPort } from './thread-port.ts';
 
@@ -91,24 +90,14 @@ export function stepLine(result: CapacityResult, step: CapacityStep): string {
 /** Writes each requested file; false when one could not be written (said on stderr). */
 async function writeOutputs(result: CapacityResult, runs: Map<number, RunResult>, jsonPath: string | null, htmlPath: string | null, io: Output): Promise<boolean> {
   const shown = [result.finding.heldStep, result.finding.brokeStep].map((index) => (index === null ? null : runs.get(index))).filter((run): run is RunResult => !!run);
-  const writes: [string, string | null, () => string][] = [
+  const writes: ResultFile[] = [
     ['JSON result', jsonPath === '-' ? null : jsonPath, () => JSON.stringify(result, null, 2)],
     ['HTML report', htmlPath, () => {
       const kept = shown.map((run, i) => ({ ...keptRunOf(run, VERSIONS, new Date()), name: i === 0 && result.finding.heldStep !== null ? `Step ${result.finding.heldStep}: held` : `Step ${result.finding.brokeStep}: broke` }));
       return reportHtml({ title: `Capacity search: ${answerLines(result)[0]}`, runs: kept, sections: [capacitySection(result)], generatedAt: new Date() });
     }],
   ];
-  let ok = true;
-  for (const [what, file, content] of writes) {
-    if (!file) continue;
-    try {
-      await writeFile(file, content());
-    } catch (error) {
-      ok = false;
-      io.err(`live-bench: the ${what} could not be written to ${file}: ${error instanceof Error ? error.message : String(error)}. The steps are in the lines above.`);
-    }
-  }
-  return ok;
+  return writeResultFiles(writes, io, 'The steps are in the lines above.');
 }
 
 /** 0 found (or held up to the maximum), 1 client-limited or stopped, 3 the first step failed or nothing measured. */

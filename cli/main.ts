@@ -3,7 +3,7 @@
  * browser's connection limits and for smoke tests in CI pipelines.
  */
 import { constants } from 'node:fs';
-import { access, stat, writeFile } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, systemTimers } from '../core/clock.ts';
 import { RunCoordinator } from '../core/run-coordinator.ts';
@@ -21,7 +21,7 @@ import { outcomeText } from '../core/run-outcome.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { Thresholds } from './args.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
-import { consoleOutput, EXIT, type Output } from './output.ts';
+import { consoleOutput, EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { serverScraper } from './server-metrics.ts';
 
 export { EXIT, type Output };
@@ -100,23 +100,14 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   io.out(summaryText(result));
   if (jsonPath === '-') io.out(JSON.stringify(result));
   // Each file is written even when another fails; a failure is said, and the run does not pass.
-  const writes: [string, string | null, () => string][] = [
+  const writes: ResultFile[] = [
     ['JSON result', jsonPath === '-' ? null : jsonPath, () => JSON.stringify(result, null, 2)],
     ['HTML report', htmlPath, () => {
       const kept = keptRunOf(result, VERSIONS, new Date());
       return reportHtml({ title: kept.name, runs: [kept], generatedAt: new Date() });
     }],
   ];
-  let writeFailed = false;
-  for (const [what, file, content] of writes) {
-    if (!file) continue;
-    try {
-      await writeFile(file, content());
-    } catch (error) {
-      writeFailed = true;
-      io.err(`live-bench: the ${what} could not be written to ${file}: ${error instanceof Error ? error.message : String(error)}. The run's figures are in the summary above.`);
-    }
-  }
+  const writeFailed = !(await writeResultFiles(writes, io, 'The run\'s figures are in the summary above.'));
   return exitCode(result, thresholds, writeFailed, io);
 }
 

@@ -6,27 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chooseMode, openAdvanced } from '../support/dashboard-form.ts';
-import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
-import { startHub, type RunningHub } from '../support/hub-process.ts';
+import { dashboardOnOwnHub, type OwnDashboard } from '../support/own-dashboard.ts';
 
 /** Messages per second the hub delivers promptly. */
 const LIMIT = 270;
 
-let browser: LaunchedBrowser;
 let page: Page;
-let hub: RunningHub;
+
+let own: OwnDashboard;
 
 beforeAll(async () => {
-  hub = await startHub({ extraArgs: ['--EnableTestHubs', 'true', '--TestMessageRateLimit', String(LIMIT)] });
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.goto(hub.httpUrl);
+  own = await dashboardOnOwnHub(['--EnableTestHubs', 'true', '--TestMessageRateLimit', String(LIMIT)]);
+  ({ page } = own);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await hub?.stop();
-});
+afterAll(() => own?.close());
 
 describe('Find capacity in the dashboard', () => {
   it('bad ramp settings: every problem listed at once, nothing run', async () => {

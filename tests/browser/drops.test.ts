@@ -5,25 +5,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openAdvanced } from '../support/dashboard-form.ts';
-import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
-import { startHub, type RunningHub } from '../support/hub-process.ts';
+import { dashboardOnOwnHub, type OwnDashboard } from '../support/own-dashboard.ts';
+import type { RunningHub } from '../support/hub-process.ts';
 
-let browser: LaunchedBrowser;
 let page: Page;
 let hub: RunningHub;
 
+let own: OwnDashboard;
+
 beforeAll(async () => {
   // Its own hub, with server drops on, serving the page too.
-  hub = await startHub({ extraArgs: ['--EnableServerDrops', 'true'] });
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.goto(hub.httpUrl);
+  own = await dashboardOnOwnHub(['--EnableServerDrops', 'true']);
+  ({ hub, page } = own);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await hub?.stop();
-});
+afterAll(() => own?.close());
 
 async function runWithDrop(kind: 'network' | 'server', stateful: boolean) {
   await openAdvanced(page);

@@ -6,25 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openAdvanced } from '../support/dashboard-form.ts';
-import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
-import { startHub, type RunningHub } from '../support/hub-process.ts';
+import { dashboardOnOwnHub, type OwnDashboard } from '../support/own-dashboard.ts';
+import type { RunningHub } from '../support/hub-process.ts';
 
-let browser: LaunchedBrowser;
 let page: Page;
 let hub: RunningHub;
 
+let own: OwnDashboard;
+
 beforeAll(async () => {
   // Its own hub, serving the page too: killing it leaves the loaded page (and its IndexedDB) working.
-  hub = await startHub();
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.goto(hub.httpUrl);
+  own = await dashboardOnOwnHub([]);
+  ({ hub, page } = own);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await hub?.stop();
-});
+afterAll(() => own?.close());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
