@@ -77,8 +77,9 @@ function throughputSection(t, doc) {
     else lines.push(row([n(s.targetPerSec), s.client + (s.label ? ` (${s.label})` : '') + (s.attempt > 1 ? ' (again)' : ''), n(s.receivedPerSec), n(s.p50Ms, 1), n(s.p99Ms, 1), n(s.missedSlots), n(s.lost), n(s.cpuSecPer1000, 3), n(s.hubCpuSecPer1000, 3), verdict(s)]));
   }
   const f = t.fixedRate;
+  const firstFixed = Object.values(f).find((s) => s && !s.error);
   lines.push('', '## 2. Client CPU per message', '',
-    `CPU seconds per 1,000 echo round trips at a fixed ${n(f.tab?.targetPerSec ?? f.raw?.targetPerSec)} msg/s (the first step above: ${t.connections} connections, one send every ${f.tab?.intervalMs ?? f.raw?.intervalMs} ms each).`,
+    `CPU seconds per 1,000 echo round trips at a fixed ${n(firstFixed?.targetPerSec)} msg/s (the first step above: ${t.connections} connections, one send every ${firstFixed?.intervalMs} ms each).`,
     '', row(['client', 'CPU s per 1,000', 'cores busy', 'of which', 'p99 ms', 'hub CPU s per 1,000']), row(['---', '---:', '---:', '---', '---:', '---:']));
   for (const client of CLIENTS) {
     const s = f[client];
