@@ -126,16 +126,23 @@ export class FatesRecorder {
   take(): SecondFates[] {
     const taken = [...this.#pending.values()].sort((a, b) => a.second - b.second);
     this.#pending = new Map();
+    this.#last = null;
     return taken;
   }
 
+  /** The second last added to: nearly every send and reception of a second lands in the same
+   *  one, so the map is looked up about once per second instead of once per message. */
+  #last: SecondFates | null = null;
+
   #second(plannedUs: number): SecondFates {
     const second = plannedSecond(plannedUs, this.runStartUs);
+    if (this.#last?.second === second) return this.#last;
     let fates = this.#pending.get(second);
     if (!fates) {
       fates = { second, ...emptyFates() };
       this.#pending.set(second, fates);
     }
+    this.#last = fates;
     return fates;
   }
 }

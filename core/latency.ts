@@ -28,12 +28,26 @@ export function recordLatencyUs(histogram: Histogram, latencyUs: number): void {
   histogram.recordValue(Math.min(HIGHEST_LATENCY_US, Math.max(1, Math.round(latencyUs))));
 }
 
+/** The encoding of an empty histogram, made once per thread: most intervals of the connect and
+ *  reconnect histograms are empty, and each encoding runs a deflate that allocates its buffers. */
+let emptyEncoded: string | null = null;
+
 export function encodeHistogram(histogram: Histogram): string {
+  if (histogram.totalCount === 0) return (emptyEncoded ??= encodeIntoCompressedBase64(createLatencyHistogram()));
   return encodeIntoCompressedBase64(histogram);
 }
 
 export function decodeHistogram(encoded: string): Histogram {
   return decodeFromCompressedBase64(encoded, 32, false);
+}
+
+/** Adds an encoded histogram to `into`; an empty one (as encodeHistogram writes it) is skipped
+ *  without being decoded. Returns what was added, or null when it was empty. */
+export function addEncoded(into: Histogram, encoded: string): Histogram | null {
+  if (encoded === (emptyEncoded ??= encodeIntoCompressedBase64(createLatencyHistogram()))) return null;
+  const decoded = decodeHistogram(encoded);
+  into.add(decoded);
+  return decoded;
 }
 
 export interface LatencySummary {

@@ -8,7 +8,7 @@ import { emptyErrorCounts, emptyTotals, type WorkerPhase } from './protocol.ts';
 import { addDropTotals, emptyDropTotals, type DropTotals } from './drop-ledger.ts';
 import { addFates, emptyFates, shareUnderOneSecond, type Fates } from './fates.ts';
 import type { EncodedSecond } from './histogram-log.ts';
-import { createLatencyHistogram, decodeHistogram, encodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';
+import { addEncoded, createLatencyHistogram, encodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';
 
 /** One second of the run, all workers together. */
 export interface SecondPoint {
@@ -100,18 +100,17 @@ export class RunAggregator {
     health.maxEventLoopLagMs = Math.max(health.maxEventLoopLagMs, snapshot.eventLoopLagMs);
     health.maxSendLagMs = Math.max(health.maxSendLagMs, snapshot.maxSendLagMs);
     this.#health.set(snapshot.workerIndex, health);
-    const interval = decodeHistogram(snapshot.latencyHistogram);
-    this.#runLatency.add(interval);
-    this.#runUncorrected.add(decodeHistogram(snapshot.uncorrectedHistogram));
-    this.#connectTimes.add(decodeHistogram(snapshot.connectHistogram));
-    if (snapshot.reconnectHistogram) this.#reconnectTimes.add(decodeHistogram(snapshot.reconnectHistogram));
+    const interval = addEncoded(this.#runLatency, snapshot.latencyHistogram);
+    addEncoded(this.#runUncorrected, snapshot.uncorrectedHistogram);
+    addEncoded(this.#connectTimes, snapshot.connectHistogram);
+    if (snapshot.reconnectHistogram) addEncoded(this.#reconnectTimes, snapshot.reconnectHistogram);
     for (const delta of snapshot.fates) {
       addFates(this.#fatesOf(delta.second), delta);
       addFates(this.#fates, delta);
     }
 
     const point = this.#second(snapshot.second);
-    point.histogram.add(interval);
+    if (interval) point.histogram.add(interval);
     point.sent += snapshot.interval.sent;
     point.received += snapshot.interval.received;
     point.sentBytes += snapshot.interval.sentBytes;

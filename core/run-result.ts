@@ -53,6 +53,16 @@ export interface RunResult {
   /** The server's own figures per second, read from its /metrics (absent when they were off,
    *  and in runs kept before they existed). */
   server?: ServerMetricsRecord;
+  /** The planned send window, epoch µs: the first slot's time and the end of the last (warm-up
+   *  included; its end is `startUs + config.warmupSec` s). Lets a reader cut other figures, such
+   *  as the process's CPU, to the measured seconds. Absent when the run never reached "go", and
+   *  in runs kept before it was recorded. */
+  sendWindow?: SendWindow;
+}
+
+export interface SendWindow {
+  startUs: number;
+  endUs: number;
 }
 
 /** An agent of the run: which of the run's workers were its threads, and how well its clock was known. */
@@ -108,7 +118,13 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
       ? { agents: agents.map((agent) => ({ ...agent, lost: health.slice(agent.firstWorkerIndex, agent.firstWorkerIndex + agent.threads).some((w) => w.lost) })) }
       : {}),
     ...(server ? { server } : {}),
+    ...sendWindowField(coordinator),
   };
+}
+
+function sendWindowField(coordinator: RunCoordinator): { sendWindow?: SendWindow } {
+  const { startUs, endUs } = coordinator.sendWindowUs;
+  return startUs > 0 ? { sendWindow: { startUs, endUs } } : {};
 }
 
 function dropsField(coordinator: RunCoordinator): { drops?: RunDrops } {

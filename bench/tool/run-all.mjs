@@ -7,6 +7,8 @@
 // Knobs: BENCH_QUICK=1                 short steps and a 1-minute dashboard run (~5 min), for iterating
 //        BENCH_ONLY=throughput,latency,rampup,transports,dashboard   a subset
 //        BENCH_DASHBOARD_MINUTES=10    length of the dashboard-cost run
+//        BENCH_CLIENTS=library,raw,runner,runner1   the throughput benchmark's clients (default all:
+//                                      tab, browserRaw, library, raw, runner, runner1)
 //        BENCH_NO_BUILD=1              skip the builds
 //        CHROMIUM_PATH                 default /usr/bin/chromium
 import { execFileSync } from 'node:child_process';
@@ -17,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { dashboardCost } from './benches/dashboard-cost.mjs';
 import { latencyTruth } from './benches/latency-truth.mjs';
 import { rampUp } from './benches/ramp-up.mjs';
-import { throughput } from './benches/throughput.mjs';
+import { ALL_CLIENTS, throughput } from './benches/throughput.mjs';
 import { transports } from './benches/transports.mjs';
 import { startCollector } from './lib/collector.mjs';
 import { CHROMIUM_PATH } from './lib/chromium.mjs';
@@ -36,19 +38,26 @@ if (unknown.length > 0) {
   console.error(`BENCH_ONLY names ${unknown.join(', ')}, which is not a benchmark here. Choose from: ${Object.keys(BENCHES).join(', ')}.`);
   process.exit(2);
 }
+const clients = process.env.BENCH_CLIENTS ? process.env.BENCH_CLIENTS.split(',').map((s) => s.trim()) : ALL_CLIENTS;
+const unknownClients = clients.filter((name) => !ALL_CLIENTS.includes(name));
+if (unknownClients.length > 0) {
+  console.error(`BENCH_CLIENTS names ${unknownClients.join(', ')}, which is not a client here. Choose from: ${ALL_CLIENTS.join(', ')}.`);
+  process.exit(2);
+}
 
 const startedAt = new Date();
 const log = (line) => console.error(`[${((Date.now() - startedAt.getTime()) / 1_000).toFixed(0).padStart(4)} s] ${line}`);
 if (process.env.BENCH_NO_BUILD !== '1') {
-  log('building the dashboard, the hub-sample and the comparison clients\' kit...');
+  log('building the dashboard, the headless runner, the hub-sample and the comparison clients\' kit...');
   execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['run', '--silent', 'build:cli'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   execFileSync('npm', ['run', '--silent', 'build:hub'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   // The comparison clients' schedule and histograms: the engine's own (bench/tool/kit.ts).
   execFileSync('npm', ['run', '--silent', 'build:bench'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 const ctx = {
-  root, quick, ports, log,
+  root, quick, ports, log, clients,
   stepSec: quick ? 5 : 8,
   warmupSec: quick ? 1 : 2,
   latencySec: quick ? 10 : 30,
@@ -87,10 +96,10 @@ try {
 }
 machine.loadAverageAtEnd = os.loadavg();
 
-const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${process.env.BENCH_ONLY ? `BENCH_ONLY=${process.env.BENCH_ONLY} ` : ''}npm run bench:tool`;
+const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${process.env.BENCH_ONLY ? `BENCH_ONLY=${process.env.BENCH_ONLY} ` : ''}${process.env.BENCH_CLIENTS ? `BENCH_CLIENTS=${process.env.BENCH_CLIENTS} ` : ''}npm run bench:tool`;
 const doc = { format: 'signalr-live-bench/tool-bench', version: 1, startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), command, quick, machine, settings: { stepSec: ctx.stepSec, warmupSec: ctx.warmupSec, latencySec: ctx.latencySec, transportSec: ctx.transportSec, dashboardMinutes: ctx.dashboardMinutes }, results };
 // Only a full run of every benchmark replaces the recorded results.
-const full = !quick && only.length === Object.keys(BENCHES).length;
+const full = !quick && only.length === Object.keys(BENCHES).length && clients.length === ALL_CLIENTS.length;
 const outDir = full ? path.join(root, 'bench') : mkdtempSync(path.join(os.tmpdir(), 'tool-bench-'));
 writeFileSync(path.join(outDir, 'tool-results.json'), JSON.stringify(doc, null, 2) + '\n');
 const markdown = writeMarkdown(doc, path.join(outDir, 'TOOL-RESULTS.md'), path.join(root, 'bench/TOOL-RESULTS.md'));

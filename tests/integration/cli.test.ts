@@ -38,6 +38,9 @@ describe('live-bench, the headless runner', () => {
       expect(result.totals.received).toBe(expectedReceptions);
       expect(result.points.length).toBeGreaterThan(0);
       expect(result.client).toMatch(/^node v20/);
+      // The planned send window (epoch µs): --duration 2 s, within the run's wall time.
+      expect(result.sendWindow!.endUs - result.sendWindow!.startUs).toBe(2_000_000);
+      expect(result.sendWindow!.startUs).toBeGreaterThan(Date.parse(result.startedAt) * 1_000);
     });
   }
 

@@ -34,6 +34,20 @@ describe('a run with fake connections', () => {
     expect(result(coordinator).verdict).toMatchObject({ status: 'pass', share: 1, delivery: 1 });
   });
 
+  it('records the planned send window, so a reader can cut its own figures (CPU) to the measured seconds', async () => {
+    const { time, coordinator } = fakeRun(config({ connections: 2, workers: 1, sendIntervalMs: 100, durationSec: 3, warmupSec: 1 }), { deliveryDelayMs: 2 });
+    expect(result(coordinator).sendWindow).toBeUndefined();
+    const startedUs = time.nowUs();
+    coordinator.start();
+    await time.advanceByMs(30_000);
+    const window = result(coordinator).sendWindow;
+    expect(window).toBeDefined();
+    expect(window!.endUs - window!.startUs).toBe(3_000_000);
+    // "go" waits for every worker to be ready, then leads the first slot by GO_LEAD_MS.
+    expect(window!.startUs).toBeGreaterThan(startedUs);
+    expect(window!.startUs).toBeLessThan(startedUs + 5_000_000);
+  });
+
   it('counts dropped echoes as lost and repeated ones as duplicated', async () => {
     const { time, coordinator } = fakeRun(config({ connections: 2, workers: 1, sendIntervalMs: 100, durationSec: 1 }), {
       deliveryDelayMs: 5,

@@ -152,4 +152,12 @@ describe('fates', () => {
     expect(recorder.totals).toMatchObject({ planned: 15, underOneSecond: 13, late: 1, notSent: { backedUp: 1 } });
     expect(lostOf(recorder.totals, true)).toBe(0);
   });
+  it('keeps each second apart when receptions of two seconds interleave', () => {
+    const runStartUs = 1_700_000_000_000_000;
+    const recorder = new FatesRecorder(runStartUs);
+    for (const atUs of [100, 1_000_100, 200, 1_000_200, 300]) recorder.add(runStartUs + atUs, 'underOneSecond', 1);
+    expect(recorder.take().map((f) => [f.second, f.underOneSecond])).toEqual([[1, 3], [2, 2]]);
+    recorder.add(runStartUs + 1_000_300, 'late', 1);
+    expect(recorder.take().map((f) => [f.second, f.late])).toEqual([[2, 1]]);
+  });
 });

@@ -21,6 +21,12 @@ export const MAX_UNWRITTEN_SENDS = 64;
  *  resolve at once, and the socket's buffer is where a stall piles up. */
 export const MAX_BUFFERED_BYTES = 1_048_576;
 
+/** A connection's sends handed to the client and not yet written, and the callback that counts one written. */
+interface Unwritten {
+  count: number;
+  written: () => void;
+}
+
 export interface RunnerContext {
   clock: Clock;
   timers: Timers;
@@ -69,7 +75,7 @@ export class ScenarioRunner {
       const sendBytes = this.ctx.encodedBytes(spec.method, spec.args(sampleTs(), this.#payload.build({ sender: pooled.index, seq: 0, sendLagUs: 0 })));
       // Spreading first sends across the interval keeps the hub's load even instead of in bursts.
       const offsetUs = (pooled.index / this.ctx.totalConnections) * this.#intervalUs;
-      const unwritten = { count: 0 };
+      const unwritten: Unwritten = { count: 0, written: () => unwritten.count-- };
       const loop = new OpenLoop(this.ctx.clock, this.ctx.timers, go.sendStartUs + offsetUs, this.#intervalUs, go.sendEndUs,
         (plannedUs, sendLagUs, seq) => this.#send(pooled, spec, sendBytes, unwritten, plannedUs, sendLagUs, seq));
       this.#loops.push(loop);
@@ -86,38 +92,40 @@ export class ScenarioRunner {
    * One slot came due. Its receptions are planned whatever happens next (every planned message
    * counts): a slot that cannot be sent is counted with why, never silently skipped.
    */
-  #send(pooled: PooledConnection, spec: SendSpec, sendBytes: number, unwritten: { count: number }, plannedUs: number, sendLagUs: number, seq: number): void {
+  #send(pooled: PooledConnection, spec: SendSpec, sendBytes: number, unwritten: Unwritten, plannedUs: number, sendLagUs: number, seq: number): void {
     const stats = this.ctx.stats;
     const measured = plannedUs >= this.#warmupEndUs;
     if (measured) stats.recordSlot(plannedUs, spec.recipients);
-    const notSent = (reason: NotSentReason) => {
-      if (measured) stats.recordNotSent(plannedUs, reason, spec.recipients);
-    };
     if (pooled.state === 'reconnecting') {
-      notSent('reconnecting');
+      this.#notSent(measured, plannedUs, 'reconnecting', spec);
       stats.recordError('send', `${spec.method} not sent: the connection was reconnecting.`);
       return;
     }
     if (pooled.state !== 'open') {
       // Closed during the run, or never opened: its slots still came due.
-      notSent('disconnected');
+      this.#notSent(measured, plannedUs, 'disconnected', spec);
       return;
     }
     if (unwritten.count >= MAX_UNWRITTEN_SENDS || pooled.connection.bufferedBytes() > MAX_BUFFERED_BYTES) {
-      notSent('backedUp');
+      this.#notSent(measured, plannedUs, 'backedUp', spec);
       stats.recordBackedUp();
       return;
     }
     const payload = this.#payload.build({ sender: pooled.index, seq, sendLagUs });
     if (measured) stats.recordSend(sendLagUs, this.#intervalUs, sendBytes);
     unwritten.count++;
-    const written = pooled.connection.send(spec.method, ...spec.args(Math.round(plannedUs), payload));
-    void written.then(() => unwritten.count--, () => unwritten.count--);
-    written.catch((error: unknown) => {
+    // One reaction per send (the success path's function is the connection's own): this runs
+    // thousands of times a second.
+    pooled.connection.send(spec.method, ...spec.args(Math.round(plannedUs), payload)).then(unwritten.written, (error: unknown) => {
+      unwritten.count--;
       // Never written: nothing of it can arrive.
-      notSent('writeFailed');
+      this.#notSent(measured, plannedUs, 'writeFailed', spec);
       stats.recordError('send', `${spec.method} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
     });
+  }
+
+  #notSent(measured: boolean, plannedUs: number, reason: NotSentReason, spec: SendSpec): void {
+    if (measured) this.ctx.stats.recordNotSent(plannedUs, reason, spec.recipients);
   }
 
   /**

@@ -1,24 +1,33 @@
 // 1 and 2. Throughput ceiling of one tab and client CPU per message: 255 WebSocket connections
 // echoing 2 KB, the send rate raised step by step, each step run by every client in turn (so
 // machine load hits them alike): the tab, raw WebSockets in the same browser (what the browser
-// itself allows), the plain-library Node script and the raw-WebSocket Node client. A client stops
+// itself allows), the plain-library Node script, the raw-WebSocket Node client and the headless
+// runner (bin/live-bench.js) with its default 2 worker threads and with 1. A client stops
 // when its p99 passes 1 s, it misses more than 1% of its slots or loses messages, twice in a row at
 // one step (the machine is shared: one noisy step is retried). The first step is the fixed rate
 // at which CPU per 1,000 round trips is compared.
-import { runBrowserRaw, runNodeClient, runTab } from '../lib/runs.mjs';
+import { runBrowserRaw, runNodeClient, runRunner, runTab } from '../lib/runs.mjs';
 
-export const CLIENTS = ['tab', 'browserRaw', 'library', 'raw'];
-const RUNNERS = { tab: runTab, browserRaw: runBrowserRaw, library: (ctx, load) => runNodeClient(ctx, 'library', load), raw: (ctx, load) => runNodeClient(ctx, 'raw', load) };
+const RUNNERS = {
+  tab: runTab,
+  browserRaw: runBrowserRaw,
+  library: (ctx, load) => runNodeClient(ctx, 'library', load),
+  raw: (ctx, load) => runNodeClient(ctx, 'raw', load),
+  runner: (ctx, load) => runRunner(ctx, load, { workers: 2 }),
+  runner1: (ctx, load) => runRunner(ctx, load, { workers: 1 }),
+};
+export const ALL_CLIENTS = Object.keys(RUNNERS);
 const CONNECTIONS = 255;
 /** Send intervals in ms, each step about 33% more messages than the last: 1,020 to 25,500 msg/s. */
 const INTERVALS_MS = [250, 190, 140, 100, 75, 56, 42, 32, 24, 18, 13, 10];
 
 export async function throughput(ctx) {
+  const clients = ctx.clients ?? ALL_CLIENTS;
   const steps = [];
-  const ceilings = Object.fromEntries(CLIENTS.map((c) => [c, null]));
+  const ceilings = Object.fromEntries(clients.map((c) => [c, null]));
   const failedAt = {};
   for (const intervalMs of ctx.quick ? INTERVALS_MS.filter((_, i) => i % 2 === 0) : INTERVALS_MS) {
-    const still = CLIENTS.filter((c) => !(c in failedAt));
+    const still = clients.filter((c) => !(c in failedAt));
     if (still.length === 0) break;
     for (const client of still) {
       const r = await stepTwice(ctx, client, intervalMs, steps);
@@ -28,7 +37,7 @@ export async function throughput(ctx) {
   }
   // One more step halfway between the last that held and the first that failed narrows each
   // ceiling from a third to about a sixth of a step.
-  for (const client of CLIENTS) {
+  for (const client of clients) {
     const held = ceilings[client];
     const failed = failedAt[client];
     if (!held || !failed) continue;
@@ -38,8 +47,8 @@ export async function throughput(ctx) {
     if (r.holds) ceilings[client] = r;
     else failedAt[client] = r;
   }
-  const fixed = Object.fromEntries(CLIENTS.map((c) => [c, steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0] && s.holds) ?? steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0]) ?? null]));
-  return { connections: CONNECTIONS, steps, ceilings, failedAt, fixedRate: fixed };
+  const fixed = Object.fromEntries(clients.map((c) => [c, steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0] && s.holds) ?? steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0]) ?? null]));
+  return { connections: CONNECTIONS, clients, steps, ceilings, failedAt, fixedRate: fixed };
 }
 
 /** Runs a step, and once more if it fails: one noisy step on a shared machine does not end a ramp. */

@@ -6,8 +6,11 @@ const NOTES_HEADING = '## Notes';
 const n = (v, digits = 0) => (v == null || Number.isNaN(v) ? '–' : Number(v).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
 const pct = (v, digits = 0) => (v == null ? '–' : `${n(100 * v, digits)}%`);
 const row = (cells) => `| ${cells.join(' | ')} |`;
-const CLIENT_NAMES = { tab: 'tab (dashboard, 2 Web Workers)', browserRaw: 'same browser, raw WebSockets (2 Web Workers)', library: 'Node + @microsoft/signalr (plain script)', raw: 'Node + raw WebSockets (leanest)' };
-const CLIENTS = Object.keys(CLIENT_NAMES);
+const CLIENT_NAMES = {
+  tab: 'tab (dashboard, 2 Web Workers)', browserRaw: 'same browser, raw WebSockets (2 Web Workers)', library: 'Node + @microsoft/signalr (plain script)', raw: 'Node + raw WebSockets (leanest)',
+  runner: 'headless runner (bin/live-bench.js, 2 worker threads)', runner1: 'headless runner, --workers 1',
+};
+const RUNNER_CLIENTS = ['runner', 'runner1'];
 
 export function writeMarkdown(doc, outPath, notesFrom) {
   const r = doc.results;
@@ -27,6 +30,7 @@ export function writeMarkdown(doc, outPath, notesFrom) {
       'The **same-browser raw client** (`bench/tool/clients/browser-raw/`) is a page with 2 Web Workers holding raw WebSockets that speak SignalR\'s JSON protocol by hand; it keeps each latency in an array and posts them at the end. ' +
       'The **plain-library script** (`bench/tool/clients/library-client.mjs`) is what the `@microsoft/signalr` docs show: `HubConnectionBuilder().withUrl().build()`, `on(\'Measure\')`, `start()`, `send(\'Echo\', …)`, one Node thread. ' +
       'The **raw client** (`bench/tool/clients/raw-client.mjs`) is `ws` speaking SignalR\'s JSON protocol by hand (negotiate, handshake, invocation frames; reads only `ts` and the payload), one Node thread. ' +
+      'The **headless runner** is `bin/live-bench.js --scenario echo --json <file> --quiet --no-guide-rule` (the dashboard\'s engine in Node worker threads; its main thread only merges the threads\' snapshots), run with its default 2 worker threads and with `--workers 1`; its measured window is cut from the planned send window in its JSON (`sendWindow`). ' +
       'CPU is utime+stime from `/proc` over the measured window only: every Chromium process (split into the page\'s main thread, its workers, the network service that does the socket I/O, the rest), or the Node process; the hub\'s beside it.',
     '',
   ];
@@ -43,6 +47,7 @@ export function writeMarkdown(doc, outPath, notesFrom) {
 }
 
 function throughputSection(t, doc) {
+  const CLIENTS = t.clients ?? ['tab', 'browserRaw', 'library', 'raw'];
   const c = t.ceilings;
   const rate = (x) => (x ? x.receivedPerSec : null);
   const ratio = (a, b) => (a && b ? a / b : null);
@@ -56,13 +61,14 @@ function throughputSection(t, doc) {
       'The ceiling is the received rate of the last step that held. "Same browser, raw WebSockets" is the leanest client this browser can run ' +
       '(`bench/tool/clients/browser-raw/`: 2 Web Workers, raw WebSockets, SignalR\'s JSON protocol by hand, same schedule): the browser\'s own limit.',
     '',
-    row(['client', 'ceiling (msg/s received)', 'first step that failed (twice)', 'tab as a share of it']),
-    row(['---', '---:', '---', '---:']),
+    row(['client', 'ceiling (msg/s received)', 'first step that failed (twice)', 'tab as a share of it', 'runner (2 threads) as a share of it']),
+    row(['---', '---:', '---', '---:', '---:']),
   ];
   for (const client of CLIENTS) {
     const failed = t.failedAt[client];
     const why = failed ? `${n(failed.targetPerSec)}/s: ${failed.error ?? failed.failures.join(', ')}` : 'none (top step held)';
-    lines.push(row([CLIENT_NAMES[client], n(rate(c[client])), why, client === 'tab' ? '–' : pct(ratio(rate(c.tab), rate(c[client])))]));
+    lines.push(row([CLIENT_NAMES[client], n(rate(c[client])), why, client === 'tab' ? '–' : pct(ratio(rate(c.tab), rate(c[client]))),
+      client === 'runner' ? '–' : pct(ratio(rate(c.runner), rate(c[client])))]));
   }
   lines.push('', 'Every step:', '', row(['target msg/s', 'client', 'received/s', 'p50 ms', 'p99 ms', 'missed slots', 'lost', 'client CPU s per 1,000', 'hub CPU s per 1,000', 'holds']),
     row(['---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']));
@@ -71,8 +77,9 @@ function throughputSection(t, doc) {
     else lines.push(row([n(s.targetPerSec), s.client + (s.label ? ` (${s.label})` : '') + (s.attempt > 1 ? ' (again)' : ''), n(s.receivedPerSec), n(s.p50Ms, 1), n(s.p99Ms, 1), n(s.missedSlots), n(s.lost), n(s.cpuSecPer1000, 3), n(s.hubCpuSecPer1000, 3), verdict(s)]));
   }
   const f = t.fixedRate;
+  const firstFixed = Object.values(f).find((s) => s && !s.error);
   lines.push('', '## 2. Client CPU per message', '',
-    `CPU seconds per 1,000 echo round trips at a fixed ${n(f.tab?.targetPerSec ?? f.raw?.targetPerSec)} msg/s (the first step above: ${t.connections} connections, one send every ${f.tab?.intervalMs ?? f.raw?.intervalMs} ms each).`,
+    `CPU seconds per 1,000 echo round trips at a fixed ${n(firstFixed?.targetPerSec)} msg/s (the first step above: ${t.connections} connections, one send every ${firstFixed?.intervalMs} ms each).`,
     '', row(['client', 'CPU s per 1,000', 'cores busy', 'of which', 'p99 ms', 'hub CPU s per 1,000']), row(['---', '---:', '---:', '---', '---:', '---:']));
   for (const client of CLIENTS) {
     const s = f[client];
@@ -85,6 +92,29 @@ function throughputSection(t, doc) {
   }
   const tabCpu = f.tab?.cpuSecPer1000;
   if (tabCpu) lines.push('', `Per message, the tab uses ${n(tabCpu / f.browserRaw?.cpuSecPer1000, 2)}× the CPU of raw WebSockets in the same browser, ${n(tabCpu / f.library?.cpuSecPer1000, 1)}× the plain-library Node script's and ${n(tabCpu / f.raw?.cpuSecPer1000, 1)}× the raw Node client's.`);
+  lines.push('');
+  if (CLIENTS.includes('library') && RUNNER_CLIENTS.some((r) => CLIENTS.includes(r))) lines.push(...runnerPairs(t, CLIENTS));
+  return lines;
+}
+
+/** The runner beside the plain-library script at every step both ran: ratios from back-to-back runs. */
+function runnerPairs(t, clients) {
+  const lines = ['## 2b. Headless runner beside the plain-library script', '',
+    'Each step\'s runs follow one another within a minute, so each ratio compares runs under the same machine load. ' +
+      'Ratios are runner ÷ script (CPU per 1,000 round trips, p99); missed slots are counts out of the sends of each run. The last attempt of each step is shown.', '',
+    row(['target msg/s', 'runner', 'CPU s per 1,000 (runner / script)', 'ratio', 'missed slots (runner / script)', 'p99 ms (runner / script)', 'both hold']),
+    row(['---:', '---', '---:', '---:', '---:', '---:', '---'])];
+  const last = (client, s) => t.steps.filter((x) => x.client === client && x.intervalMs === s.intervalMs && !x.error).at(-1);
+  for (const script of t.steps.filter((s) => s.client === 'library' && !s.error)) {
+    if (last('library', script) !== script) continue;
+    for (const client of RUNNER_CLIENTS.filter((r) => clients.includes(r))) {
+      const r = last(client, script);
+      if (!r) continue;
+      lines.push(row([n(script.targetPerSec), client === 'runner' ? '2 threads' : '1 thread', `${n(r.cpuSecPer1000, 3)} / ${n(script.cpuSecPer1000, 3)}`,
+        r.cpuSecPer1000 && script.cpuSecPer1000 ? `${n(r.cpuSecPer1000 / script.cpuSecPer1000, 2)}×` : '–', `${n(r.missedSlots)} / ${n(script.missedSlots)}`,
+        `${n(r.p99Ms, 1)} / ${n(script.p99Ms, 1)}`, r.holds && script.holds ? 'yes' : `runner ${r.holds ? 'holds' : 'fails'}, script ${script.holds ? 'holds' : 'fails'}`]));
+    }
+  }
   lines.push('');
   return lines;
 }

@@ -1,9 +1,12 @@
 // One measured run of each client against the bench's hub, reduced to the same record:
 // - tab: the dashboard in a directly launched Chromium, started by its URL (src/lib/bench-hook.ts);
-// - library / raw: the Node clients in bench/tool/clients, each in its own process.
+// - library / raw: the Node clients in bench/tool/clients, each in its own process;
+// - runner: the headless runner (bin/live-bench.js, the engine in worker threads), its own process.
 // CPU is read from /proc for the client's processes and for the hub, over the measured window only
 // (after the warm-up, until the last planned send), so start-up and connecting are left out.
 import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { createLatencyHistogram, recordLatencyUs, summarizeLatency } from '../../../dist-bench/kit.js';
 import { chromiumCpu, launchChromium } from './chromium.mjs';
@@ -130,7 +133,43 @@ export async function runNodeClient(ctx, client, load) {
   const script = path.join(ctx.root, `bench/tool/clients/${client}-client.mjs`);
   const options = { endpointUrl: `${ctx.hub.httpUrl}/signalrbench`, connections: load.connections, intervalMs: load.intervalMs,
     durationSec: load.durationSec, warmupSec: load.warmupSec ?? 0, messageBytes: load.messageBytes ?? 2_048 };
-  const child = spawn(process.execPath, [script, JSON.stringify(options)], { cwd: ctx.root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = await runNodeProcess(ctx, client, [script, JSON.stringify(options)]);
+  const result = JSON.parse(run.stdout.trim().split('\n').at(-1));
+  return record(client, load, result, result.latency, result.uncorrectedLatency,
+    run.cpu.between(result.measuredFromMs, result.measuredToMs), run.hubCpu.between(result.measuredFromMs, result.measuredToMs), { rampMs: result.rampMs });
+}
+
+/**
+ * Runs the headless runner (bin/live-bench.js, built by `npm run build:cli`) with `workers`
+ * threads; its main thread and worker threads are one process, counted whole. Quiet (no progress
+ * lines) and without the guide's exit code: the bench judges every step by the same rule. The
+ * measured window comes from the result's planned send window.
+ */
+export async function runRunner(ctx, load, { workers = 2 } = {}) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tool-bench-runner-'));
+  const jsonPath = path.join(dir, 'result.json');
+  try {
+    const args = [path.join(ctx.root, 'bin/live-bench.js'), '--endpoint', `${ctx.hub.httpUrl}/signalrbench`, '--scenario', 'echo',
+      '--connections', String(load.connections), '--workers', String(workers), '--interval-ms', String(load.intervalMs),
+      '--duration', String(load.durationSec), '--warmup', String(load.warmupSec ?? 0), '--message-bytes', String(load.messageBytes ?? 2_048),
+      '--json', jsonPath, '--quiet', '--no-guide-rule'];
+    const run = await runNodeProcess(ctx, 'runner', args);
+    const result = JSON.parse(await readFile(jsonPath, 'utf8'));
+    if (!result.sendWindow) throw new Error(`The runner's result has no send window (outcome ${result.outcome?.kind}): it never started sending. ${run.stderr}`);
+    const fromMs = (result.sendWindow.startUs + result.config.warmupSec * 1_000_000) / 1_000;
+    const toMs = result.sendWindow.endUs / 1_000;
+    // lost is null only in a run that did not drain; then what was sent and never arrived.
+    const totals = { ...result.totals, lost: result.fates.lost ?? Math.max(0, result.totals.sent - result.totals.received) };
+    return record(workers === 2 ? 'runner' : `runner${workers}`, load, totals, result.latency, result.uncorrectedLatency,
+      run.cpu.between(fromMs, toMs), run.hubCpu.between(fromMs, toMs), { workers, outcome: result.outcome.kind, errorCounts: result.errorCounts });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `node args…`, sampling its CPU and the hub's; rejects when it exits with anything but 0. */
+async function runNodeProcess(ctx, client, args) {
+  const child = spawn(process.execPath, args, { cwd: ctx.root, stdio: ['ignore', 'pipe', 'pipe'] });
   const cpu = new CpuSampler(processCpu(child.pid, 'node'));
   const hubCpu = new CpuSampler(processCpu(ctx.hub.process.pid, 'hub'));
   let stdout = '';
@@ -141,7 +180,5 @@ export async function runNodeClient(ctx, client, load) {
   cpu.stop();
   hubCpu.stop();
   if (code !== 0) throw new Error(`The ${client} client exited with ${code}: ${stderr}`);
-  const result = JSON.parse(stdout.trim().split('\n').at(-1));
-  return record(client, load, result, result.latency, result.uncorrectedLatency,
-    cpu.between(result.measuredFromMs, result.measuredToMs), hubCpu.between(result.measuredFromMs, result.measuredToMs), { rampMs: result.rampMs });
+  return { stdout, stderr, cpu, hubCpu };
 }
