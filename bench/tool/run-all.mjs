@@ -29,8 +29,14 @@ import { writeMarkdown } from './lib/report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const quick = process.env.BENCH_QUICK === '1';
-/** This benchmark's ports (5300-5399 are reserved for it): hub HTTP, hub HTTPS, report collector. */
-const ports = { http: 5310, https: 5311, collector: 5312 };
+/** This benchmark's ports (5300-5399 are reserved for it): hub HTTP, hub HTTPS, report collector.
+ *  BENCH_PORT_BASE moves all three, so two checkouts can measure at once. */
+const portBase = Number(process.env.BENCH_PORT_BASE ?? 5310);
+if (!Number.isInteger(portBase) || portBase < 1024 || portBase > 65_530) {
+  console.error(`BENCH_PORT_BASE is ${process.env.BENCH_PORT_BASE}: give a whole port number from 1024 to 65530 (three ports from it are used).`);
+  process.exit(2);
+}
+const ports = { http: portBase, https: portBase + 1, collector: portBase + 2 };
 const BENCHES = { throughput, latency: latencyTruth, rampup: rampUp, transports, dashboard: dashboardCost };
 const only = (process.env.BENCH_ONLY ?? Object.keys(BENCHES).join(',')).split(',').map((s) => s.trim());
 const unknown = only.filter((name) => !(name in BENCHES));
