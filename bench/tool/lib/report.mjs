@@ -119,28 +119,37 @@ function runnerPairs(t, clients) {
   return lines;
 }
 
+const LATENCY_CLIENTS = [['tab', 'tab (the tool)'], ['browserRaw', 'same browser, raw WebSockets'], ['raw', 'Node, raw WebSockets']];
+
 function latencySection(l) {
   const lines = ['## 3. Latency truth at low load', '',
-    `${l.load.connections} WebSocket connections (JSON) echoing 2,048 B once a second for ${l.load.durationSec} s (first ${l.load.warmupSec} s left out), from the tab. ` +
-      'The wire figures are the same round trips in a tshark capture on loopback, paired message by message (`sender:seq`): ' +
-      'the hub\'s round trip is the Echo frame to its Measure frame; the send path is the planned time to the Echo frame on the wire.', '',
-    row(['', 'p50 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'messages']), row(['---', '---:', '---:', '---:', '---:', '---:']),
-    row(['tab, as the tool reports it (from the planned time)', n(l.tab.p50Ms, 2), n(l.tab.p99Ms, 2), n(l.tab.p999Ms, 2), n(l.tab.maxMs, 2), n(l.tab.received)]),
-    row(['tab, from the actual send time (uncorrected)', n(l.tab.uncorrectedP50Ms, 2), n(l.tab.uncorrectedP99Ms, 2), '', '', ''])];
-  if (l.wire) {
-    lines.push(row(['wire: hub round trip (Echo frame → Measure frame)', n(l.wire.rtt.p50Ms, 2), n(l.wire.rtt.p99Ms, 2), n(l.wire.rtt.p999Ms, 2), n(l.wire.rtt.maxMs, 2), n(l.wire.matched)]),
-      row(['wire: planned time → Echo frame (client send path)', n(l.wire.sendPath.p50Ms, 2), n(l.wire.sendPath.p99Ms, 2), n(l.wire.sendPath.p999Ms, 2), n(l.wire.sendPath.maxMs, 2), '']),
-      row(['wire: planned time → Measure frame (a client that reads instantly)', n(l.wire.plannedToWireIn.p50Ms, 2), n(l.wire.plannedToWireIn.p99Ms, 2), n(l.wire.plannedToWireIn.p999Ms, 2), n(l.wire.plannedToWireIn.maxMs, 2), '']));
+    `${l.load.connections} WebSocket connections (JSON) echoing 2,048 B once a second for ${l.load.durationSec} s (first ${l.load.warmupSec} s left out), ` +
+      'from each client in turn, each under its own tshark capture on loopback, paired message by message (`sender:seq`). ' +
+      '*Reported* is what the client says (from the planned time); *wire* is the hub\'s round trip (Echo frame to its Measure frame); ' +
+      '*overhead* = reported − wire. The overhead splits into the *timer* (planned time to the send call: the client writes it into each payload header), ' +
+      'the *way out* (send call to the Echo frame on the wire) and the *way in* (Measure frame on the wire to the handler: reported − "planned → Measure frame").', '',
+    row(['client', 'reported p50 / p99 ms', 'wire p50 / p99 ms', 'overhead p50 / p99 ms', 'timer p50 / p99 ms', 'way out p50 / p99 ms', 'way in p50 / p99 ms', 'messages (paired)']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:'])];
+  const pair = (a, b, digits = 2) => `${n(a, digits)} / ${n(b, digits)}`;
+  for (const [key, label] of LATENCY_CLIENTS) {
+    const c = l.clients?.[key];
+    if (!c) continue;
+    const w = c.wire;
+    lines.push(row([label, pair(c.p50Ms, c.p99Ms), w ? pair(w.rtt.p50Ms, w.rtt.p99Ms) : '', w ? pair(c.overheadMs.p50, c.overheadMs.p99) : '',
+      w ? pair(w.timer.p50Ms, w.timer.p99Ms) : '', w ? pair(w.wayOut.p50Ms, w.wayOut.p99Ms) : '', w ? pair(c.wayInMs.p50, c.wayInMs.p99) : '',
+      `${n(c.received)}${w ? ` (${n(w.matched)})` : ''}`]));
   }
-  lines.push(row(['raw client at the same load (Node)', n(l.raw.p50Ms, 2), n(l.raw.p99Ms, 2), n(l.raw.p999Ms, 2), n(l.raw.maxMs, 2), n(l.raw.received)]), '');
-  if (l.wire) {
-    lines.push(`**The client's overhead**: the tool reports ${n(l.overheadMs.p50, 2)} ms more than the hub's round trip at p50 and ${n(l.overheadMs.p99, 2)} ms more at p99. ` +
-      `Of that, the send path (timer to frame on the wire) is ${n(l.wire.sendPath.p50Ms, 2)} ms at p50; the receive path (frame on the wire to the worker's handler) is the rest, ` +
-      `${n(l.receivePathMs.p50, 2)} ms at p50 and ${n(l.receivePathMs.p99, 2)} ms at p99 (the tool against "planned → Measure frame"). ` +
-      `Clock check: the earliest send-path figure is ${n(l.wire.sendPath.minMs, 3)} ms (the page's clock and the capture's agree if it is small and not negative). ` +
-      `Echo frames without a Measure frame in the capture: ${n(l.wire.unanswered)}.`, '');
+  lines.push('');
+  const { tab, browserRaw } = l.clients ?? {};
+  if (tab?.wire && browserRaw?.wire) {
+    lines.push(`**The tool's own overhead** over the hub's round trip is ${n(tab.overheadMs.p50, 2)} ms at p50. Raw WebSockets in the same browser, on the same schedule, ` +
+      `pay ${n(browserRaw.overheadMs.p50, 2)} ms: that is this browser's floor (its timer ${n(browserRaw.wire.timer.p50Ms, 2)} ms, way out ${n(browserRaw.wire.wayOut.p50Ms, 2)} ms, ` +
+      `way in ${n(browserRaw.wayInMs.p50, 2)} ms at p50). Above the floor the tab adds ${n(tab.overheadMs.p50 - browserRaw.overheadMs.p50, 2)} ms at p50 ` +
+      `and ${n(tab.overheadMs.p99 - browserRaw.overheadMs.p99, 2)} ms at p99. Clock check: the earliest send path is ${n(tab.wire.sendPath.minMs, 3)} ms for the tab and ` +
+      `${n(browserRaw.wire.sendPath.minMs, 3)} ms for raw WebSockets (the page's clock and the capture's agree when it is small and not negative). ` +
+      `Echo frames without a Measure frame in the captures: ${LATENCY_CLIENTS.map(([key]) => n(l.clients[key]?.wire?.unanswered ?? 0)).join(', ')}.`, '');
   } else {
-    lines.push('tshark was not available, so there is no wire capture in this run: the raw client is the reference.', '');
+    lines.push('tshark was not available, so there is no wire capture in this run: the raw clients are the reference.', '');
   }
   return lines;
 }

@@ -45,13 +45,15 @@ export async function startCapture(port, file) {
   };
 }
 
-const FRAME = /"target":"(Echo|Measure)","arguments":\[(\d+),"(\d+):(\d+):/g;
+const FRAME = /"target":"(Echo|Measure)","arguments":\[(\d+),"(\d+):(\d+):(\d+)\|/g;
 
 /**
  * Pairs each Echo with its Measure. Returns per-message microseconds: wire round trip (Echo frame
- * to Measure frame), planned time to Echo on the wire (the client's send path), planned time to
- * Measure on the wire (what a client that read it instantly would report). Messages planned
- * before `warmupSec` after the first send are left out, as the tool leaves them out.
+ * to Measure frame), planned time to Echo on the wire (the client's send path), split into the
+ * timer (planned time to the send call, which every client writes into its payload header as
+ * sendLagUs) and the way out (send call to the frame on the wire), and planned time to Measure on
+ * the wire (what a client that read it instantly would report). Messages planned before
+ * `warmupSec` after the first send are left out, as the tool leaves them out.
  */
 export function analyzeCapture(file, warmupSec) {
   const text = execFileSync('tshark', ['-r', file, '-Y', 'websocket.payload.text', '-T', 'fields', '-e', 'frame.time_epoch', '-e', 'websocket.payload.text',
@@ -65,10 +67,10 @@ export function analyzeCapture(file, warmupSec) {
     // Whole microseconds since the epoch, as the tool's ts (frame.time_epoch has ns digits).
     const [sec, frac = ''] = line.slice(0, tab).split('.');
     const atUs = Number(sec) * 1_000_000 + Number(frac.padEnd(6, '0').slice(0, 6));
-    for (const [, target, ts, sender, seq] of line.slice(tab + 1).matchAll(FRAME)) {
+    for (const [, target, ts, sender, seq, sendLagUs] of line.slice(tab + 1).matchAll(FRAME)) {
       const key = `${sender}:${seq}`;
       if (target === 'Echo') {
-        echoes.set(key, { ts: Number(ts), atUs });
+        echoes.set(key, { ts: Number(ts), atUs, sendLagUs: Number(sendLagUs) });
         firstTs = Math.min(firstTs, Number(ts));
       } else if (!measures.has(key)) measures.set(key, atUs);
     }
@@ -76,9 +78,11 @@ export function analyzeCapture(file, warmupSec) {
   const warmupEndUs = firstTs + warmupSec * 1_000_000;
   const rtt = [];
   const sendPath = [];
+  const timer = [];
+  const wayOut = [];
   const plannedToWireIn = [];
   let unanswered = 0;
-  for (const [key, { ts, atUs }] of echoes) {
+  for (const [key, { ts, atUs, sendLagUs }] of echoes) {
     if (ts < warmupEndUs) continue;
     const inUs = measures.get(key);
     if (inUs === undefined) {
@@ -87,9 +91,12 @@ export function analyzeCapture(file, warmupSec) {
     }
     rtt.push(inUs - atUs);
     sendPath.push(atUs - ts);
+    timer.push(sendLagUs);
+    wayOut.push(atUs - ts - sendLagUs);
     plannedToWireIn.push(inUs - ts);
   }
-  return { matched: rtt.length, unanswered, rttUs: percentiles(rtt), sendPathUs: percentiles(sendPath), plannedToWireInUs: percentiles(plannedToWireIn) };
+  return { matched: rtt.length, unanswered, rttUs: percentiles(rtt), sendPathUs: percentiles(sendPath), timerUs: percentiles(timer), wayOutUs: percentiles(wayOut),
+    plannedToWireInUs: percentiles(plannedToWireIn) };
 }
 
 function percentiles(values) {
