@@ -1,6 +1,7 @@
 // Writes the tool benchmark's figures as Markdown (bench/TOOL-RESULTS.md). The "## Notes" section
 // at the end of the existing file is written by people and kept from run to run.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { goalsSection } from './goals.mjs';
 
 const NOTES_HEADING = '## Notes';
 const n = (v, digits = 0) => (v == null || Number.isNaN(v) ? '–' : Number(v).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
@@ -34,6 +35,7 @@ export function writeMarkdown(doc, outPath, notesFrom) {
       'CPU is utime+stime from `/proc` over the measured window only: every Chromium process (split into the page\'s main thread, its workers, the network service that does the socket I/O, the rest), or the Node process; the hub\'s beside it.',
     '',
   ];
+  lines.push(...goalsSection(r));
   if (r.throughput) lines.push(...throughputSection(r.throughput, doc));
   if (r.latency) lines.push(...latencySection(r.latency));
   if (r.rampup) lines.push(...rampSection(r.rampup));

@@ -1,0 +1,104 @@
+// The tool's own goals, read from one run: the tab against raw WebSockets in the same browser,
+// the headless runner against the plain-library script, the latency the tool adds, and the
+// dashboard's main thread. Each line says the figure, the goal and whether this run meets it;
+// a figure the run did not measure reads "not measured", never as met.
+
+const n = (v, digits = 2) => (v == null || Number.isNaN(v) ? '–' : Number(v).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+const row = (cells) => `| ${cells.join(' | ')} |`;
+const NOT_MEASURED = { figure: 'not measured', met: null };
+/** Runs before the runner joined name no clients: those four ran. */
+const clientsOf = (t) => t?.clients ?? (t ? ['tab', 'browserRaw', 'library', 'raw'] : []);
+
+/** The last attempt of each step a client ran without an error, by send interval. */
+function lastAttempts(steps, client) {
+  const byInterval = new Map();
+  for (const s of steps) if (s.client === client && !s.error && !s.label) byInterval.set(s.intervalMs, s);
+  return byInterval;
+}
+
+/** `a ÷ b` at the step of `interval` when both clients ran it. */
+function stepRatio(steps, a, b, intervalMs, field) {
+  const x = lastAttempts(steps, a).get(intervalMs);
+  const y = lastAttempts(steps, b).get(intervalMs);
+  if (!x || !y || !x[field] || !y[field]) return null;
+  return { ratio: x[field] / y[field], a: x, b: y };
+}
+
+/** The step (by interval) of the run nearest to a target rate. */
+function stepNear(steps, client, targetPerSec) {
+  let best = null;
+  for (const s of lastAttempts(steps, client).values()) if (!best || Math.abs(s.targetPerSec - targetPerSec) < Math.abs(best.targetPerSec - targetPerSec)) best = s;
+  return best;
+}
+
+function tabGoals(t) {
+  if (!clientsOf(t).includes('tab') || !clientsOf(t).includes('browserRaw')) return [];
+  const ceiling = (c) => t.ceilings[c]?.receivedPerSec ?? null;
+  const out = [];
+  const ceilingRatio = ceiling('tab') && ceiling('browserRaw') ? ceiling('tab') / ceiling('browserRaw') : null;
+  out.push({ goal: 'tab ceiling ≥ 0.95× raw WebSockets in the same browser', figure: ceilingRatio == null ? 'not measured'
+    : `${n(ceilingRatio)}× (${n(ceiling('tab'), 0)} against ${n(ceiling('browserRaw'), 0)} msg/s)`, met: ceilingRatio == null ? null : ceilingRatio >= 0.95 });
+  for (const rate of [1_000, 2_500]) {
+    const tabStep = stepNear(t.steps, 'tab', rate);
+    const cpu = tabStep && stepRatio(t.steps, 'tab', 'browserRaw', tabStep.intervalMs, 'cpuSecPer1000');
+    out.push(cpu ? { goal: `tab CPU per 1,000 round trips ≤ 1.1× raw at ${n(tabStep.targetPerSec, 0)} msg/s`,
+      figure: `${n(cpu.ratio)}× (${n(cpu.a.cpuSecPer1000, 3)} against ${n(cpu.b.cpuSecPer1000, 3)} s)`, met: cpu.ratio <= 1.1 }
+      : { goal: `tab CPU per 1,000 round trips ≤ 1.1× raw at ${n(rate, 0)} msg/s`, ...NOT_MEASURED });
+  }
+  const half = ceiling('browserRaw') && stepNear(t.steps, 'tab', ceiling('browserRaw') / 2);
+  const p99 = half && stepRatio(t.steps, 'tab', 'browserRaw', half.intervalMs, 'p99Ms');
+  out.push(p99 ? { goal: `tab p99 at half the browser's ceiling (${n(half.targetPerSec, 0)} msg/s) ≤ 2× raw`,
+    figure: `${n(p99.ratio)}× (${n(p99.a.p99Ms, 1)} against ${n(p99.b.p99Ms, 1)} ms)`, met: p99.ratio <= 2 }
+    : { goal: 'tab p99 at half the browser\'s ceiling ≤ 2× raw', ...NOT_MEASURED });
+  return out;
+}
+
+function runnerGoals(t, runner, label) {
+  if (!clientsOf(t).includes(runner) || !clientsOf(t).includes('library')) return [];
+  const scriptSteps = lastAttempts(t.steps, 'library');
+  const pairs = [...lastAttempts(t.steps, runner).values()].map((r) => ({ r, s: scriptSteps.get(r.intervalMs) }))
+    .filter(({ r, s }) => s && r.holds && s.holds && r.cpuSecPer1000 && s.cpuSecPer1000);
+  const out = [];
+  if (pairs.length === 0) return [{ goal: `${label}: CPU per message ≤ 1.0× the plain-library script`, ...NOT_MEASURED }];
+  const ratios = pairs.map(({ r, s }) => r.cpuSecPer1000 / s.cpuSecPer1000);
+  const worst = Math.max(...ratios);
+  out.push({ goal: `${label}: CPU per message ≤ 1.0× the plain-library script, at every step both held`,
+    figure: `${n(Math.min(...ratios))}–${n(worst)}× over ${pairs.length} steps`, met: worst <= 1.0 });
+  const missedMore = pairs.filter(({ r, s }) => r.missedSlots > s.missedSlots);
+  out.push({ goal: `${label}: missed slots no more than the script's`, figure: missedMore.length === 0 ? `no more at any of ${pairs.length} steps`
+    : `more at ${missedMore.map(({ r, s }) => `${n(r.targetPerSec, 0)} msg/s (${n(r.missedSlots, 0)} against ${n(s.missedSlots, 0)})`).join(', ')}`, met: missedMore.length === 0 });
+  const rc = t.ceilings[runner]?.receivedPerSec;
+  const sc = t.ceilings.library?.receivedPerSec;
+  out.push({ goal: `${label}: ceiling at least the script's`, figure: rc && sc ? `${n(rc / sc)}× (${n(rc, 0)} against ${n(sc, 0)} msg/s)` : 'not measured',
+    met: rc && sc ? rc >= sc : null });
+  return out;
+}
+
+function latencyGoals(l) {
+  const tab = l?.clients?.tab;
+  if (!tab?.wire) return [];
+  const floor = l.clients.browserRaw?.wire ? l.clients.browserRaw.overheadMs.p50 : null;
+  return [{ goal: 'latency the tab adds over the wire ≤ 0.5 ms at p50, or the floor explained with the raw client beside it',
+    figure: `${n(tab.overheadMs.p50)} ms; raw WebSockets in the same browser ${n(floor)} ms (the browser's floor), so the tab adds ${n(floor == null ? null : tab.overheadMs.p50 - floor)} ms above it`,
+    met: tab.overheadMs.p50 <= 0.5 || (floor != null && tab.overheadMs.p50 - floor <= 0.5) }];
+}
+
+function dashboardGoals(d) {
+  if (!d?.minutes?.length) return [];
+  const first = d.minutes[0].mainBusyShare;
+  const last = d.minutes.at(-1).mainBusyShare;
+  const peak = Math.max(...d.minutes.map((m) => m.mainBusyShare));
+  return [{ goal: `dashboard main thread ≤ 5% and flat over the run (${d.minutes.length} min)`,
+    figure: `${n(100 * d.mainBusyShare, 1)}% over the run; minute 1 ${n(100 * first, 1)}%, last minute ${n(100 * last, 1)}%, busiest minute ${n(100 * peak, 1)}%`,
+    // Flat: the last minute no more than half a point above the first, so an hour cannot climb past the goal.
+    met: peak <= 0.05 && last - first <= 0.005 }];
+}
+
+export function goalsSection(results) {
+  const goals = [...tabGoals(results.throughput), ...runnerGoals(results.throughput, 'runner', 'runner, 2 threads'),
+    ...runnerGoals(results.throughput, 'runner1', 'runner, 1 thread'), ...latencyGoals(results.latency), ...dashboardGoals(results.dashboard)];
+  if (goals.length === 0) return [];
+  return ['## Against the goals', '', 'Each figure below comes from the tables of this run.', '',
+    row(['goal', 'this run', 'met']), row(['---', '---', '---']),
+    ...goals.map((g) => row([g.goal, g.figure, g.met == null ? 'not measured' : g.met ? 'yes' : '**no**'])), ''];
+}
