@@ -11,6 +11,7 @@ import { runBrowserRaw, runNodeClient, runRunner, runTab } from '../lib/runs.mjs
 const RUNNERS = {
   tab: runTab,
   browserRaw: runBrowserRaw,
+  browserLibrary: (ctx, load) => runBrowserRaw(ctx, load, { library: true }),
   library: (ctx, load) => runNodeClient(ctx, 'library', load),
   raw: (ctx, load) => runNodeClient(ctx, 'raw', load),
   runner: (ctx, load) => runRunner(ctx, load, { workers: 2 }),

@@ -9,6 +9,7 @@ const row = (cells) => `| ${cells.join(' | ')} |`;
 const CLIENT_NAMES = {
   tab: 'tab (dashboard, 2 Web Workers)', browserRaw: 'same browser, raw WebSockets (2 Web Workers)', library: 'Node + @microsoft/signalr (plain script)', raw: 'Node + raw WebSockets (leanest)',
   runner: 'headless runner (bin/live-bench.js, 2 worker threads)', runner1: 'headless runner, --workers 1',
+  browserLibrary: 'same browser, plain @microsoft/signalr (2 Web Workers)',
 };
 const RUNNER_CLIENTS = ['runner', 'runner1'];
 
