@@ -17,6 +17,13 @@ const RUNNERS = {
   runner: (ctx, load) => runRunner(ctx, load, { workers: 2 }),
   runner1: (ctx, load) => runRunner(ctx, load, { workers: 1 }),
 };
+/**
+ * BENCH_TAB_PAGES=a,b: also the dashboard as built into dist/<name>/ (`vite build --base /<name>/
+ * --outDir dist/<name>`), as clients tab@<name>: two builds measured back to back in one run.
+ */
+for (const page of (process.env.BENCH_TAB_PAGES ?? '').split(',').filter(Boolean)) {
+  RUNNERS[`tab@${page}`] = async (ctx, load) => ({ ...(await runTab(ctx, load, { page: `${page}/` })), client: `tab@${page}` });
+}
 export const ALL_CLIENTS = Object.keys(RUNNERS);
 const CONNECTIONS = 255;
 /** Send intervals in ms, each step about 33% more messages than the last: 1,020 to 25,500 msg/s. */

@@ -63,9 +63,10 @@ function record(client, load, totals, latency, uncorrected, cpu, hubCpu, extra =
 
 /**
  * Runs the dashboard in a fresh Chromium with `load` and returns its record; `extraQuery` adds
- * URL parameters (connectConcurrency, workers). `keepReport` adds the page's whole report.
+ * URL parameters (connectConcurrency, workers). `keepReport` adds the page's whole report. `page`
+ * is a folder of the hub's dashboard directory holding another build (`x/`), for A/B pairs.
  */
-export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUrl, keepReport = false } = {}) {
+export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUrl, keepReport = false, page = '' } = {}) {
   const endpointUrl = `${base}/signalrbench`;
   const expected = ctx.collector.expect(load.durationSec * 1_000 + REPORT_SLACK_MS);
   const query = new URLSearchParams({
@@ -73,7 +74,7 @@ export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUr
     durationSec: String(load.durationSec), warmupSec: String(load.warmupSec ?? 0), messageBytes: String(load.messageBytes ?? 2_048),
     transport: load.transport ?? 'WebSockets', protocol: load.protocol ?? 'json', ...extraQuery,
   });
-  const browser = launchChromium(`${base}/?${query}`);
+  const browser = launchChromium(`${base}/${page}?${query}`);
   const cpu = new CpuSampler(chromiumCpu(browser));
   const hubCpu = new CpuSampler(processCpu(ctx.hub.process.pid, 'hub'));
   try {
