@@ -138,7 +138,7 @@ export class RunController {
     // Agents' threads come after this page's workers; their indices were given from localCount on.
     const ports = [...local, ...(remote?.ports ?? [])];
     const goLeadMs = remote && remote.ports.length > 0 ? AGENT_GO_LEAD_MS : GO_LEAD_MS;
-    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => this.#runUpdated(), goLeadMs, capacities: remote ? [...local.map((_, w) => remote.localCapacities[w] ?? null), ...remote.capacities] : undefined });
+    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => this.#requestRefresh(), goLeadMs, capacities: remote ? [...local.map((_, w) => remote.localCapacities[w] ?? null), ...remote.capacities] : undefined });
     this.#agents = remote?.agents ?? [];
     this.#coordinator = coordinator;
     this.#startedAt = new Date();
@@ -190,20 +190,6 @@ export class RunController {
     if (this.preparing) this.#cancelPreparing = true;
     this.#coordinator?.stop();
     this.#refresh();
-  }
-
-  /**
-   * A worker's message arrived. While the run is running, the view follows closed seconds: each
-   * worker's snapshot would otherwise rebuild the whole view (the run's latency summaries, every
-   * figure derived from it) once per worker per second, the page's largest cost in a profile at
-   * 1,020 msg/s. A phase change or a worker's failure still shows at once.
-   */
-  #runUpdated(): void {
-    const coordinator = this.#coordinator;
-    const shown = this.view;
-    if (coordinator && shown && coordinator.phase === 'running' && shown.phase === 'running' &&
-      coordinator.aggregator.points().length === this.points.length && coordinator.workerFailures.length === shown.workerFailures.length) return;
-    this.#requestRefresh();
   }
 
   #requestRefresh(): void {
