@@ -32,7 +32,9 @@ try {
   process.env.BENCH_CPU_PROFILE_DIR = dir;
   const load = { connections: 255, intervalMs, durationSec, warmupSec: 2 };
   for (const client of clients) {
-    const r = await (client === 'tab' ? runTab : runBrowserRaw)(ctx, load);
+    // tab@<name>: the dashboard built into dist/<name>/ (see benches/throughput.mjs BENCH_TAB_PAGES).
+    const r = client.startsWith('tab') ? await runTab(ctx, load, { page: client.includes('@') ? `${client.split('@')[1]}/` : '' })
+      : await runBrowserRaw(ctx, load, { library: client === 'browserLibrary' });
     const parts = Object.entries(r.cpuSec).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${(v / r.measuredSec).toFixed(2)}`).join(', ');
     console.log(`${client} ${r.targetPerSec}/s: ${describe(r)}; cores: ${parts}`);
   }
