@@ -35,6 +35,10 @@ export async function profileBrowser({ port, url, dir, label, fromSec, forSec, i
     ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
   });
   let profiling = false;
+  let navigated = false;
+  let navigatedAtMs = 0;
+  let resolveNavigated;
+  const navigation = new Promise((resolve) => (resolveNavigated = resolve));
   const startIn = async (sessionId) => {
     const s = sessions.get(sessionId);
     if (!s || s.started) return;
@@ -68,18 +72,15 @@ export async function profileBrowser({ port, url, dir, label, fromSec, forSec, i
         navigated = true;
         await send('Page.navigate', { url }, sessionId);
         navigatedAtMs = Date.now();
-        scheduled.resolve();
+        resolveNavigated();
       }
     }
   });
-  let navigated = false;
-  let navigatedAtMs = 0;
-  const scheduled = Promise.withResolvers ? Promise.withResolvers() : (() => { let resolve; const promise = new Promise((r) => (resolve = r)); return { promise, resolve }; })();
   const { targetInfos } = await send('Target.getTargets');
   const page = targetInfos.find((t) => t.type === 'page');
   if (!page) throw new Error('Chromium opened no page to profile.');
   await send('Target.attachToTarget', { targetId: page.targetId, flatten: true });
-  await scheduled.promise;
+  await navigation;
   const stopped = (async () => {
     await new Promise((r) => setTimeout(r, Math.max(0, navigatedAtMs + fromSec * 1_000 - Date.now())));
     profiling = true;
