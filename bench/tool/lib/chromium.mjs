@@ -39,7 +39,7 @@ export function launchChromium(url) {
   const args = PROFILE_DIR ? [...FLAGS, `--user-data-dir=${profile}`, `--remote-debugging-port=${cdpPort}`, 'about:blank'] : [...FLAGS, `--user-data-dir=${profile}`, url];
   const child = spawn(CHROMIUM_PATH, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const profiling = PROFILE_DIR
-    ? profileBrowser({ port: cdpPort, url, dir: PROFILE_DIR, label: `${++launches}-${url.includes('/raw/') ? 'browserRaw' : 'tab'}`,
+    ? profileBrowser({ port: cdpPort, url, dir: PROFILE_DIR, label: `${++launches}-${url.includes('client=library') ? 'browserLibrary' : url.includes('/raw/') ? 'browserRaw' : 'tab'}`,
       fromSec: Number(process.env.BENCH_CPU_PROFILE_FROM_SEC ?? 8), forSec: Number(process.env.BENCH_CPU_PROFILE_SEC ?? 6) })
     : null;
   let stderr = '';
