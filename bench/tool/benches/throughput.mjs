@@ -11,18 +11,42 @@ import { runBrowserRaw, runNodeClient, runRunner, runTab } from '../lib/runs.mjs
 const RUNNERS = {
   tab: runTab,
   browserRaw: runBrowserRaw,
+  browserLibrary: (ctx, load) => runBrowserRaw(ctx, load, { library: true }),
   library: (ctx, load) => runNodeClient(ctx, 'library', load),
   raw: (ctx, load) => runNodeClient(ctx, 'raw', load),
   runner: (ctx, load) => runRunner(ctx, load, { workers: 2 }),
   runner1: (ctx, load) => runRunner(ctx, load, { workers: 1 }),
 };
+/**
+ * BENCH_TAB_PAGES=a,b: also the dashboard as built into dist/<name>/ (`vite build --base /<name>/
+ * --outDir dist/<name>`), as clients tab@<name>: two builds measured back to back in one run.
+ */
+for (const page of (process.env.BENCH_TAB_PAGES ?? '').split(',').filter(Boolean)) {
+  RUNNERS[`tab@${page}`] = async (ctx, load) => ({ ...(await runTab(ctx, load, { page: `${page}/` })), client: `tab@${page}` });
+}
 export const ALL_CLIENTS = Object.keys(RUNNERS);
 const CONNECTIONS = 255;
 /** Send intervals in ms, each step about 33% more messages than the last: 1,020 to 25,500 msg/s. */
 const INTERVALS_MS = [250, 190, 140, 100, 75, 56, 42, 32, 24, 18, 13, 10];
 
+/**
+ * BENCH_STEPS=250,100,75: run only these send intervals (ms), each once per client in turn and
+ * without the ramp's halfway step, for quick A/B pairs at fixed loads.
+ */
+function fixedSteps() {
+  const steps = process.env.BENCH_STEPS?.split(',').map(Number);
+  if (steps && steps.some((ms) => !Number.isFinite(ms) || ms <= 0)) throw new Error(`BENCH_STEPS is ${process.env.BENCH_STEPS}: give send intervals in ms, comma-separated (250,100,75).`);
+  return steps ?? null;
+}
+
 export async function throughput(ctx) {
   const clients = ctx.clients ?? ALL_CLIENTS;
+  const only = fixedSteps();
+  if (only) {
+    const steps = [];
+    for (const intervalMs of only) for (const client of clients) await stepTwice(ctx, client, intervalMs, steps);
+    return { connections: CONNECTIONS, clients, steps, ceilings: {}, failedAt: {}, fixedRate: {} };
+  }
   const steps = [];
   const ceilings = Object.fromEntries(clients.map((c) => [c, null]));
   const failedAt = {};
@@ -77,5 +101,6 @@ async function runStep(ctx, client, load) {
 export function describe(r) {
   if (r.error) return `failed: ${r.error}`;
   return `${r.holds ? 'holds' : 'FAILS'}; received ${r.receivedPerSec}/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ` +
-    `missed ${r.missedSlots}/${r.sent}, lost ${r.lost}, CPU ${r.cpuSec.total.toFixed(2)} s (${r.cpuSecPer1000?.toFixed(3)} s/1000), hub ${r.hubCpuSecPer1000?.toFixed(3)} s/1000`;
+    `missed ${r.missedSlots}/${r.sent}, lost ${r.lost}, CPU ${r.cpuSec.total.toFixed(2)} s (${r.cpuSecPer1000?.toFixed(3)} s/1000), hub ${r.hubCpuSecPer1000?.toFixed(3)} s/1000` +
+    ` [cores: ${Object.entries(r.cpuSec).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${(v / r.measuredSec).toFixed(3)}`).join(', ')}]`;
 }

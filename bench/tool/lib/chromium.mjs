@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { profileBrowser } from './cdp-profile.mjs';
 import { cpuSec, processTree, threadsOf } from './cpu.mjs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -20,12 +21,27 @@ const FLAGS = [
 /** How often the process tree is re-read, in ms: Chromium starts its processes over the first second. */
 const TREE_REFRESH_MS = 2_000;
 
+/**
+ * BENCH_CPU_PROFILE_DIR=<dir>: every launch also writes CPU profiles of the page's main thread and
+ * its workers there (lib/cdp-profile.mjs), from BENCH_CPU_PROFILE_FROM_SEC (default 8) after the
+ * page loads, for BENCH_CPU_PROFILE_SEC (default 6); the debugging port is BENCH_CDP_PORT
+ * (default 9222). The profiler's sampling costs CPU: read such runs' figures as profiles only.
+ */
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
+let launches = 0;
+
 export function launchChromium(url) {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium is not at ${CHROMIUM_PATH}. Install it with 'apt-get install -y chromium', or set CHROMIUM_PATH.`);
   }
   const profile = mkdtempSync(path.join(os.tmpdir(), 'tool-bench-profile-'));
-  const child = spawn(CHROMIUM_PATH, [...FLAGS, `--user-data-dir=${profile}`, url], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const cdpPort = Number(process.env.BENCH_CDP_PORT ?? 9222);
+  const args = PROFILE_DIR ? [...FLAGS, `--user-data-dir=${profile}`, `--remote-debugging-port=${cdpPort}`, 'about:blank'] : [...FLAGS, `--user-data-dir=${profile}`, url];
+  const child = spawn(CHROMIUM_PATH, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const profiling = PROFILE_DIR
+    ? profileBrowser({ port: cdpPort, url, dir: PROFILE_DIR, label: `${++launches}-${url.includes('client=library') ? 'browserLibrary' : url.includes('/raw/') ? 'browserRaw' : 'tab'}`,
+      fromSec: Number(process.env.BENCH_CPU_PROFILE_FROM_SEC ?? 8), forSec: Number(process.env.BENCH_CPU_PROFILE_SEC ?? 6) })
+    : null;
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4_000)));
   const exited = new Promise((resolve) => child.on('exit', resolve));
@@ -43,6 +59,7 @@ export function launchChromium(url) {
     },
     stderr: () => stderr,
     async close() {
+      if (profiling) console.error(`CPU profiles: ${(await (await profiling).done()).join(', ')}`);
       child.kill('SIGTERM');
       const timeout = setTimeout(() => child.kill('SIGKILL'), 5_000);
       await exited;

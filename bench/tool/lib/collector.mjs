@@ -11,8 +11,12 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RAW_FILES = {
   '/raw/index.html': { type: 'text/html', file: path.resolve(HERE, '../clients/browser-raw/index.html') },
   '/raw/worker.js': { type: 'text/javascript', file: path.resolve(HERE, '../clients/browser-raw/worker.js') },
+  '/raw/worker-core.js': { type: 'text/javascript', file: path.resolve(HERE, '../clients/browser-raw/worker-core.js') },
+  '/raw/library-worker.js': { type: 'text/javascript', file: path.resolve(HERE, '../clients/browser-raw/library-worker.js') },
   '/raw/kit.js': { type: 'text/javascript', file: path.resolve(HERE, '../../../dist-bench/kit.js') },
 };
+/** The plain-library browser client imports @microsoft/signalr's own ES modules, served as they are. */
+const SIGNALR_ESM = path.resolve(HERE, '../../../node_modules/@microsoft/signalr/dist/esm');
 
 export async function startCollector(port) {
   const waiting = new Map();
@@ -28,6 +32,17 @@ export async function startCollector(port) {
       res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
       res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
       return res.end(readFileSync(RAW_FILES[pathname].file));
+    }
+    // Its imports name no extension ("./HubConnection"): the module is the file with .js.
+    const module = /^\/raw\/signalr\/([\w-]+)(?:\.js)?$/.exec(pathname)?.[1];
+    if (req.method === 'GET' && module) {
+      res.setHeader('Content-Type', 'text/javascript');
+      try {
+        return res.end(readFileSync(path.join(SIGNALR_ESM, `${module}.js`)));
+      } catch {
+        res.statusCode = 404;
+        return res.end();
+      }
     }
     const id = new URL(req.url, 'http://x').searchParams.get('id');
     let body = '';

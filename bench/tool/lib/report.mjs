@@ -10,6 +10,7 @@ const row = (cells) => `| ${cells.join(' | ')} |`;
 const CLIENT_NAMES = {
   tab: 'tab (dashboard, 2 Web Workers)', browserRaw: 'same browser, raw WebSockets (2 Web Workers)', library: 'Node + @microsoft/signalr (plain script)', raw: 'Node + raw WebSockets (leanest)',
   runner: 'headless runner (bin/live-bench.js, 2 worker threads)', runner1: 'headless runner, --workers 1',
+  browserLibrary: 'same browser, plain @microsoft/signalr (2 Web Workers)',
 };
 const RUNNER_CLIENTS = ['runner', 'runner1'];
 
@@ -93,7 +94,9 @@ function throughputSection(t, doc) {
     lines.push(row([CLIENT_NAMES[client], n(s.cpuSecPer1000, 3), n(s.cpuSec.total / s.measuredSec, 2), parts, n(s.p99Ms, 1), n(s.hubCpuSecPer1000, 3)]));
   }
   const tabCpu = f.tab?.cpuSecPer1000;
-  if (tabCpu) lines.push('', `Per message, the tab uses ${n(tabCpu / f.browserRaw?.cpuSecPer1000, 2)}× the CPU of raw WebSockets in the same browser, ${n(tabCpu / f.library?.cpuSecPer1000, 1)}× the plain-library Node script's and ${n(tabCpu / f.raw?.cpuSecPer1000, 1)}× the raw Node client's.`);
+  if (tabCpu) lines.push('', `Per message, the tab uses ${n(tabCpu / f.browserRaw?.cpuSecPer1000, 2)}× the CPU of raw WebSockets in the same browser` +
+    (f.browserLibrary?.cpuSecPer1000 ? ` (plain @microsoft/signalr there: ${n(f.browserLibrary.cpuSecPer1000 / f.browserRaw?.cpuSecPer1000, 2)}×)` : '') +
+    `, ${n(tabCpu / f.library?.cpuSecPer1000, 1)}× the plain-library Node script's and ${n(tabCpu / f.raw?.cpuSecPer1000, 1)}× the raw Node client's.`);
   lines.push('');
   if (CLIENTS.includes('library') && RUNNER_CLIENTS.some((r) => CLIENTS.includes(r))) lines.push(...runnerPairs(t, CLIENTS));
   return lines;

@@ -63,9 +63,10 @@ function record(client, load, totals, latency, uncorrected, cpu, hubCpu, extra =
 
 /**
  * Runs the dashboard in a fresh Chromium with `load` and returns its record; `extraQuery` adds
- * URL parameters (connectConcurrency, workers). `keepReport` adds the page's whole report.
+ * URL parameters (connectConcurrency, workers). `keepReport` adds the page's whole report. `page`
+ * is a folder of the hub's dashboard directory holding another build (`x/`), for A/B pairs.
  */
-export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUrl, keepReport = false } = {}) {
+export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUrl, keepReport = false, page = '' } = {}) {
   const endpointUrl = `${base}/signalrbench`;
   const expected = ctx.collector.expect(load.durationSec * 1_000 + REPORT_SLACK_MS);
   const query = new URLSearchParams({
@@ -73,7 +74,7 @@ export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUr
     durationSec: String(load.durationSec), warmupSec: String(load.warmupSec ?? 0), messageBytes: String(load.messageBytes ?? 2_048),
     transport: load.transport ?? 'WebSockets', protocol: load.protocol ?? 'json', ...extraQuery,
   });
-  const browser = launchChromium(`${base}/?${query}`);
+  const browser = launchChromium(`${base}/${page}?${query}`);
   const cpu = new CpuSampler(chromiumCpu(browser));
   const hubCpu = new CpuSampler(processCpu(ctx.hub.process.pid, 'hub'));
   try {
@@ -99,11 +100,12 @@ export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUr
   }
 }
 
-/** Runs the raw browser client (bench/tool/clients/browser-raw) in a fresh Chromium. */
-export async function runBrowserRaw(ctx, load) {
+/** Runs the raw browser client (bench/tool/clients/browser-raw) in a fresh Chromium; with
+ *  `library`, its plain-@microsoft/signalr variant ('browserLibrary'). */
+export async function runBrowserRaw(ctx, load, { library = false } = {}) {
   const expected = ctx.collector.expect(load.durationSec * 1_000 + REPORT_SLACK_MS);
   const query = new URLSearchParams({ report: expected.url, endpointUrl: `${ctx.hub.httpUrl}/signalrbench`, connections: String(load.connections),
-    intervalMs: String(load.intervalMs), durationSec: String(load.durationSec), warmupSec: String(load.warmupSec ?? 0), messageBytes: String(load.messageBytes ?? 2_048), workers: '2' });
+    intervalMs: String(load.intervalMs), durationSec: String(load.durationSec), warmupSec: String(load.warmupSec ?? 0), messageBytes: String(load.messageBytes ?? 2_048), workers: '2', ...(library ? { client: 'library' } : {}) });
   const browser = launchChromium(`${ctx.collector.origin}/raw/index.html?${query}`);
   const cpu = new CpuSampler(chromiumCpu(browser));
   const hubCpu = new CpuSampler(processCpu(ctx.hub.process.pid, 'hub'));
@@ -112,7 +114,7 @@ export async function runBrowserRaw(ctx, load) {
     cpu.stop();
     hubCpu.stop();
     const totals = { connectionsOpened: r.connectionsOpened, sent: r.sent, received: r.received, missedSlots: r.missedSlots, lost: Math.max(0, r.sent - r.received) };
-    return record('browserRaw', load, totals, summarize(r.latencyUs), summarize(r.uncorrectedUs), cpu.between(r.measuredFromMs, r.measuredToMs),
+    return record(library ? 'browserLibrary' : 'browserRaw', load, totals, summarize(r.latencyUs), summarize(r.uncorrectedUs), cpu.between(r.measuredFromMs, r.measuredToMs),
       hubCpu.between(r.measuredFromMs, r.measuredToMs), { rampMs: r.rampMs, crossOriginIsolated: r.crossOriginIsolated });
   } finally {
     cpu.stop();
