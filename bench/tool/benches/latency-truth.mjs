@@ -1,5 +1,5 @@
 // 3. Latency truth at low load: 100 WebSocket connections echoing 2 KB once a second. Each client
-// (the tab, raw WebSockets in the same browser, the raw Node client) runs under its own tshark
+// (the tab, raw WebSockets and plain @microsoft/signalr in the same browser, the raw Node client) runs under its own tshark
 // capture on loopback, so what it reports sits beside the same round trips on the wire, and the
 // difference is split into its parts: the timer (planned time to the send call, from the payload
 // header), the way out (send call to the frame on the wire), the hub, and the way in (frame on
@@ -15,6 +15,7 @@ const LOAD = { connections: 100, intervalMs: 1_000 };
 const CLIENTS = [
   ['tab', (ctx, load) => runTab(ctx, load)],
   ['browserRaw', (ctx, load) => runBrowserRaw(ctx, load)],
+  ['browserLibrary', (ctx, load) => runBrowserRaw(ctx, load, { library: true })],
   ['raw', (ctx, load) => runNodeClient(ctx, 'raw', load)],
 ];
 

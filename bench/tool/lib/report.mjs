@@ -124,7 +124,7 @@ function runnerPairs(t, clients) {
   return lines;
 }
 
-const LATENCY_CLIENTS = [['tab', 'tab (the tool)'], ['browserRaw', 'same browser, raw WebSockets'], ['raw', 'Node, raw WebSockets']];
+const LATENCY_CLIENTS = [['tab', 'tab (the tool)'], ['browserRaw', 'same browser, raw WebSockets'], ['browserLibrary', 'same browser, plain @microsoft/signalr'], ['raw', 'Node, raw WebSockets']];
 
 function latencySection(l) {
   const lines = ['## 3. Latency truth at low load', '',
