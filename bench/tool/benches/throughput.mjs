@@ -15,6 +15,11 @@ const RUNNERS = {
   raw: (ctx, load) => runNodeClient(ctx, 'raw', load),
   runner: (ctx, load) => runRunner(ctx, load, { workers: 2 }),
   runner1: (ctx, load) => runRunner(ctx, load, { workers: 1 }),
+  // BENCH_RUNNER_B: another build's bin/live-bench.js beside this one, for A/B pairs of a change.
+  ...(process.env.BENCH_RUNNER_B ? {
+    runnerB: (ctx, load) => runRunner(ctx, load, { workers: 2, bin: process.env.BENCH_RUNNER_B, name: 'runnerB' }),
+    runner1B: (ctx, load) => runRunner(ctx, load, { workers: 1, bin: process.env.BENCH_RUNNER_B, name: 'runner1B' }),
+  } : {}),
 };
 export const ALL_CLIENTS = Object.keys(RUNNERS);
 const CONNECTIONS = 255;
@@ -23,6 +28,7 @@ const INTERVALS_MS = [250, 190, 140, 100, 75, 56, 42, 32, 24, 18, 13, 10];
 
 export async function throughput(ctx) {
   const clients = ctx.clients ?? ALL_CLIENTS;
+  if (process.env.BENCH_STEPS) return fixedSteps(ctx, clients);
   const steps = [];
   const ceilings = Object.fromEntries(clients.map((c) => [c, null]));
   const failedAt = {};
@@ -49,6 +55,27 @@ export async function throughput(ctx) {
   }
   const fixed = Object.fromEntries(clients.map((c) => [c, steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0] && s.holds) ?? steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0]) ?? null]));
   return { connections: CONNECTIONS, clients, steps, ceilings, failedAt, fixedRate: fixed };
+}
+
+/**
+ * BENCH_STEPS=250,24 (send intervals, ms) and BENCH_REPEAT=n: only these steps, each client once
+ * per step in turn, the whole round n times; no ceiling search. For cheap A/B pairs.
+ */
+async function fixedSteps(ctx, clients) {
+  const intervals = process.env.BENCH_STEPS.split(',').map(Number);
+  const steps = [];
+  for (let round = 1; round <= Number(process.env.BENCH_REPEAT ?? 1); round++) {
+    for (const intervalMs of intervals) {
+      for (const client of clients) {
+        const r = await runStep(ctx, client, { connections: CONNECTIONS, intervalMs, durationSec: ctx.stepSec, warmupSec: ctx.warmupSec });
+        r.round = round;
+        ctx.log(`throughput ${client} ${r.targetPerSec} msg/s round ${round}: ${describe(r)}`);
+        steps.push(r);
+      }
+    }
+  }
+  const none = Object.fromEntries(clients.map((c) => [c, null]));
+  return { connections: CONNECTIONS, clients, steps, ceilings: none, failedAt: {}, fixedRate: none };
 }
 
 /** Runs a step, and once more if it fails: one noisy step on a shared machine does not end a ramp. */

@@ -145,11 +145,11 @@ export async function runNodeClient(ctx, client, load) {
  * lines) and without the guide's exit code: the bench judges every step by the same rule. The
  * measured window comes from the result's planned send window.
  */
-export async function runRunner(ctx, load, { workers = 2 } = {}) {
+export async function runRunner(ctx, load, { workers = 2, bin = path.join(ctx.root, 'bin/live-bench.js'), name = workers === 2 ? 'runner' : `runner${workers}` } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tool-bench-runner-'));
   const jsonPath = path.join(dir, 'result.json');
   try {
-    const args = [path.join(ctx.root, 'bin/live-bench.js'), '--endpoint', `${ctx.hub.httpUrl}/signalrbench`, '--scenario', 'echo',
+    const args = [bin, '--endpoint', `${ctx.hub.httpUrl}/signalrbench`, '--scenario', 'echo',
       '--connections', String(load.connections), '--workers', String(workers), '--interval-ms', String(load.intervalMs),
       '--duration', String(load.durationSec), '--warmup', String(load.warmupSec ?? 0), '--message-bytes', String(load.messageBytes ?? 2_048),
       '--json', jsonPath, '--quiet', '--no-guide-rule'];
@@ -160,7 +160,7 @@ export async function runRunner(ctx, load, { workers = 2 } = {}) {
     const toMs = result.sendWindow.endUs / 1_000;
     // lost is null only in a run that did not drain; then what was sent and never arrived.
     const totals = { ...result.totals, lost: result.fates.lost ?? Math.max(0, result.totals.sent - result.totals.received) };
-    return record(workers === 2 ? 'runner' : `runner${workers}`, load, totals, result.latency, result.uncorrectedLatency,
+    return record(name, load, totals, result.latency, result.uncorrectedLatency,
       run.cpu.between(fromMs, toMs), run.hubCpu.between(fromMs, toMs), { workers, outcome: result.outcome.kind, errorCounts: result.errorCounts });
   } finally {
     await rm(dir, { recursive: true, force: true });
