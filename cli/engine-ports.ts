@@ -15,5 +15,5 @@ export const runsInThreads = (count: number): boolean => count > 1;
 
 /** Port of engine `index` of `count`; `heapPort` is a thread's end of a memory probe (threads only). */
 export function enginePort(index: number, count: number, heapPort?: MessagePort): WorkerPort {
-  return runsInThreads(count) ? threadPort(threadScript, index, heapPort) : inProcessPort(index);
+  return runsInThreads(count) ? threadPort(threadScript, index, heapPort) : inProcessPort();
 }

@@ -9,26 +9,38 @@
  * throw in a timer, a rejected promise) is reported as the worker's "fatal" instead of ending
  * the process, so the run goes on and keeps what was measured.
  */
-import { hostEngine } from '../workers/engine-host.ts';
-import type { FromWorker, ToWorker } from '../core/protocol.ts';
+import { hostEngine, type EngineHost } from '../workers/engine-host.ts';
+import type { FromWorker } from '../core/protocol.ts';
 import type { WorkerPort } from '../core/run-coordinator.ts';
 
-export function inProcessPort(workerIndex: number): WorkerPort {
+/** The engine that is running in this thread, if any: an uncaught failure is its failure. */
+let running: EngineHost | null = null;
+let routed = false;
+
+/** Installed once per process: a runner that does several runs (capacity steps, agent runs) adds no listener per run. */
+function routeUncaughtFailures(): void {
+  if (routed) return;
+  routed = true;
+  const onFailure = (error: unknown) => {
+    if (running) running.fatal(error);
+    // An engine that has ended can still be closing its sockets, as a terminated thread would be:
+    // what goes wrong then changes no figure, and is said rather than ending the process.
+    else console.error(`live-bench: after the run: ${error instanceof Error ? error.message : String(error)}`);
+  };
+  process.on('uncaughtException', onFailure);
+  process.on('unhandledRejection', onFailure);
+}
+
+export function inProcessPort(): WorkerPort {
+  routeUncaughtFailures();
   let handler: (message: FromWorker) => void = () => {};
   let terminated = false;
-  const deliver = (message: FromWorker) => {
+  const host = hostEngine((message) => {
     if (terminated) return;
     const copy = structuredClone(message);
     setImmediate(() => !terminated && handler(copy));
-  };
-  const host = hostEngine(deliver);
-  const fatal = (error: unknown) => host.fatal(error);
-  process.on('uncaughtException', fatal);
-  process.on('unhandledRejection', fatal);
-  const detach = () => {
-    process.off('uncaughtException', fatal);
-    process.off('unhandledRejection', fatal);
-  };
+  });
+  running = host;
   return {
     post: (message) => {
       if (terminated) return;
@@ -41,8 +53,8 @@ export function inProcessPort(workerIndex: number): WorkerPort {
       // A thread's terminate ends its sockets with it: here the engine is told to finish, which
       // closes its connections; nothing it says afterwards is delivered.
       terminated = true;
+      if (running === host) running = null;
       host.handle({ type: 'finish' });
-      detach();
     },
   };
 }
