@@ -117,6 +117,8 @@ function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolea
     return EXIT.nothingMeasured;
   }
   const reasons = brokenThresholds(result, thresholds).map((line) => `threshold broken: ${line}`);
+  // A failed engine took its share of the load with it, whatever the verdict is set to decide.
+  if (result.workerFailures.length > 0) reasons.push(`${result.workerFailures.length} of ${result.config.workers} engine(s) failed (see above): a run that lost part of its load is not a pass.`);
   if (result.outcome.kind === 'stopped') reasons.push(`the run was ${outcomeText(result.outcome, result.config.durationSec)}: an incomplete run is not a pass.`);
   else if (thresholds.guideRule && result.verdict.status !== 'pass') reasons.push(`the guide's verdict is not a pass (${result.verdict.sentence}) Use --no-guide-rule to report it without failing.`);
   if (writeFailed) reasons.push('a result file could not be written (see above).');

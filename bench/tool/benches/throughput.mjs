@@ -103,6 +103,7 @@ async function runStep(ctx, client, load) {
 
 export function describe(r) {
   if (r.error) return `failed: ${r.error}`;
+  if (r.workerFailures?.length) return `FAILS: ${r.workerFailures.join(' ')}`;
   return `${r.holds ? 'holds' : 'FAILS'}; received ${r.receivedPerSec}/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ` +
     `missed ${r.missedSlots}/${r.sent}, lost ${r.lost}, CPU ${r.cpuSec.total.toFixed(2)} s (${r.cpuSecPer1000?.toFixed(3)} s/1000), hub ${r.hubCpuSecPer1000?.toFixed(3)} s/1000`;
 }

@@ -160,11 +160,34 @@ export async function runRunner(ctx, load, { workers = 2, bin = path.join(ctx.ro
     const toMs = result.sendWindow.endUs / 1_000;
     // lost is null only in a run that did not drain; then what was sent and never arrived.
     const totals = { ...result.totals, lost: result.fates.lost ?? Math.max(0, result.totals.sent - result.totals.received) };
-    return record(name, load, totals, result.latency, result.uncorrectedLatency,
-      run.cpu.between(fromMs, toMs), run.hubCpu.between(fromMs, toMs), { workers, outcome: result.outcome.kind, errorCounts: result.errorCounts });
+    // The engine stops its send loops at the planned end: slots still overdue then never came due
+    // and are missing from its plan. The script's loops fire every slot, however late; so that
+    // both count alike, every measured slot of the schedule that never fired is a missed slot.
+    const unfiredSlots = Math.max(0, echoSlots(load, result.sendWindow, result.config.warmupSec) - result.fates.planned);
+    totals.missedSlots += unfiredSlots;
+    const r = record(name, load, totals, result.latency, result.uncorrectedLatency,
+      run.cpu.between(fromMs, toMs), run.hubCpu.between(fromMs, toMs), { workers, outcome: result.outcome.kind, errorCounts: result.errorCounts, workerFailures: result.workerFailures, unfiredSlots });
+    // A worker that failed took its share of the load with it: that step does not hold.
+    if (result.workerFailures.length > 0) {
+      r.failures.push(...result.workerFailures);
+      r.holds = false;
+    }
+    return r;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Slots of the echo schedule in the measured window: connection i's first at start + i/N x interval. */
+function echoSlots(load, { startUs, endUs }, warmupSec) {
+  const intervalUs = load.intervalMs * 1_000;
+  const fromUs = startUs + warmupSec * 1_000_000;
+  let slots = 0;
+  for (let i = 0; i < load.connections; i++) {
+    const firstUs = startUs + (i / load.connections) * intervalUs;
+    slots += Math.max(0, Math.ceil((endUs - firstUs) / intervalUs)) - Math.max(0, Math.ceil((fromUs - firstUs) / intervalUs));
+  }
+  return slots;
 }
 
 /** Runs `node args…`, sampling its CPU and the hub's; rejects when it exits with anything but 0. */
