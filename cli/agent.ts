@@ -9,7 +9,7 @@ import type { AgentInfo } from '../core/fleet/control-messages.ts';
 import { openControlConnection } from '../signalr/control-connection.ts';
 import { AGENT_USAGE, parseAgentArgs } from './agent-args.ts';
 import type { Output } from './output.ts';
-import { enginePort } from './engine-ports.ts';
+import { enginePort, runsInThreads } from './engine-ports.ts';
 
 export async function runAgent(argv: string[], io: Output): Promise<number> {
   const parsed = parseAgentArgs(argv);
@@ -65,7 +65,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     await control.stop();
     return 3;
   }
-  io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${threads} worker thread(s); waiting for the dashboard to start a run (Ctrl+C to leave).`);
+  io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${runsInThreads(threads) ? `${threads} worker threads` : 'one engine in its own thread'}; waiting for the dashboard to start a run (Ctrl+C to leave).`);
   process.once('SIGINT', () => leave(0));
   const code = await left;
   relay.close();
