@@ -20,7 +20,8 @@ the run, and shows this agent's figures merged with the others'.
   --agent <url>      the control hub, e.g. http://dashboard-host:5180/control (the dashboard's
                      Agents panel shows the exact command)
   --session <code>   the session code the dashboard shows
-  --workers <n>      worker threads offered to the run (default 2)
+  --workers <n>      engines offered to the run, one per worker thread; 1 runs it in the
+                     agent's own thread (default 2)
   --name <text>      how the dashboard lists this agent (default: host name and process id)
   --once             leave after one run
 

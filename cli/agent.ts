@@ -9,7 +9,7 @@ import type { AgentInfo } from '../core/fleet/control-messages.ts';
 import { openControlConnection } from '../signalr/control-connection.ts';
 import { AGENT_USAGE, parseAgentArgs } from './agent-args.ts';
 import type { Output } from './output.ts';
-import { threadPort } from './thread-port.ts';
+import { enginePort, runsInThreads } from './engine-ports.ts';
 
 export async function runAgent(argv: string[], io: Output): Promise<number> {
   const parsed = parseAgentArgs(argv);
@@ -29,7 +29,6 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     io.err(`live-bench: ${(error as Error).message}`);
     return 3;
   }
-  const threadScript = new URL('./engine-thread.js', import.meta.url);
   let runs = 0;
   let leaving = false;
   let resolveLeft: (code: number) => void = () => {};
@@ -41,7 +40,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
   const relay = new AgentRelay(
     { toDashboard: (message) => control.invoke('ToDashboard', message) },
     systemClock,
-    (thread) => threadPort(threadScript, thread),
+    (thread) => enginePort(thread, threads),
     (report) => {
       runs++;
       io.out(agentRunLine(runs, report));
@@ -66,7 +65,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     await control.stop();
     return 3;
   }
-  io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${threads} worker thread(s); waiting for the dashboard to start a run (Ctrl+C to leave).`);
+  io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${runsInThreads(threads) ? `${threads} worker threads` : 'one engine in its own thread'}; waiting for the dashboard to start a run (Ctrl+C to leave).`);
   process.once('SIGINT', () => leave(0));
   const code = await left;
   relay.close();

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DEFAULTS, validateRunConfig, type RunConfig } from '../core/run-config.ts';
+import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { metricsUrlProblem } from '../core/server-metrics/scraper.ts';
 import { CAPACITY_DEFAULTS, validateCapacitySettings, type CapacitySettings } from '../core/capacity/settings.ts';
 
@@ -44,7 +45,9 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
   --transport <name>        WebSockets | ServerSentEvents | LongPolling (default ${DEFAULTS.transport})
   --protocol <name>         json | messagepack (default ${DEFAULTS.protocol})
   --connections <n>         connections in the run (default ${DEFAULTS.connections})
-  --workers <n>             worker threads sharing them (default ${DEFAULTS.workers})
+  --workers <n>             engines sharing them: 1 runs in the runner's own thread, more run
+                            one per worker thread (default: one per ${CONNECTIONS_PER_ENGINE.toLocaleString('en-US')} connections,
+                            at most one per core beyond the first)
   --message-bytes <n>       payload size (default ${DEFAULTS.messageBytes})
   --interval-ms <n>         time between two sends of a connection (default ${DEFAULTS.sendIntervalMs})
   --duration <s>            measured seconds (default ${DEFAULTS.durationSec})
@@ -175,7 +178,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
     transport: v.transport,
     protocol: v.protocol,
     connections: v.connections,
-    workers: v.workers,
+    workers: v.workers ?? String(defaultEngineCount(Number(v.connections ?? DEFAULTS.connections))),
     messageBytes: v['message-bytes'],
     sendIntervalMs: v['interval-ms'],
     durationSec: v.duration,

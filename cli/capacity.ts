@@ -19,18 +19,17 @@ import { VERSIONS } from '../core/versions.ts';
 import type { CliOptions } from './args.ts';
 import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { serverScraper } from './server-metrics.ts';
-import { threadPort } from './thread-port.ts';
+import { enginePort } from './engine-ports.ts';
 
 export async function findCapacity(options: CliOptions, io: Output): Promise<number> {
   const { config: base, jsonPath, htmlPath } = options;
   const settings = options.capacity!;
-  const threadScript = new URL('./engine-thread.js', import.meta.url);
   const client = `node ${process.version}`;
   const runs = new Map<number, RunResult>();
   let current: RunCoordinator | null = null;
   const search: CapacitySearch = new CapacitySearch(base, settings, async (config, step) => {
     if (search.stopped) return null;
-    const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index));
+    const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers));
     const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers);
     // Each step reads the server's metrics afresh, so its judgement can name the server's load.
     const scraper = serverScraper(options.serverMetricsUrl, io);

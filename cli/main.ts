@@ -15,7 +15,7 @@ import { findCapacity } from './capacity.ts';
 import { VERSIONS } from '../core/versions.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { progressLine, serverProgress, summaryText } from './report.ts';
-import { threadPort } from './thread-port.ts';
+import { enginePort, runsInThreads } from './engine-ports.ts';
 import { brokenThresholds } from './thresholds.ts';
 import { outcomeText } from '../core/run-outcome.ts';
 import type { RunResult } from '../core/run-result.ts';
@@ -49,9 +49,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     return EXIT.badInput;
   }
   if (parsed.options.capacity) return findCapacity(parsed.options, io);
-  const threadScript = new URL('./engine-thread.js', import.meta.url);
-  const probes = memoryLogPath ? Array.from({ length: config.workers }, heapProbe) : [];
-  const ports = Array.from({ length: config.workers }, (_, index) => threadPort(threadScript, index, probes[index]?.threadEnd));
+  // One engine runs in this thread: its heap is the main thread's, logged as such.
+  const probes = memoryLogPath && runsInThreads(config.workers) ? Array.from({ length: config.workers }, heapProbe) : [];
+  const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers, probes[index]?.threadEnd));
   const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe)) : async () => {};
   // Read beside the run, never in its way: a failure is said once and the run goes on.
   const scraper = serverScraper(serverMetricsUrl, io);
@@ -85,7 +85,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   const startedAt = new Date();
-  io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${config.workers} worker thread(s)`);
+  io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread'}`);
   scraper?.start();
   coordinator.start();
   await coordinator.finished();
@@ -117,6 +117,8 @@ function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolea
     return EXIT.nothingMeasured;
   }
   const reasons = brokenThresholds(result, thresholds).map((line) => `threshold broken: ${line}`);
+  // A failed engine took its share of the load with it, whatever the verdict is set to decide.
+  if (result.workerFailures.length > 0) reasons.push(`${result.workerFailures.length} of ${result.config.workers} engine(s) failed (see above): a run that lost part of its load is not a pass.`);
   if (result.outcome.kind === 'stopped') reasons.push(`the run was ${outcomeText(result.outcome, result.config.durationSec)}: an incomplete run is not a pass.`);
   else if (thresholds.guideRule && result.verdict.status !== 'pass') reasons.push(`the guide's verdict is not a pass (${result.verdict.sentence}) Use --no-guide-rule to report it without failing.`);
   if (writeFailed) reasons.push('a result file could not be written (see above).');

@@ -9,6 +9,9 @@
 //        BENCH_DASHBOARD_MINUTES=10    length of the dashboard-cost run
 //        BENCH_CLIENTS=library,raw,runner,runner1   the throughput benchmark's clients (default all:
 //                                      tab, browserRaw, library, raw, runner, runner1)
+//        BENCH_STEPS=250,24 BENCH_REPEAT=3   throughput at these send intervals only, each client
+//                                      once per step, 3 rounds, no ceiling search (A/B pairs)
+//        BENCH_RUNNER_B=<bin/live-bench.js of another build>   adds clients runnerB and runner1B
 //        BENCH_NO_BUILD=1              skip the builds
 //        CHROMIUM_PATH                 default /usr/bin/chromium
 import { execFileSync } from 'node:child_process';

@@ -27,9 +27,9 @@ function expectBucketsSumToPlanned(result: RunResult) {
   expect(result.fates.planned).toBeGreaterThan(0);
 }
 
-const load = ['--connections', '20', '--workers', '2', '--interval-ms', '500', '--quiet'];
-
-describe('live-bench against a hub in trouble', () => {
+// Both ways the runner runs its engines: worker threads, and one engine in its own thread.
+for (const workers of ['2', '1']) describe(`live-bench against a hub in trouble, --workers ${workers}`, () => {
+  const load = ['--connections', '20', '--workers', workers, '--interval-ms', '500', '--quiet'];
   let hub: RunningHub;
   beforeAll(async () => {
     hub = await startHub({ extraArgs: ['--EnableTestHubs', 'true'] });

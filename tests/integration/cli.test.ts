@@ -101,4 +101,21 @@ describe('live-bench, the headless runner', () => {
     // Not started with --expose-gc: the figures include garbage, and the file says so.
     expect(gc).toBe('no');
   });
+
+  it('runs one engine in the runner\'s own thread by default at this size, counting every planned message', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'live-bench-'));
+    const jsonPath = path.join(dir, 'result.json');
+    const csvPath = path.join(dir, 'memory.csv');
+    const run = await liveBench(['--endpoint', endpoint(), '--connections', '20', '--interval-ms', '500', '--duration', '2', '--json', jsonPath, '--memory-log', csvPath]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('20 connections over WebSockets (json) to');
+    expect(run.stderr).toContain('the engine in the runner\'s own thread');
+    const result = parseRunResult(await readFile(jsonPath, 'utf8'));
+    expect(result.config.workers).toBe(1);
+    expect(result.outcome.kind).toBe('finished');
+    expect(result.fates).toMatchObject({ planned: 80, lost: 0 });
+    expect(result.totals.received).toBe(80);
+    // Its heap is the main thread's: no thread columns.
+    expect((await readFile(csvPath, 'utf8')).split('\n')[0]).toBe('minute,rss_mb,main_heap_mb,gc_forced');
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../../cli/args.ts';
+import { defaultEngineCount } from '../../cli/engine-count.ts';
 import { brokenThresholds } from '../../cli/thresholds.ts';
 import type { RunResult } from '../../core/run-result.ts';
 
@@ -44,5 +45,24 @@ describe('brokenThresholds', () => {
 
   it('passes what is within the limits', () => {
     expect(brokenThresholds(result, { maxP99Ms: 300, minDeliveryRatio: 0.99, guideRule: true })).toEqual([]);
+  });
+});
+
+describe('defaultEngineCount (--workers when not given)', () => {
+  it('is one engine per 5,000 connections, at most one per core beyond the first, at least one', () => {
+    expect(defaultEngineCount(255, 2)).toBe(1);
+    expect(defaultEngineCount(10_000, 2)).toBe(1);
+    expect(defaultEngineCount(5_000, 8)).toBe(1);
+    expect(defaultEngineCount(5_001, 8)).toBe(2);
+    expect(defaultEngineCount(100_000, 8)).toBe(7);
+    expect(defaultEngineCount(20, 1)).toBe(1);
+    expect(defaultEngineCount(Number.NaN, 8)).toBe(1);
+  });
+
+  it('is what parseCliArgs puts in the configuration, and --workers overrides it', () => {
+    const parsed = parseCliArgs(['--endpoint', 'http://h/signalrbench', '--connections', '255']);
+    expect(parsed.ok === true && parsed.options.config.workers).toBe(defaultEngineCount(255));
+    const given = parseCliArgs(['--endpoint', 'http://h/signalrbench', '--connections', '255', '--workers', '3']);
+    expect(given.ok === true && given.options.config.workers).toBe(3);
   });
 });

@@ -16,6 +16,11 @@ const RUNNERS = {
   raw: (ctx, load) => runNodeClient(ctx, 'raw', load),
   runner: (ctx, load) => runRunner(ctx, load, { workers: 2 }),
   runner1: (ctx, load) => runRunner(ctx, load, { workers: 1 }),
+  // BENCH_RUNNER_B: another build's bin/live-bench.js beside this one, for A/B pairs of a change.
+  ...(process.env.BENCH_RUNNER_B ? {
+    runnerB: (ctx, load) => runRunner(ctx, load, { workers: 2, bin: process.env.BENCH_RUNNER_B, name: 'runnerB' }),
+    runner1B: (ctx, load) => runRunner(ctx, load, { workers: 1, bin: process.env.BENCH_RUNNER_B, name: 'runner1B' }),
+  } : {}),
 };
 /**
  * BENCH_TAB_PAGES=a,b: also the dashboard as built into dist/<name>/ (`vite build --base /<name>/
@@ -29,24 +34,9 @@ const CONNECTIONS = 255;
 /** Send intervals in ms, each step about 33% more messages than the last: 1,020 to 25,500 msg/s. */
 const INTERVALS_MS = [250, 190, 140, 100, 75, 56, 42, 32, 24, 18, 13, 10];
 
-/**
- * BENCH_STEPS=250,100,75: run only these send intervals (ms), each once per client in turn and
- * without the ramp's halfway step, for quick A/B pairs at fixed loads.
- */
-function fixedSteps() {
-  const steps = process.env.BENCH_STEPS?.split(',').map(Number);
-  if (steps && steps.some((ms) => !Number.isFinite(ms) || ms <= 0)) throw new Error(`BENCH_STEPS is ${process.env.BENCH_STEPS}: give send intervals in ms, comma-separated (250,100,75).`);
-  return steps ?? null;
-}
-
 export async function throughput(ctx) {
   const clients = ctx.clients ?? ALL_CLIENTS;
-  const only = fixedSteps();
-  if (only) {
-    const steps = [];
-    for (const intervalMs of only) for (const client of clients) await stepTwice(ctx, client, intervalMs, steps);
-    return { connections: CONNECTIONS, clients, steps, ceilings: {}, failedAt: {}, fixedRate: {} };
-  }
+  if (process.env.BENCH_STEPS) return fixedSteps(ctx, clients);
   const steps = [];
   const ceilings = Object.fromEntries(clients.map((c) => [c, null]));
   const failedAt = {};
@@ -75,6 +65,28 @@ export async function throughput(ctx) {
   return { connections: CONNECTIONS, clients, steps, ceilings, failedAt, fixedRate: fixed };
 }
 
+/**
+ * BENCH_STEPS=250,24 (send intervals, ms) and BENCH_REPEAT=n: only these steps, each client once
+ * per step in turn, the whole round n times; no ceiling search. For cheap A/B pairs.
+ */
+async function fixedSteps(ctx, clients) {
+  const intervals = process.env.BENCH_STEPS.split(',').map(Number);
+  if (intervals.some((ms) => !Number.isFinite(ms) || ms <= 0)) throw new Error(`BENCH_STEPS is ${process.env.BENCH_STEPS}: give send intervals in ms, comma-separated (250,100,75).`);
+  const steps = [];
+  for (let round = 1; round <= Number(process.env.BENCH_REPEAT ?? 1); round++) {
+    for (const intervalMs of intervals) {
+      for (const client of clients) {
+        const r = await runStep(ctx, client, { connections: CONNECTIONS, intervalMs, durationSec: ctx.stepSec, warmupSec: ctx.warmupSec });
+        r.round = round;
+        ctx.log(`throughput ${client} ${r.targetPerSec} msg/s round ${round}: ${describe(r)}`);
+        steps.push(r);
+      }
+    }
+  }
+  const none = Object.fromEntries(clients.map((c) => [c, null]));
+  return { connections: CONNECTIONS, clients, steps, ceilings: none, failedAt: {}, fixedRate: none };
+}
+
 /** Runs a step, and once more if it fails: one noisy step on a shared machine does not end a ramp. */
 async function stepTwice(ctx, client, intervalMs, steps, label = '') {
   const load = { connections: CONNECTIONS, intervalMs, durationSec: ctx.stepSec, warmupSec: ctx.warmupSec };
@@ -100,6 +112,7 @@ async function runStep(ctx, client, load) {
 
 export function describe(r) {
   if (r.error) return `failed: ${r.error}`;
+  if (r.workerFailures?.length) return `FAILS: ${r.workerFailures.join(' ')}`;
   return `${r.holds ? 'holds' : 'FAILS'}; received ${r.receivedPerSec}/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ` +
     `missed ${r.missedSlots}/${r.sent}, lost ${r.lost}, CPU ${r.cpuSec.total.toFixed(2)} s (${r.cpuSecPer1000?.toFixed(3)} s/1000), hub ${r.hubCpuSecPer1000?.toFixed(3)} s/1000` +
     ` [cores: ${Object.entries(r.cpuSec).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${(v / r.measuredSec).toFixed(3)}`).join(', ')}]`;

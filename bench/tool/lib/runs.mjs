@@ -147,11 +147,11 @@ export async function runNodeClient(ctx, client, load) {
  * lines) and without the guide's exit code: the bench judges every step by the same rule. The
  * measured window comes from the result's planned send window.
  */
-export async function runRunner(ctx, load, { workers = 2 } = {}) {
+export async function runRunner(ctx, load, { workers = 2, bin = path.join(ctx.root, 'bin/live-bench.js'), name = workers === 2 ? 'runner' : `runner${workers}` } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tool-bench-runner-'));
   const jsonPath = path.join(dir, 'result.json');
   try {
-    const args = [path.join(ctx.root, 'bin/live-bench.js'), '--endpoint', `${ctx.hub.httpUrl}/signalrbench`, '--scenario', 'echo',
+    const args = [bin, '--endpoint', `${ctx.hub.httpUrl}/signalrbench`, '--scenario', 'echo',
       '--connections', String(load.connections), '--workers', String(workers), '--interval-ms', String(load.intervalMs),
       '--duration', String(load.durationSec), '--warmup', String(load.warmupSec ?? 0), '--message-bytes', String(load.messageBytes ?? 2_048),
       '--json', jsonPath, '--quiet', '--no-guide-rule'];
@@ -162,11 +162,34 @@ export async function runRunner(ctx, load, { workers = 2 } = {}) {
     const toMs = result.sendWindow.endUs / 1_000;
     // lost is null only in a run that did not drain; then what was sent and never arrived.
     const totals = { ...result.totals, lost: result.fates.lost ?? Math.max(0, result.totals.sent - result.totals.received) };
-    return record(workers === 2 ? 'runner' : `runner${workers}`, load, totals, result.latency, result.uncorrectedLatency,
-      run.cpu.between(fromMs, toMs), run.hubCpu.between(fromMs, toMs), { workers, outcome: result.outcome.kind, errorCounts: result.errorCounts });
+    // The engine stops its send loops at the planned end: slots still overdue then never came due
+    // and are missing from its plan. The script's loops fire every slot, however late; so that
+    // both count alike, every measured slot of the schedule that never fired is a missed slot.
+    const unfiredSlots = Math.max(0, echoSlots(load, result.sendWindow, result.config.warmupSec) - result.fates.planned);
+    totals.missedSlots += unfiredSlots;
+    const r = record(name, load, totals, result.latency, result.uncorrectedLatency,
+      run.cpu.between(fromMs, toMs), run.hubCpu.between(fromMs, toMs), { workers, outcome: result.outcome.kind, errorCounts: result.errorCounts, workerFailures: result.workerFailures, unfiredSlots });
+    // A worker that failed took its share of the load with it: that step does not hold.
+    if (result.workerFailures.length > 0) {
+      r.failures.push(...result.workerFailures);
+      r.holds = false;
+    }
+    return r;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Slots of the echo schedule in the measured window: connection i's first at start + i/N x interval. */
+function echoSlots(load, { startUs, endUs }, warmupSec) {
+  const intervalUs = load.intervalMs * 1_000;
+  const fromUs = startUs + warmupSec * 1_000_000;
+  let slots = 0;
+  for (let i = 0; i < load.connections; i++) {
+    const firstUs = startUs + (i / load.connections) * intervalUs;
+    slots += Math.max(0, Math.ceil((endUs - firstUs) / intervalUs)) - Math.max(0, Math.ceil((fromUs - firstUs) / intervalUs));
+  }
+  return slots;
 }
 
 /** Runs `node args…`, sampling its CPU and the hub's; rejects when it exits with anything but 0. */
