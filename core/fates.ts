@@ -13,7 +13,7 @@
 import { formatCount, formatShare } from './format.ts';
 
 /** Why a slot that came due was not sent. */
-export const NOT_SENT_REASONS = ['backedUp', 'reconnecting', 'writeFailed', 'disconnected'] as const;
+export const NOT_SENT_REASONS = ['backedUp', 'reconnecting', 'writeFailed', 'disconnected', 'clientBehind'] as const;
 export type NotSentReason = (typeof NOT_SENT_REASONS)[number];
 
 export const NOT_SENT_LABELS: Record<NotSentReason, string> = {
@@ -21,6 +21,7 @@ export const NOT_SENT_LABELS: Record<NotSentReason, string> = {
   reconnecting: 'connection reconnecting',
   writeFailed: 'write failed',
   disconnected: 'connection closed or never opened',
+  clientBehind: 'the client fell behind its schedule and never sent them',
 };
 
 /** Counts of planned receptions, by what became of them. */
@@ -46,7 +47,7 @@ export interface SecondFates extends Fates {
 }
 
 export function emptyFates(): Fates {
-  return { planned: 0, underOneSecond: 0, late: 0, afterDrain: 0, notSent: { backedUp: 0, reconnecting: 0, writeFailed: 0, disconnected: 0 }, lost: null };
+  return { planned: 0, underOneSecond: 0, late: 0, afterDrain: 0, notSent: { backedUp: 0, reconnecting: 0, writeFailed: 0, disconnected: 0, clientBehind: 0 }, lost: null };
 }
 
 /** Adds `delta` into `into` (in place) and returns it; `lost` is left as it was (it is derived). */
@@ -55,13 +56,14 @@ export function addFates(into: Fates, delta: Fates): Fates {
   into.underOneSecond += delta.underOneSecond;
   into.late += delta.late;
   into.afterDrain += delta.afterDrain;
-  for (const reason of NOT_SENT_REASONS) into.notSent[reason] += delta.notSent[reason];
+  // Results kept before a reason existed lack it: none of theirs had it.
+  for (const reason of NOT_SENT_REASONS) into.notSent[reason] = (into.notSent[reason] ?? 0) + (delta.notSent[reason] ?? 0);
   return into;
 }
 
 export function notSentOf(fates: Fates): number {
   let total = 0;
-  for (const reason of NOT_SENT_REASONS) total += fates.notSent[reason];
+  for (const reason of NOT_SENT_REASONS) total += fates.notSent[reason] ?? 0;
   return total;
 }
 

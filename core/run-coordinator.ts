@@ -177,7 +177,9 @@ export class RunCoordinator {
       port.post(go);
     });
     // Workers stop sending at the planned end by themselves; the drain clock starts then.
-    this.#drainTimer = this.timers.setTimeout(() => this.#startDrain(), (this.#sendEndUs - this.clock.nowUs()) / 1_000);
+    // Whole ms rounded up: a fractional delay is truncated, and "stop" before the planned end
+    // would cut the workers' last slots out of the plan.
+    this.#drainTimer = this.timers.setTimeout(() => this.#startDrain(), Math.ceil((this.#sendEndUs - this.clock.nowUs()) / 1_000));
   }
 
   /** Every open connection sends to another open connection: a derangement of the ids. */

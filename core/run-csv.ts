@@ -18,6 +18,7 @@ const COLUMNS = [
   ['not_sent_reconnecting', (p) => p.fates.notSent.reconnecting],
   ['not_sent_write_failed', (p) => p.fates.notSent.writeFailed],
   ['not_sent_disconnected', (p) => p.fates.notSent.disconnected],
+  ['not_sent_client_behind', (p) => p.fates.notSent.clientBehind],
   ['p50_ms', (p) => ms(p.latency.count, p.latency.p50Us)],
   ['p90_ms', (p) => ms(p.latency.count, p.latency.p90Us)],
   ['p99_ms', (p) => ms(p.latency.count, p.latency.p99Us)],

@@ -15,5 +15,5 @@ export function fakeRun(runConfig: RunConfig, options: FakeHubOptions) {
     return { post: (m) => engine.handle(m), onMessage: (h) => (handler = h), terminate: () => void engine.finish() };
   });
   const coordinator = new RunCoordinator(runConfig, ports, time, time);
-  return { time, hub, coordinator };
+  return { time, hub, coordinator, ports };
 }

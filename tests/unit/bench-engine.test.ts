@@ -8,6 +8,7 @@ import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
 import { runResult } from '../../core/run-result.ts';
 import type { RunCoordinator } from '../../core/run-coordinator.ts';
 import { fakeRun } from '../support/fake-run.ts';
+import { flushMicrotasks } from '../support/fake-time.ts';
 
 const result = (coordinator: RunCoordinator) => runResult(coordinator, new Date(0), 'test');
 
@@ -113,6 +114,24 @@ describe('a run with fake connections', () => {
     expect(totals.missedSlots).toBe(2);
     expect(coordinator.aggregator.latency().maxUs).toBeGreaterThanOrEqual(300_000);
     expect(coordinator.aggregator.uncorrectedLatency().maxUs).toBeLessThan(2_000);
+  });
+
+  it('counts the slots that came due and never fired as planned, never sent and missed, when a stalled client is ended', async () => {
+    const { time, coordinator, ports } = fakeRun(config({ connections: 2, workers: 1, sendIntervalMs: 100, durationSec: 1 }), { deliveryDelayMs: 1 });
+    coordinator.start();
+    await time.advanceByMs(0);
+    await time.advanceByMs(250 + 50);
+    // The worker's event loop is held past the planned end, then the worker is ended before its
+    // timers run again: what it had not sent must still be in the plan.
+    time.jumpByMs(2_000);
+    ports[0]!.terminate();
+    await flushMicrotasks();
+    const fates = coordinator.aggregator.fates();
+    const totals = coordinator.aggregator.totals();
+    expect(fates.planned).toBe(20);
+    expect(fates.notSent.clientBehind).toBeGreaterThan(0);
+    expect(fates.notSent.clientBehind + totals.sent).toBe(20);
+    expect(totals.missedSlots).toBe(fates.notSent.clientBehind);
   });
 
   it('stops early on request, drains and reports once per worker', async () => {

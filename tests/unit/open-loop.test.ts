@@ -86,4 +86,42 @@ describe('OpenLoop', () => {
     expect(slots).toHaveLength(3);
     expect(openLoop.sends).toBe(3);
   });
+
+  it('stop() returns the slots that came due and never fired, and nothing on a second call', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const { openLoop, slots } = loop(time, t0, 100_000, t0 + 1_000_000);
+    openLoop.start();
+    await time.advanceByMs(0);
+    // The event loop is held for the whole rest of the schedule: nothing more fires.
+    time.jumpByMs(2_000);
+    const unfired = openLoop.stop();
+    expect(slots).toHaveLength(1);
+    expect(unfired.map((us) => us - t0)).toEqual([100_000, 200_000, 300_000, 400_000, 500_000, 600_000, 700_000, 800_000, 900_000]);
+    expect(openLoop.stop()).toEqual([]);
+  });
+
+  it('a loop that finished its schedule has no unfired slots', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const { openLoop } = loop(time, t0, 100_000, t0 + 350_000);
+    openLoop.start();
+    await time.advanceByMs(1_000);
+    expect(openLoop.stop()).toEqual([]);
+  });
+
+  it('endAt() plans nothing from then on, and still sends what was already due, late', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const { openLoop, slots } = loop(time, t0, 100_000, t0 + 1_000_000);
+    openLoop.start();
+    await time.advanceByMs(0);
+    time.jumpByMs(250);
+    // Stopped at 250 ms before the overdue slots at 100 and 200 ms could fire.
+    openLoop.endAt(time.nowUs());
+    await time.advanceByMs(1_000);
+    expect(slots.map((s) => [s.plannedUs - t0, s.sendLagUs])).toEqual([[0, 0], [100_000, 150_000], [200_000, 50_000]]);
+    expect(openLoop.stop()).toEqual([]);
+    expect(time.pendingTimers).toBe(0);
+  });
 });

@@ -112,7 +112,8 @@ export class BenchEngine {
     if (this.#phase !== 'ready' || !this.#pool || !this.#runner) return;
     this.#phase = 'running';
     this.#runner.start(this.#pool.connections, message);
-    const untilEndMs = Math.max(0, (message.sendEndUs - this.deps.clock.nowUs()) / 1_000);
+    // Whole ms rounded up: a fractional delay is truncated and the timer would fire before the end.
+    const untilEndMs = Math.max(0, Math.ceil((message.sendEndUs - this.deps.clock.nowUs()) / 1_000));
     this.#endTimer = this.deps.timers.setTimeout(() => this.stopSending(), untilEndMs);
     this.#scheduleDrops(message);
   }
@@ -164,7 +165,9 @@ export class BenchEngine {
     this.#phase = 'draining';
     if (this.#endTimer !== null) this.deps.timers.clearTimeout(this.#endTimer);
     this.#clearDrops();
-    this.#runner?.stop();
+    // Nothing more is planned from now on (at the planned end, nothing was); what came due and
+    // has not fired yet still goes, late, so a client that fell behind is measured as such.
+    this.#runner?.endAt(this.deps.clock.nowUs());
   }
 
   /** Ends the run: last snapshot, connections closed. While connecting, after the connects in flight. */

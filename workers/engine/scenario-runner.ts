@@ -41,7 +41,7 @@ export interface RunnerContext {
 }
 
 export class ScenarioRunner {
-  readonly #loops: OpenLoop[] = [];
+  readonly #loops: { loop: OpenLoop; spec: SendSpec }[] = [];
   readonly #payload: PayloadBuilder;
   readonly #intervalUs: number;
   /** Before "go" the warm-up's end is unknown, but anything that arrives then is from the very
@@ -78,14 +78,29 @@ export class ScenarioRunner {
       const unwritten: Unwritten = { count: 0, written: () => unwritten.count-- };
       const loop = new OpenLoop(this.ctx.clock, this.ctx.timers, go.sendStartUs + offsetUs, this.#intervalUs, go.sendEndUs,
         (plannedUs, sendLagUs, seq) => this.#send(pooled, spec, sendBytes, unwritten, plannedUs, sendLagUs, seq));
-      this.#loops.push(loop);
+      this.#loops.push({ loop, spec });
       loop.start();
     });
   }
 
-  /** Stops planning sends; messages in flight may still arrive. */
+  /** Plans no send at or after `endUs` (the user's Stop); slots already due still go, late. */
+  endAt(endUs: number): void {
+    for (const { loop } of this.#loops) loop.endAt(endUs);
+  }
+
+  /**
+   * Stops every schedule now (the drain is over); messages in flight may still arrive. Slots
+   * that came due and never fired because the client fell behind are counted as planned, not
+   * sent and missed: a client too slow to send its plan must never pass for having planned less.
+   */
   stop(): void {
-    for (const loop of this.#loops) loop.stop();
+    for (const { loop, spec } of this.#loops) {
+      for (const plannedUs of loop.stop()) {
+        if (plannedUs < this.#warmupEndUs) continue;
+        this.ctx.stats.recordSlot(plannedUs, spec.recipients);
+        this.ctx.stats.recordUnfired(plannedUs, spec.recipients);
+      }
+    }
   }
 
   /**

@@ -84,6 +84,12 @@ export class WorkerStats {
     recordLatencyUs(this.#uncorrected, correctedUs - sendLagUs);
   }
 
+  /** A measured slot that came due and never fired before the run ended: the client fell behind. */
+  recordUnfired(plannedUs: number, recipients: number): void {
+    this.fates.addNotSent(plannedUs, 'clientBehind', recipients);
+    this.totals.missedSlots++;
+  }
+
   /** A slot not sent because its connection was backed up (its fate is recorded with recordNotSent). */
   recordBackedUp(): void {
     this.totals.backedUp++;

@@ -162,9 +162,9 @@ export async function runRunner(ctx, load, { workers = 2, bin = path.join(ctx.ro
     const toMs = result.sendWindow.endUs / 1_000;
     // lost is null only in a run that did not drain; then what was sent and never arrived.
     const totals = { ...result.totals, lost: result.fates.lost ?? Math.max(0, result.totals.sent - result.totals.received) };
-    // The engine stops its send loops at the planned end: slots still overdue then never came due
-    // and are missing from its plan. The script's loops fire every slot, however late; so that
-    // both count alike, every measured slot of the schedule that never fired is a missed slot.
+    // The engine counts the slots it never fired (a client that fell behind) as planned, not sent
+    // and missed. A check that the plan is whole: any slot of the schedule missing from it still
+    // counts as missed, so the runner is never judged on less than the script's whole schedule.
     const unfiredSlots = Math.max(0, echoSlots(load, result.sendWindow, result.config.warmupSec) - result.fates.planned);
     totals.missedSlots += unfiredSlots;
     const r = record(name, load, totals, result.latency, result.uncorrectedLatency,
