@@ -20,12 +20,13 @@ const FLAGS = [
 /** How often the process tree is re-read, in ms: Chromium starts its processes over the first second. */
 const TREE_REFRESH_MS = 2_000;
 
-export function launchChromium(url) {
+/** `debugPort`: open the DevTools protocol on that loopback port (for CPU profiles of the page). */
+export function launchChromium(url, { debugPort } = {}) {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium is not at ${CHROMIUM_PATH}. Install it with 'apt-get install -y chromium', or set CHROMIUM_PATH.`);
   }
   const profile = mkdtempSync(path.join(os.tmpdir(), 'tool-bench-profile-'));
-  const child = spawn(CHROMIUM_PATH, [...FLAGS, `--user-data-dir=${profile}`, url], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(CHROMIUM_PATH, [...FLAGS, ...(debugPort ? [`--remote-debugging-port=${debugPort}`, '--remote-allow-origins=*'] : []), `--user-data-dir=${profile}`, url], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4_000)));
   const exited = new Promise((resolve) => child.on('exit', resolve));
