@@ -16,7 +16,7 @@ export interface Versions {
 }
 
 /** Seconds before the newest that each write rewrites: their receptions may still be arriving. */
-const REWRITTEN_SECONDS = 10;
+export const REWRITTEN_SECONDS = 10;
 
 export interface RecordingOptions {
   name?: string;

@@ -87,7 +87,7 @@ export interface RunAgent {
   lost: boolean;
 }
 
-export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string, agents?: RunAgent[], server?: ServerMetricsRecord | null): RunResult {
+export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string, agents?: RunAgent[], server?: ServerMetricsRecord | null, reuse?: ReusedPoints): RunResult {
   const a = coordinator.aggregator;
   const health = a.workerHealth();
   const outcome = coordinator.outcome;
@@ -111,7 +111,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     errorSamples: a.errorSamples(),
     workerFailures: [...coordinator.workerFailures],
     workers: a.workerHealth(),
-    points: a.points().map((point) => ({ ...point, fates: withLost(point.fates, isDrained) })),
+    points: resultPoints(a.points(), isDrained, reuse),
     histograms: [...a.secondHistograms()],
     ...dropsField(coordinator),
     ...(agents && agents.length > 0
@@ -120,6 +120,26 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     ...(server ? { server } : {}),
     ...sendWindowField(coordinator),
   };
+}
+
+/**
+ * A run still going, written once a second (core/run-recorder.ts), needs its older seconds as
+ * already copied: only seconds from `fresh` on are rewritten, so copying every second of an
+ * hour-long run each second would cost time for nothing.
+ */
+export interface ReusedPoints {
+  points: readonly SecondPoint[];
+  /** Seconds before the newest that are copied again (their receptions may still arrive). */
+  freshSeconds: number;
+}
+
+export function resultPoints(points: readonly SecondPoint[], isDrained: boolean, reuse?: ReusedPoints): SecondPoint[] {
+  const copy = (point: SecondPoint) => ({ ...point, fates: withLost(point.fates, isDrained) });
+  if (!reuse || isDrained) return points.map(copy);
+  const kept = Math.max(0, Math.min(reuse.points.length - reuse.freshSeconds, points.length));
+  const out = reuse.points.slice(0, kept);
+  for (let i = kept; i < points.length; i++) out.push(copy(points[i]!));
+  return out;
 }
 
 function sendWindowField(coordinator: RunCoordinator): { sendWindow?: SendWindow } {

@@ -7,6 +7,8 @@
 // Knobs: BENCH_QUICK=1                 short steps and a 1-minute dashboard run (~5 min), for iterating
 //        BENCH_ONLY=throughput,latency,rampup,transports,dashboard   a subset
 //        BENCH_DASHBOARD_MINUTES=10    length of the dashboard-cost run
+//        BENCH_PROFILE_MINUTES=1,10    also CPU-profile the dashboard's main thread in those minutes
+//                                      (DevTools protocol on BENCH_PORT_BASE+3; .cpuprofile files)
 //        BENCH_CLIENTS=library,raw,runner,runner1   the throughput benchmark's clients (default all:
 //                                      tab, browserRaw, library, raw, runner, runner1)
 //        BENCH_STEPS=250,24 BENCH_REPEAT=3   throughput at these send intervals only, each client

@@ -11,6 +11,7 @@ import { recentLatency } from '../../core/recent-latency.ts';
 import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { runResult, type RunAgent, type RunResult } from '../../core/run-result.ts';
+import { REWRITTEN_SECONDS } from '../../core/run-recorder.ts';
 import { GO_LEAD_MS, RunCoordinator, type RunPhase, type WorkerPort } from '../../core/run-coordinator.ts';
 import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../core/protocol.ts';
 import { platformFetchText, ServerScraper } from '../../core/server-metrics/scraper.ts';
@@ -169,11 +170,19 @@ export class RunController {
     return runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents, this.#scraper?.record());
   }
 
-  /** The run so far as a document, while it runs too: what the history keeps each second. */
+  /** The run so far as a document, while it runs too: what the history keeps each second. While
+   *  it runs, seconds the keeper will not rewrite are taken from the last such document, not
+   *  copied again (core/run-result.ts ReusedPoints); once done, every second is copied afresh. */
   partialResult(): RunResult | null {
     const coordinator = this.#coordinator;
-    return coordinator ? runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents, this.#scraper?.record()) : null;
+    if (!coordinator) return null;
+    const last = this.#lastPartial;
+    const reuse = coordinator.phase !== 'done' && last?.coordinator === coordinator ? { points: last.result.points, freshSeconds: 2 * REWRITTEN_SECONDS } : undefined;
+    const result = runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents, this.#scraper?.record(), reuse);
+    this.#lastPartial = { coordinator, result };
+    return result;
   }
+  #lastPartial: { coordinator: RunCoordinator; result: RunResult } | null = null;
 
   /** Starts reading the server's metrics for a run, when they are on; a failure is said once
    *  (view.server.problem) and never touches the run. */

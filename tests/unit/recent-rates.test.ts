@@ -32,4 +32,19 @@ describe('recentRates', () => {
     // Whole seconds 2..8; the last five are 4..8.
     expect(recentRates(points, 5).inboundPerSec).toBe(600);
   });
+
+  it('gives what averaging every second with sends gives, reading only the end of the run', () => {
+    const reference = (points: readonly SecondPoint[], windowSec: number) => {
+      let busy = points.filter((p) => p.sent > 0);
+      if (busy.length > 2) busy = busy.slice(1, -1);
+      busy = busy.slice(-windowSec);
+      return busy.length === 0 ? 0 : busy.reduce((sum, p) => sum + p.sent, 0) / busy.length;
+    };
+    let seed = 7;
+    const random = () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647);
+    for (let trial = 0; trial < 300; trial++) {
+      const points = Array.from({ length: Math.floor(random() * 20) }, (_, i) => point(i + 1, random() < 0.3 ? 0 : Math.floor(random() * 1_000)));
+      for (const windowSec of [1, 3, 5]) expect(recentRates(points, windowSec).inboundPerSec).toBe(reference(points, windowSec));
+    }
+  });
 });

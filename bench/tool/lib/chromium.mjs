@@ -30,13 +30,15 @@ const TREE_REFRESH_MS = 2_000;
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 let launches = 0;
 
-export function launchChromium(url) {
+/** `debugPort`: open the DevTools protocol on that loopback port (for CPU profiles of the page). */
+export function launchChromium(url, { debugPort } = {}) {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium is not at ${CHROMIUM_PATH}. Install it with 'apt-get install -y chromium', or set CHROMIUM_PATH.`);
   }
   const profile = mkdtempSync(path.join(os.tmpdir(), 'tool-bench-profile-'));
   const cdpPort = Number(process.env.BENCH_CDP_PORT ?? 9222);
-  const args = PROFILE_DIR ? [...FLAGS, `--user-data-dir=${profile}`, `--remote-debugging-port=${cdpPort}`, 'about:blank'] : [...FLAGS, `--user-data-dir=${profile}`, url];
+  const debugArgs = PROFILE_DIR ? [`--remote-debugging-port=${cdpPort}`] : debugPort ? [`--remote-debugging-port=${debugPort}`, '--remote-allow-origins=*'] : [];
+  const args = [...FLAGS, `--user-data-dir=${profile}`, ...debugArgs, PROFILE_DIR ? 'about:blank' : url];
   const child = spawn(CHROMIUM_PATH, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const profiling = PROFILE_DIR
     ? profileBrowser({ port: cdpPort, url, dir: PROFILE_DIR, label: `${++launches}-${url.includes('client=library') ? 'browserLibrary' : url.includes('/raw/') ? 'browserRaw' : 'tab'}`,

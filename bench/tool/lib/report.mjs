@@ -173,7 +173,8 @@ function dashboardSection(d) {
       'Main-thread busy share = CPU time of the renderer\'s main thread (from /proc) over wall time.', '',
     `Over the whole run: main thread busy **${pct(d.mainBusyShare, 1)}**; the four workers ${n(d.workersCores, 2)} cores; the network service ${n(d.networkCores, 2)} cores; all of Chromium ${n(d.browserCores, 2)} cores. ` +
       `Long tasks (≥ 50 ms) on the main thread since the page loaded: ${n(d.longTasks.count)}, ${n(d.longTasks.totalMs)} ms in all, the longest ${n(d.longTasks.maxMs)} ms. ` +
-      `The run itself: p99 ${n(d.run.p99Ms, 1)} ms, ${n(d.run.received)} received, ${n(d.run.lost)} lost, ${n(d.run.missedSlots)} missed slots.`, '',
+      `The run itself: p99 ${n(d.run.p99Ms, 1)} ms, ${n(d.run.received)} received, ${n(d.run.lost)} lost, ${n(d.run.missedSlots)} missed slots.` +
+      (d.flatness ? ` Does the cost grow with the run? First minute ${pct(d.flatness.firstShare, 1)}, last minute ${pct(d.flatness.lastShare, 1)}; the least-squares trend over every minute is ${d.flatness.slopePointsPer10Min >= 0 ? '+' : ''}${n(d.flatness.slopePointsPer10Min, 2)} percentage points per 10 minutes.` : ''), '',
     row(['minute', 'main thread busy', 'workers (cores)', 'all Chromium (cores)']), row(['---:', '---:', '---:', '---:'])];
   for (const m of d.minutes) lines.push(row([m.minute, pct(m.mainBusyShare, 1), n(m.workersCores, 2), n(m.browserCores, 2)]));
   lines.push('');

@@ -66,7 +66,7 @@ function record(client, load, totals, latency, uncorrected, cpu, hubCpu, extra =
  * URL parameters (connectConcurrency, workers). `keepReport` adds the page's whole report. `page`
  * is a folder of the hub's dashboard directory holding another build (`x/`), for A/B pairs.
  */
-export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUrl, keepReport = false, page = '' } = {}) {
+export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUrl, keepReport = false, page = '', debugPort, whileRunning } = {}) {
   const endpointUrl = `${base}/signalrbench`;
   const expected = ctx.collector.expect(load.durationSec * 1_000 + REPORT_SLACK_MS);
   const query = new URLSearchParams({
@@ -74,13 +74,16 @@ export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUr
     durationSec: String(load.durationSec), warmupSec: String(load.warmupSec ?? 0), messageBytes: String(load.messageBytes ?? 2_048),
     transport: load.transport ?? 'WebSockets', protocol: load.protocol ?? 'json', ...extraQuery,
   });
-  const browser = launchChromium(`${base}/${page}?${query}`);
+  const browser = launchChromium(`${base}/${page}?${query}`, { debugPort });
+  // Work beside the run (CPU profiles of the page): awaited before the browser closes.
+  const beside = whileRunning?.().catch((error) => ctx.log(`beside the run: ${error.message}`));
   const cpu = new CpuSampler(chromiumCpu(browser));
   const hubCpu = new CpuSampler(processCpu(ctx.hub.process.pid, 'hub'));
   try {
     const report = await expected.report;
     cpu.stop();
     hubCpu.stop();
+    await beside;
     if (!report.result) throw new Error(`The page refused the run: ${report.errors.join(' ')}`);
     const { result, phaseStartedAtMs: phase } = report;
     const fromMs = phase.running + (load.warmupSec ?? 0) * 1_000;
