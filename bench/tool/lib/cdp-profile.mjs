@@ -7,33 +7,13 @@
 // session alike (a worker created later starts at once), so each profile covers the same window.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import WebSocket from 'ws';
-
-export async function browserWebSocketUrl(port, timeoutMs = 10_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/json/version`);
-      return (await res.json()).webSocketDebuggerUrl;
-    } catch (error) {
-      if (Date.now() > until) throw new Error(`Chromium's debugging port ${port} did not answer in ${timeoutMs} ms: ${error.message}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+import { openCdp, pollDevtools } from './cdp.mjs';
 
 /** Starts profiling; returns { done(): Promise<files written> }. */
 export async function profileBrowser({ port, url, dir, label, fromSec, forSec, intervalUs = 250 }) {
-  const ws = new WebSocket(await browserWebSocketUrl(port), { perMessageDeflate: false, maxPayload: 1 << 30 });
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
-  let nextId = 1;
-  const pending = new Map();
+  const cdp = await openCdp(await pollDevtools(port, '/json/version', (v) => v.webSocketDebuggerUrl, 10_000));
+  const { send } = cdp;
   const sessions = new Map(); // sessionId → { kind, started }
-  const send = (method, params = {}, sessionId) => new Promise((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, { resolve, reject, method });
-    ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-  });
   let profiling = false;
   let navigated = false;
   let navigatedAtMs = 0;
@@ -45,15 +25,7 @@ export async function profileBrowser({ port, url, dir, label, fromSec, forSec, i
     s.started = true;
     await send('Profiler.start', {}, sessionId).catch(() => {});
   };
-  ws.on('message', async (raw) => {
-    const msg = JSON.parse(raw);
-    if (msg.id) {
-      const p = pending.get(msg.id);
-      pending.delete(msg.id);
-      if (msg.error) p?.reject(new Error(`${p.method}: ${msg.error.message}`));
-      else p?.resolve(msg.result);
-      return;
-    }
+  cdp.onEvent(async (msg) => {
     if (msg.method === 'Target.attachedToTarget') {
       const { sessionId, targetInfo } = msg.params;
       const kind = targetInfo.type; // page | worker | ...
@@ -105,7 +77,7 @@ export async function profileBrowser({ port, url, dir, label, fromSec, forSec, i
   return {
     async done() {
       const files = await stopped;
-      ws.close();
+      cdp.close();
       return files;
     },
   };

@@ -3,38 +3,12 @@
 // than the page). For finding what grows with a run's length: a profile early and one late.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import WebSocket from 'ws';
-
-/** The page's DevTools socket, once Chromium has opened it. */
-async function pageSocketUrl(debugPort) {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      const targets = await (await fetch(`http://127.0.0.1:${debugPort}/json/list`)).json();
-      const page = targets.find((t) => t.type === 'page');
-      if (page) return page.webSocketDebuggerUrl;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`Chromium's DevTools port ${debugPort} did not list the page within 20 s.`);
-}
+import { openCdp, pollDevtools } from './cdp.mjs';
 
 export async function connectProfiler(debugPort) {
-  const socket = new WebSocket(await pageSocketUrl(debugPort), { perMessageDeflate: false, maxPayload: 1 << 30 });
-  await new Promise((resolve, reject) => (socket.once('open', resolve), socket.once('error', reject)));
-  let nextId = 1;
-  const pending = new Map();
-  socket.on('message', (data) => {
-    const msg = JSON.parse(data.toString());
-    if (msg.id && pending.has(msg.id)) {
-      pending.get(msg.id)(msg);
-      pending.delete(msg.id);
-    }
-  });
-  const send = (method, params = {}) => new Promise((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, (msg) => (msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result)));
-    socket.send(JSON.stringify({ id, method, params }));
-  });
+  const page = await pollDevtools(debugPort, '/json/list', (targets) => targets.find((t) => t.type === 'page')?.webSocketDebuggerUrl);
+  const cdp = await openCdp(page);
+  const { send } = cdp;
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: 500 });
   return {
@@ -46,7 +20,7 @@ export async function connectProfiler(debugPort) {
       writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
       return summarize(profile);
     },
-    close: () => socket.close(),
+    close: () => cdp.close(),
   };
 }
 
