@@ -66,6 +66,9 @@ export interface RemoteWorkers {
   includeLocal: boolean;
 }
 
+/** Longest a refresh waits for the next closed second while the run sends. */
+const REFRESH_EVERY_MS = 1_000;
+
 /** Time from "go" to the first send when agents take part: "go" crosses the control hub first. */
 const AGENT_GO_LEAD_MS = 1_000;
 
@@ -95,6 +98,8 @@ export class RunController {
   #agents: RunAgent[] = [];
   #startedAt = new Date();
   #frameRequested = false;
+  #refreshedAtMs = 0;
+  #refreshTimer: ReturnType<typeof setTimeout> | undefined;
   #finished: Promise<void> = Promise.resolve();
   /** Reads the server's /metrics beside the run (null: not read). */
   #scraper: ServerScraper | null = null;
@@ -194,6 +199,16 @@ export class RunController {
 
   #requestRefresh(): void {
     if (this.#frameRequested) return;
+    const waitMs = this.#coalesceMs();
+    if (waitMs > 0) {
+      this.#refreshTimer ??= setTimeout(() => {
+        this.#refreshTimer = undefined;
+        this.#requestRefresh();
+      }, waitMs);
+      return;
+    }
+    clearTimeout(this.#refreshTimer);
+    this.#refreshTimer = undefined;
     this.#frameRequested = true;
     requestAnimationFrame(() => {
       this.#frameRequested = false;
@@ -201,9 +216,19 @@ export class RunController {
     });
   }
 
+  /** While the run sends, the figures move once a second: a snapshot that closes no second, or a
+   *  server reading, waits for the next closed second (at most 1 s after the last refresh), so the
+   *  page restyles, lays out and paints once a second rather than once per message. */
+  #coalesceMs(): number {
+    const coordinator = this.#coordinator;
+    if (!coordinator || coordinator.phase !== 'running' || coordinator.aggregator.points().length !== this.points.length) return 0;
+    return Math.max(0, REFRESH_EVERY_MS - (performance.now() - this.#refreshedAtMs));
+  }
+
   #refresh(): void {
     const coordinator = this.#coordinator;
     if (!coordinator) return;
+    this.#refreshedAtMs = performance.now();
     const a = coordinator.aggregator;
     const points = a.points();
     // Seconds only ever get appended once closed, so the charts redraw once per new second,
