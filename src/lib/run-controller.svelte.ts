@@ -7,7 +7,7 @@ import { systemClock, systemTimers } from '../../core/clock.ts';
 import { withLost, type Fates } from '../../core/fates.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../../core/run-outcome.ts';
 import type { LatencySummary } from '../../core/latency.ts';
-import { recentLatency } from '../../core/recent-latency.ts';
+import { RecentLatency } from '../../core/recent-latency.ts';
 import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { runResult, type RunAgent, type RunResult } from '../../core/run-result.ts';
@@ -105,6 +105,7 @@ export class RunController {
   #scraper: ServerScraper | null = null;
   readonly serverMetrics = new ServerMetricsSettings();
   #recentLatency: LatencySummary | null = null;
+  #recentWindow = new RecentLatency();
 
   /** The run's plan is being made: agents' clocks are measured before it starts. */
   preparing = $state(false);
@@ -151,6 +152,7 @@ export class RunController {
     this.points = [];
     const scraper = this.#startScraper(config.endpointUrl);
     this.#recentLatency = null;
+    this.#recentWindow = new RecentLatency();
     coordinator.start();
     this.#refresh();
     this.#finished = coordinator.finished().then(() => {
@@ -235,7 +237,7 @@ export class RunController {
     // not once per worker snapshot (with 4 workers that was up to 4 redraws of every point).
     if (points.length !== this.points.length) {
       this.points = [...points];
-      this.#recentLatency = recentLatency(a.secondHistograms());
+      this.#recentLatency = this.#recentWindow.of(a.secondHistograms());
     }
     const outcome = coordinator.outcome;
     const fates = withLost(a.fates(), drained(outcome));
