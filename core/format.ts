@@ -13,8 +13,11 @@ export function formatSignedMs(us: number): string {
   return `${us < 0 ? '-' : '+'}${formatMs(Math.abs(us))}`;
 }
 
+/** Made once: `toLocaleString` builds a new formatter on every call. */
+const countFormat = new Intl.NumberFormat('en-US');
+
 export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return countFormat.format(Math.round(n));
 }
 
 /**

@@ -78,6 +78,9 @@ export class RunAggregator {
    *  their planned and in-time counts are final. */
   readonly #judged = emptyFates();
   readonly #health = new Map<number, { maxEventLoopLagMs: number; maxSendLagMs: number }>();
+  /** Summaries of the whole-run histograms, made once per change rather than once per read: the
+   *  page reads them on every refresh, several times between two snapshots. */
+  readonly #summaries = new Map<Histogram, LatencySummary>();
 
   constructor(readonly workerCount: number) {}
 
@@ -100,6 +103,7 @@ export class RunAggregator {
     health.maxEventLoopLagMs = Math.max(health.maxEventLoopLagMs, snapshot.eventLoopLagMs);
     health.maxSendLagMs = Math.max(health.maxSendLagMs, snapshot.maxSendLagMs);
     this.#health.set(snapshot.workerIndex, health);
+    this.#summaries.clear();
     const interval = addEncoded(this.#runLatency, snapshot.latencyHistogram);
     addEncoded(this.#runUncorrected, snapshot.uncorrectedHistogram);
     addEncoded(this.#connectTimes, snapshot.connectHistogram);
@@ -144,12 +148,12 @@ export class RunAggregator {
 
   /** Whole-run latency, from the planned send times. */
   latency(): LatencySummary {
-    return summarizeLatency(this.#runLatency);
+    return this.#summaryOf(this.#runLatency);
   }
 
   /** Whole-run latency from the actual send times (not corrected for coordinated omission). */
   uncorrectedLatency(): LatencySummary {
-    return summarizeLatency(this.#runUncorrected);
+    return this.#summaryOf(this.#runUncorrected);
   }
 
   workerHealth(): WorkerHealth[] {
@@ -169,12 +173,12 @@ export class RunAggregator {
 
   /** Time to open a connection (negotiate, transport, handshake), over the run. */
   connectTimes(): LatencySummary {
-    return summarizeLatency(this.#connectTimes);
+    return this.#summaryOf(this.#connectTimes);
   }
 
   /** Time to reconnect (from the start of each gap to the connection being back), over the run. */
   reconnectTimes(): LatencySummary {
-    return summarizeLatency(this.#reconnectTimes);
+    return this.#summaryOf(this.#reconnectTimes);
   }
 
   /** Drops and reconnects over the run, all workers together. */
@@ -247,6 +251,15 @@ export class RunAggregator {
       }
     }
     return [...merged.values()].sort((a, b) => b.count - a.count);
+  }
+
+  #summaryOf(histogram: Histogram): LatencySummary {
+    let summary = this.#summaries.get(histogram);
+    if (!summary) {
+      summary = summarizeLatency(histogram);
+      this.#summaries.set(histogram, summary);
+    }
+    return summary;
   }
 
   #second(second: number): PartialSecond {

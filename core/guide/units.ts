@@ -72,5 +72,18 @@ export function formatBytesPerSecond(bytesPerSecond: number): string {
  * @param maximumFractionDigits decimals kept at most; default 2
  */
 export function trimNumber(value: number, maximumFractionDigits = 2): string {
-  return value.toLocaleString('en-US', { maximumFractionDigits });
+  return numberFormat(maximumFractionDigits).format(value);
+}
+
+/** One formatter per number of decimals: `toLocaleString` with options builds a new
+ *  Intl.NumberFormat on every call, which the live tier panel did dozens of times a second. */
+const numberFormats = new Map<number, Intl.NumberFormat>();
+
+function numberFormat(maximumFractionDigits: number): Intl.NumberFormat {
+  let format = numberFormats.get(maximumFractionDigits);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { maximumFractionDigits });
+    numberFormats.set(maximumFractionDigits, format);
+  }
+  return format;
 }

@@ -7,7 +7,7 @@ import { systemClock, systemTimers } from '../../core/clock.ts';
 import { withLost, type Fates } from '../../core/fates.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../../core/run-outcome.ts';
 import type { LatencySummary } from '../../core/latency.ts';
-import { recentLatency } from '../../core/recent-latency.ts';
+import { RecentLatency } from '../../core/recent-latency.ts';
 import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { runResult, type RunAgent, type RunResult } from '../../core/run-result.ts';
@@ -67,6 +67,9 @@ export interface RemoteWorkers {
   includeLocal: boolean;
 }
 
+/** Longest a refresh waits for the next closed second while the run sends. */
+const REFRESH_EVERY_MS = 1_000;
+
 /** Time from "go" to the first send when agents take part: "go" crosses the control hub first. */
 const AGENT_GO_LEAD_MS = 1_000;
 
@@ -96,11 +99,14 @@ export class RunController {
   #agents: RunAgent[] = [];
   #startedAt = new Date();
   #frameRequested = false;
+  #refreshedAtMs = 0;
+  #refreshTimer: ReturnType<typeof setTimeout> | undefined;
   #finished: Promise<void> = Promise.resolve();
   /** Reads the server's /metrics beside the run (null: not read). */
   #scraper: ServerScraper | null = null;
   readonly serverMetrics = new ServerMetricsSettings();
   #recentLatency: LatencySummary | null = null;
+  #recentWindow = new RecentLatency();
 
   /** The run's plan is being made: agents' clocks are measured before it starts. */
   preparing = $state(false);
@@ -147,6 +153,7 @@ export class RunController {
     this.points = [];
     const scraper = this.#startScraper(config.endpointUrl);
     this.#recentLatency = null;
+    this.#recentWindow = new RecentLatency();
     coordinator.start();
     this.#refresh();
     this.#finished = coordinator.finished().then(() => {
@@ -203,6 +210,16 @@ export class RunController {
 
   #requestRefresh(): void {
     if (this.#frameRequested) return;
+    const waitMs = this.#coalesceMs();
+    if (waitMs > 0) {
+      this.#refreshTimer ??= setTimeout(() => {
+        this.#refreshTimer = undefined;
+        this.#requestRefresh();
+      }, waitMs);
+      return;
+    }
+    clearTimeout(this.#refreshTimer);
+    this.#refreshTimer = undefined;
     this.#frameRequested = true;
     requestAnimationFrame(() => {
       this.#frameRequested = false;
@@ -210,16 +227,26 @@ export class RunController {
     });
   }
 
+  /** While the run sends, the figures move once a second: a snapshot that closes no second, or a
+   *  server reading, waits for the next closed second (at most 1 s after the last refresh), so the
+   *  page restyles, lays out and paints once a second rather than once per message. */
+  #coalesceMs(): number {
+    const coordinator = this.#coordinator;
+    if (!coordinator || coordinator.phase !== 'running' || coordinator.aggregator.points().length !== this.points.length) return 0;
+    return Math.max(0, REFRESH_EVERY_MS - (performance.now() - this.#refreshedAtMs));
+  }
+
   #refresh(): void {
     const coordinator = this.#coordinator;
     if (!coordinator) return;
+    this.#refreshedAtMs = performance.now();
     const a = coordinator.aggregator;
     const points = a.points();
     // Seconds only ever get appended once closed, so the charts redraw once per new second,
     // not once per worker snapshot (with 4 workers that was up to 4 redraws of every point).
     if (points.length !== this.points.length) {
       this.points = [...points];
-      this.#recentLatency = recentLatency(a.secondHistograms());
+      this.#recentLatency = this.#recentWindow.of(a.secondHistograms());
     }
     const outcome = coordinator.outcome;
     const fates = withLost(a.fates(), drained(outcome));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../../core/latency.ts';
-import { recentLatency } from '../../core/recent-latency.ts';
+import { RecentLatency, recentLatency } from '../../core/recent-latency.ts';
 
 function second(second: number, latencyUs: number, count: number) {
   const h = createLatencyHistogram();
@@ -26,5 +26,16 @@ describe('recentLatency', () => {
   it('is unknown (null), never 0, without messages', () => {
     expect(recentLatency([])).toBeNull();
     expect(recentLatency([second(1, 1, 0)])).toBeNull();
+  });
+
+  it('kept from second to second, gives what merging the window afresh gives', () => {
+    const window = new RecentLatency();
+    const seconds: ReturnType<typeof second>[] = [];
+    expect(window.of(seconds)).toBeNull();
+    for (let s = 1; s <= 25; s++) {
+      seconds.push(second(s, s === 7 ? 900_000 : 1_000 + 37 * s, s % 5 === 0 ? 0 : 50 + s));
+      expect(window.of(seconds)).toEqual(recentLatency(seconds));
+    }
+    expect(window.of(seconds)!.maxUs).toBeLessThan(900_000);
   });
 });

@@ -152,4 +152,24 @@ describe('RunAggregator', () => {
     ]);
     expect(aggregator.errorCounts()).toMatchObject({ negotiate: 3, closed: 1, send: 0 });
   });
+  it('whole-run summaries follow every snapshot, though read many times between them', () => {
+    const stats = new WorkerStats();
+    stats.startRun(RUN_START_US);
+    const aggregator = new RunAggregator(1);
+    const at = (seconds: number) => RUN_START_US + seconds * 1_000_000;
+    stats.recordSlot(at(0.1), 1);
+    stats.recordReceive(at(0.1), at(0.1) + 2_000, 0, 10);
+    aggregator.add(snapshot(stats, 0, 1));
+    const first = aggregator.latency();
+    expect(aggregator.latency()).toEqual(first);
+    expect(first.count).toBe(1);
+    stats.recordSlot(at(1.1), 1);
+    stats.recordReceive(at(1.1), at(1.1) + 50_000, 0, 10);
+    aggregator.add(snapshot(stats, 0, 2));
+    const second = aggregator.latency();
+    expect(second.count).toBe(2);
+    expect(second.maxUs).toBeGreaterThan(first.maxUs);
+    expect(second.meanUs).toBeGreaterThan(first.meanUs);
+    expect(aggregator.uncorrectedLatency().count).toBe(2);
+  });
 });
