@@ -22,8 +22,9 @@ export async function dashboardCost(ctx) {
   const whileRunning = debugPort && (() => profileAt(ctx, debugPort, profileMinutes, profiles));
   const r = await runTab(ctx, load, { extraQuery: { workers: String(LOAD.workers) }, keepReport: true, debugPort, whileRunning });
   const { report, cpuSampler } = r;
-  const startMs = report.phaseStartedAtMs.running;
-  const endMs = report.phaseStartedAtMs.draining ?? report.phaseStartedAtMs.done;
+  // The planned send window, on the run's own clock (epoch µs).
+  const startMs = report.result.sendWindow?.startUs / 1_000 || report.phaseStartedAtMs.running;
+  const endMs = report.result.sendWindow?.endUs / 1_000 || (report.phaseStartedAtMs.draining ?? report.phaseStartedAtMs.done);
   const minutes = [];
   for (let fromMs = startMs; fromMs + 30_000 <= endMs; fromMs += 60_000) {
     const toMs = Math.min(endMs, fromMs + 60_000);

@@ -86,8 +86,10 @@ export async function runTab(ctx, load, { extraQuery = {}, base = ctx.hub.httpUr
     await beside;
     if (!report.result) throw new Error(`The page refused the run: ${report.errors.join(' ')}`);
     const { result, phaseStartedAtMs: phase } = report;
-    const fromMs = phase.running + (load.warmupSec ?? 0) * 1_000;
-    const toMs = phase.draining ?? phase.done;
+    // The measured window is the planned send window (the run's own clock, epoch µs), as for the
+    // runner: exact, where the page's phase times are only as fine as its refresh.
+    const fromMs = result.sendWindow ? result.sendWindow.startUs / 1_000 + (load.warmupSec ?? 0) * 1_000 : phase.running + (load.warmupSec ?? 0) * 1_000;
+    const toMs = result.sendWindow ? result.sendWindow.endUs / 1_000 : phase.draining ?? phase.done;
     const totals = { ...result.totals, lost: result.fates.lost };
     return record('tab', load, totals, result.latency, result.uncorrectedLatency, cpu.between(fromMs, toMs), hubCpu.between(fromMs, toMs), {
       rampMs: phase.running - phase.start,
