@@ -3,7 +3,8 @@
 // dashboard's main thread. Each line says the figure, the goal and whether this run meets it;
 // a figure the run did not measure reads "not measured", never as met.
 
-const n = (v, digits = 2) => (v == null || Number.isNaN(v) ? '–' : Number(v).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+// `+ 0` and the rounding first: a difference that rounds to zero reads 0.00, not -0.00.
+const n = (v, digits = 2) => (v == null || Number.isNaN(v) ? '–' : (Number(Number(v).toFixed(digits)) + 0).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
 const row = (cells) => `| ${cells.join(' | ')} |`;
 const NOT_MEASURED = { figure: 'not measured', met: null };
 /** Runs before the runner joined name no clients: those four ran. */
