@@ -12,7 +12,10 @@ export default defineConfig({
     target: 'node20',
     rolldownOptions: {
       input: { 'live-bench': 'cli/main.ts', 'engine-thread': 'cli/engine-thread.ts' },
-      output: { format: 'es', entryFileNames: '[name].js' },
+      // hdr-histogram-js encodes with Node's native zlib when it can `require` it (its own
+      // `eval('require("zlib")')`), else with pako: in an ES module there is no `require`, and
+      // pako's per-call buffers cost the runner's one thread a block and garbage every second.
+      output: { format: 'es', entryFileNames: '[name].js', banner: "import { createRequire as createRequireForZlib } from 'node:module'; const require = createRequireForZlib(import.meta.url);" },
       onLog: quietBuild,
     },
   },

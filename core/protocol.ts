@@ -8,6 +8,7 @@
  */
 import type { DropTotals } from './drop-ledger.ts';
 import type { SecondFates } from './fates.ts';
+import type { PostedHistogram } from './latency.ts';
 import type { RunConfig } from './run-config.ts';
 import type { ConnectionShare } from './split.ts';
 
@@ -82,16 +83,16 @@ export interface WorkerSnapshot {
   /** The snapshot covers [runStart + (second - 1) s, runStart + second s). */
   second: number;
   final: boolean;
-  /** Latency from the planned send time (corrected for coordinated omission), HdrHistogram
-   *  compressed base64, this interval only. */
-  latencyHistogram: string;
+  /** Latency from the planned send time (corrected for coordinated omission), this interval
+   *  only. Every histogram here is posted by bucket (core/latency.ts PostedHistogram). */
+  latencyHistogram: PostedHistogram;
   /** Latency from the actual send time (what a closed-loop client would report), this interval. */
-  uncorrectedHistogram: string;
+  uncorrectedHistogram: PostedHistogram;
   /** Time to open each connection that opened in this interval (negotiate + transport + handshake). */
-  connectHistogram: string;
+  connectHistogram: PostedHistogram;
   /** Time to reconnect of each connection that came back in this interval (from the start of
-   *  its gap), HdrHistogram compressed base64. Absent from agents older than drops. */
-  reconnectHistogram?: string;
+   *  its gap). Absent from agents older than drops. */
+  reconnectHistogram?: PostedHistogram;
   /** Drops: the run's totals so far, and connections back and lost in this interval (the
    *  storm's rates). Absent from agents older than drops. */
   drops?: WorkerDrops;

@@ -8,7 +8,7 @@ import { emptyErrorCounts, emptyTotals, type WorkerPhase } from './protocol.ts';
 import { addDropTotals, emptyDropTotals, type DropTotals } from './drop-ledger.ts';
 import { addFates, emptyFates, shareUnderOneSecond, type Fates } from './fates.ts';
 import type { EncodedSecond } from './histogram-log.ts';
-import { addEncoded, createLatencyHistogram, encodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';
+import { addPosted, createLatencyHistogram, encodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';
 
 /** One second of the run, all workers together. */
 export interface SecondPoint {
@@ -104,17 +104,16 @@ export class RunAggregator {
     health.maxSendLagMs = Math.max(health.maxSendLagMs, snapshot.maxSendLagMs);
     this.#health.set(snapshot.workerIndex, health);
     this.#summaries.clear();
-    const interval = addEncoded(this.#runLatency, snapshot.latencyHistogram);
-    addEncoded(this.#runUncorrected, snapshot.uncorrectedHistogram);
-    addEncoded(this.#connectTimes, snapshot.connectHistogram);
-    if (snapshot.reconnectHistogram) addEncoded(this.#reconnectTimes, snapshot.reconnectHistogram);
+    const point = this.#second(snapshot.second);
+    addPosted(snapshot.latencyHistogram, this.#runLatency, point.histogram);
+    addPosted(snapshot.uncorrectedHistogram, this.#runUncorrected);
+    addPosted(snapshot.connectHistogram, this.#connectTimes);
+    if (snapshot.reconnectHistogram) addPosted(snapshot.reconnectHistogram, this.#reconnectTimes);
     for (const delta of snapshot.fates) {
       addFates(this.#fatesOf(delta.second), delta);
       addFates(this.#fates, delta);
     }
 
-    const point = this.#second(snapshot.second);
-    if (interval) point.histogram.add(interval);
     point.sent += snapshot.interval.sent;
     point.received += snapshot.interval.received;
     point.sentBytes += snapshot.interval.sentBytes;

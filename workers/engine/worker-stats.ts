@@ -5,7 +5,7 @@
  */
 import { DropLedger } from '../../core/drop-ledger.ts';
 import { FatesRecorder, type NotSentReason } from '../../core/fates.ts';
-import { createLatencyHistogram, encodeHistogram, GUIDE_LATENCY_LIMIT_US, recordLatencyUs } from '../../core/latency.ts';
+import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs } from '../../core/latency.ts';
 import {
   emptyErrorCounts,
   emptyTotals,
@@ -140,10 +140,10 @@ export class WorkerStats {
   /** Returns this interval's figures and starts the next interval. */
   takeInterval() {
     const interval = {
-      latencyHistogram: encodeHistogram(this.#latency),
-      uncorrectedHistogram: encodeHistogram(this.#uncorrected),
-      connectHistogram: encodeHistogram(this.#connect),
-      reconnectHistogram: encodeHistogram(this.#reconnect),
+      latencyHistogram: postHistogram(this.#latency),
+      uncorrectedHistogram: postHistogram(this.#uncorrected),
+      connectHistogram: postHistogram(this.#connect),
+      reconnectHistogram: postHistogram(this.#reconnect),
       drops: { totals: { ...this.drops.totals }, ...this.drops.takeInterval() },
       interval: this.#interval,
       fates: this.fates.take(),

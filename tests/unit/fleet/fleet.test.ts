@@ -86,7 +86,7 @@ function portsOf(result: RunAgents | { error: string }): WorkerPort[] {
 }
 
 const finalSnapshot = (workerIndex: number, sent: number, received: number): WorkerSnapshot => ({
-  type: 'snapshot', workerIndex, phase: 'done', second: 3, final: true, latencyHistogram: '', uncorrectedHistogram: '', connectHistogram: '',
+  type: 'snapshot', workerIndex, phase: 'done', second: 3, final: true, latencyHistogram: [], uncorrectedHistogram: [], connectHistogram: [],
   interval: { sent: 0, received: 0, sentBytes: 0, receivedBytes: 0 }, fates: [],
   totals: { ...emptyTotals(), sent, received, connectionsOpened: 1 },
   connectionsOpen: 1, connectionsConnecting: 0, eventLoopLagMs: 0, maxSendLagMs: 0, errorCounts: { negotiate: 0, transport: 0, handshake: 0, connect: 0, join: 0, send: 0, closed: 0, protocol: 0 }, errorSamples: [],
