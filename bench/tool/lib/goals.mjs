@@ -75,10 +75,13 @@ function runnerGoals(t, runner, label) {
   const missedMore = pairs.filter(({ r, s }) => r.missedSlots > s.missedSlots);
   out.push({ goal: `${label}: missed slots no more than the script's`, figure: missedMore.length === 0 ? `no more at any of ${pairs.length} steps`
     : `more at ${missedMore.map(({ r, s }) => `${n(r.targetPerSec, 0)} msg/s (${n(r.missedSlots, 0)} against ${n(s.missedSlots, 0)})`).join(', ')}`, met: missedMore.length === 0 });
-  const rc = t.ceilings[runner]?.receivedPerSec;
-  const sc = t.ceilings.library?.receivedPerSec;
-  out.push({ goal: `${label}: ceiling at least the script's`, figure: rc && sc ? `${n(rc / sc)}× (${n(rc, 0)} against ${n(sc, 0)} msg/s)` : 'not measured',
-    met: rc && sc ? rc >= sc : null });
+  const rc = t.ceilings[runner];
+  const sc = t.ceilings.library;
+  // Judged by the step each held (its planned rate): what arrived in the window differs by a
+  // message or two at the same step.
+  out.push({ goal: `${label}: ceiling at least the script's`,
+    figure: rc && sc ? `${n(rc.receivedPerSec / sc.receivedPerSec)}× (${n(rc.receivedPerSec, 0)} against ${n(sc.receivedPerSec, 0)} msg/s received${rc.targetPerSec === sc.targetPerSec ? `, both at the ${n(rc.targetPerSec, 0)} msg/s step` : ''})` : 'not measured',
+    met: rc && sc ? rc.targetPerSec >= sc.targetPerSec : null });
   return out;
 }
 
@@ -96,10 +99,12 @@ function dashboardGoals(d) {
   const first = d.minutes[0].mainBusyShare;
   const last = d.minutes.at(-1).mainBusyShare;
   const peak = Math.max(...d.minutes.map((m) => m.mainBusyShare));
+  // Flat: the least-squares trend over every minute grows less than half a point over the run.
+  // Not the last minute against the first: the first is the run's start, with nothing to draw yet.
+  const growthPoints = d.flatness ? (d.flatness.slopePointsPer10Min * d.minutes.length) / 10 : null;
   return [{ goal: `dashboard main thread ≤ 5% and flat over the run (${d.minutes.length} min)`,
-    figure: `${n(100 * d.mainBusyShare, 1)}% over the run; minute 1 ${n(100 * first, 1)}%, last minute ${n(100 * last, 1)}%, busiest minute ${n(100 * peak, 1)}%`,
-    // Flat: the last minute no more than half a point above the first, so an hour cannot climb past the goal.
-    met: peak <= 0.05 && last - first <= 0.005 }];
+    figure: `${n(100 * d.mainBusyShare, 1)}% over the run; minute 1 ${n(100 * first, 1)}%, last minute ${n(100 * last, 1)}%, busiest minute ${n(100 * peak, 1)}%; trend ${growthPoints == null ? 'not measured' : `${growthPoints >= 0 ? '+' : ''}${n(growthPoints, 2)} points over the run`}`,
+    met: growthPoints == null ? null : peak <= 0.05 && growthPoints <= 0.5 }];
 }
 
 export function goalsSection(results) {
