@@ -45,26 +45,19 @@ export function decodeHistogram(encoded: string): Histogram {
 /**
  * A histogram as a worker posts it every second: its non-empty buckets as
  * [index, count, index, count, ...], the same buckets as its HdrHistogram encoding without the
- * deflate that encoding runs. Measured in a worker at 2,300 msg/s, that deflate (pako's, with
- * its buffers allocated per call) and the garbage it left were a block of 10-15 ms once a
- * second: the tab's p99. A string is the compressed base64 form that agents of earlier versions
- * post.
+ * deflate that encoding runs. That deflate (pako's, its buffers allocated on every call) and
+ * the inflate at the other end were part of a block once a second in the runner's one thread,
+ * which made it miss slots (bench/TOOL-RESULTS.md, "The runner's per-second block"). A string
+ * is the compressed base64 form that agents of earlier versions post.
  */
 export type PostedHistogram = number[] | string;
 
 /** The non-empty buckets of `histogram` ({@link PostedHistogram}). */
 export function postHistogram(histogram: Histogram): number[] {
   const buckets: number[] = [];
-  const total = histogram.totalCount;
-  if (total === 0) return buckets;
+  if (histogram.totalCount === 0) return buckets;
   if (!hasBucketAccess(histogram)) throw new Error('Only hdr-histogram-js\'s JS histograms can be posted by bucket.');
-  let seen = 0;
-  for (let index = 0; index < histogram.countsArrayLength && seen < total; index++) {
-    const count = histogram.getCountAtIndex(index);
-    if (count === 0) continue;
-    buckets.push(index, count);
-    seen += count;
-  }
+  forEachBucket(histogram, (index, count) => buckets.push(index, count));
   return buckets;
 }
 
@@ -137,14 +130,19 @@ function hasBucketAccess(histogram: Histogram): histogram is Histogram & BucketA
  */
 function meanOf(histogram: Histogram): number {
   if (!hasBucketAccess(histogram)) return histogram.mean;
+  let sum = 0;
+  forEachBucket(histogram, (index, count) => (sum += histogram.medianEquivalentValue(histogram.valueFromIndex(index)) * count));
+  return sum / histogram.totalCount;
+}
+
+/** Calls `visit` for each bucket that holds values, in order, and stops after the last one. */
+function forEachBucket(histogram: Histogram & BucketAccess, visit: (index: number, count: number) => void): void {
   const total = histogram.totalCount;
   let seen = 0;
-  let sum = 0;
   for (let index = 0; index < histogram.countsArrayLength && seen < total; index++) {
     const count = histogram.getCountAtIndex(index);
     if (count === 0) continue;
-    sum += histogram.medianEquivalentValue(histogram.valueFromIndex(index)) * count;
+    visit(index, count);
     seen += count;
   }
-  return sum / total;
 }
