@@ -21,6 +21,13 @@ const RUNNERS = {
     runnerB: (ctx, load) => runRunner(ctx, load, { workers: 2, bin: process.env.BENCH_RUNNER_B, name: 'runnerB' }),
     runner1B: (ctx, load) => runRunner(ctx, load, { workers: 1, bin: process.env.BENCH_RUNNER_B, name: 'runner1B' }),
   } : {}),
+  // BENCH_AA=1: the plain-library script and raw WebSockets in the browser a second time, under
+  // their own names: how far one client differs from itself in one run (the noise a ratio of two
+  // clients at one step carries on this machine).
+  ...(process.env.BENCH_AA === '1' ? {
+    libraryAgain: async (ctx, load) => ({ ...(await runNodeClient(ctx, 'library', load)), client: 'libraryAgain' }),
+    browserRawAgain: async (ctx, load) => ({ ...(await runBrowserRaw(ctx, load)), client: 'browserRawAgain' }),
+  } : {}),
 };
 /**
  * BENCH_TAB_PAGES=a,b: also the dashboard as built into dist/<name>/ (`vite build --base /<name>/
