@@ -15,7 +15,7 @@ import { lostOf, notSentOf } from '../fates.ts';
 import { drained } from '../run-outcome.ts';
 import type { RunResult } from '../run-result.ts';
 import { clientLagReasons } from '../server-metrics/attribution.ts';
-import { runLimit } from '../server-metrics/run-limit.ts';
+import { limitOfResult } from '../server-metrics/run-limit.ts';
 
 export type LimitedBy = 'service' | 'client';
 
@@ -66,7 +66,7 @@ export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
   if (outcome.kind !== 'finished') return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
   if (verdict.status === 'pass') return { passed: true, limitedBy: null, reasons: [verdict.sentence] };
   // The server's side from its metrics, when they were read: the same sentence as the run summary's.
-  const server = run.server ? runLimit({ points: run.points, missedSlots: run.totals.missedSlots, sent: run.totals.sent, server: run.server }) : null;
+  const server = run.server ? limitOfResult(run) : null;
   const client = clientReasons(run, health);
   if (client.length > 0) {
     const both = server?.side === 'both' ? [server.sentence] : [];

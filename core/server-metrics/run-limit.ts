@@ -4,6 +4,7 @@
  * views and kept runs call the same function, so both say the same words.
  */
 import type { SecondPoint } from '../run-aggregator.ts';
+import type { RunResult } from '../run-result.ts';
 import { explainLimit, type LimitExplanation } from './attribution.ts';
 import { peakOf, type ServerMetricsRecord, type ServerSecond } from './series.ts';
 
@@ -23,6 +24,12 @@ export function runLimit({ points, missedSlots, sent, server }: RunLimitInput): 
   // Failures while nothing was ever read are an address or CORS problem, not a busy server.
   const serverUnanswered = server && server.points.length > 0 ? server.failedScrapes : 0;
   return explainLimit({ serverPeakCpuPercent: server ? peakOf(whileSending(server.points, points), 'cpuPercent') : null, serverUnanswered, clientLagMs, missedSlots, sent });
+}
+
+/** The limit of a kept run, from its own document: the summary, the report, Compare and the
+ *  capacity search's steps say the same words about the same run. */
+export function limitOfResult(result: Pick<RunResult, 'points' | 'totals' | 'server'>): LimitExplanation {
+  return runLimit({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent, server: result.server });
 }
 
 /**

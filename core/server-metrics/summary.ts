@@ -4,14 +4,14 @@
  */
 import { formatBytes, formatCount } from '../format.ts';
 import type { RunResult } from '../run-result.ts';
-import { runLimit, whileSending } from './run-limit.ts';
+import { limitOfResult, whileSending } from './run-limit.ts';
 import { peakOf, type ServerMetricsRecord } from './series.ts';
 
 type RunFigures = Pick<RunResult, 'points' | 'totals' | 'server'>;
 
 /** [label, text] rows: the server's figures (when they were read) and which side set the limit. */
 export function serverFacts(result: RunFigures): [label: string, text: string][] {
-  const limit = runLimit({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent, server: result.server });
+  const limit = limitOfResult(result);
   return [...(result.server ? [['Server', serverText(result.server, result.points)] as [string, string]] : []), ['Limit', limit.sentence]];
 }
 

@@ -1,7 +1,7 @@
 /** A kept run shown with the live run's components: its document as the summary's view. */
 import type { RunResult } from '../../core/run-result.ts';
 import type { RunView } from './run-controller.svelte.ts';
-import { runLimit } from '../../core/server-metrics/run-limit.ts';
+import { limitOfResult } from '../../core/server-metrics/run-limit.ts';
 
 export function viewOfResult(result: RunResult): RunView {
   const last = result.points.at(-1);
@@ -25,7 +25,7 @@ export function viewOfResult(result: RunResult): RunView {
     agents: result.agents ?? [],
     // Runs kept before server metrics existed have none: the limit then rests on the client alone.
     server: result.server ?? null,
-    limit: runLimit({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent, server: result.server }),
+    limit: limitOfResult(result),
     drops: result.drops ?? null,
     // A kept run is over: no send window to count down, no "last 10 s" to watch.
     sendStartUs: 0,

@@ -100,6 +100,16 @@ describe('comparison, history and reports', () => {
     expect(Number(await page.getByTestId('compare-chart-p99').getAttribute('data-points'))).toBeGreaterThanOrEqual(4);
     expect(await page.getByTestId('compare-chart-rate').textContent()).toContain('Long Polling + MessagePack');
     expect(await page.getByTestId('compare-winners').textContent()).toMatch(/p99: (WebSockets \+ JSON|Long Polling \+ MessagePack)/);
+    // Which side set each run's limit, in the summary's words, one line per run: the hub's
+    // metrics were read, so each names the server's CPU.
+    const sides = page.getByTestId('compare-limits').locator('li');
+    expect(await sides.allTextContents()).toEqual([
+      expect.stringMatching(/^WebSockets \+ JSON: .*\b\d+% CPU\b/),
+      expect.stringMatching(/^Long Polling \+ MessagePack: .*\b\d+% CPU\b/),
+    ]);
+    for (const side of await sides.evaluateAll((items) => items.map((li) => li.getAttribute('data-limit')))) {
+      expect(['server', 'client', 'both', 'near', 'neither', 'unknown']).toContain(side);
+    }
     // The link carries the comparison's combinations.
     expect(new URL(page.url()).searchParams.get('compare')).toBe('WebSockets:json,LongPolling:messagepack');
   });
@@ -125,6 +135,7 @@ describe('comparison, history and reports', () => {
     expect(await page.getByTestId('present-verdict').textContent()).toMatch(/Pass: (100\.00|99\.\d\d)% of [\d,]+ planned receptions arrived in under 1 s/);
     expect(await page.getByTestId('present-p99').textContent()).toMatch(/ms$/);
     expect(await page.getByTestId('present-tier').textContent()).toMatch(/Unit1/);
+    expect(await page.getByTestId('present-limit').textContent()).toMatch(/\b\d+% CPU\b/);
     const before = await present.getAttribute('data-theme');
     await page.getByTestId('presentation-theme').click();
     expect(await present.getAttribute('data-theme')).not.toBe(before);

@@ -240,6 +240,8 @@ describe('a comparison, read without scrolling sideways', () => {
       if (viewport.width >= 1280) expect(table.width, `the comparison table at ${viewport.width} px`).toBeLessThanOrEqual(table.room);
       await page.getByTestId('compare-view').scrollIntoViewIfNeeded();
       await look('comparison', viewport);
+      await page.getByTestId('compare-limits').scrollIntoViewIfNeeded();
+      await look('comparison-limits', viewport);
     }
     expect(await accessibilityProblems()).toEqual([]);
   });

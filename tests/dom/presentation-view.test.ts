@@ -6,12 +6,13 @@ import { RunController, type RunView } from '../../src/lib/run-controller.svelte
 import { finishedRun } from '../support/finished-run.ts';
 import { viewOfResult } from '../../src/lib/kept-view.ts';
 import type { ComparisonStatus } from '../../src/lib/comparison-controller.svelte.ts';
+import { explainLimit } from '../../core/server-metrics/attribution.ts';
 
-async function present(patch: (view: RunView) => RunView, comparison: ComparisonStatus | null = null) {
+async function present(patch: (view: RunView) => RunView, comparison: ComparisonStatus | null = null, points?: RunController['points']) {
   const result = await finishedRun({ connections: 4, sendIntervalMs: 100 }, { deliveryDelayMs: 12 });
   const run = new RunController();
   run.config = result.config;
-  run.points = result.points;
+  run.points = points ?? result.points;
   run.view = patch({ ...viewOfResult(result), connectionsOpen: 4 });
   let closed = false;
   const target = document.createElement('div');
@@ -38,6 +39,18 @@ describe('PresentationView', () => {
     expect(view.target.querySelector('[data-testid=present-chart-rate]')).not.toBeNull();
     expect(view.text('present-chart-p99-legend')).toContain("guide's 1 s 1,000 ms");
     view.done();
+  });
+
+  it('says which side set the limit, in the summary\'s words, once the run has seconds to show', async () => {
+    const limit = explainLimit({ serverPeakCpuPercent: 96, clientLagMs: 2, missedSlots: 0, sent: 1_000 });
+    const view = await present((v) => ({ ...v, limit }));
+    const shown = view.target.querySelector<HTMLElement>('[data-testid=present-limit]')!;
+    expect(shown.dataset.limit).toBe('server');
+    expect(view.text('present-limit')).toBe('The server was at 96% CPU while the client kept its schedule: the service is the limit.');
+    view.done();
+    const before = await present((v) => ({ ...v, phase: 'connecting', outcome: { kind: 'running' } }), null, []);
+    expect(before.target.querySelector('[data-testid=present-limit]')).toBeNull();
+    before.done();
   });
 
   it('while running: the p99 of the last 10 s, named, with the run\'s p99 beside it, never two unnamed p99s', async () => {
