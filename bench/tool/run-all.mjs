@@ -10,12 +10,11 @@
 //        BENCH_PROFILE_MINUTES=1,10    also CPU-profile the dashboard's main thread in those minutes
 //                                      (DevTools protocol on BENCH_PORT_BASE+3; .cpuprofile files)
 //        BENCH_CLIENTS=library,raw,runner,runner1   the throughput benchmark's clients (default all:
-//                                      tab, browserRaw, browserLibrary, library, raw, runner, runner1)
+//                                      tab, browserRaw, browserLibrary, library, raw, runner, runner1,
+//                                      and the controls libraryAgain, browserRawAgain)
 //        BENCH_STEPS=250,24 BENCH_REPEAT=3   throughput at these send intervals only, each client
 //                                      once per step, 3 rounds, no ceiling search (A/B pairs)
 //        BENCH_RUNNER_B=<bin/live-bench.js of another build>   adds clients runnerB and runner1B
-//        BENCH_AA=1                    adds clients libraryAgain and browserRawAgain: the same client
-//                                      twice, for the spread a ratio carries on this machine
 //        BENCH_NO_BUILD=1              skip the builds
 //        CHROMIUM_PATH                 default /usr/bin/chromium
 import { execFileSync } from 'node:child_process';

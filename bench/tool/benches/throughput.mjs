@@ -2,7 +2,8 @@
 // echoing 2 KB, the send rate raised step by step, each step run by every client in turn (so
 // machine load hits them alike): the tab, raw WebSockets in the same browser (what the browser
 // itself allows), the plain-library Node script, the raw-WebSocket Node client and the headless
-// runner (bin/live-bench.js) with its default 2 worker threads and with 1. A client stops
+// runner (bin/live-bench.js) with its default 2 worker threads and with 1, then the script and
+// raw WebSockets in the browser once more as controls (the same client twice). A client stops
 // when its p99 passes 1 s, it misses more than 1% of its slots or loses messages, twice in a row at
 // one step (the machine is shared: one noisy step is retried). The first step is the fixed rate
 // at which CPU per 1,000 round trips is compared.
@@ -21,13 +22,11 @@ const RUNNERS = {
     runnerB: (ctx, load) => runRunner(ctx, load, { workers: 2, bin: process.env.BENCH_RUNNER_B, name: 'runnerB' }),
     runner1B: (ctx, load) => runRunner(ctx, load, { workers: 1, bin: process.env.BENCH_RUNNER_B, name: 'runner1B' }),
   } : {}),
-  // BENCH_AA=1: the plain-library script and raw WebSockets in the browser a second time, under
-  // their own names: how far one client differs from itself in one run (the noise a ratio of two
-  // clients at one step carries on this machine).
-  ...(process.env.BENCH_AA === '1' ? {
-    libraryAgain: async (ctx, load) => ({ ...(await runNodeClient(ctx, 'library', load)), client: 'libraryAgain' }),
-    browserRawAgain: async (ctx, load) => ({ ...(await runBrowserRaw(ctx, load)), client: 'browserRawAgain' }),
-  } : {}),
+  // Controls: the plain-library script and raw WebSockets in the browser a second time, under
+  // their own names, last at each step: how far one client reads from itself in one run, the
+  // spread every ratio of two clients at one step carries on this machine.
+  libraryAgain: async (ctx, load) => ({ ...(await runNodeClient(ctx, 'library', load)), client: 'libraryAgain' }),
+  browserRawAgain: async (ctx, load) => ({ ...(await runBrowserRaw(ctx, load)), client: 'browserRawAgain' }),
 };
 /**
  * BENCH_TAB_PAGES=a,b: also the dashboard as built into dist/<name>/ (`vite build --base /<name>/

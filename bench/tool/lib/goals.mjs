@@ -58,7 +58,43 @@ function tabGoals(t) {
   out.push(p99 ? { goal: `tab p99 at half the browser's ceiling (${n(half.targetPerSec, 0)} msg/s) ≤ 2× raw`,
     figure: `${n(p99.ratio)}× (${n(p99.a.p99Ms, 1)} against ${n(p99.b.p99Ms, 1)} ms)`, met: p99.ratio <= 2 }
     : { goal: 'tab p99 at half the browser\'s ceiling ≤ 2× raw', ...NOT_MEASURED });
+  out.push(...browserControl(t, half));
   return out;
+}
+
+/** Not a goal: raw WebSockets in the same browser against themselves, by the measures the tab's goals use. */
+function browserControl(t, half) {
+  if (!clientsOf(t).includes('browserRawAgain')) return [];
+  const parts = [];
+  const again = t.ceilings.browserRawAgain?.receivedPerSec;
+  const raw = t.ceilings.browserRaw?.receivedPerSec;
+  if (again && raw) parts.push(`ceiling ${n(again / raw)}× (${n(again, 0)} against ${n(raw, 0)} msg/s)`);
+  const steps = new Set([1_000, 2_500].map((rate) => stepNear(t.steps, 'browserRawAgain', rate)).filter(Boolean));
+  for (const step of steps) {
+    const cpu = stepRatio(t.steps, 'browserRawAgain', 'browserRaw', step.intervalMs, 'cpuSecPer1000');
+    if (cpu) parts.push(`CPU ${n(cpu.ratio)}× at ${n(step.targetPerSec, 0)} msg/s`);
+  }
+  const p99 = half && stepRatio(t.steps, 'browserRawAgain', 'browserRaw', half.intervalMs, 'p99Ms');
+  if (p99) parts.push(`p99 ${n(p99.ratio)}× at ${n(half.targetPerSec, 0)} msg/s (${n(p99.a.p99Ms, 1)} against ${n(p99.b.p99Ms, 1)} ms)`);
+  return parts.length === 0 ? [] : [{ goal: '(control, no goal) raw WebSockets in the same browser run again, against their first run', figure: parts.join('; '), met: 'reference' }];
+}
+
+/** Not a goal: the plain-library script run again against its first run, by the measures the runner's goals use. */
+function scriptControl(t) {
+  if (!clientsOf(t).includes('libraryAgain') || !clientsOf(t).includes('library')) return [];
+  const first = lastAttempts(t.steps, 'library');
+  const pairs = [...lastAttempts(t.steps, 'libraryAgain').values()].map((a) => ({ a, s: first.get(a.intervalMs) }))
+    .filter(({ a, s }) => s && a.holds && s.holds && a.cpuSecPer1000 && s.cpuSecPer1000);
+  if (pairs.length === 0) return [];
+  const ratios = pairs.map(({ a, s }) => a.cpuSecPer1000 / s.cpuSecPer1000);
+  const apart = pairs.filter(({ a, s }) => a.missedSlots !== s.missedSlots);
+  const ac = t.ceilings.libraryAgain;
+  const sc = t.ceilings.library;
+  return [{ goal: '(control, no goal) the plain-library script run again, against its first run',
+    figure: `CPU per message ${n(Math.min(...ratios))}–${n(Math.max(...ratios))}× over ${pairs.length} steps (median ${n(median(ratios))}×); ` +
+      `missed slots ${apart.length === 0 ? `the same at every step` : `differ at ${apart.map(({ a, s }) => `${n(a.targetPerSec, 0)} msg/s (${n(a.missedSlots, 0)} against ${n(s.missedSlots, 0)})`).join(', ')}`}; ` +
+      `ceiling ${ac && sc ? `${n(ac.receivedPerSec / sc.receivedPerSec)}× (the ${n(ac.targetPerSec, 0)} msg/s step held, against the ${n(sc.targetPerSec, 0)} msg/s step)` : 'not measured'}`,
+    met: 'reference' }];
 }
 
 function runnerGoals(t, runner, label) {
@@ -109,7 +145,7 @@ function dashboardGoals(d) {
 
 export function goalsSection(results) {
   const goals = [...tabGoals(results.throughput), ...runnerGoals(results.throughput, 'runner', 'runner, 2 threads'),
-    ...runnerGoals(results.throughput, 'runner1', 'runner, 1 thread'), ...latencyGoals(results.latency), ...dashboardGoals(results.dashboard)];
+    ...runnerGoals(results.throughput, 'runner1', 'runner, 1 thread'), ...scriptControl(results.throughput), ...latencyGoals(results.latency), ...dashboardGoals(results.dashboard)];
   if (goals.length === 0) return [];
   return ['## Against the goals', '', 'Each figure below comes from the tables of this run.', '',
     row(['goal', 'this run', 'met']), row(['---', '---', '---']),

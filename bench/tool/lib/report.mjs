@@ -11,6 +11,7 @@ const CLIENT_NAMES = {
   tab: 'tab (dashboard, 2 Web Workers)', browserRaw: 'same browser, raw WebSockets (2 Web Workers)', library: 'Node + @microsoft/signalr (plain script)', raw: 'Node + raw WebSockets (leanest)',
   runner: 'headless runner (bin/live-bench.js, 2 worker threads)', runner1: 'headless runner, --workers 1',
   browserLibrary: 'same browser, plain @microsoft/signalr (2 Web Workers)',
+  libraryAgain: 'control: the plain script again', browserRawAgain: 'control: same browser, raw WebSockets again',
 };
 const RUNNER_CLIENTS = ['runner', 'runner1'];
 
@@ -33,6 +34,7 @@ export function writeMarkdown(doc, outPath, notesFrom) {
       'The **plain-library script** (`bench/tool/clients/library-client.mjs`) is what the `@microsoft/signalr` docs show: `HubConnectionBuilder().withUrl().build()`, `on(\'Measure\')`, `start()`, `send(\'Echo\', …)`, one Node thread. ' +
       'The **raw client** (`bench/tool/clients/raw-client.mjs`) is `ws` speaking SignalR\'s JSON protocol by hand (negotiate, handshake, invocation frames; reads only `ts` and the payload), one Node thread. ' +
       'The **headless runner** is `bin/live-bench.js --scenario echo --json <file> --quiet --no-guide-rule` (the dashboard\'s engine in Node worker threads; its main thread only merges the threads\' snapshots), run with its default 2 worker threads and with `--workers 1`; its measured window is cut from the planned send window in its JSON (`sendWindow`). ' +
+      'The **controls** (`libraryAgain`, `browserRawAgain`) are the plain-library script and the same-browser raw client run a second time, last at each step: a ratio between a client and its control is what the machine alone does to a ratio. ' +
       'CPU is utime+stime from `/proc` over the measured window only: every Chromium process (split into the page\'s main thread, its workers, the network service that does the socket I/O, the rest), or the Node process; the hub\'s beside it.',
     '',
   ];
@@ -106,17 +108,21 @@ function throughputSection(t, doc) {
 function runnerPairs(t, clients) {
   const lines = ['## 2b. Headless runner beside the plain-library script', '',
     'Each step\'s runs follow one another within a minute, so each ratio compares runs under the same machine load. ' +
-      'Ratios are runner ÷ script (CPU per 1,000 round trips, p99); missed slots are counts out of the sends of each run. The last attempt of each step is shown.', '',
-    row(['target msg/s', 'runner', 'CPU s per 1,000 (runner / script)', 'ratio', 'missed slots (runner / script)', 'p99 ms (runner / script)', 'both hold']),
-    row(['---:', '---', '---:', '---:', '---:', '---:', '---'])];
+      'Ratios are runner ÷ script (CPU per 1,000 round trips, p99); missed slots are counts out of the sends of each run. The last attempt of each step is shown. ' +
+      'The control is the same script run again at the same step (`libraryAgain`): what a ratio reads when nothing differs.', '',
+    row(['target msg/s', 'runner', 'CPU s per 1,000 (runner / script)', 'ratio', 'control: script again ÷ script', 'missed slots (runner / script / again)', 'p99 ms (runner / script)', 'both hold']),
+    row(['---:', '---', '---:', '---:', '---:', '---:', '---:', '---'])];
   const last = (client, s) => t.steps.filter((x) => x.client === client && x.intervalMs === s.intervalMs && !x.error).at(-1);
   for (const script of t.steps.filter((s) => s.client === 'library' && !s.error)) {
     if (last('library', script) !== script) continue;
     for (const client of RUNNER_CLIENTS.filter((r) => clients.includes(r))) {
       const r = last(client, script);
       if (!r) continue;
+      const again = last('libraryAgain', script);
       lines.push(row([n(script.targetPerSec), client === 'runner' ? '2 threads' : '1 thread', `${n(r.cpuSecPer1000, 3)} / ${n(script.cpuSecPer1000, 3)}`,
-        r.cpuSecPer1000 && script.cpuSecPer1000 ? `${n(r.cpuSecPer1000 / script.cpuSecPer1000, 2)}×` : '–', `${n(r.missedSlots)} / ${n(script.missedSlots)}`,
+        r.cpuSecPer1000 && script.cpuSecPer1000 ? `${n(r.cpuSecPer1000 / script.cpuSecPer1000, 2)}×` : '–',
+        again?.cpuSecPer1000 && script.cpuSecPer1000 ? `${n(again.cpuSecPer1000 / script.cpuSecPer1000, 2)}×` : '–',
+        `${n(r.missedSlots)} / ${n(script.missedSlots)} / ${n(again?.missedSlots)}`,
         `${n(r.p99Ms, 1)} / ${n(script.p99Ms, 1)}`, r.holds && script.holds ? 'yes' : `runner ${r.holds ? 'holds' : 'fails'}, script ${script.holds ? 'holds' : 'fails'}`]));
     }
   }
