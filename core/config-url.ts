@@ -25,6 +25,34 @@ export function configToQuery(config: RunConfig): string {
   return params.toString();
 }
 
+/**
+ * Where the server's metrics are read, beside the run's fields: "off", or the address typed.
+ * Absent: the default, read from the endpoint's own /metrics.
+ */
+export const METRICS_PARAM = 'metrics';
+const METRICS_OFF = 'off';
+
+export interface MetricsChoice {
+  enabled: boolean;
+  /** The address typed; empty for the endpoint's /metrics. */
+  address: string;
+}
+
+/** Sets or removes the metrics parameter of `params` for a choice (the default leaves it out). */
+export function setMetricsParam(params: URLSearchParams, choice: MetricsChoice): void {
+  const address = choice.address.trim();
+  if (!choice.enabled) params.set(METRICS_PARAM, METRICS_OFF);
+  else if (address !== '') params.set(METRICS_PARAM, address);
+  else params.delete(METRICS_PARAM);
+}
+
+/** The metrics choice a query string makes, as typed; null when it makes none. */
+export function queryToMetrics(search: string): MetricsChoice | null {
+  const value = new URLSearchParams(search).get(METRICS_PARAM);
+  if (value === null) return null;
+  return value.trim() === METRICS_OFF ? { enabled: false, address: '' } : { enabled: true, address: value };
+}
+
 /** The fields a query string sets, as text; unknown parameters are ignored. */
 export function queryToFields(search: string): Partial<Record<UrlField, string>> {
   const params = new URLSearchParams(search);

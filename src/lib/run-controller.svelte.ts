@@ -17,6 +17,7 @@ import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../c
 import { platformFetchText, ServerScraper } from '../../core/server-metrics/scraper.ts';
 import type { ServerMetricsRecord } from '../../core/server-metrics/series.ts';
 import type { LimitExplanation } from '../../core/server-metrics/attribution.ts';
+import { queryToMetrics } from '../../core/config-url.ts';
 import { runLimit } from '../../core/server-metrics/run-limit.ts';
 import { ServerMetricsSettings } from './server-metrics.svelte.ts';
 
@@ -104,7 +105,8 @@ export class RunController {
   #finished: Promise<void> = Promise.resolve();
   /** Reads the server's /metrics beside the run (null: not read). */
   #scraper: ServerScraper | null = null;
-  readonly serverMetrics = new ServerMetricsSettings();
+  /** Where the server's metrics are read: a shared link's choice, else the defaults. */
+  readonly serverMetrics = new ServerMetricsSettings(queryToMetrics(globalThis.location?.search ?? ''));
   #recentLatency: LatencySummary | null = null;
   #recentWindow = new RecentLatency();
 

@@ -3,6 +3,7 @@
  * from the endpoint's own origin unless another address is given. Scraping itself is
  * core/server-metrics/scraper.ts; the run controller starts it beside each run.
  */
+import type { MetricsChoice } from '../../core/config-url.ts';
 import { defaultMetricsUrl, metricsUrlProblem } from '../../core/server-metrics/scraper.ts';
 
 export class ServerMetricsSettings {
@@ -10,6 +11,14 @@ export class ServerMetricsSettings {
   enabled = $state(true);
   /** The address typed; empty for the endpoint's /metrics. */
   address = $state('');
+
+  /** @param initial what a shared link chose (core/config-url.ts); the defaults without one. */
+  constructor(initial: MetricsChoice | null = null) {
+    if (initial) {
+      this.enabled = initial.enabled;
+      this.address = initial.address;
+    }
+  }
   /** What is wrong with the typed address, for the field to show at once; null when fine. */
   readonly problem = $derived(this.address.trim() === '' ? null : metricsUrlProblem(this.address.trim()));
 

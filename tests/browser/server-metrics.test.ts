@@ -107,6 +107,12 @@ describe('server metrics in the dashboard', () => {
     await page.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });
     expect(await points(page)).toBeGreaterThanOrEqual(3);
     expect(await page.getByTestId('server-metrics-problem').count()).toBe(0);
+    // The link carries the address, and a page opened from it reads the same one.
+    expect(new URL(page.url()).searchParams.get('metrics')).toBe(`${allowing.httpUrl}/metrics`);
+    const shared = await page.context().newPage();
+    await shared.goto(page.url());
+    expect(await shared.getByTestId('server-metrics-address').inputValue()).toBe(`${allowing.httpUrl}/metrics`);
+    await shared.close();
 
     const refusing = await otherHub([]);
     await page.fill('[data-testid=server-metrics-address]', `${refusing.httpUrl}/metrics`);
@@ -116,6 +122,18 @@ describe('server metrics in the dashboard', () => {
     expect(await problem.count()).toBe(1);
     expect(await problem.textContent()).toContain('does not allow this page\'s origin');
     expect(await page.getByTestId('summary').getAttribute('data-verdict')).toBe('pass');
+  }, 120_000);
+
+  it('a link that switched the metrics off opens with them off, and the run reads none', async () => {
+    const { page, hub } = await dashboardAndHub([]);
+    await page.goto(`${hub.httpUrl}/?metrics=off`);
+    expect(await page.getByTestId('server-metrics-enabled').isChecked()).toBe(false);
+    expect(await page.getByTestId('server-metrics-address').count()).toBe(0);
+    await start(page, '2');
+    await page.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });
+    expect(new URL(page.url()).searchParams.get('metrics')).toBe('off');
+    expect(await page.locator('[data-testid=server-charts] canvas').count()).toBe(0);
+    expect(await page.getByTestId('summary-limit').getAttribute('data-limit')).toBe('unknown');
   }, 120_000);
 
   it('with /metrics switched off on the hub: says so once, and the run completes with its verdict', async () => {
