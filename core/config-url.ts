@@ -29,7 +29,7 @@ export function configToQuery(config: RunConfig): string {
  * Where the server's metrics are read, beside the run's fields: "off", or the address typed.
  * Absent: the default, read from the endpoint's own /metrics.
  */
-export const METRICS_PARAM = 'metrics';
+const METRICS_PARAM = 'metrics';
 const METRICS_OFF = 'off';
 
 export interface MetricsChoice {
