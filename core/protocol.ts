@@ -37,6 +37,9 @@ export interface StartMessage {
   connectConcurrency: number;
   /** Common time base of the run: snapshots cover the seconds after it. Epoch microseconds. */
   runStartUs: number;
+  /** The run's id (core/run-id.ts), in every payload header and group name: a message of
+   *  another run on the same hub is counted as foreign. */
+  runId: string;
   /** This worker's clock minus the run's reference clock (the dashboard's), in µs; 0 or absent
    *  for workers on the dashboard's own machine. An agent on another machine subtracts it, so
    *  every planned time and every receive time in the run is on one time base. */
@@ -51,12 +54,17 @@ export interface GoMessage {
   sendEndUs: number;
   /** Messages planned before this time are warm-up: sent, but left out of every figure. */
   warmupEndUs: number;
-  /** Connections open in the whole run: a broadcast reaches each of them. */
-  openConnections: number;
-  /** Members that joined each group, run-wide (group scenarios; empty otherwise). */
-  groupMembers: number[];
-  /** Send to connection: the connection id each of this worker's connections sends to
-   *  (local order; null for connections that do not send). Empty for other scenarios. */
+  /** Broadcast: configured connections not open at "go" (never opened, or on a lost worker).
+   *  A broadcast plans every configured connection; these receptions are never sent, for
+   *  "receiverAbsent" (core/fates.ts). 0 for other scenarios. */
+  absentReceivers: number;
+  /** Groups: configured members of each group that did not join it (never opened, refused, or on
+   *  a lost worker), run-wide; empty for other scenarios. */
+  absentMembers: number[];
+  /** Send to connection: the connection id each of this worker's connections sends to (local
+   *  order, one entry for every configured connection of the worker, chosen as a derangement of
+   *  the configured connections); null when that target never opened (its receptions are
+   *  "receiverAbsent"). Empty for other scenarios. */
   targets: (string | null)[];
 }
 
@@ -151,6 +159,10 @@ export interface WorkerTotals {
   /** Receptions whose receive time came before their planned send time: the sender's clock is
    *  ahead of the receiver's (agents on other machines). Recorded as 1 µs; a clock-health figure. */
   negativeLatencies: number;
+  /** Measure messages of another run (another run id in the header, or no header of this tool):
+   *  someone else uses the same hub. Never arrivals, never duplicates. Absent in snapshots and
+   *  runs from before run ids. */
+  foreign: number;
 }
 
 /** Worker → page, once: connections open (or failed), groups joined; waiting for "go". */
@@ -182,5 +194,5 @@ export function emptyErrorCounts(): ErrorCounts {
 }
 
 export function emptyTotals(): WorkerTotals {
-  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0 };
+  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0, foreign: 0 };
 }

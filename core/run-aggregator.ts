@@ -6,7 +6,7 @@
 import type { ErrorCounts, ErrorSample, WorkerSnapshot, WorkerTotals } from './protocol.ts';
 import { emptyErrorCounts, emptyTotals, type WorkerPhase } from './protocol.ts';
 import { addDropTotals, emptyDropTotals, type DropTotals } from './drop-ledger.ts';
-import { addFates, emptyFates, shareUnderOneSecond, type Fates } from './fates.ts';
+import { addFates, emptyFates, settledFates, shareUnderOneSecond, unaccountedOf, type Fates } from './fates.ts';
 import type { EncodedSecond } from './histogram-log.ts';
 import { addPosted, createLatencyHistogram, encodeHistogram, summarizeLatency, type Histogram, type LatencySummary } from './latency.ts';
 
@@ -203,6 +203,22 @@ export class RunAggregator {
   }
 
   /**
+   * The run's fates with `lost` and `overCount` filled in once drained, each summed over the
+   * planned seconds (core/fates.ts settledFates): what every view and the verdict read.
+   */
+  settledFates(drained: boolean): Fates {
+    return settledFates(this.#fates, this.#fatesBySecond.values(), drained);
+  }
+
+  /** Planned receptions not yet accounted for, summed per planned second (never netted against
+   *  another second's excess): the drain is over when this reaches 0. */
+  unaccounted(): number {
+    let sum = 0;
+    for (const fates of this.#fatesBySecond.values()) sum += unaccountedOf(fates);
+    return sum;
+  }
+
+  /**
    * The guide's share so far, over the receptions that can already be judged: those planned in
    * seconds before the last closed one are over 1 s old, so every one that arrived in time has
    * been reported. Null before any such reception was planned.
@@ -219,7 +235,8 @@ export class RunAggregator {
   totals(): WorkerTotals {
     const sum = emptyTotals();
     for (const snapshot of this.#latest.values()) {
-      for (const key of Object.keys(sum) as (keyof WorkerTotals)[]) sum[key] += snapshot.totals[key];
+      // A figure newer than the worker that reported (an older agent) adds nothing.
+      for (const key of Object.keys(sum) as (keyof WorkerTotals)[]) sum[key] += snapshot.totals[key] ?? 0;
     }
     return sum;
   }

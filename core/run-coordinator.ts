@@ -1,17 +1,20 @@
 /**
  * Runs one benchmark across workers, whatever they are (Web Workers in the page, engines in the
  * same process in tests): splits the connections, starts every worker, waits until all are
- * ready, hands out what the scenario needs from the whole run (connection count, group sizes,
- * send-to-connection targets), gives one common "go", and ends the drain when every planned
- * reception is accounted for, when nothing more arrives, or at the drain's cap. It decides the
- * run's outcome: finished, stopped by the user, or failed when nothing can be measured.
+ * ready, hands out what the scenario needs from the whole run (the configured receivers absent
+ * at "go", send-to-connection targets), gives one common "go", and ends the drain when every
+ * planned reception is accounted for, when nothing more arrives, or at the drain's cap. It
+ * decides the run's outcome: finished, stopped by the user, or failed when nothing can be
+ * measured. It names the run (core/run-id.ts): every worker puts the id on the wire.
  */
 import type { Clock, Timers } from './clock.ts';
 import { derangement } from './derangement.ts';
-import { arrivedOf, notSentOf, unaccountedOf } from './fates.ts';
+import { arrivedOf, notSentOf } from './fates.ts';
 import { drainPlan, type RunConfig } from './run-config.ts';
+import { newRunId } from './run-id.ts';
 import type { RunOutcome } from './run-outcome.ts';
-import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity } from './split.ts';
+import { planScenario } from './scenario-plan.ts';
+import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from './split.ts';
 import { RunAggregator } from './run-aggregator.ts';
 import type { FromWorker, GoMessage, ToWorker, WorkerReady } from './protocol.ts';
 
@@ -37,14 +40,20 @@ export interface CoordinatorOptions {
   /** Most connections each worker can hold (null: no known limit), e.g. a browser agent's 255
    *  WebSockets; the split respects them. Default: no limits, an even split. */
   capacities?: readonly (number | null)[];
+  /** The run's id (default: a new random one); each run, each capacity step, has its own. */
+  runId?: string;
 }
 
 export class RunCoordinator {
   readonly aggregator: RunAggregator;
+  /** This run's id, on the wire in every payload header and group name (core/run-id.ts). */
+  readonly runId: string;
   /** Failures of whole workers (a crash), worded for people. */
   readonly workerFailures: string[] = [];
   #phase: RunPhase = 'connecting';
   readonly #ready = new Map<number, WorkerReady | null>();
+  /** Each worker's part of the configured connections, from start(). */
+  #shares: ConnectionShare[] = [];
   #sendStartUs = 0;
   #sendEndUs = 0;
   #drainTimer: unknown = null;
@@ -73,6 +82,7 @@ export class RunCoordinator {
     this.#random = options.random ?? Math.random;
     this.#goLeadMs = options.goLeadMs ?? GO_LEAD_MS;
     this.#capacities = options.capacities;
+    this.runId = options.runId ?? newRunId();
     this.aggregator = new RunAggregator(ports.length);
     this.#finished = new Promise((resolve) => (this.#resolveFinished = resolve));
   }
@@ -102,11 +112,12 @@ export class RunCoordinator {
 
   start(): void {
     const shares = this.#capacities ? splitWithinCapacity(this.config.connections, this.#capacities) : splitConnections(this.config.connections, this.ports.length);
+    this.#shares = shares;
     const concurrency = connectConcurrencyPerWorker(this.config.connectConcurrency, this.ports.length);
     const runStartUs = this.clock.nowUs();
     this.ports.forEach((port, workerIndex) => {
       port.onMessage((message) => this.#receive(message));
-      port.post({ type: 'start', workerIndex, config: this.config, share: shares[workerIndex]!, connectConcurrency: concurrency, runStartUs });
+      port.post({ type: 'start', workerIndex, config: this.config, share: shares[workerIndex]!, connectConcurrency: concurrency, runStartUs, runId: this.runId });
     });
   }
 
@@ -168,8 +179,7 @@ export class RunCoordinator {
       sendStartUs: this.#sendStartUs,
       sendEndUs: this.#sendEndUs,
       warmupEndUs: this.#sendStartUs + this.config.warmupSec * 1_000_000,
-      openConnections: ready.reduce((sum, r) => sum + r.connectionsOpen, 0),
-      groupMembers: sumGroups(ready.map((r) => r.groupMembers)),
+      ...this.#absent(ready),
     };
     const targets = this.config.scenario === 'sendToConnection' ? this.#targets() : null;
     this.ports.forEach((port, workerIndex) => {
@@ -182,19 +192,42 @@ export class RunCoordinator {
     this.#drainTimer = this.timers.setTimeout(() => this.#startDrain(), Math.ceil((this.#sendEndUs - this.clock.nowUs()) / 1_000));
   }
 
-  /** Every open connection sends to another open connection: a derangement of the ids. */
-  #targets(): Map<number, (string | null)[]> {
-    const slots: { workerIndex: number; local: number; id: string }[] = [];
-    for (const [workerIndex, ready] of this.#ready) {
-      ready?.connectionIds.forEach((id, local) => {
-        if (id) slots.push({ workerIndex, local, id });
-      });
+  /**
+   * The configured receivers absent at "go", which every send still plans: connections not open
+   * (never opened, or on a lost worker) for broadcast; members that did not join, per group.
+   */
+  #absent(ready: readonly WorkerReady[]): { absentReceivers: number; absentMembers: number[] } {
+    const open = ready.reduce((sum, r) => sum + r.connectionsOpen, 0);
+    if (this.config.scenario !== 'smallGroup' && this.config.scenario !== 'bigGroup') {
+      return { absentReceivers: this.config.scenario === 'broadcast' ? Math.max(0, this.config.connections - open) : 0, absentMembers: [] };
     }
+    const planned = planScenario(this.config);
+    if (!planned.ok) return { absentReceivers: 0, absentMembers: [] };
+    const joined = sumGroups(ready.map((r) => r.groupMembers));
+    const absentMembers = Array.from({ length: planned.plan.groupCount }, (_, g) => Math.max(0, planned.plan.membersOf(g) - (joined[g] ?? 0)));
+    return { absentReceivers: 0, absentMembers };
+  }
+
+  /**
+   * Every configured connection sends to another configured connection: a derangement of the
+   * run-wide indices, whatever opened. A target that is not open has no id (null): its sender's
+   * slots plan it all the same, as absent.
+   */
+  #targets(): Map<number, (string | null)[]> {
+    const ids: (string | null)[] = [];
+    const places: { workerIndex: number; local: number }[] = [];
+    this.#shares.forEach((share, workerIndex) => {
+      const ready = this.#ready.get(workerIndex) ?? null;
+      for (let local = 0; local < share.count; local++) {
+        ids.push(ready?.connectionIds[local] ?? null);
+        places.push({ workerIndex, local });
+      }
+    });
     const perWorker = new Map<number, (string | null)[]>();
-    for (const [workerIndex, ready] of this.#ready) perWorker.set(workerIndex, new Array(ready?.connectionIds.length ?? 0).fill(null));
-    if (slots.length < 2) return perWorker;
-    const order = derangement(slots.length, this.#random);
-    slots.forEach((slot, i) => (perWorker.get(slot.workerIndex)![slot.local] = slots[order[i]!]!.id));
+    this.#shares.forEach((share, workerIndex) => perWorker.set(workerIndex, new Array<string | null>(share.count).fill(null)));
+    if (ids.length < 2) return perWorker;
+    const order = derangement(ids.length, this.#random);
+    places.forEach((place, i) => (perWorker.get(place.workerIndex)![place.local] = ids[order[i]!] ?? null));
     return perWorker;
   }
 
@@ -218,7 +251,7 @@ export class RunCoordinator {
       return;
     }
     const fates = this.aggregator.fates();
-    if (unaccountedOf(fates) === 0) {
+    if (this.aggregator.unaccounted() === 0) {
       this.#finish();
       return;
     }

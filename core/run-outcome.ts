@@ -4,10 +4,12 @@
  *
  * The guide's rule (both editions): a load is within a tier when 99% of messages arrive in under
  * 1 s. Here the share is taken over every *planned* reception (core/fates.ts), so a message that
- * was lost, never sent, or arrived late counts against the run. Only a run that finished can pass.
+ * was lost, never sent, or arrived late counts against the run. Only a run that finished can pass,
+ * and only when its accounting holds: more arrived or never sent than planned (an accounting
+ * error) fails it, since such an excess could hide a loss.
  */
 import { formatCount, formatMs, formatShare } from './format.ts';
-import { deliveryOf, lostOf, notSentOf, shareUnderOneSecond, type Fates } from './fates.ts';
+import { deliveryOf, lostOf, notSentOf, overCountOf, shareUnderOneSecond, type Fates } from './fates.ts';
 import { edition } from './guide/tables.ts';
 
 /** The guide's share of messages that must arrive in under 1 s (0.99 in both editions). */
@@ -99,6 +101,9 @@ export function runVerdict(input: VerdictInput): RunVerdict {
       if (input.lostWorkers > 0) {
         return verdict('fail', `Fail: ${formatCount(input.lostWorkers)} worker(s) were lost mid-run, so what they would have sent and received is unknown. Until then, ${measured(input)}.`);
       }
+      if ((overCountOf(fates, true) ?? 0) > 0) {
+        return verdict('fail', `Fail: accounting error: ${formatCount(overCountOf(fates, true) ?? 0)} receptions were counted beyond the plan (arrived or never sent above what was planned), so a loss may hide behind them and the counts cannot be trusted. Until then, ${measured(input)}. Please report it with the run's JSON.`);
+      }
       // Every planned message counts: a run that lost one, never sent one or delivered one twice
       // is not a pass, however many of the rest arrived in under 1 s.
       const missing = missingText(input, input.plannedDrop?.duplicated ?? input.duplicated ?? 0);
@@ -130,9 +135,11 @@ function measured({ outcome, fates, p99Us }: VerdictInput): string {
   const delivery = deliveryOf(fates);
   const lost = lostOf(fates, drained(outcome));
   const notSent = notSentOf(fates);
+  const overCount = overCountOf(fates, drained(outcome));
   const missing = [
     ...(lost !== null && lost > 0 ? [`${formatCount(lost)} lost`] : []),
     ...(notSent > 0 ? [`${formatCount(notSent)} never sent`] : []),
+    ...(overCount !== null && overCount > 0 ? [`${formatCount(overCount)} counted beyond the plan`] : []),
   ];
   const deliveryText = delivery === null ? '' : `delivery ${formatShare(delivery)}${missing.length > 0 ? `: ${missing.join(', ')}` : ''}`;
   const p99Text = p99Us === null ? 'nothing arrived' : `p99 ${formatMs(p99Us)}`;

@@ -31,7 +31,8 @@ export interface RunResult {
   /** The guide's rule over every planned reception: pass, fail, or none (no verdict). */
   verdict: RunVerdict;
   /** What became of every planned reception, all seconds together; its buckets sum to
-   *  `planned` once the run has drained (`lost` is null until then). Per second: `points[].fates`. */
+   *  `planned` once the run has drained (`lost` is null until then), less `overCount`, the
+   *  accounting error (0 in a sound run; it fails the verdict). Per second: `points[].fates`. */
   fates: Fates;
   totals: WorkerTotals;
   latency: LatencySummary;
@@ -92,7 +93,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
   const health = a.workerHealth();
   const outcome = coordinator.outcome;
   const isDrained = drained(outcome);
-  const fates = withLost(a.fates(), isDrained);
+  const fates = a.settledFates(isDrained);
   const latency = a.latency();
   return {
     format: RUN_RESULT_FORMAT,

@@ -26,6 +26,8 @@ export interface ScenarioPlan {
   /** Group index of a connection; -1 when it is in none. */
   groupOf(connectionIndex: number): number;
   groupName(groupIndex: number): string;
+  /** Configured members of a group: what each send to it plans, whoever joined. */
+  membersOf(groupIndex: number): number;
 }
 
 /** Broadcast senders when none are given: the guide's default of 2 (it uses at most 4). */
@@ -50,6 +52,7 @@ export function planScenario(config: PlanInput): PlanResult {
       groupCount: 0,
       groupOf: () => -1,
       groupName: () => '',
+      membersOf: () => 0,
     },
   };
 }
@@ -80,6 +83,7 @@ function planGroupScenario(config: PlanInput): PlanResult {
       groupCount: groups.groupCount,
       groupOf: (index) => groups.groupOf(index),
       groupName: (groupIndex) => groups.groupName(groupIndex),
+      membersOf: (groupIndex) => groups.membersOf(groupIndex),
     },
   };
 }

@@ -9,5 +9,6 @@
 export { systemClock, systemTimers } from '../../core/clock.ts';
 export { createLatencyHistogram, recordLatencyUs, summarizeLatency, encodeHistogram, decodeHistogram } from '../../core/latency.ts';
 export { PayloadBuilder, parsePayloadHeader } from '../../core/payload.ts';
+export { newRunId } from '../../core/run-id.ts';
 export { drainPlan } from '../../core/run-config.ts';
 export { OpenLoop } from '../../workers/engine/open-loop.ts';

@@ -4,7 +4,7 @@
  */
 import { plannedDropOf, runDrops, type RunDrops } from '../../core/drop-report.ts';
 import { systemClock, systemTimers } from '../../core/clock.ts';
-import { withLost, type Fates } from '../../core/fates.ts';
+import type { Fates } from '../../core/fates.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../../core/run-outcome.ts';
 import type { LatencySummary } from '../../core/latency.ts';
 import { RecentLatency } from '../../core/recent-latency.ts';
@@ -251,7 +251,7 @@ export class RunController {
       this.#recentLatency = this.#recentWindow.of(a.secondHistograms());
     }
     const outcome = coordinator.outcome;
-    const fates = withLost(a.fates(), drained(outcome));
+    const fates = a.settledFates(drained(outcome));
     const latency = a.latency();
     const server = this.#scraper?.record() ?? null;
     this.view = {

@@ -17,6 +17,9 @@ export interface FakeHubOptions {
   missingMethods?: Set<string>;
   /** Returns true to drop the deliveries of the n-th send of a connection (both counted from 0). */
   drop?: (connection: number, n: number) => boolean;
+  /** Returns true when the n-th send of a connection is delivered and then fails on the client
+   *  (a POST that timed out after the hub handled it): the client counts it as never written. */
+  deliverThenFail?: (connection: number, n: number) => boolean;
   /** Returns true to deliver the n-th send of a connection twice to each recipient. */
   duplicate?: (connection: number, n: number) => boolean;
   /** With this set, a cut transport (a network drop) is noticed at once and the connection is
@@ -92,6 +95,7 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
         for (const recipient of recipients(connection, method, args)) {
           for (let c = 0; c < copies; c++) time.setTimeout(() => recipient.deliver(ts, payload), options.deliveryDelayMs);
         }
+        if (options.deliverThenFail?.(id, n)) throw new Error('The request timed out.');
       },
       invoke: async (method, ...args) => {
         if (options.missingMethods?.has(method)) throw new Error(`An unexpected error occurred invoking '${method}' on the server. HubException: Method does not exist.`);

@@ -3,7 +3,7 @@
  * under 1 s pass, every planned one counts, and only a finished run can pass.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyFates, FatesRecorder, lostOf, type Fates } from '../../core/fates.ts';
+import { emptyFates, fatesText, FatesRecorder, lostOf, settledFates, type Fates } from '../../core/fates.ts';
 import { EDITIONS, edition } from '../../core/guide/tables.ts';
 import { REQUIRED_SHARE, runVerdict, type RunOutcome } from '../../core/run-outcome.ts';
 
@@ -57,6 +57,20 @@ const cases: { name: string; outcome: RunOutcome; fates: Fates; lostWorkers?: nu
     duplicated: 2,
     status: 'fail',
     says: [/\(2 duplicated\)/],
+  },
+  {
+    name: '1,000 planned, 1,000 in time and 5 never sent: an accounting error fails the run, never clamped away',
+    outcome: finished,
+    fates: fates({ planned: 1_000, underOneSecond: 1_000, notSent: { writeFailed: 5 } }),
+    status: 'fail',
+    says: [/^Fail: accounting error: 5 receptions were counted beyond the plan/, /5 counted beyond the plan/],
+  },
+  {
+    name: '1,000 planned, 900 in time, 100 owed to receivers that never connected: Fail, they count',
+    outcome: finished,
+    fates: fates({ planned: 1_000, underOneSecond: 900, notSent: { receiverAbsent: 100 } }),
+    status: 'fail',
+    says: [/^Fail: only 90\.00% of 1,000 planned receptions/, /100 never sent/],
   },
   {
     name: '1,000 planned, all in time, but the run was stopped at 10 of 30 s: no verdict',
@@ -152,6 +166,28 @@ describe('fates', () => {
     expect(recorder.totals).toMatchObject({ planned: 15, underOneSecond: 13, late: 1, notSent: { backedUp: 1 } });
     expect(lostOf(recorder.totals, true)).toBe(0);
   });
+  it('an excess in one second is an accounting error of its own, never netted against another second\'s loss', () => {
+    const first = fates({ planned: 100, underOneSecond: 100, notSent: { writeFailed: 3 } });
+    const second = fates({ planned: 100, underOneSecond: 97 });
+    const total = fates({ planned: 200, underOneSecond: 197, notSent: { writeFailed: 3 } });
+    // Netted over the run, the two would cancel: nothing lost, nothing over.
+    expect(lostOf(total, true)).toBe(0);
+    const settled = settledFates(total, [first, second], true);
+    expect(settled).toMatchObject({ lost: 3, overCount: 3 });
+    expect(settled.underOneSecond + settled.notSent.writeFailed + settled.lost! - settled.overCount!).toBe(settled.planned);
+    expect(runVerdict({ outcome: finished, fates: settled, durationSec: 30, p99Us: 1_000, lostWorkers: 0 }).status).toBe('fail');
+    expect(fatesText(settled)).toContain('accounting error: 3 counted beyond the plan');
+    expect(settledFates(total, [first, second], false)).toMatchObject({ lost: null, overCount: null });
+  });
+
+  it('a slot planned a fraction of a µs before a second\'s end lands in the second its receivers see (whole µs)', () => {
+    const runStartUs = 1_700_000_000_000_000;
+    const recorder = new FatesRecorder(runStartUs);
+    recorder.add(runStartUs + 999_999.6, 'planned', 1);
+    recorder.add(Math.round(runStartUs + 999_999.6), 'underOneSecond', 1);
+    expect(recorder.take()).toEqual([{ second: 2, ...fates({ planned: 1, underOneSecond: 1 }) }]);
+  });
+
   it('keeps each second apart when receptions of two seconds interleave', () => {
     const runStartUs = 1_700_000_000_000_000;
     const recorder = new FatesRecorder(runStartUs);

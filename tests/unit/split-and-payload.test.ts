@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectConcurrencyPerWorker, splitConnections } from '../../core/split.ts';
 import { parsePayloadHeader, PayloadBuilder } from '../../core/payload.ts';
+import { isRunId, newRunId, runGroupName } from '../../core/run-id.ts';
 
 describe('splitConnections', () => {
   const cases: [number, number, number[]][] = [
@@ -30,21 +31,40 @@ describe('splitConnections', () => {
 });
 
 describe('payload', () => {
-  it('is exactly the configured size and carries sender, sequence and send lag', () => {
-    const payload = new PayloadBuilder(2_048).build({ sender: 17, seq: 42, sendLagUs: 1234.6 });
+  it('is exactly the configured size and carries the run id, sender, sequence and send lag', () => {
+    const payload = new PayloadBuilder(2_048, 'k3f9x0qa').build({ sender: 17, seq: 42, sendLagUs: 1234.6 });
     expect(payload).toHaveLength(2_048);
-    expect(parsePayloadHeader(payload)).toEqual({ sender: 17, seq: 42, sendLagUs: 1235 });
+    expect(payload.startsWith('k3f9x0qa:17:42:1235|')).toBe(true);
+    expect(parsePayloadHeader(payload)).toEqual({ runId: 'k3f9x0qa', sender: 17, seq: 42, sendLagUs: 1235 });
   });
 
-  it('is ASCII, so characters equal bytes in both protocols', () => {
-    const payload = new PayloadBuilder(300).build({ sender: 1, seq: 2, sendLagUs: 3 });
+  it('is ASCII, so characters equal bytes in both protocols, the run id inside the configured size', () => {
+    const payload = new PayloadBuilder(300, newRunId()).build({ sender: 1, seq: 2, sendLagUs: 3 });
     expect(new TextEncoder().encode(payload).length).toBe(300);
+    // The smallest size allowed holds the longest header of a run at its limits.
+    const smallest = new PayloadBuilder(64, newRunId()).build({ sender: 999_999, seq: 9_999_999, sendLagUs: 9_999_999_999 });
+    expect(smallest).toHaveLength(64);
   });
 
-  it('rejects payloads from other clients', () => {
+  it('rejects payloads from other clients and from before run ids', () => {
     expect(parsePayloadHeader('hello world')).toBeNull();
     expect(parsePayloadHeader('a:b:c|xxx')).toBeNull();
     expect(parsePayloadHeader(42)).toBeNull();
-    expect(parsePayloadHeader('-1:2:0|xx')).toBeNull();
+    expect(parsePayloadHeader('k3f9x0qa:-1:2:0|xx')).toBeNull();
+    // The header before run ids: another version of this tool is another run.
+    expect(parsePayloadHeader('17:42:1235|xxxx')).toBeNull();
+    expect(parsePayloadHeader('K3F9X0QA:17:42:1235|xxxx')).toBeNull();
+  });
+});
+
+describe('run id', () => {
+  it('is 8 base-36 characters, new each time, and names the run\'s groups within the hub-sample\'s 128', () => {
+    const ids = new Set(Array.from({ length: 1_000 }, () => newRunId()));
+    expect(ids.size).toBe(1_000);
+    for (const id of ids) expect(isRunId(id)).toBe(true);
+    expect(newRunId(() => 0)).toBe('00000000');
+    expect(newRunId(() => 0.999_999_999)).toBe('zzzzzzzz');
+    expect(runGroupName('k3f9x0qa', 'group-9999')).toBe('k3f9x0qa-group-9999');
+    expect(runGroupName('k3f9x0qa', 'group-9999').length).toBeLessThanOrEqual(128);
   });
 });

@@ -63,7 +63,7 @@ export class BenchEngine {
     const { config, share } = message;
     const planned = planScenario(config);
     if (!planned.ok) throw new Error(planned.errors.join(' '));
-    const scenario = createScenario(config.scenario, planned.plan);
+    const scenario = createScenario(config.scenario, planned.plan, config.connections, message.runId);
     const pool = new ConnectionPool(
       { clock: this.deps.clock, timers: this.deps.timers, connect: this.deps.connect, classify: this.deps.classify, stats: this.stats, inBrowser: this.deps.inBrowser ?? false },
       {
@@ -83,6 +83,7 @@ export class BenchEngine {
       sendIntervalMs: config.sendIntervalMs,
       totalConnections: config.connections,
       warmupSec: config.warmupSec,
+      runId: message.runId,
       encodedBytes: this.deps.encodedSize(config.protocol),
     }, scenario);
     this.#runner.listen(pool.connections);

@@ -1,8 +1,13 @@
 /**
  * Runs a scenario on a worker's open connections: one open-loop schedule per sending
  * connection, and, on every connection, the accounting of what arrives (new, duplicated, too
- * old to tell), measured from the planned send time. Warm-up messages are sent and received but
- * left out of every figure.
+ * old to tell, or foreign: another run's), measured from the planned send time. Warm-up messages
+ * are sent and received but left out of every figure.
+ *
+ * A slot plans what the configuration says (every configured receiver, SendSpec.recipients),
+ * whatever opened or joined: the receivers absent at "go" are counted as never sent for
+ * "receiverAbsent", the rest are sent or counted unsent for a reason of their own. So `planned`
+ * is what the arguments say, and a run whose receivers could not connect never passes.
  */
 import type { Clock, Timers } from '../../core/clock.ts';
 import type { NotSentReason } from '../../core/fates.ts';
@@ -36,6 +41,8 @@ export interface RunnerContext {
   /** Connections in the whole run: send offsets are spread evenly across the interval over all of them. */
   totalConnections: number;
   warmupSec: number;
+  /** The run's id (core/run-id.ts): in every payload header; a message with another is foreign. */
+  runId: string;
   /** Encoded size in bytes of a hub call (method + arguments) in the run's protocol. */
   encodedBytes: (method: string, args: unknown[]) => number;
 }
@@ -51,7 +58,7 @@ export class ScenarioRunner {
   readonly #deliveryBytes: number;
 
   constructor(private readonly ctx: RunnerContext, private readonly scenario: Scenario) {
-    this.#payload = new PayloadBuilder(ctx.messageBytes);
+    this.#payload = new PayloadBuilder(ctx.messageBytes, ctx.runId);
     this.#intervalUs = ctx.sendIntervalMs * 1_000;
     this.#warmupEndUs = ctx.warmupSec > 0 ? Infinity : -Infinity;
     this.#deliveryBytes = ctx.encodedBytes('Measure', [sampleTs(), this.#payload.build({ sender: 0, seq: 0, sendLagUs: 0 })]);
@@ -96,9 +103,9 @@ export class ScenarioRunner {
   stop(): void {
     for (const { loop, spec } of this.#loops) {
       for (const plannedUs of loop.stop()) {
-        if (plannedUs < this.#warmupEndUs) continue;
-        this.ctx.stats.recordSlot(plannedUs, spec.recipients);
-        this.ctx.stats.recordUnfired(plannedUs, spec.recipients);
+        if (!this.#measured(plannedUs)) continue;
+        this.#plan(plannedUs, spec);
+        if (spec.absent < spec.recipients) this.ctx.stats.recordUnfired(plannedUs, spec.recipients - spec.absent);
       }
     }
   }
@@ -109,8 +116,10 @@ export class ScenarioRunner {
    */
   #send(pooled: PooledConnection, spec: SendSpec, sendBytes: number, unwritten: Unwritten, plannedUs: number, sendLagUs: number, seq: number): void {
     const stats = this.ctx.stats;
-    const measured = plannedUs >= this.#warmupEndUs;
-    if (measured) stats.recordSlot(plannedUs, spec.recipients);
+    const measured = this.#measured(plannedUs);
+    if (measured) this.#plan(plannedUs, spec);
+    // Nobody to send to (a target that never opened, a group none of whose members joined).
+    if (spec.absent >= spec.recipients) return;
     if (pooled.state === 'reconnecting') {
       this.#notSent(measured, plannedUs, 'reconnecting', spec);
       stats.recordError('send', `${spec.method} not sent: the connection was reconnecting.`);
@@ -139,8 +148,21 @@ export class ScenarioRunner {
     });
   }
 
+  /** Receivers measure by the planned time as it travels (whole µs): the sender decides with the
+   *  same figure, or a slot a fraction of a µs before the warm-up's end would arrive unplanned. */
+  #measured(plannedUs: number): boolean {
+    return Math.round(plannedUs) >= this.#warmupEndUs;
+  }
+
+  /** A measured slot came due: every configured receiver is planned; the absent ones are never sent. */
+  #plan(plannedUs: number, spec: SendSpec): void {
+    this.ctx.stats.recordSlot(plannedUs, spec.recipients);
+    if (spec.absent > 0) this.ctx.stats.recordNotSent(plannedUs, 'receiverAbsent', spec.absent);
+  }
+
+  /** A slot not sent: its receptions owed to present receivers get the reason (the absent ones have theirs). */
   #notSent(measured: boolean, plannedUs: number, reason: NotSentReason, spec: SendSpec): void {
-    if (measured) this.ctx.stats.recordNotSent(plannedUs, reason, spec.recipients);
+    if (measured) this.ctx.stats.recordNotSent(plannedUs, reason, spec.recipients - spec.absent);
   }
 
   /**
@@ -187,12 +209,13 @@ export class ScenarioRunner {
     const nowUs = this.ctx.clock.nowUs();
     const plannedUs = Number(ts);
     if (plannedUs === PROBE_TS) return;
-    if (plannedUs < this.#warmupEndUs) return;
     const header = parsePayloadHeader(payload);
-    if (!header) {
-      this.ctx.stats.recordError('protocol', 'A Measure message without this tool\'s payload header arrived: another client may be using the same hub.');
+    // Another run on the same hub (or another client): never an arrival, never a duplicate.
+    if (header?.runId !== this.ctx.runId) {
+      this.ctx.stats.recordForeign();
       return;
     }
+    if (plannedUs < this.#warmupEndUs) return;
     const outcome = ledger.record(header.sender, header.seq);
     if (outcome === 'duplicate') this.ctx.stats.recordDuplicate();
     else if (outcome === 'stale') this.ctx.stats.recordStale();

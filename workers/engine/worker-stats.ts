@@ -84,9 +84,10 @@ export class WorkerStats {
     recordLatencyUs(this.#uncorrected, correctedUs - sendLagUs);
   }
 
-  /** A measured slot that came due and never fired before the run ended: the client fell behind. */
+  /** A measured slot that came due and never fired before the run ended: the client fell behind.
+   *  `recipients`: the slot's present receivers (the absent ones are counted apart). */
   recordUnfired(plannedUs: number, recipients: number): void {
-    this.fates.addNotSent(plannedUs, 'clientBehind', recipients);
+    if (recipients > 0) this.fates.addNotSent(plannedUs, 'clientBehind', recipients);
     this.totals.missedSlots++;
   }
 
@@ -102,6 +103,11 @@ export class WorkerStats {
 
   recordStale(): void {
     this.totals.stale++;
+  }
+
+  /** A Measure message of another run (or another client) on the same hub. */
+  recordForeign(): void {
+    this.totals.foreign++;
   }
 
   recordConnected(connectUs: number): void {

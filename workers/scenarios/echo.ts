@@ -4,5 +4,5 @@ import { noPreparation, PROBE_PAYLOAD, PROBE_TS, type Scenario } from './scenari
 export const echo = (): Scenario => ({
   prepare: noPreparation,
   probe: () => ({ method: 'Echo', args: [PROBE_TS, PROBE_PAYLOAD] }),
-  sendSpec: () => ({ method: 'Echo', args: (ts, payload) => [ts, payload], recipients: 1 }),
+  sendSpec: () => ({ method: 'Echo', args: (ts, payload) => [ts, payload], recipients: 1, absent: 0 }),
 });

@@ -7,15 +7,16 @@ import { group } from './group.ts';
 import type { Scenario } from './scenario.ts';
 import { sendToConnection } from './send-to-connection.ts';
 
-export function createScenario(name: ScenarioName, plan: ScenarioPlan): Scenario {
+/** @param connections configured connections of the run; @param runId the run's id (core/run-id.ts). */
+export function createScenario(name: ScenarioName, plan: ScenarioPlan, connections: number, runId: string): Scenario {
   switch (name) {
     case 'echo':
       return echo();
     case 'broadcast':
-      return broadcast(plan);
+      return broadcast(plan, connections);
     case 'smallGroup':
     case 'bigGroup':
-      return group(plan);
+      return group(plan, runId);
     case 'sendToConnection':
       return sendToConnection();
   }

@@ -13,8 +13,12 @@ export interface SendSpec {
   method: string;
   /** The hub call's arguments for a message with this timestamp and payload. */
   args(ts: number, payload: string): unknown[];
-  /** Receptions each send should produce. */
+  /** Receptions each slot plans, from the configuration (every configured receiver, whether it
+   *  opened or joined). */
   recipients: number;
+  /** Of those, receivers absent at "go" (never connected, never joined): never sent, counted as
+   *  "receiverAbsent". The rest go the usual way: sent, or not sent for a reason of their own. */
+  absent: number;
 }
 
 export interface Scenario {
@@ -38,7 +42,7 @@ export interface Scenario {
   rejoin?(pooled: PooledConnection): Promise<void>;
 }
 
-export type ScenarioFactory = (plan: ScenarioPlan) => Scenario;
+export type ScenarioFactory = (plan: ScenarioPlan, runId: string) => Scenario;
 
 /** The timestamp of probe messages: no real send is planned at the epoch. */
 export const PROBE_TS = 0;

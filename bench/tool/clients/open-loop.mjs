@@ -6,10 +6,10 @@
 // - the hub's ts argument carries the planned time in us since the epoch; latency = receive time
 //   minus planned time, recorded with the engine's HdrHistogram settings (core/latency.ts); a
 //   send more than one interval late is a missed slot;
-// - the engine's payload with its "<sender>:<seq>:<sendLagUs>|" header (core/payload.ts);
+// - the engine's payload with its "<runId>:<sender>:<seq>:<sendLagUs>|" header (core/payload.ts);
 // - connects paced like the tool's (8 in flight), warm-up sends left out, and the engine's drain
 //   rule (core/run-config.ts drainPlan): wait while messages still arrive, up to the cap.
-import { createLatencyHistogram, drainPlan, OpenLoop, parsePayloadHeader, PayloadBuilder, recordLatencyUs, summarizeLatency, systemClock, systemTimers } from '../../../dist-bench/kit.js';
+import { createLatencyHistogram, drainPlan, newRunId, OpenLoop, parsePayloadHeader, PayloadBuilder, recordLatencyUs, summarizeLatency, systemClock, systemTimers } from '../../../dist-bench/kit.js';
 
 const nowUs = () => systemClock.nowUs();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,7 +37,7 @@ class EchoLoad {
     this.client = client;
     this.options = options;
     this.intervalUs = options.intervalMs * 1_000;
-    this.payload = new PayloadBuilder(options.messageBytes);
+    this.payload = new PayloadBuilder(options.messageBytes, newRunId());
     // Before the start time is known, anything that arrives is from the warm-up, if there is one.
     this.warmupEndUs = options.warmupSec > 0 ? Infinity : -Infinity;
   }
@@ -47,7 +47,7 @@ class EchoLoad {
     const plannedUs = Number(ts);
     if (plannedUs < this.warmupEndUs) return;
     const header = parsePayloadHeader(payload);
-    if (!header) return;
+    if (!header || header.runId !== this.payload.runId) return;
     const correctedUs = receivedUs - plannedUs;
     recordLatencyUs(this.latency, correctedUs);
     recordLatencyUs(this.uncorrected, correctedUs - header.sendLagUs);

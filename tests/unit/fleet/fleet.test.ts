@@ -8,7 +8,7 @@ import { FakeTime } from '../../support/fake-time.ts';
 
 const info = (threads: number, name: string) => JSON.stringify({ name, kind: 'node', threads, client: 'node test' });
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-const start = (workerIndex: number): StartMessage => ({ type: 'start', workerIndex, config: { ...DEFAULTS, endpointUrl: 'http://hub/' }, share: { firstIndex: 0, count: 1 }, connectConcurrency: 1, runStartUs: 0 });
+const start = (workerIndex: number): StartMessage => ({ type: 'start', workerIndex, config: { ...DEFAULTS, endpointUrl: 'http://hub/' }, share: { firstIndex: 0, count: 1 }, connectConcurrency: 1, runStartUs: 0, runId: 'testrun1' });
 
 /** How the in-memory control hub and the agent behave; tests change it between rounds. */
 interface Link {

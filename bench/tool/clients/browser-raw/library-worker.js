@@ -13,7 +13,7 @@ async function connect(index, load) {
   hub.on('Measure', (ts, payload) => {
     const atUs = nowUs();
     if (!measured(ts)) return;
-    received(atUs, ts, Number(payload.slice(0, payload.indexOf('|')).split(':')[2]));
+    received(atUs, ts, Number(payload.slice(0, payload.indexOf('|')).split(':')[3]));
   });
   await hub.start();
   return hub;

@@ -2,7 +2,7 @@
 // plain @microsoft/signalr): the engine's own open loop, payload and drain rule
 // (bench/tool/kit.ts), the page's messages, and the accounting: latency from the planned time,
 // kept in arrays and posted once at the end.
-import { drainPlan, OpenLoop, PayloadBuilder, systemClock, systemTimers } from './kit.js';
+import { drainPlan, newRunId, OpenLoop, PayloadBuilder, systemClock, systemTimers } from './kit.js';
 
 export const nowUs = () => systemClock.nowUs();
 export const stats = { sent: 0, received: 0, missedSlots: 0, latencyUs: [], uncorrectedUs: [] };
@@ -29,7 +29,7 @@ export function serve({ connect, echo, close }) {
     const intervalUs = load.intervalMs * 1_000;
     const sendEndUs = sendStartUs + load.durationSec * 1_000_000;
     warmupEndUs = sendStartUs + load.warmupSec * 1_000_000;
-    const payload = new PayloadBuilder(load.messageBytes);
+    const payload = new PayloadBuilder(load.messageBytes, newRunId());
     for (const { index, connection } of connections) {
       const firstUs = sendStartUs + (index / load.connections) * intervalUs;
       new OpenLoop(systemClock, systemTimers, firstUs, intervalUs, sendEndUs, (plannedUs, lagUs, seq) => {

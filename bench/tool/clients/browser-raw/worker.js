@@ -30,7 +30,7 @@ function receive(frame) {
   const plannedUs = Number(frame.slice(MEASURE_PREFIX.length, comma));
   if (!measured(plannedUs)) return;
   const header = frame.slice(comma + 2, frame.indexOf('|', comma)).split(':');
-  received(atUs, plannedUs, Number(header[2]));
+  received(atUs, plannedUs, Number(header[3]));
 }
 
 serve({
