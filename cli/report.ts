@@ -36,6 +36,7 @@ export function progressLine(aggregator: RunAggregator, phase: string, connectio
     `lag ${(last?.eventLoopLagMs ?? 0).toFixed(0)} ms`,
     `missed ${formatCount(totals.missedSlots)}`,
     ...(last?.reconnects || last?.dropped ? [`dropped ${formatCount(last.dropped ?? 0)}/s  back ${formatCount(last.reconnects ?? 0)}/s`] : []),
+    ...(totals.foreign > 0 ? [`foreign ${formatCount(totals.foreign)}`] : []),
     `errors ${formatCount(errors)}`,
   ].join('  ');
 }
@@ -49,7 +50,7 @@ export function summaryText(result: RunResult): string {
     ...(result.drops ? [`Drops: ${dropPlanText(result.drops.settings)}`, `Reconnects: ${dropsText(result.drops)}`] : []),
     `Outcome: ${outcomeText(result.outcome, config.durationSec)}`,
     `Planned receptions: ${fatesText(result.fates)}`,
-    `Messages: sent ${formatCount(totals.sent)}, received ${formatCount(totals.received)}, duplicated ${formatCount(totals.duplicated)}`,
+    `Messages: sent ${formatCount(totals.sent)}, received ${formatCount(totals.received)}, duplicated ${formatCount(totals.duplicated)}${foreignText(totals.foreign)}`,
     `Bytes (encoded): sent ${formatBytes(totals.sentBytes)}, received ${formatBytes(totals.receivedBytes)}`,
     latency.count > 0
       ? `Latency from planned send time: p50 ${formatMs(latency.p50Us)}, p90 ${formatMs(latency.p90Us)}, p99 ${formatMs(latency.p99Us)}, p99.9 ${formatMs(latency.p999Us)}, max ${formatMs(latency.maxUs)} (from actual send time: p99 ${formatMs(result.uncorrectedLatency.p99Us)})`
@@ -63,6 +64,11 @@ export function summaryText(result: RunResult): string {
   for (const sample of result.errorSamples) lines.push(`Error (${sample.kind}) x${formatCount(sample.count)}: ${sample.message}`);
   for (const failure of result.workerFailures) lines.push(failure);
   return lines.join('\n');
+}
+
+/** Another run's messages on the same hub: counted apart, said when there were any. */
+function foreignText(foreign: number | undefined): string {
+  return foreign ? `, foreign ${formatCount(foreign)} (another run or client on this hub: not counted as arrivals)` : '';
 }
 
 function clientLine(result: RunResult): string {

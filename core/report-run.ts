@@ -58,7 +58,7 @@ function figureRows(run: KeptRun): Rows {
   return [
     ['Planned receptions', fatesText(r.fates)],
     ...(r.drops ? [['Drops', dropPlanText(r.drops.settings)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
-    ['Messages', `sent ${formatCount(t.sent)} · received ${formatCount(t.received)} · duplicated ${formatCount(t.duplicated)}`],
+    ['Messages', `sent ${formatCount(t.sent)} · received ${formatCount(t.received)} · duplicated ${formatCount(t.duplicated)}${t.foreign ? ` · foreign ${formatCount(t.foreign)} (another run or client on this hub: not counted as arrivals)` : ''}`],
     ['Latency', r.latency.count === 0 ? 'no message arrived' : `p50 ${formatMs(r.latency.p50Us)} · p90 ${formatMs(r.latency.p90Us)} · p99 ${formatMs(r.latency.p99Us)} · p99.9 ${formatMs(r.latency.p999Us)} · max ${formatMs(r.latency.maxUs)} (from actual send time: p99 ${formatMs(r.uncorrectedLatency.p99Us)})`],
     ['Connect time', r.connectTimes.count === 0 ? 'no connection opened' : `p50 ${formatMs(r.connectTimes.p50Us)} · p99 ${formatMs(r.connectTimes.p99Us)} · max ${formatMs(r.connectTimes.maxUs)} · ${formatCount(t.connectionsOpened)} opened, ${formatCount(t.connectionsFailed)} failed`],
     ['Bytes', `sent ${formatBytes(t.sentBytes)}, received ${formatBytes(t.receivedBytes)} (encoded hub messages)`],

@@ -19,6 +19,10 @@ const COLUMNS = [
   ['not_sent_write_failed', (p) => p.fates.notSent.writeFailed],
   ['not_sent_disconnected', (p) => p.fates.notSent.disconnected],
   ['not_sent_client_behind', (p) => p.fates.notSent.clientBehind],
+  // Empty in runs kept before receivers absent and the accounting check existed.
+  ['not_sent_receiver_absent', (p) => p.fates.notSent.receiverAbsent ?? ''],
+  // Arrived or never sent beyond the plan: an accounting error, 0 in a sound run; empty until drained.
+  ['over_count', (p) => p.fates.overCount ?? ''],
   ['p50_ms', (p) => ms(p.latency.count, p.latency.p50Us)],
   ['p90_ms', (p) => ms(p.latency.count, p.latency.p90Us)],
   ['p99_ms', (p) => ms(p.latency.count, p.latency.p99Us)],

@@ -49,7 +49,7 @@ export function runBarState(view: RunView | null, config: RunConfig | null, prep
   const title = outcome.kind === 'finished' ? 'Finished' : outcome.kind === 'stopped' ? 'Stopped' : outcome.kind === 'failed' ? 'Failed' : 'Interrupted';
   const tone: Tone = outcome.kind === 'failed' ? 'bad' : outcome.kind === 'finished' ? (view.verdict.status === 'pass' ? 'good' : 'bad') : 'warn';
   // "Finished" says the run went its course, not that it passed: the verdict's word goes beside it.
-  const verdictWord = view.verdict.status === 'pass' ? 'pass' : "fail: below the guide's rule";
+  const verdictWord = view.verdict.status === 'pass' ? 'pass' : (view.fates.overCount ?? 0) > 0 ? 'fail: accounting error' : "fail: below the guide's rule";
   const detail = outcome.kind === 'finished' ? `${formatCount(config.durationSec)} s of sending, drained · ${verdictWord}` : outcome.kind === 'failed' ? (outcome.reason ?? 'nothing could be measured') : outcomeText(outcome, config.durationSec);
   return { phase: 'done', title, detail, progress: null, tone };
 }
@@ -86,11 +86,14 @@ export function heroFigures(view: RunView, config: RunConfig, points: readonly S
   return { figures, verdict: verdictDisplay(view.verdict, !done, view.judgedShare) };
 }
 
-/** What did not arrive: lost and never sent, or that losses were never counted. */
+/** What did not arrive: lost and never sent (those owed to absent receivers named), or that
+ *  losses were never counted; and an accounting error when there was one. */
 function missingNote(view: RunView): string {
   const notSent = notSentOf(view.fates);
-  const notSentText = notSent > 0 ? `, ${formatCount(notSent)} never sent` : '';
-  return view.fates.lost === null ? `losses not counted${notSentText}` : `${formatCount(view.fates.lost)} lost${notSentText}`;
+  const absent = view.fates.notSent.receiverAbsent ?? 0;
+  const notSentText = notSent > 0 ? `, ${formatCount(notSent)} never sent${absent > 0 ? ` (${formatCount(absent)} to receivers absent)` : ''}` : '';
+  const overText = (view.fates.overCount ?? 0) > 0 ? `, accounting error: ${formatCount(view.fates.overCount ?? 0)} counted beyond the plan` : '';
+  return (view.fates.lost === null ? `losses not counted${notSentText}` : `${formatCount(view.fates.lost)} lost${notSentText}`) + overText;
 }
 
 function clamp(share: number): number {
