@@ -12,6 +12,7 @@ import { slotsInWindow } from '../../core/drop-ledger.ts';
 import { arrivedOf, notSentOf } from '../../core/fates.ts';
 import { parseRunResult, type RunResult } from '../../core/run-result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
+import { expectAccounting } from '../support/accounting.ts';
 import { liveBench, type CliRun } from '../support/live-bench.ts';
 
 const CONNECTIONS = 100;
@@ -26,15 +27,8 @@ async function runDrop(endpoint: string, args: string[]): Promise<{ run: CliRun;
   return { run, result: parseRunResult(await readFile(jsonPath, 'utf8')) };
 }
 
-/** Every planned reception sits in exactly one bucket, and lost is counted (not unknown). */
-function expectAccountedFor(result: RunResult): void {
-  const { fates } = result;
-  expect(fates.lost).not.toBeNull();
-  expect(arrivedOf(fates) + notSentOf(fates) + fates.lost!).toBe(fates.planned);
-  for (const point of result.points) {
-    expect(arrivedOf(point.fates) + notSentOf(point.fates) + point.fates.lost!).toBe(point.fates.planned);
-  }
-}
+/** Echo: every connection plans one reception per slot, 8 s at 200 ms. */
+const ECHO_PLANNED = CONNECTIONS * (8_000 / INTERVAL_MS);
 
 function expectEveryOneBack(result: RunResult, how: 'reconnected' | 'resumed'): void {
   const drops = result.drops!;
@@ -61,7 +55,7 @@ describe('a network drop of every connection at 5 s', () => {
     expectEveryOneBack(result, 'reconnected');
     // The fixed policy waits 1 s before its first attempt.
     expect(result.drops!.reconnectTimes.p50Us).toBeGreaterThanOrEqual(1_000_000);
-    expectAccountedFor(result);
+    expectAccounting(result, ECHO_PLANNED);
     expect(result.verdict.status).toBe('fail');
     expect(result.totals.duplicated).toBe(0);
     // Each connection was away at least 1 s (5 slots at 200 ms) and at most the slowest time to
@@ -77,7 +71,7 @@ describe('a network drop of every connection at 5 s', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expectEveryOneBack(result, 'resumed');
     expect(result.drops!.totals.reconnected).toBe(0);
-    expectAccountedFor(result);
+    expectAccounting(result, ECHO_PLANNED);
     expect(result.fates.lost).toBe(0);
     expect(notSentOf(result.fates)).toBe(0);
     expect(result.totals.duplicated).toBe(0);
@@ -94,7 +88,8 @@ describe('groups across a drop', () => {
     expect(drops.totals.rejoined).toBe(20);
     expect(drops.totals.rejoinFailed).toBe(0);
     expect(drops.totals.rejoinUs).toBeGreaterThan(0);
-    expectAccountedFor(result);
+    // Small groups of 10, every member sends: 20 senders x 40 slots x 10 members.
+    expectAccounting(result, 20 * (8_000 / INTERVAL_MS) * 10);
     // The last second of sends, well after every rejoin: each member got all its group's messages.
     const last = result.points.filter((p) => p.fates.planned > 0).at(-1)!;
     expect(arrivedOf(last.fates)).toBe(last.fates.planned);
@@ -114,7 +109,7 @@ describe('a server drop of every connection at 5 s', () => {
     const { run, result } = await runDrop(`${hub.httpUrl}/signalrbench`, ['--drop-kind', 'server', '--reconnect-policy', 'jittered']);
     expect(run.code, run.stderr).toBe(1);
     expectEveryOneBack(result, 'reconnected');
-    expectAccountedFor(result);
+    expectAccounting(result, ECHO_PLANNED);
     expect(result.config.reconnectPolicy).toBe('jittered');
     expect(result.verdict.sentence).toMatch(/^Fail: the planned drop cost messages/);
   });

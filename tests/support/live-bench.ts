@@ -11,11 +11,16 @@ export interface CliRun {
   elapsedMs: number;
 }
 
-/** @param during called with the running process, e.g. to signal it mid-run. */
-export function liveBench(args: string[], during?: (child: ChildProcess) => void): Promise<CliRun> {
+/** @param during called with the running process, e.g. to signal it mid-run.
+ *  @param openFiles when given, the runner's limit of open files (`ulimit -n`), as a user's
+ *  shell can set it: a client that runs out of file descriptors. */
+export function liveBench(args: string[], during?: (child: ChildProcess) => void, openFiles?: number): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/live-bench.js'), ...args], { cwd: REPO_ROOT });
+    const runner = [path.join(REPO_ROOT, 'bin/live-bench.js'), ...args];
+    const child = openFiles === undefined
+      ? spawn(process.execPath, runner, { cwd: REPO_ROOT })
+      : spawn('bash', ['-c', `ulimit -n ${openFiles} && exec "$0" "$@"`, process.execPath, ...runner], { cwd: REPO_ROOT });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
