@@ -22,6 +22,9 @@ export interface RunResult {
   version: typeof RUN_RESULT_VERSION;
   /** ISO 8601 time the run started. */
   startedAt: string;
+  /** The run's id on the wire (core/run-id.ts): in its payload headers and group names (e.g.
+   *  "k3f9x0qa-group-3" on the hub). Absent in runs kept before run ids. */
+  runId?: string;
   config: RunConfig;
   /** Where the load came from, e.g. "node v20.20.2" or the browser's user agent. */
   client: string;
@@ -99,6 +102,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     format: RUN_RESULT_FORMAT,
     version: RUN_RESULT_VERSION,
     startedAt: startedAt.toISOString(),
+    runId: coordinator.runId,
     config: coordinator.config,
     client,
     outcome,

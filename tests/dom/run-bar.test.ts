@@ -94,4 +94,12 @@ describe('RunBar', () => {
     expect(lost.text('run-bar-detail')).toBe("30 s of sending, drained · fail: below the guide's rule");
     lost.done();
   });
+
+  it('names an accounting error as the reason a finished run failed', async () => {
+    const base = await baseView();
+    const over = render({ view: { ...base, fates: { ...base.fates, overCount: 3 }, verdict: { ...base.verdict, status: 'fail' } } });
+    expect(over.bar?.className).toMatch(/\bbad\b/);
+    expect(over.text('run-bar-detail')).toBe('30 s of sending, drained · fail: accounting error');
+    over.done();
+  });
 });

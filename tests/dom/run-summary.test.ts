@@ -167,4 +167,16 @@ describe('RunSummary: which side set the limit', () => {
     expect(after.target.querySelector('[data-testid=summary-limit]')!.textContent).toBe('The server was at 96% CPU while the client kept its schedule: the service is the limit.');
     after.destroy();
   });
+
+  it('says receivers absent, an accounting error and another run\'s messages in words', () => {
+    const fates: Fates = { ...emptyFates(), planned: 1_000, underOneSecond: 900, notSent: { ...emptyFates().notSent, receiverAbsent: 100, writeFailed: 2 }, lost: 0, overCount: 2 };
+    const { text, target, destroy } = render(view({ totals: { ...emptyTotals(), sent: 100, received: 900, foreign: 250 } }, { kind: 'finished' }, fates));
+    expect(text).toContain('the receiver never connected or never joined its group 100');
+    expect(text).toContain('accounting error: 2 counted beyond the plan');
+    expect(text).toContain('foreign 250 (another run or client on this hub: not counted as arrivals)');
+    expect(text).toMatch(/Fail: accounting error: 2 receptions were counted beyond the plan/);
+    const summary = target.querySelector<HTMLElement>('[data-testid=summary]')!;
+    expect(summary.dataset).toMatchObject({ verdict: 'fail', overCount: '2', receiverAbsent: '100', foreign: '250' });
+    destroy();
+  });
 });

@@ -14,6 +14,15 @@ async function kept(name: string, overrides: Partial<RunConfig>, delayMs: number
 const generatedAt = new Date('2026-06-07T08:09:10.000Z');
 
 describe('reportHtml', () => {
+  it('says receivers absent, an accounting error and another run\'s messages as the summary does', async () => {
+    const run = await kept('absent', {}, 5);
+    const fates = { ...run.result.fates, notSent: { ...run.result.fates.notSent, receiverAbsent: 40 }, overCount: 2 };
+    const html = reportHtml({ title: 'Absent', runs: [{ ...run, result: { ...run.result, fates, totals: { ...run.result.totals, foreign: 7 } } }], generatedAt });
+    expect(html).toContain('the receiver never connected or never joined its group 40');
+    expect(html).toContain('accounting error: 2 counted beyond the plan');
+    expect(html).toContain('foreign 7 (another run or client on this hub: not counted as arrivals)');
+  });
+
   it('is one self-contained document: no scripts, no external resources', async () => {
     const html = reportHtml({ title: 'Echo', runs: [await kept('a', {}, 5)], generatedAt });
     expect(html.startsWith('<!doctype html>')).toBe(true);

@@ -39,8 +39,18 @@ describe('scenarios on a fake hub', () => {
     const senders = hub.connections.map((c, i) => (c.sent.length > 0 ? i : -1)).filter((i) => i >= 0);
     expect(senders).toEqual([0, 5]);
     expect(hub.connections[0]!.sent[0]!.method).toBe('Broadcast');
-    expect({ ...totals, planned: fates.planned }).toMatchObject({ sent: 20, planned: 200, received: 200, duplicated: 0 });
+    expect({ ...totals, planned: fates.planned }).toMatchObject({ sent: 20, planned: 200, received: 200, duplicated: 0, foreign: 0 });
     expect(lost).toBe(0);
+  });
+
+  it('every payload carries the run\'s id, and so does the run\'s JSON; each run has its own', async () => {
+    const { hub, result, coordinator } = await runToEnd(config({ scenario: 'broadcast', connections: 10, workers: 2 }));
+    const payload = hub.connections[0]!.sent[0]!.args[1] as string;
+    expect(payload.startsWith(`${coordinator.runId}:0:0:`)).toBe(true);
+    expect(payload).toHaveLength(2_048);
+    expect(result.runId).toBe(coordinator.runId);
+    const other = await runToEnd(config({ scenario: 'broadcast', connections: 10, workers: 2 }));
+    expect(other.coordinator.runId).not.toBe(coordinator.runId);
   });
 
   it('small groups: everyone joins its group of 10 and sends GroupBroadcast(group, ts, payload) to it', async () => {

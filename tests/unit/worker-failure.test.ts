@@ -39,4 +39,28 @@ describe('a worker that crashes', () => {
     expect(totals.sent).toBeGreaterThanOrEqual(60);
     expect(totals.received).toBeGreaterThanOrEqual(60);
   });
+
+  it('lost before "go": its connections are receivers absent for the others, who still plan every configured one', async () => {
+    const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', scenario: 'broadcast', connections: 4, workers: 2, sendIntervalMs: 100, durationSec: 3 });
+    if (!result.ok) throw new Error(result.errors.join());
+    const time = new FakeTime();
+    const hub = fakeHub(time, { deliveryDelayMs: 2 });
+    const handlers: ((message: FromWorker) => void)[] = [];
+    const ports: WorkerPort[] = [0, 1].map((index) => {
+      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => (index === 1 ? undefined : handlers[index]?.(m)) });
+      return { post: (m) => engine.handle(m), onMessage: (h) => (handlers[index] = h), terminate: () => void engine.finish() };
+    });
+    const coordinator = new RunCoordinator(result.config, ports, time, time);
+    coordinator.start();
+    // Worker 2 (connections 2 and 3, sender 2) dies before it is ready.
+    handlers[1]!({ type: 'fatal', workerIndex: 1, message: 'out of memory' });
+    await time.advanceByMs(30_000);
+    expect(coordinator.phase).toBe('done');
+    const fates = coordinator.aggregator.settledFates(true);
+    // Sender 0: 30 slots x the 4 configured receivers; 2 of them were on the lost worker.
+    expect(fates.planned).toBe(120);
+    expect(fates.notSent.receiverAbsent).toBe(60);
+    expect(coordinator.aggregator.totals().received).toBe(60);
+    expect(fates).toMatchObject({ lost: 0, overCount: 0 });
+  });
 });
