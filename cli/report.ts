@@ -22,7 +22,7 @@ export function serverProgress(record: ServerMetricsRecord): string {
 export function progressLine(aggregator: RunAggregator, phase: string, connections: number): string {
   const last = aggregator.points().at(-1);
   const totals = aggregator.totals();
-  const inFlight = unaccountedOf(aggregator.fates());
+  const inFlight = aggregator.unaccounted();
   const errors = Object.values(aggregator.errorCounts()).reduce((a, b) => a + b, 0);
   const latency = last && last.latency.count > 0 ? `p50 ${formatMs(last.latency.p50Us)}  p99 ${formatMs(last.latency.p99Us)}` : 'no latency yet';
   const judged = aggregator.judgedShare();

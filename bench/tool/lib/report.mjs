@@ -28,7 +28,7 @@ export function writeMarkdown(doc, outPath, notesFrom) {
     '',
     '**How each client measures.** Every client runs the same open loop: send *n* of connection *i* is planned at `start + i/N × interval + n × interval`; ' +
       'the hub\'s `ts` carries the planned time (µs since the epoch); latency = receive time − planned time, in an HdrHistogram (1 µs–10 min, 3 digits); ' +
-      'a send more than one interval late is a missed slot; 2 KB payload `sender:seq:lag|xxx…`; warm-up sends left out; 8 connects in flight. ' +
+      'a send more than one interval late is a missed slot; 2 KB payload `runId:sender:seq:lag|xxx…`; warm-up sends left out; 8 connects in flight. ' +
       'The **tab** is the dashboard itself in Chromium launched directly (no Playwright), started by its URL (`?autostart=1&report=…`, `src/lib/bench-hook.ts`), 2 Web Workers, JSON over WebSockets. ' +
       'The **same-browser raw client** (`bench/tool/clients/browser-raw/`) is a page with 2 Web Workers holding raw WebSockets that speak SignalR\'s JSON protocol by hand; it keeps each latency in an array and posts them at the end. ' +
       'The **plain-library script** (`bench/tool/clients/library-client.mjs`) is what the `@microsoft/signalr` docs show: `HubConnectionBuilder().withUrl().build()`, `on(\'Measure\')`, `start()`, `send(\'Echo\', …)`, one Node thread. ' +

@@ -1,5 +1,5 @@
 // The round trips as the wire saw them: a tshark capture on loopback, matched message by
-// message. Every benchmark message carries "<sender>:<seq>:" at the start of its payload and its
+// message. Every benchmark message carries "<runId>:<sender>:<seq>:" at the start of its payload and its
 // planned send time as `ts`, so each Echo frame (client to hub) pairs with its Measure frame
 // (hub to client). tshark unmasks the client's WebSocket frames itself.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -45,7 +45,7 @@ export async function startCapture(port, file) {
   };
 }
 
-const FRAME = /"target":"(Echo|Measure)","arguments":\[(\d+),"(\d+):(\d+):(\d+)\|/g;
+const FRAME = /"target":"(Echo|Measure)","arguments":\[(\d+),"(?:[0-9a-z]{8}:)?(\d+):(\d+):(\d+)\|/g;
 
 /**
  * Pairs each Echo with its Measure. Returns per-message microseconds: wire round trip (Echo frame
