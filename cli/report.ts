@@ -51,9 +51,9 @@ export function summaryText(result: RunResult): string {
     `Planned receptions: ${fatesText(result.fates)}`,
     `Messages: sent ${formatCount(totals.sent)}, received ${formatCount(totals.received)}, duplicated ${formatCount(totals.duplicated)}`,
     `Bytes (encoded): sent ${formatBytes(totals.sentBytes)}, received ${formatBytes(totals.receivedBytes)}`,
-    latency.count > 0
-      ? `Latency from planned send time: p50 ${formatMs(latency.p50Us)}, p90 ${formatMs(latency.p90Us)}, p99 ${formatMs(latency.p99Us)}, p99.9 ${formatMs(latency.p999Us)}, max ${formatMs(latency.maxUs)} (from actual send time: p99 ${formatMs(result.uncorrectedLatency.p99Us)})`
-      : 'Latency: no message was received.',
+    // Unknown figures read "–" (formatMs of null), never 0.
+    `Latency from planned send time: p50 ${formatMs(latency.p50Us)}, p90 ${formatMs(latency.p90Us)}, p99 ${formatMs(latency.p99Us)}, p99.9 ${formatMs(latency.p999Us)}, max ${formatMs(latency.maxUs)} ` +
+      (latency.count > 0 ? `(from actual send time: p99 ${formatMs(result.uncorrectedLatency.p99Us)})` : '(no message was received)'),
     clientLine(result),
     ...serverLines(result),
     ...tierLines(result, 'current'),

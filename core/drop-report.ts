@@ -75,7 +75,7 @@ export function dropsText(drops: RunDrops): string {
   ];
   const phases = drops.latency;
   if (phases) {
-    const p99 = (summary: { count: number; p99Us: number }) => (summary.count > 0 ? formatMs(summary.p99Us) : 'nothing arrived');
+    const p99 = (summary: { p99Us: number | null }) => (summary.p99Us === null ? 'nothing arrived' : formatMs(summary.p99Us));
     parts.push(`latency p99 before ${p99(phases.before)}, during (s ${phases.fromSecond}–${phases.toSecond}) ${p99(phases.during)}, after ${p99(phases.after)}`);
   }
   if (t.rejoined + t.rejoinFailed > 0) {

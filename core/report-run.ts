@@ -92,7 +92,7 @@ function configRows(run: KeptRun): Rows {
 function charts(run: KeptRun): string[] {
   const points = run.result.points;
   const xs = points.map((p) => p.second);
-  const ms = (count: number, us: number) => (count === 0 ? null : us / 1_000);
+  const ms = (count: number, us: number | null) => (count === 0 || us === null ? null : us / 1_000);
   return [
     lineChartSvg({
       title: 'Latency per second',

@@ -4,7 +4,7 @@
  */
 import { plannedDropOf, runDrops, type RunDrops } from './drop-report.ts';
 import { withLost, type Fates } from './fates.ts';
-import type { LatencySummary } from './latency.ts';
+import { knownLatency, type LatencySummary } from './latency.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from './run-outcome.ts';
 import type { RunConfig } from './run-config.ts';
 import type { RunCoordinator } from './run-coordinator.ts';
@@ -177,5 +177,24 @@ export function parseRunResult(text: string): RunResult {
   if (doc.server !== undefined && (doc.server === null || typeof doc.server !== 'object' || !Array.isArray(doc.server.points))) {
     throw new Error('This run file\'s "server" metrics have no list of points: it is damaged. Remove its "server" field to import the rest.');
   }
-  return doc as RunResult;
+  return withKnownLatencies(doc as RunResult);
+}
+
+/**
+ * A stored run as this version reads it. Documents written before unknown figures were null hold
+ * 0 for every percentile of an empty histogram (a second, a run or a phase where nothing
+ * arrived): those read as null, so "–" is shown and nothing compares a 0 that was never measured.
+ * Works on a head too (no points).
+ */
+export function withKnownLatencies<T extends Partial<Pick<RunResult, 'latency' | 'uncorrectedLatency' | 'connectTimes' | 'points' | 'drops'>>>(result: T): T {
+  const known = (summary: LatencySummary | undefined) => (summary ? knownLatency(summary) : summary);
+  const { drops } = result;
+  return {
+    ...result,
+    ...(result.latency ? { latency: known(result.latency) } : {}),
+    ...(result.uncorrectedLatency ? { uncorrectedLatency: known(result.uncorrectedLatency) } : {}),
+    ...(result.connectTimes ? { connectTimes: known(result.connectTimes) } : {}),
+    ...(result.points ? { points: result.points.map((point) => (point.latency.count > 0 ? point : { ...point, latency: knownLatency(point.latency) })) } : {}),
+    ...(drops ? { drops: { ...drops, reconnectTimes: knownLatency(drops.reconnectTimes), ...(drops.latency ? { latency: { ...drops.latency, before: knownLatency(drops.latency.before), during: knownLatency(drops.latency.during), after: knownLatency(drops.latency.after) } } : {}) } } : {}),
+  };
 }

@@ -168,3 +168,20 @@ describe('RunSummary: which side set the limit', () => {
     after.destroy();
   });
 });
+
+describe('RunSummary with nothing arrived', () => {
+  it('shows every unknown percentile as "–", never 0, also for a kept run that stored 0s', async () => {
+    const empty = { count: 0, p50Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null, meanUs: null };
+    const live = render(view({ latency: empty, uncorrectedLatency: empty }));
+    expect(live.text).toContain('Latency from planned send time: p50 – · p90 – · p99 – · p99.9 – · max – (no message arrived)');
+    live.destroy();
+    // A document written before unknown figures were null: 0 for an empty histogram.
+    const result = await finishedRun({}, { deliveryDelayMs: 5, drop: () => true });
+    const zeros = { count: 0, p50Us: 0, p90Us: 0, p99Us: 0, p999Us: 0, maxUs: 0, meanUs: 0 };
+    const [kept] = importRuns(JSON.stringify({ ...result, latency: zeros, uncorrectedLatency: zeros }), new Date());
+    const older = render(viewOfResult(kept!.result));
+    expect(older.text).toContain('p50 – · p90 – · p99 – · p99.9 – · max –');
+    expect(older.text).not.toContain('0.00 ms');
+    older.destroy();
+  });
+});

@@ -33,7 +33,7 @@ describe('summarizeLatency', () => {
     expect(summarizeLatency(into).meanUs).toBeGreaterThan(0);
   });
 
-  it('reads an empty histogram as no messages, not as a mean of 0 over some', () => {
-    expect(summarizeLatency(createLatencyHistogram())).toEqual({ count: 0, p50Us: 0, p90Us: 0, p99Us: 0, p999Us: 0, maxUs: 0, meanUs: 0 });
+  it('reads an empty histogram as no messages: every figure unknown (null), never 0', () => {
+    expect(summarizeLatency(createLatencyHistogram())).toEqual({ count: 0, p50Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null, meanUs: null });
   });
 });
