@@ -151,6 +151,17 @@ export interface WorkerTotals {
   /** Receptions whose receive time came before their planned send time: the sender's clock is
    *  ahead of the receiver's (agents on other machines). Recorded as 1 µs; a clock-health figure. */
   negativeLatencies: number;
+  /** Connections opened with stateful reconnect granted by the hub (asked for with
+   *  statefulReconnect; the hub's negotiate answer decides). 0 when it was not asked for. */
+  statefulGranted: number;
+  /** Messages (and their encoded bytes) that stateful reconnect carried a second time: `resentSent`
+   *  written again by this client after a resumed transport, `resentReceived` copies the hub sent
+   *  again and the client discarded. Counted apart: `sent`, `received` and their bytes hold each
+   *  message once. Absent in runs kept before they were counted. */
+  resentSent: number;
+  resentSentBytes: number;
+  resentReceived: number;
+  resentReceivedBytes: number;
 }
 
 /** Worker → page, once: connections open (or failed), groups joined; waiting for "go". */
@@ -182,5 +193,5 @@ export function emptyErrorCounts(): ErrorCounts {
 }
 
 export function emptyTotals(): WorkerTotals {
-  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0 };
+  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0, statefulGranted: 0, resentSent: 0, resentSentBytes: 0, resentReceived: 0, resentReceivedBytes: 0 };
 }

@@ -219,7 +219,7 @@ export class RunAggregator {
   totals(): WorkerTotals {
     const sum = emptyTotals();
     for (const snapshot of this.#latest.values()) {
-      for (const key of Object.keys(sum) as (keyof WorkerTotals)[]) sum[key] += snapshot.totals[key];
+      for (const key of Object.keys(sum) as (keyof WorkerTotals)[]) sum[key] += snapshot.totals[key] ?? 0;
     }
     return sum;
   }

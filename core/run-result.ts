@@ -101,7 +101,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     config: coordinator.config,
     client,
     outcome,
-    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()) }),
+    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()), endpointUrl: coordinator.config.endpointUrl }),
     fates,
     totals: a.totals(),
     latency,

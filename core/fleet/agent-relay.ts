@@ -101,7 +101,7 @@ export class AgentRelay {
     let planned = 0;
     for (const state of this.#latest.values()) {
       planned += state.planned;
-      for (const key of Object.keys(totals) as (keyof WorkerTotals)[]) totals[key] += state.totals[key];
+      for (const key of Object.keys(totals) as (keyof WorkerTotals)[]) totals[key] += state.totals[key] ?? 0;
       if (state.failed) failedThreads++;
     }
     for (const port of this.#threads.values()) port.terminate();

@@ -257,7 +257,7 @@ export class RunController {
     this.view = {
       phase: coordinator.phase,
       outcome,
-      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()) }),
+      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()), endpointUrl: coordinator.config.endpointUrl }),
       judgedShare: outcome.kind === 'running' ? a.judgedShare() : null,
       fates,
       totals: a.totals(),

@@ -96,6 +96,17 @@ export class WorkerStats {
     this.recordError('send', 'Slot not sent: the connection already held its limit of unsent messages (64 sends or 1 MiB). The hub or the network is not taking messages as fast as they are planned.');
   }
 
+  /** Messages stateful reconnect carried a second time (BenchConnection.onResent): apart from the figures. */
+  recordResent(direction: 'sent' | 'received', messages: number, bytes: number): void {
+    if (direction === 'sent') {
+      this.totals.resentSent += messages;
+      this.totals.resentSentBytes += bytes;
+    } else {
+      this.totals.resentReceived += messages;
+      this.totals.resentReceivedBytes += bytes;
+    }
+  }
+
   recordDuplicate(): void {
     this.totals.duplicated++;
   }
