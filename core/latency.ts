@@ -128,6 +128,21 @@ export function summarizeLatency(histogram: Histogram): LatencySummary {
   };
 }
 
+/**
+ * Values recorded in [lowUs, highUs], counting every bucket that overlaps the range whole (so at
+ * most one bucket's width, 0.1% of the value, more than the range itself): an upper bound.
+ */
+export function countBetweenUs(histogram: Histogram, lowUs: number, highUs: number): number {
+  if (histogram.totalCount === 0 || highUs < lowUs) return 0;
+  if (!hasBucketAccess(histogram)) throw new Error('Only hdr-histogram-js\'s JS histograms can be counted by bucket.');
+  let count = 0;
+  forEachBucket(histogram, (index, n) => {
+    const low = histogram.valueFromIndex(index);
+    if (histogram.highestEquivalentValue(low) >= lowUs && low <= highUs) count += n;
+  });
+  return count;
+}
+
 /** The bucket-level calls of hdr-histogram-js's JS histograms (every histogram here is one). */
 interface BucketAccess {
   countsArrayLength: number;

@@ -108,6 +108,9 @@ export interface WorkerSnapshot {
   eventLoopLagMs: number;
   /** Largest lag of a send behind its planned time in this interval, in ms. */
   maxSendLagMs: number;
+  /** The most a reception of the run so far came before its planned send time, µs (0: none):
+   *  how far apart the clocks were at worst. Absent from agents older than it. */
+  maxNegativeLatencyUs?: number;
   errorCounts: ErrorCounts;
   errorSamples: ErrorSample[];
 }

@@ -43,6 +43,7 @@ export class RunCoordinator {
   readonly aggregator: RunAggregator;
   /** Failures of whole workers (a crash), worded for people. */
   readonly workerFailures: string[] = [];
+  #runStartUs = 0;
   #phase: RunPhase = 'connecting';
   readonly #ready = new Map<number, WorkerReady | null>();
   #sendStartUs = 0;
@@ -90,6 +91,11 @@ export class RunCoordinator {
     return ending.reason === NO_CONNECTION && first ? { ...ending, reason: `${NO_CONNECTION} ${first.message}` } : ending;
   }
 
+  /** The run's time base (its seconds count from it), epoch µs; 0 before it starts. */
+  get runStartUs(): number {
+    return this.#runStartUs;
+  }
+
   /** Planned send window, epoch microseconds; 0 before "go". */
   get sendWindowUs(): { startUs: number; endUs: number } {
     return { startUs: this.#sendStartUs, endUs: this.#sendEndUs };
@@ -104,6 +110,7 @@ export class RunCoordinator {
     const shares = this.#capacities ? splitWithinCapacity(this.config.connections, this.#capacities) : splitConnections(this.config.connections, this.ports.length);
     const concurrency = connectConcurrencyPerWorker(this.config.connectConcurrency, this.ports.length);
     const runStartUs = this.clock.nowUs();
+    this.#runStartUs = runStartUs;
     this.ports.forEach((port, workerIndex) => {
       port.onMessage((message) => this.#receive(message));
       port.post({ type: 'start', workerIndex, config: this.config, share: shares[workerIndex]!, connectConcurrency: concurrency, runStartUs });

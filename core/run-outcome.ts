@@ -9,6 +9,7 @@
 import { formatCount, formatMs, formatShare } from './format.ts';
 import { deliveryOf, lostOf, notSentOf, shareUnderOneSecond, type Fates } from './fates.ts';
 import { edition } from './guide/tables.ts';
+import { clockProblem, type ClockJudgement } from './fleet/clock-drift.ts';
 
 /** The guide's share of messages that must arrive in under 1 s (0.99 in both editions). */
 export const REQUIRED_SHARE = edition('current').defaults.latencyRule.shareOfMessages;
@@ -81,6 +82,10 @@ export interface VerdictInput {
   plannedDrop?: { duplicated: number; statefulReconnect?: 'off' | 'on' | 'partly' | 'refused' | 'asked' } | null;
   /** The hub's address, to name a hub that refused stateful reconnect. */
   endpointUrl?: string;
+  /** With agents: the receptions judged against their clocks (core/fleet/clock-drift.ts). More
+   *  than 1% undecidable, or a reception before its planned time beyond the clocks' bound, and
+   *  the run has no verdict (unless it already failed for messages lost, which no clock changes). */
+  clocks?: ClockJudgement | null;
 }
 
 export function runVerdict(input: VerdictInput): RunVerdict {
@@ -106,6 +111,9 @@ export function runVerdict(input: VerdictInput): RunVerdict {
       // is not a pass, however many of the rest arrived in under 1 s.
       const missing = missingText(input, input.plannedDrop?.duplicated ?? input.duplicated ?? 0);
       if (missing && input.plannedDrop) return verdict('fail', `Fail: the planned drop cost messages (${missing}); ${measured(input)}. ${whatSaves(input.plannedDrop.statefulReconnect ?? 'off', input.endpointUrl)}`);
+      // Loss is known whatever the clocks say; in time or late is not, within their bound.
+      const clocks = missing ? null : clockProblem(input.clocks, fates.planned);
+      if (clocks) return verdict('none', `${clocks} Until then, ${measured(input)}.`);
       if (share === null || share < REQUIRED_SHARE) {
         return verdict('fail', `Fail: only ${measured(input)}; the guide's rule needs at least 99% in under 1 s, so the run did not hold this load; the client's health and the server's load say which side set the limit.`);
       }

@@ -12,6 +12,8 @@ import type { EncodedSecond } from './histogram-log.ts';
 import type { SecondPoint, WorkerHealth } from './run-aggregator.ts';
 import type { ErrorCounts, ErrorSample, WorkerTotals } from './protocol.ts';
 import type { ServerMetricsRecord } from './server-metrics/series.ts';
+import type { ClockJudgement, ClockRound } from './fleet/clock-drift.ts';
+import { runClocks } from './fleet/run-clocks.ts';
 
 export const RUN_RESULT_FORMAT = 'signalr-live-bench/run';
 /** 2: every planned reception counted (fates), the outcome and the verdict in the document. */
@@ -58,6 +60,10 @@ export interface RunResult {
    *  as the process's CPU, to the measured seconds. Absent when the run never reached "go", and
    *  in runs kept before it was recorded. */
   sendWindow?: SendWindow;
+  /** With agents, once drained: the receptions judged against their clocks (the combined bound,
+   *  the undecidable receptions, those before their planned time); null when a clock was
+   *  unknown. Absent for runs without agents, and in runs kept before clocks were judged. */
+  clocks?: ClockJudgement | null;
 }
 
 export interface SendWindow {
@@ -83,6 +89,10 @@ export interface RunAgent {
   /** Dashboard clock when that estimate's answer came, epoch µs; null with no estimate, absent in
    *  runs kept before clocks were measured per run. */
   clockMeasuredAtUs?: number | null;
+  /** The clock round taken at the run's end (every time the agent reported is interpolated
+   *  between the two rounds: core/fleet/clock-drift.ts); null when it got no answer (the agent
+   *  left, or did not answer); absent in runs kept before it was taken. */
+  clockEnd?: ClockRound | null;
   /** True when it left during the run. */
   lost: boolean;
 }
@@ -94,6 +104,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
   const isDrained = drained(outcome);
   const fates = withLost(a.fates(), isDrained);
   const latency = a.latency();
+  const clocks = runClocks(coordinator, agents, isDrained);
   return {
     format: RUN_RESULT_FORMAT,
     version: RUN_RESULT_VERSION,
@@ -101,7 +112,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     config: coordinator.config,
     client,
     outcome,
-    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()), endpointUrl: coordinator.config.endpointUrl }),
+    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()), endpointUrl: coordinator.config.endpointUrl, clocks }),
     fates,
     totals: a.totals(),
     latency,
@@ -119,6 +130,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
       : {}),
     ...(server ? { server } : {}),
     ...sendWindowField(coordinator),
+    ...(clocks !== undefined ? { clocks } : {}),
   };
 }
 
