@@ -5,7 +5,7 @@
  * the connections are open and stays frozen until the run has ended.
  */
 import type { ChildProcess } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { arrivedOf } from '../../core/fates.ts';
 import { parseRunResult } from '../../core/run-result.ts';
 import { startHub } from '../support/hub-process.ts';
@@ -62,4 +62,14 @@ describe('CI output a machine can trust', () => {
     expect(run.stderr).not.toMatch(/did not arrive exactly once/);
     expect(run.code).toBe(0);
   }, 90_000);
+
+  it('a capacity search with --json - also writes only its JSON to stdout, its lines to stderr', async () => {
+    // A hub without the benchmark's methods: the search ends after its first step, in seconds.
+    const run = await liveBench(['--find-capacity', '--endpoint', `${inject('hubHttpUrl')}/emptyhub`, '--connections', '4', '--ramp', 'rate', '--start', '10', '--step', '10', '--max', '20',
+      '--step-duration', '3', '--settle', '1', '--workers', '1', '--quiet', '--json', '-']);
+    const search = JSON.parse(run.stdout);
+    expect(search.steps.length).toBeGreaterThan(0);
+    expect(run.stderr).toMatch(/step 1 .*not judged/);
+    expect(run.stdout).not.toMatch(/^step 1/m);
+  }, 60_000);
 });
