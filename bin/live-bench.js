@@ -8,6 +8,7 @@ if (!existsSync(entry)) {
   console.error('live-bench: the runner is not built yet. Run `npm run build:cli` (or `npm start`) in the project folder first.');
   process.exit(2);
 }
-const { main } = await import(entry.href);
+const { main, runCli } = await import(entry.href);
+// runCli turns an error escaping main into exit 4 with its message, never 1 like a failed verdict.
 // Exit explicitly: worker threads and sockets that are closing must not keep a CI job waiting.
-process.exit(await main(process.argv.slice(2)));
+process.exit(await runCli(main, process.argv.slice(2)));

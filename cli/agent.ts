@@ -5,11 +5,15 @@
  */
 import { systemClock } from '../core/clock.ts';
 import { AgentRelay, type AgentRunReport } from '../core/fleet/agent-relay.ts';
+import { CLOCK_ROUND_MAX_MS } from '../core/fleet/fleet.ts';
 import type { AgentInfo } from '../core/fleet/control-messages.ts';
 import { openControlConnection } from '../signalr/control-connection.ts';
 import { AGENT_USAGE, parseAgentArgs } from './agent-args.ts';
 import type { Output } from './output.ts';
 import { enginePort, runsInThreads } from './engine-ports.ts';
+
+/** With --once, how much longer than a clock round an agent waits for "run-over" before leaving. */
+const ONCE_GRACE_MS = 4_000;
 
 export async function runAgent(argv: string[], io: Output): Promise<number> {
   const parsed = parseAgentArgs(argv);
@@ -37,6 +41,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     leaving = true;
     resolveLeft(code);
   };
+  let leaveTimer: ReturnType<typeof setTimeout> | undefined;
   const relay = new AgentRelay(
     { toDashboard: (message) => control.invoke('ToDashboard', message) },
     systemClock,
@@ -44,7 +49,12 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     (report) => {
       runs++;
       io.out(agentRunLine(runs, report));
-      if (once) leave(0);
+      // With --once, stay for the dashboard's closing clock round (it says "run-over" after it);
+      // a dashboard that never says so is left after the longest a round can take.
+      if (once) leaveTimer = setTimeout(() => leave(0), CLOCK_ROUND_MAX_MS + ONCE_GRACE_MS);
+    },
+    () => {
+      if (once && runs > 0) leave(0);
     },
   );
   control.on('Control', (message: string) => relay.handle(message));
@@ -68,6 +78,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
   io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${runsInThreads(threads) ? `${threads} worker threads` : 'one engine in its own thread'}; waiting for the dashboard to start a run (Ctrl+C to leave).`);
   process.once('SIGINT', () => leave(0));
   const code = await left;
+  clearTimeout(leaveTimer);
   relay.close();
   await control.stop().catch(() => {});
   return code;

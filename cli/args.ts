@@ -15,6 +15,9 @@ export interface Thresholds {
   minDeliveryRatio: number | null;
   /** Exit 1 when the guide's verdict is not a pass (default); --no-guide-rule makes it advisory. */
   guideRule: boolean;
+  /** Receptions lost, never sent or duplicated fail the run, whatever guideRule says, unless
+   *  their share of the planned ones is at most this (0..1; --allow-loss, default 0). */
+  allowLossRatio: number;
 }
 
 export interface CliOptions {
@@ -71,7 +74,8 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
                             (default fixed)
   --stateful-reconnect      withStatefulReconnect(): a short drop loses nothing (WebSockets;
                             the hub must allow it, as the hub-sample does)
-  --json <file>             write the result as JSON ("-" for standard output)
+  --json <file>             write the result as JSON ("-" for standard output: then only the
+                            JSON goes there, and the summary to standard error)
   --html <file>             write a self-contained HTML report (opens offline)
   --server-metrics <url>    read the app's Prometheus metrics once a second during the run,
                             e.g. http://127.0.0.1:5180/metrics (the hub-sample's): its CPU,
@@ -82,7 +86,11 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
   --min-delivery <ratio>    exit 1 when arrived / planned receptions is below this (0..1)
   --no-guide-rule           report the guide's verdict but do not exit 1 when it fails
                             (by default a run passes only if 99% of every planned
-                            reception arrived in under 1 s; --guide-rule is accepted)
+                            reception arrived in under 1 s; --guide-rule is accepted).
+                            Loss still fails the run: see --allow-loss
+  --allow-loss <ratio>      accept receptions lost, never sent or duplicated up to this share
+                            of the planned ones (0..1, e.g. 0.001); by default any of them
+                            exits 1, with or without --no-guide-rule
   --memory-log <file>       sample the runner's memory every 30 s into a CSV (for soaks;
                             with node --expose-gc the heap figures are after a full GC)
   --quiet                   no per-second progress
@@ -111,11 +119,14 @@ Ctrl+C or SIGTERM stops the run early: what was sent drains, the results are wri
 run counts as stopped (never a pass). A second Ctrl+C quits at once.
 
 Exit codes:
-  0  the run finished and passed: the guide's verdict (unless --no-guide-rule) and every threshold
-  1  it did not pass: the verdict failed, a threshold broke, it was stopped early, or a result
-     file could not be written
+  0  the run finished and passed: the guide's verdict (unless --no-guide-rule), every threshold,
+     and no reception lost, never sent or duplicated (beyond --allow-loss)
+  1  it did not pass: the verdict failed, a threshold broke, messages were lost, never sent or
+     duplicated, it was stopped early, or a result file could not be written
   2  bad input (options, or an output path that cannot be written); nothing was run
-  3  nothing could be measured: no connection opened, or the hub lacks the scenario's method`;
+  3  nothing could be measured: no connection opened, or the hub lacks the scenario's method
+  4  the runner itself failed (an internal error, its message printed): not a verdict on the
+     service; report it with the command line`;
 
 export function parseCliArgs(argv: string[]): ParsedArgs {
   let parsed;
@@ -147,6 +158,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         'min-delivery': { type: 'string' },
         'guide-rule': { type: 'boolean' },
         'no-guide-rule': { type: 'boolean' },
+        'allow-loss': { type: 'string' },
         quiet: { type: 'boolean' },
         reconnect: { type: 'boolean' },
         'drop-at': { type: 'string' },
@@ -199,6 +211,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (!result.ok) errors.push(...result.errors);
   const maxP99Ms = positiveNumber(v['max-p99-ms'], '--max-p99-ms', 'a latency in ms, e.g. 250', errors);
   const minDeliveryRatio = fraction(v['min-delivery'], '--min-delivery', errors);
+  const allowLossRatio = fraction(v['allow-loss'], '--allow-loss', errors, 'a share of the planned receptions: 0.001 accepts 0.1% lost, never sent or duplicated') ?? 0;
   const serverMetricsProblem = v['server-metrics'] === undefined ? null : metricsUrlProblem(v['server-metrics']);
   if (serverMetricsProblem) errors.push(`--server-metrics: ${serverMetricsProblem}`);
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
@@ -208,7 +221,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
     ok: true,
     options: {
       config: result.config,
-      thresholds: { maxP99Ms, minDeliveryRatio, guideRule: !v['no-guide-rule'] },
+      thresholds: { maxP99Ms, minDeliveryRatio, guideRule: !v['no-guide-rule'], allowLossRatio },
       jsonPath: v.json ?? null,
       memoryLogPath: v['memory-log'] ?? null,
       htmlPath: v.html ?? null,
@@ -227,6 +240,7 @@ const SINGLE_RUN_ONLY = [
   ['max-p99-ms', 'each step is judged by the guide\'s rule'],
   ['min-delivery', 'each step is judged by the guide\'s rule'],
   ['no-guide-rule', 'each step is judged by the guide\'s rule'],
+  ['allow-loss', 'each step is judged by the guide\'s rule, which counts every lost message'],
   ['memory-log', 'the memory log is for a single long run (a soak)'],
 ] as const;
 
@@ -266,11 +280,11 @@ function positiveNumber(raw: string | undefined, name: string, hint: string, err
   return value;
 }
 
-function fraction(raw: string | undefined, name: string, errors: string[]): number | null {
+function fraction(raw: string | undefined, name: string, errors: string[], hint = '0.999 for 99.9%'): number | null {
   if (raw === undefined) return null;
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
-    errors.push(`${name} must be a fraction from 0 to 1 (0.999 for 99.9%), but is "${raw}".`);
+    errors.push(`${name} must be a fraction from 0 to 1 (${hint}), but is "${raw}".`);
     return null;
   }
   return value;

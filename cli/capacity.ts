@@ -21,7 +21,8 @@ import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.t
 import { serverScraper } from './server-metrics.ts';
 import { enginePort } from './engine-ports.ts';
 
-export async function findCapacity(options: CliOptions, io: Output): Promise<number> {
+/** @param jsonOut where `--json -` writes the search (standard output, when `io.out` was sent to stderr). */
+export async function findCapacity(options: CliOptions, io: Output, jsonOut: (line: string) => void = io.out): Promise<number> {
   const { config: base, jsonPath, htmlPath } = options;
   const settings = options.capacity!;
   const client = `node ${process.version}`;
@@ -65,7 +66,7 @@ export async function findCapacity(options: CliOptions, io: Output): Promise<num
   process.off('SIGTERM', interrupt);
 
   for (const line of answerLines(result)) io.out(line);
-  if (jsonPath === '-') io.out(JSON.stringify(result));
+  if (jsonPath === '-') jsonOut(JSON.stringify(result));
   const writeFailed = !(await writeOutputs(result, runs, jsonPath, htmlPath, io));
   return searchExitCode(result, writeFailed, io);
 }

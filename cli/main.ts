@@ -16,7 +16,7 @@ import { VERSIONS } from '../core/versions.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { progressLine, serverProgress, summaryText } from './report.ts';
 import { enginePort, runsInThreads } from './engine-ports.ts';
-import { brokenThresholds } from './thresholds.ts';
+import { brokenThresholds, lossBeyondAllowance } from './thresholds.ts';
 import { outcomeText } from '../core/run-outcome.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { Thresholds } from './args.ts';
@@ -28,6 +28,8 @@ export { EXIT, type Output };
 
 /** A run with no connection open after this long says so, once, while it keeps trying. */
 const STALL_NOTICE_MS = 5_000;
+
+export { crashText, runCli } from './output.ts';
 
 export async function main(argv: string[], io: Output = consoleOutput): Promise<number> {
   if (argv.some((arg) => arg === '--agent' || arg.startsWith('--agent='))) return runAgent(argv, io);
@@ -42,13 +44,16 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     return EXIT.badInput;
   }
   const { config, thresholds, jsonPath, htmlPath, memoryLogPath, serverMetricsUrl, quiet } = parsed.options;
+  // `--json -`: standard output carries the JSON alone (for `| jq`); every other word goes to stderr.
+  const jsonOut = io.out;
+  if (jsonPath === '-') io = { out: io.err, err: io.err };
   const pathErrors = await unwritablePaths([['--json', jsonPath === '-' ? null : jsonPath], ['--html', htmlPath], ['--memory-log', memoryLogPath]]);
   if (pathErrors.length > 0) {
     for (const error of pathErrors) io.err(`live-bench: ${error}`);
     io.err('live-bench: nothing was run. Fix the paths above.');
     return EXIT.badInput;
   }
-  if (parsed.options.capacity) return findCapacity(parsed.options, io);
+  if (parsed.options.capacity) return findCapacity(parsed.options, io, jsonOut);
   // One engine runs in this thread: its heap is the main thread's, logged as such.
   const probes = memoryLogPath && runsInThreads(config.workers) ? Array.from({ length: config.workers }, heapProbe) : [];
   const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers, probes[index]?.threadEnd));
@@ -98,7 +103,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
 
   const result = runResult(coordinator, startedAt, `node ${process.version}`, undefined, scraper?.record());
   io.out(summaryText(result));
-  if (jsonPath === '-') io.out(JSON.stringify(result));
+  if (jsonPath === '-') jsonOut(JSON.stringify(result));
   // Each file is written even when another fails; a failure is said, and the run does not pass.
   const writes: ResultFile[] = [
     ['JSON result', jsonPath === '-' ? null : jsonPath, () => JSON.stringify(result, null, 2)],
@@ -117,10 +122,13 @@ function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolea
     return EXIT.nothingMeasured;
   }
   const reasons = brokenThresholds(result, thresholds).map((line) => `threshold broken: ${line}`);
+  // Loss fails the run on its own, so --no-guide-rule cannot turn a run that lost messages into a pass.
+  const loss = lossBeyondAllowance(result, thresholds.allowLossRatio);
+  if (loss) reasons.push(loss);
   // A failed engine took its share of the load with it, whatever the verdict is set to decide.
   if (result.workerFailures.length > 0) reasons.push(`${result.workerFailures.length} of ${result.config.workers} engine(s) failed (see above): a run that lost part of its load is not a pass.`);
   if (result.outcome.kind === 'stopped') reasons.push(`the run was ${outcomeText(result.outcome, result.config.durationSec)}: an incomplete run is not a pass.`);
-  else if (thresholds.guideRule && result.verdict.status !== 'pass') reasons.push(`the guide's verdict is not a pass (${result.verdict.sentence}) Use --no-guide-rule to report it without failing.`);
+  else if (thresholds.guideRule && result.verdict.status !== 'pass') reasons.push(`the guide's verdict is not a pass (${result.verdict.sentence}) Use --no-guide-rule to report it without failing (lost messages still fail the run: see --allow-loss).`);
   if (writeFailed) reasons.push('a result file could not be written (see above).');
   for (const reason of reasons) io.err(`live-bench: ${reason}`);
   return reasons.length > 0 ? EXIT.notPassed : EXIT.passed;

@@ -8,8 +8,29 @@ export interface Output {
 
 export const consoleOutput: Output = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
-/** 0 passed, 1 not a pass, 2 bad input (nothing run), 3 nothing could be measured. */
-export const EXIT = { passed: 0, notPassed: 1, badInput: 2, nothingMeasured: 3 } as const;
+/** 0 passed, 1 not a pass, 2 bad input (nothing run), 3 nothing could be measured, 4 the runner
+ *  itself failed (an internal error: never a verdict on the service). */
+export const EXIT = { passed: 0, notPassed: 1, badInput: 2, nothingMeasured: 3, crashed: 4 } as const;
+
+/**
+ * The runner's top level (bin/live-bench.js): runs `main` and turns an error that escapes it into
+ * exit 4 with its message, so a CI job can tell the tool's failure from a failed run (exit 1).
+ */
+export async function runCli(main: (argv: string[], io: Output) => Promise<number>, argv: string[], io: Output = consoleOutput): Promise<number> {
+  try {
+    return await main(argv, io);
+  } catch (error) {
+    io.err(crashText(error));
+    return EXIT.crashed;
+  }
+}
+
+/** "live-bench: internal error: …" with the stack's first frames, for a bug report. */
+export function crashText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const frames = error instanceof Error && error.stack ? error.stack.split('\n').slice(1, 4).map((line) => line.trim()).join(' | ') : '';
+  return `live-bench: internal error (exit ${EXIT.crashed}, not a verdict on the service): ${message}${frames ? ` [${frames}]` : ''}. Please report it with the command line.`;
+}
 
 /** A result file: what it is (for messages), where (null: not asked for) and its text, made only when written. */
 export type ResultFile = [what: string, file: string | null, content: () => string];

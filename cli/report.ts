@@ -1,5 +1,5 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
-import { dropPlanText, dropsText } from '../core/drop-report.ts';
+import { dropPlanText, dropsText, resentText } from '../core/drop-report.ts';
 import { fatesText, unaccountedOf } from '../core/fates.ts';
 import { formatBytes, formatCount, formatMs, formatShare } from '../core/format.ts';
 import { outcomeText } from '../core/run-outcome.ts';
@@ -47,14 +47,15 @@ export function summaryText(result: RunResult): string {
     `${config.scenario} over ${config.transport} (${config.protocol}) to ${config.endpointUrl}`,
     `${formatCount(config.connections)} connections, ${formatCount(config.messageBytes)} B every ${formatCount(config.sendIntervalMs)} ms for ${config.durationSec} s`,
     `Connections: ${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed, ${formatCount(totals.disconnects)} lost during the run, ${formatCount(totals.reconnects)} reconnected; connect p50 ${formatMs(result.connectTimes.p50Us)}, p99 ${formatMs(result.connectTimes.p99Us)}`,
-    ...(result.drops ? [`Drops: ${dropPlanText(result.drops.settings)}`, `Reconnects: ${dropsText(result.drops)}`] : []),
+    ...(result.drops ? [`Drops: ${dropPlanText(result.drops.settings, result.drops.stateful, config.endpointUrl)}`, `Reconnects: ${dropsText(result.drops)}`] : []),
     `Outcome: ${outcomeText(result.outcome, config.durationSec)}`,
     `Planned receptions: ${fatesText(result.fates)}`,
     `Messages: sent ${formatCount(totals.sent)}, received ${formatCount(totals.received)}, duplicated ${formatCount(totals.duplicated)}${foreignText(totals.foreign)}`,
     `Bytes (encoded): sent ${formatBytes(totals.sentBytes)}, received ${formatBytes(totals.receivedBytes)}`,
-    latency.count > 0
-      ? `Latency from planned send time: p50 ${formatMs(latency.p50Us)}, p90 ${formatMs(latency.p90Us)}, p99 ${formatMs(latency.p99Us)}, p99.9 ${formatMs(latency.p999Us)}, max ${formatMs(latency.maxUs)} (from actual send time: p99 ${formatMs(result.uncorrectedLatency.p99Us)})`
-      : 'Latency: no message was received.',
+    ...(resentText(totals) ? [`Resent: ${resentText(totals)}`] : []),
+    // Unknown figures read "–" (formatMs of null), never 0.
+    `Latency from planned send time: p50 ${formatMs(latency.p50Us)}, p90 ${formatMs(latency.p90Us)}, p99 ${formatMs(latency.p99Us)}, p99.9 ${formatMs(latency.p999Us)}, max ${formatMs(latency.maxUs)} ` +
+      (latency.count > 0 ? `(from actual send time: p99 ${formatMs(result.uncorrectedLatency.p99Us)})` : '(no message was received)'),
     clientLine(result),
     ...serverLines(result),
     ...tierLines(result, 'current'),

@@ -39,7 +39,7 @@ interface ColumnSpec {
   tolerance: number;
 }
 
-const latencyOrNull = (result: RunResult, pick: (r: RunResult) => number) => (result.latency.count === 0 ? null : pick(result));
+const latencyOrNull = (result: RunResult, pick: (r: RunResult) => number | null) => (result.latency.count === 0 ? null : pick(result));
 const errorTotal = (result: RunResult) => Object.values(result.errorCounts).reduce((a, b) => a + b, 0);
 function bytesPerMessage(result: RunResult): number | null {
   const messages = result.totals.sent + result.totals.received;

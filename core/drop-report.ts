@@ -5,7 +5,7 @@
 import { neverBackOf, type DropTotals } from './drop-ledger.ts';
 import { dropPhases, type DropPhases } from './drop-phases.ts';
 import { droppedCount, dropSettingsOf, RECONNECT_POLICY_LABELS, type DropSettings } from './drop-plan.ts';
-import { formatCount, formatMs } from './format.ts';
+import { formatBytes, formatCount, formatMs } from './format.ts';
 import type { LatencySummary } from './latency.ts';
 import type { RunAggregator, SecondPoint } from './run-aggregator.ts';
 import type { RunConfig } from './run-config.ts';
@@ -24,14 +24,31 @@ export interface RunDrops {
   /** Latency before, during and after the drop; absent while a run goes (it merges every
    *  second's histogram) and null when no loss shows in the per-second points. */
   latency?: DropPhases | null;
+  /** With stateful reconnect asked for: connections the hub granted it to, of those opened.
+   *  Absent when it was not asked for, and in runs kept before the grant was read. */
+  stateful?: StatefulGrant;
+}
+
+/** How many opened connections the hub granted stateful reconnect (its negotiate answer decides). */
+export interface StatefulGrant {
+  granted: number;
+  opened: number;
+}
+
+/** The grant, from a run's totals; null when stateful reconnect was not asked for. */
+export function statefulGrantOf(config: Partial<RunConfig>, totals: { statefulGranted?: number; connectionsOpened: number }): StatefulGrant | null {
+  if (!dropSettingsOf(config).statefulReconnect || totals.statefulGranted === undefined) return null;
+  return { granted: totals.statefulGranted, opened: totals.connectionsOpened };
 }
 
 /** The drops of a run; null when none was planned and no connection was lost. */
-export function runDrops(config: RunConfig, aggregator: Pick<RunAggregator, 'dropTotals' | 'reconnectTimes' | 'points' | 'secondHistograms'>, withPhases = true): RunDrops | null {
+export function runDrops(config: RunConfig, aggregator: Pick<RunAggregator, 'dropTotals' | 'reconnectTimes' | 'points' | 'secondHistograms' | 'totals'>, withPhases = true): RunDrops | null {
   const settings = dropSettingsOf(config);
   const totals = aggregator.dropTotals();
   if (settings.dropAtSec === null && totals.dropped === 0) return null;
+  const stateful = statefulGrantOf(config, aggregator.totals());
   return {
+    ...(stateful ? { stateful } : {}),
     settings,
     plannedPerDrop: settings.dropAtSec === null ? 0 : droppedCount(config.connections, settings.dropSharePercent),
     totals,
@@ -48,15 +65,41 @@ function peakOf(points: readonly SecondPoint[]): number | null {
 }
 
 /** The verdict's view of a planned drop (core/run-outcome.ts): null when the run planned none. */
-export function plannedDropOf(config: Partial<RunConfig>, totals: { duplicated: number }): { duplicated: number } | null {
-  return dropSettingsOf(config).dropAtSec === null ? null : { duplicated: totals.duplicated };
+export function plannedDropOf(config: Partial<RunConfig>, totals: { duplicated: number; statefulGranted?: number; connectionsOpened: number }): { duplicated: number; statefulReconnect: StatefulState } | null {
+  if (dropSettingsOf(config).dropAtSec === null) return null;
+  return { duplicated: totals.duplicated, statefulReconnect: statefulStateOf(config, statefulGrantOf(config, totals)) };
 }
 
-/** "network drop of 100% at 5 s (fixed 1 s…), stateful reconnect on" */
-export function dropPlanText(settings: DropSettings): string {
+/**
+ * Stateful reconnect as it was, not as it was asked for: off; on (the hub granted it to every
+ * connection that opened); partly (to some); refused (asked for, never granted: the hub's
+ * negotiate answer lacks `useStatefulReconnect`, so a drop cannot be bridged); asked (a run kept
+ * before the grant was read).
+ */
+export type StatefulState = 'off' | 'on' | 'partly' | 'refused' | 'asked';
+
+export function statefulStateOf(config: Partial<RunConfig>, grant: StatefulGrant | null | undefined): StatefulState {
+  if (!dropSettingsOf(config).statefulReconnect) return 'off';
+  if (!grant || grant.opened === 0) return 'asked';
+  return grant.granted === 0 ? 'refused' : grant.granted < grant.opened ? 'partly' : 'on';
+}
+
+/** "stateful reconnect on", "… asked for, never granted by the hub at http://…", in words. */
+export function statefulText(state: StatefulState, grant: StatefulGrant | null | undefined, endpointUrl: string): string {
+  switch (state) {
+    case 'off': return 'stateful reconnect off';
+    case 'on': return 'stateful reconnect on (granted by the hub)';
+    case 'partly': return `stateful reconnect granted by the hub to ${formatCount(grant?.granted ?? 0)} of ${formatCount(grant?.opened ?? 0)} connections`;
+    case 'refused': return `stateful reconnect asked for, never granted by the hub at ${endpointUrl} (its negotiate answer lacks useStatefulReconnect: in ASP.NET Core the hub's endpoint needs AllowStatefulReconnects), so it was off`;
+    case 'asked': return 'stateful reconnect asked for (whether the hub granted it was not recorded)';
+  }
+}
+
+/** "network drop of 100% at 5 s (fixed 1 s…), stateful reconnect on (granted by the hub)" */
+export function dropPlanText(settings: DropSettings, grant?: StatefulGrant | null, endpointUrl = 'the endpoint'): string {
   if (settings.dropAtSec === null) return `no planned drop; reconnect policy ${RECONNECT_POLICY_LABELS[settings.reconnectPolicy]}`;
   const when = settings.dropEverySec === null ? `at ${settings.dropAtSec} s` : `at ${settings.dropAtSec} s and every ${settings.dropEverySec} s after`;
-  return `${settings.dropKind} drop of ${settings.dropSharePercent}% of the connections ${when}; reconnect policy ${RECONNECT_POLICY_LABELS[settings.reconnectPolicy]}; stateful reconnect ${settings.statefulReconnect ? 'on' : 'off'}`;
+  return `${settings.dropKind} drop of ${settings.dropSharePercent}% of the connections ${when}; reconnect policy ${RECONNECT_POLICY_LABELS[settings.reconnectPolicy]}; ${statefulText(statefulStateOf(settings, grant), grant, endpointUrl)}`;
 }
 
 /**
@@ -75,11 +118,24 @@ export function dropsText(drops: RunDrops): string {
   ];
   const phases = drops.latency;
   if (phases) {
-    const p99 = (summary: { count: number; p99Us: number }) => (summary.count > 0 ? formatMs(summary.p99Us) : 'nothing arrived');
+    const p99 = (summary: { p99Us: number | null }) => (summary.p99Us === null ? 'nothing arrived' : formatMs(summary.p99Us));
     parts.push(`latency p99 before ${p99(phases.before)}, during (s ${phases.fromSecond}–${phases.toSecond}) ${p99(phases.during)}, after ${p99(phases.after)}`);
   }
   if (t.rejoined + t.rejoinFailed > 0) {
     parts.push(`${formatCount(t.rejoined)} rejoined their group${t.rejoinFailed > 0 ? `, ${formatCount(t.rejoinFailed)} rejoins failed` : ''} (mean ${formatMs(t.rejoinUs / (t.rejoined + t.rejoinFailed))} each)`);
   }
   return parts.join('; ');
+}
+
+/**
+ * What stateful reconnect carried a second time, in words ("stateful reconnect resent 12 messages
+ * (24.6 KB) from this client and 40 (81.9 KB) from the hub, which the client discarded as copies;
+ * the message and byte figures count each once"); null when nothing was resent (or, in runs kept
+ * before resends were counted, unknown).
+ */
+export function resentText(totals: { resentSent?: number; resentSentBytes?: number; resentReceived?: number; resentReceivedBytes?: number }): string | null {
+  const sent = totals.resentSent ?? 0;
+  const received = totals.resentReceived ?? 0;
+  if (sent === 0 && received === 0) return null;
+  return `stateful reconnect resent ${formatCount(sent)} message(s) (${formatBytes(totals.resentSentBytes ?? 0)}) from this client and ${formatCount(received)} (${formatBytes(totals.resentReceivedBytes ?? 0)}) from the hub, which the client discarded as copies; the message and byte figures count each message once`;
 }

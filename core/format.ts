@@ -1,7 +1,9 @@
 /** Formatting for people: milliseconds with sensible precision, counts with separators, bytes in the guide's units. */
 import { GUIDE_BYTES } from './guide/units.ts';
 
-export function formatMs(us: number): string {
+/** "1.20 ms", "12.3 ms", "1.50 s"; "–" for an unknown time (null). */
+export function formatMs(us: number | null): string {
+  if (us === null) return '–';
   const ms = us / 1_000;
   if (ms < 10) return `${ms.toFixed(2)} ms`;
   if (ms < 1_000) return `${ms.toFixed(1)} ms`;

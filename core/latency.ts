@@ -84,19 +84,39 @@ export function addPosted(posted: PostedHistogram, ...into: Histogram[]): boolea
   return true;
 }
 
+/** A histogram's figures, µs. With nothing recorded (count 0) every figure is null: unknown, never 0. */
 export interface LatencySummary {
   count: number;
-  p50Us: number;
-  p90Us: number;
-  p99Us: number;
-  p999Us: number;
-  maxUs: number;
-  meanUs: number;
+  p50Us: number | null;
+  p90Us: number | null;
+  p99Us: number | null;
+  p999Us: number | null;
+  maxUs: number | null;
+  meanUs: number | null;
+}
+
+const FIGURES = ['p50Us', 'p90Us', 'p99Us', 'p999Us', 'maxUs', 'meanUs'] as const;
+
+/** The summary of an empty histogram: nothing known. */
+export function emptyLatencySummary(): LatencySummary {
+  return { count: 0, p50Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null, meanUs: null };
+}
+
+/**
+ * A summary as read from a stored document: documents written before unknown figures were null
+ * hold 0 for an empty histogram's figures; those (and any missing figure) read as null.
+ */
+export function knownLatency(summary: LatencySummary): LatencySummary {
+  if (summary.count > 0 && FIGURES.every((key) => typeof summary[key] === 'number')) return summary;
+  if (summary.count === 0) return emptyLatencySummary();
+  const copy = { ...summary };
+  for (const key of FIGURES) if (typeof copy[key] !== 'number') copy[key] = null;
+  return copy;
 }
 
 export function summarizeLatency(histogram: Histogram): LatencySummary {
   const count = histogram.totalCount;
-  if (count === 0) return { count, p50Us: 0, p90Us: 0, p99Us: 0, p999Us: 0, maxUs: 0, meanUs: 0 };
+  if (count === 0) return emptyLatencySummary();
   return {
     count,
     p50Us: histogram.getValueAtPercentile(50),
@@ -106,6 +126,21 @@ export function summarizeLatency(histogram: Histogram): LatencySummary {
     maxUs: histogram.maxValue,
     meanUs: meanOf(histogram),
   };
+}
+
+/**
+ * Values recorded in [lowUs, highUs], counting every bucket that overlaps the range whole (so at
+ * most one bucket's width, 0.1% of the value, more than the range itself): an upper bound.
+ */
+export function countBetweenUs(histogram: Histogram, lowUs: number, highUs: number): number {
+  if (histogram.totalCount === 0 || highUs < lowUs) return 0;
+  if (!hasBucketAccess(histogram)) throw new Error('Only hdr-histogram-js\'s JS histograms can be counted by bucket.');
+  let count = 0;
+  forEachBucket(histogram, (index, n) => {
+    const low = histogram.valueFromIndex(index);
+    if (histogram.highestEquivalentValue(low) >= lowUs && low <= highUs) count += n;
+  });
+  return count;
 }
 
 /** The bucket-level calls of hdr-histogram-js's JS histograms (every histogram here is one). */

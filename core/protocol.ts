@@ -116,6 +116,9 @@ export interface WorkerSnapshot {
   eventLoopLagMs: number;
   /** Largest lag of a send behind its planned time in this interval, in ms. */
   maxSendLagMs: number;
+  /** The most a reception of the run so far came before its planned send time, µs (0: none):
+   *  how far apart the clocks were at worst. Absent from agents older than it. */
+  maxNegativeLatencyUs?: number;
   errorCounts: ErrorCounts;
   errorSamples: ErrorSample[];
 }
@@ -163,6 +166,17 @@ export interface WorkerTotals {
    *  someone else uses the same hub. Never arrivals, never duplicates. Absent in snapshots and
    *  runs from before run ids. */
   foreign: number;
+  /** Connections opened with stateful reconnect granted by the hub (asked for with
+   *  statefulReconnect; the hub's negotiate answer decides). 0 when it was not asked for. */
+  statefulGranted: number;
+  /** Messages (and their encoded bytes) that stateful reconnect carried a second time: `resentSent`
+   *  written again by this client after a resumed transport, `resentReceived` copies the hub sent
+   *  again and the client discarded. Counted apart: `sent`, `received` and their bytes hold each
+   *  message once. Absent in runs kept before they were counted. */
+  resentSent: number;
+  resentSentBytes: number;
+  resentReceived: number;
+  resentReceivedBytes: number;
 }
 
 /** Worker → page, once: connections open (or failed), groups joined; waiting for "go". */
@@ -194,5 +208,5 @@ export function emptyErrorCounts(): ErrorCounts {
 }
 
 export function emptyTotals(): WorkerTotals {
-  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0, foreign: 0 };
+  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0, foreign: 0, statefulGranted: 0, resentSent: 0, resentSentBytes: 0, resentReceived: 0, resentReceivedBytes: 0 };
 }

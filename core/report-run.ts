@@ -5,7 +5,7 @@
 import { configToQuery } from './config-url.ts';
 import { formatBytes, formatCount, formatMs } from './format.ts';
 import { fatesText } from './fates.ts';
-import { dropPlanText, dropsText } from './drop-report.ts';
+import { dropPlanText, dropsText, resentText } from './drop-report.ts';
 import type { KeptRun } from './kept-run.ts';
 import { outcomeText, verdictDisplay } from './run-outcome.ts';
 import { combinationLabel, PROTOCOL_LABELS, SCENARIO_LABELS, TRANSPORT_LABELS } from './labels.ts';
@@ -57,11 +57,12 @@ function figureRows(run: KeptRun): Rows {
   const lag = Math.max(0, ...r.workers.map((w) => w.maxEventLoopLagMs));
   return [
     ['Planned receptions', fatesText(r.fates)],
-    ...(r.drops ? [['Drops', dropPlanText(r.drops.settings)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
+    ...(r.drops ? [['Drops', dropPlanText(r.drops.settings, r.drops.stateful, r.config.endpointUrl)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
     ['Messages', `sent ${formatCount(t.sent)} · received ${formatCount(t.received)} · duplicated ${formatCount(t.duplicated)}${t.foreign ? ` · foreign ${formatCount(t.foreign)} (another run or client on this hub: not counted as arrivals)` : ''}`],
     ['Latency', r.latency.count === 0 ? 'no message arrived' : `p50 ${formatMs(r.latency.p50Us)} · p90 ${formatMs(r.latency.p90Us)} · p99 ${formatMs(r.latency.p99Us)} · p99.9 ${formatMs(r.latency.p999Us)} · max ${formatMs(r.latency.maxUs)} (from actual send time: p99 ${formatMs(r.uncorrectedLatency.p99Us)})`],
     ['Connect time', r.connectTimes.count === 0 ? 'no connection opened' : `p50 ${formatMs(r.connectTimes.p50Us)} · p99 ${formatMs(r.connectTimes.p99Us)} · max ${formatMs(r.connectTimes.maxUs)} · ${formatCount(t.connectionsOpened)} opened, ${formatCount(t.connectionsFailed)} failed`],
     ['Bytes', `sent ${formatBytes(t.sentBytes)}, received ${formatBytes(t.receivedBytes)} (encoded hub messages)`],
+    ...(resentText(t) ? [['Resent', resentText(t)!]] as Rows : []),
     ['Errors', errors.length === 0 ? 'none' : errors.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')],
     ['Client health', `worst event-loop lag ${lag.toFixed(1)} ms, sends that missed their slot ${formatCount(t.missedSlots)}`],
     ['Guide tier', tierLine(run)],
@@ -92,7 +93,7 @@ function configRows(run: KeptRun): Rows {
 function charts(run: KeptRun): string[] {
   const points = run.result.points;
   const xs = points.map((p) => p.second);
-  const ms = (count: number, us: number) => (count === 0 ? null : us / 1_000);
+  const ms = (count: number, us: number | null) => (count === 0 || us === null ? null : us / 1_000);
   return [
     lineChartSvg({
       title: 'Latency per second',

@@ -145,6 +145,14 @@ export class RunAggregator {
     return this.#secondHistograms;
   }
 
+  /** The most a reception came before its planned send time, µs, over every worker; null when
+   *  none did (agents' clocks apart: core/fleet/clock-drift.ts). */
+  maxNegativeLatencyUs(): number | null {
+    let max = 0;
+    for (const snapshot of this.#latest.values()) max = Math.max(max, snapshot.maxNegativeLatencyUs ?? 0);
+    return max > 0 ? max : null;
+  }
+
   /** Whole-run latency, from the planned send times. */
   latency(): LatencySummary {
     return this.#summaryOf(this.#runLatency);

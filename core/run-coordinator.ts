@@ -50,6 +50,7 @@ export class RunCoordinator {
   readonly runId: string;
   /** Failures of whole workers (a crash), worded for people. */
   readonly workerFailures: string[] = [];
+  #runStartUs = 0;
   #phase: RunPhase = 'connecting';
   readonly #ready = new Map<number, WorkerReady | null>();
   /** Each worker's part of the configured connections, from start(). */
@@ -100,6 +101,11 @@ export class RunCoordinator {
     return ending.reason === NO_CONNECTION && first ? { ...ending, reason: `${NO_CONNECTION} ${first.message}` } : ending;
   }
 
+  /** The run's time base (its seconds count from it), epoch µs; 0 before it starts. */
+  get runStartUs(): number {
+    return this.#runStartUs;
+  }
+
   /** Planned send window, epoch microseconds; 0 before "go". */
   get sendWindowUs(): { startUs: number; endUs: number } {
     return { startUs: this.#sendStartUs, endUs: this.#sendEndUs };
@@ -115,6 +121,7 @@ export class RunCoordinator {
     this.#shares = shares;
     const concurrency = connectConcurrencyPerWorker(this.config.connectConcurrency, this.ports.length);
     const runStartUs = this.clock.nowUs();
+    this.#runStartUs = runStartUs;
     this.ports.forEach((port, workerIndex) => {
       port.onMessage((message) => this.#receive(message));
       port.post({ type: 'start', workerIndex, config: this.config, share: shares[workerIndex]!, connectConcurrency: concurrency, runStartUs, runId: this.runId });

@@ -62,8 +62,8 @@ function rows(result: RunResult): string[][] {
 }
 
 /** An empty cell, not 0, for a second with no latency sample. */
-function ms(count: number, us: number): string {
-  return count === 0 ? '' : (us / 1_000).toFixed(3);
+function ms(count: number, us: number | null): string {
+  return count === 0 || us === null ? '' : (us / 1_000).toFixed(3);
 }
 
 export function runCsv(result: RunResult): string {

@@ -1,6 +1,7 @@
 /** The history's operations on the kept runs: list (settling runs cut off), rename, delete, import. */
 import { importRuns, settleCutOff, type KeptRun, type KeptRunHead } from './kept-run.ts';
 import type { RunDb } from './run-db.ts';
+import { withKnownLatencies } from './run-result.ts';
 
 /** Whether some page still runs a kept run (held Web Locks in a browser); null where that cannot be told. */
 export type RunLiveness = (runId: string) => Promise<boolean | null>;
@@ -23,11 +24,13 @@ export class RunHistory {
     const settled = await Promise.all(heads.map(async (head) =>
       head.id === liveId || head.status !== 'running' ? head : settleCutOff(head, nowMs, await this.liveness(head.id))));
     await Promise.all(settled.filter((head, i) => head !== heads[i]).map((head) => this.db.putHead(head)));
-    return settled.sort((a, b) => b.result.startedAt.localeCompare(a.result.startedAt) || b.id.localeCompare(a.id));
+    return settled.map((head) => ({ ...head, result: withKnownLatencies(head.result) })).sort((a, b) => b.result.startedAt.localeCompare(a.result.startedAt) || b.id.localeCompare(a.id));
   }
 
-  get(id: string): Promise<KeptRun | undefined> {
-    return this.db.get(id);
+  /** A kept run, read as this version reads runs (withKnownLatencies: older records hold 0 for unknown percentiles). */
+  async get(id: string): Promise<KeptRun | undefined> {
+    const run = await this.db.get(id);
+    return run && { ...run, result: withKnownLatencies(run.result) };
   }
 
   async rename(id: string, name: string): Promise<void> {

@@ -11,6 +11,7 @@
 import { formatCount, formatMs, formatShare } from './format.ts';
 import { deliveryOf, lostOf, notSentOf, overCountOf, shareUnderOneSecond, type Fates } from './fates.ts';
 import { edition } from './guide/tables.ts';
+import { clockProblem, type ClockJudgement } from './fleet/clock-drift.ts';
 
 /** The guide's share of messages that must arrive in under 1 s (0.99 in both editions). */
 export const REQUIRED_SHARE = edition('current').defaults.latencyRule.shareOfMessages;
@@ -77,9 +78,16 @@ export interface VerdictInput {
   lostWorkers: number;
   /** Receptions that arrived more than once (totals.duplicated); default 0. */
   duplicated?: number;
-  /** Set when the run planned a drop: its duplicated messages. A failure for messages the drop
-   *  cost then says what saves them. */
-  plannedDrop?: { duplicated: number } | null;
+  /** Set when the run planned a drop: its duplicated messages, and stateful reconnect as the hub
+   *  granted it (core/drop-report.ts statefulStateOf; absent: off). A failure for messages the
+   *  drop cost then says what saves them, never stateful reconnect when the hub refused it. */
+  plannedDrop?: { duplicated: number; statefulReconnect?: 'off' | 'on' | 'partly' | 'refused' | 'asked' } | null;
+  /** The hub's address, to name a hub that refused stateful reconnect. */
+  endpointUrl?: string;
+  /** With agents: the receptions judged against their clocks (core/fleet/clock-drift.ts). More
+   *  than 1% undecidable, or a reception before its planned time beyond the clocks' bound, and
+   *  the run has no verdict (unless it already failed for messages lost, which no clock changes). */
+  clocks?: ClockJudgement | null;
 }
 
 export function runVerdict(input: VerdictInput): RunVerdict {
@@ -107,13 +115,23 @@ export function runVerdict(input: VerdictInput): RunVerdict {
       // Every planned message counts: a run that lost one, never sent one or delivered one twice
       // is not a pass, however many of the rest arrived in under 1 s.
       const missing = missingText(input, input.plannedDrop?.duplicated ?? input.duplicated ?? 0);
-      if (missing && input.plannedDrop) return verdict('fail', `Fail: the planned drop cost messages (${missing}); ${measured(input)}. Stateful reconnect, or a shorter reconnect, is what saves them.`);
+      if (missing && input.plannedDrop) return verdict('fail', `Fail: the planned drop cost messages (${missing}); ${measured(input)}. ${whatSaves(input.plannedDrop.statefulReconnect ?? 'off', input.endpointUrl)}`);
+      // Loss is known whatever the clocks say; in time or late is not, within their bound.
+      const clocks = missing ? null : clockProblem(input.clocks, fates.planned);
+      if (clocks) return verdict('none', `${clocks} Until then, ${measured(input)}.`);
       if (share === null || share < REQUIRED_SHARE) {
         return verdict('fail', `Fail: only ${measured(input)}; the guide's rule needs at least 99% in under 1 s, so the run did not hold this load; the client's health and the server's load say which side set the limit.`);
       }
       if (missing) return verdict('fail', `Fail: not every planned message arrived once (${missing}); ${measured(input)}. A run that loses messages is not a pass, whatever its share under 1 s.`);
       return verdict('pass', `Pass: ${measured(input)}, meeting the guide's rule that at least 99% arrive in under 1 s.`);
   }
+}
+
+/** What would have saved the messages a planned drop cost, given stateful reconnect as it was. */
+function whatSaves(stateful: 'off' | 'on' | 'partly' | 'refused' | 'asked', endpointUrl = 'the endpoint'): string {
+  if (stateful === 'refused') return `The hub at ${endpointUrl} never granted stateful reconnect (its negotiate answer lacks useStatefulReconnect), so asking for it changed nothing: a shorter reconnect is what saves them, or a hub that allows stateful reconnect (AllowStatefulReconnects on its endpoint).`;
+  if (stateful === 'on' || stateful === 'partly') return 'Stateful reconnect was granted and did not bridge every gap (a gap longer than the hub\'s buffer or its disconnect timeout, or a connection it was not granted to): a shorter reconnect is what saves them.';
+  return 'Stateful reconnect, or a shorter reconnect, is what saves them.';
 }
 
 /** The planned messages that did not arrive once ("12 lost, 40 never sent, 3 duplicated"); null when none. */

@@ -95,6 +95,15 @@ export class RunRecorder {
     this.#write(this.#run, from);
   }
 
+  /** A finished run's figures that came after its end (its agents' closing clock round: the
+   *  agents, the clocks' judgement and the verdict): a write of the head only, the seconds stay. */
+  amend(result: RunResult): void {
+    const run = this.#run;
+    if (!run || !this.#finished) return;
+    this.#run = { ...run, savedAt: this.now().toISOString(), result };
+    this.#write(this.#run, result.points.length);
+  }
+
   /** Keeps the capacity search this run is a step of, as it stands once the step is judged: a
    *  write of the head only (no second is rewritten). */
   setCapacity(capacity: CapacityResult): void {

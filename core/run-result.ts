@@ -4,7 +4,7 @@
  */
 import { plannedDropOf, runDrops, type RunDrops } from './drop-report.ts';
 import { withLost, type Fates } from './fates.ts';
-import type { LatencySummary } from './latency.ts';
+import { knownLatency, type LatencySummary } from './latency.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from './run-outcome.ts';
 import type { RunConfig } from './run-config.ts';
 import type { RunCoordinator } from './run-coordinator.ts';
@@ -12,6 +12,8 @@ import type { EncodedSecond } from './histogram-log.ts';
 import type { SecondPoint, WorkerHealth } from './run-aggregator.ts';
 import type { ErrorCounts, ErrorSample, WorkerTotals } from './protocol.ts';
 import type { ServerMetricsRecord } from './server-metrics/series.ts';
+import type { ClockJudgement, ClockRound } from './fleet/clock-drift.ts';
+import { runClocks } from './fleet/run-clocks.ts';
 
 export const RUN_RESULT_FORMAT = 'signalr-live-bench/run';
 /** 2: every planned reception counted (fates), the outcome and the verdict in the document. */
@@ -62,6 +64,10 @@ export interface RunResult {
    *  as the process's CPU, to the measured seconds. Absent when the run never reached "go", and
    *  in runs kept before it was recorded. */
   sendWindow?: SendWindow;
+  /** With agents, once drained: the receptions judged against their clocks (the combined bound,
+   *  the undecidable receptions, those before their planned time); null when a clock was
+   *  unknown. Absent for runs without agents, and in runs kept before clocks were judged. */
+  clocks?: ClockJudgement | null;
 }
 
 export interface SendWindow {
@@ -87,6 +93,10 @@ export interface RunAgent {
   /** Dashboard clock when that estimate's answer came, epoch µs; null with no estimate, absent in
    *  runs kept before clocks were measured per run. */
   clockMeasuredAtUs?: number | null;
+  /** The clock round taken at the run's end (every time the agent reported is interpolated
+   *  between the two rounds: core/fleet/clock-drift.ts); null when it got no answer (the agent
+   *  left, or did not answer); absent in runs kept before it was taken. */
+  clockEnd?: ClockRound | null;
   /** True when it left during the run. */
   lost: boolean;
 }
@@ -98,6 +108,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
   const isDrained = drained(outcome);
   const fates = a.settledFates(isDrained);
   const latency = a.latency();
+  const clocks = runClocks(coordinator, agents, isDrained);
   return {
     format: RUN_RESULT_FORMAT,
     version: RUN_RESULT_VERSION,
@@ -106,7 +117,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     config: coordinator.config,
     client,
     outcome,
-    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()) }),
+    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()), endpointUrl: coordinator.config.endpointUrl, clocks }),
     fates,
     totals: a.totals(),
     latency,
@@ -124,6 +135,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
       : {}),
     ...(server ? { server } : {}),
     ...sendWindowField(coordinator),
+    ...(clocks !== undefined ? { clocks } : {}),
   };
 }
 
@@ -182,5 +194,24 @@ export function parseRunResult(text: string): RunResult {
   if (doc.server !== undefined && (doc.server === null || typeof doc.server !== 'object' || !Array.isArray(doc.server.points))) {
     throw new Error('This run file\'s "server" metrics have no list of points: it is damaged. Remove its "server" field to import the rest.');
   }
-  return doc as RunResult;
+  return withKnownLatencies(doc as RunResult);
+}
+
+/**
+ * A stored run as this version reads it. Documents written before unknown figures were null hold
+ * 0 for every percentile of an empty histogram (a second, a run or a phase where nothing
+ * arrived): those read as null, so "–" is shown and nothing compares a 0 that was never measured.
+ * Works on a head too (no points).
+ */
+export function withKnownLatencies<T extends Partial<Pick<RunResult, 'latency' | 'uncorrectedLatency' | 'connectTimes' | 'points' | 'drops'>>>(result: T): T {
+  const known = (summary: LatencySummary | undefined) => (summary ? knownLatency(summary) : summary);
+  const { drops } = result;
+  return {
+    ...result,
+    ...(result.latency ? { latency: known(result.latency) } : {}),
+    ...(result.uncorrectedLatency ? { uncorrectedLatency: known(result.uncorrectedLatency) } : {}),
+    ...(result.connectTimes ? { connectTimes: known(result.connectTimes) } : {}),
+    ...(result.points ? { points: result.points.map((point) => (point.latency.count > 0 ? point : { ...point, latency: knownLatency(point.latency) })) } : {}),
+    ...(drops ? { drops: { ...drops, reconnectTimes: knownLatency(drops.reconnectTimes), ...(drops.latency ? { latency: { ...drops.latency, before: knownLatency(drops.latency.before), during: knownLatency(drops.latency.during), after: knownLatency(drops.latency.after) } } : {}) } } : {}),
+  };
 }

@@ -20,4 +20,4 @@ export function overlay(runs: readonly RunResult[], pick: (point: SecondPoint) =
 }
 
 /** A second's p99 in ms; null when nothing arrived in it. */
-export const p99Ms = (p: SecondPoint): number | null => (p.latency.count === 0 ? null : p.latency.p99Us / 1_000);
+export const p99Ms = (p: SecondPoint): number | null => (p.latency.count === 0 || p.latency.p99Us === null ? null : p.latency.p99Us / 1_000);

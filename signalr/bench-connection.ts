@@ -15,7 +15,7 @@ import {
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import { retryDelayMs } from '../core/drop-plan.ts';
 import type { TransportName } from '../core/run-config.ts';
-import { cutTransport, watchStatefulReconnect } from './transport-cut.ts';
+import { cutTransport, statefulGranted, watchStatefulReconnect } from './transport-cut.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions } from '../workers/engine/connection.ts';
 
 const TRANSPORT_TYPES: Record<TransportName, HttpTransportType> = {
@@ -89,6 +89,8 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     cutTransport: () => cutTransport(hub),
     onTransportLost: (handler) => stateful.onLost(handler),
     onResumed: (handler) => stateful.onResumed(handler),
+    statefulGranted: () => statefulGranted(hub),
+    onResent: (handler) => stateful.onResent(handler),
   };
 }
 

@@ -25,7 +25,7 @@ export function stepChartData(result: CapacityResult): StepChartData {
   return {
     steps: steps.map((s) => s.index),
     load: steps.map((s) => (result.settings.ramp === 'rate' ? s.plannedSendsPerSec : s.connections)),
-    p99Ms: steps.map((s) => (s.latency.count > 0 ? s.latency.p99Us / 1_000 : null)),
+    p99Ms: steps.map((s) => (s.latency.count === 0 || s.latency.p99Us === null ? null : s.latency.p99Us / 1_000)),
     underOneSecondPercent: steps.map((s) => (s.verdict.share === null ? null : s.verdict.share * 100)),
     tierLines: tierLines(result),
   };

@@ -40,6 +40,8 @@ export class AgentRelay {
     private readonly createPort: (thread: number) => WorkerPort,
     /** Called when every thread of a run has reported its end. */
     private readonly onRunEnd: (report: AgentRunReport) => void,
+    /** Called when the dashboard says the run is over (its closing clock round answered). */
+    private readonly onRunOver: () => void = () => {},
   ) {}
 
   handle(text: string): void {
@@ -56,6 +58,8 @@ export class AgentRelay {
     } else if (message.type === 'worker') {
       if (message.message.type === 'start') this.#startThread(message.thread);
       this.#threads.get(message.thread)?.post(message.message);
+    } else if (message.type === 'run-over') {
+      this.onRunOver();
     }
   }
 
@@ -101,7 +105,7 @@ export class AgentRelay {
     let planned = 0;
     for (const state of this.#latest.values()) {
       planned += state.planned;
-      for (const key of Object.keys(totals) as (keyof WorkerTotals)[]) totals[key] += state.totals[key];
+      for (const key of Object.keys(totals) as (keyof WorkerTotals)[]) totals[key] += state.totals[key] ?? 0;
       if (state.failed) failedThreads++;
     }
     for (const port of this.#threads.values()) port.terminate();

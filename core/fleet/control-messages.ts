@@ -19,7 +19,10 @@ export interface AgentInfo {
 
 export type ToAgent =
   | { type: 'clock-ping'; pingId: number }
-  | { type: 'worker'; thread: number; message: ToWorker };
+  | { type: 'worker'; thread: number; message: ToWorker }
+  /** The run is over on the dashboard, its closing clock round taken: an agent started for one
+   *  run (--once) may leave now without its clock round going unanswered. */
+  | { type: 'run-over' };
 
 export type FromAgent =
   | { type: 'clock-pong'; pingId: number; agentUs: number }

@@ -60,6 +60,8 @@ export class Fleet {
   /** Introductions refused, worded for people (shown beside the agent list). */
   readonly refusals: string[] = [];
   #nextPingId = 1;
+  /** Which agent each RunAgent that prepareRun made stands for (closeRun measures it again). */
+  readonly #agentOfRun = new WeakMap<RunAgent, string>();
 
   constructor(
     private readonly channel: DashboardChannel,
@@ -185,11 +187,32 @@ export class Fleet {
     let next = firstWorkerIndex;
     for (const { agent, clock } of taking) {
       const { name, kind, client, threads } = agent.info;
-      agents.push({ name, kind, client, threads, firstWorkerIndex: next, clockOffsetUs: clock?.offsetUs ?? null, clockUncertaintyUs: clock?.uncertaintyUs ?? null, clockMeasuredAtUs: clock?.measuredAtUs ?? null, lost: false });
+      const runAgent: RunAgent = { name, kind, client, threads, firstWorkerIndex: next, clockOffsetUs: clock?.offsetUs ?? null, clockUncertaintyUs: clock?.uncertaintyUs ?? null, clockMeasuredAtUs: clock?.measuredAtUs ?? null, lost: false };
+      this.#agentOfRun.set(runAgent, agent.id);
+      agents.push(runAgent);
       for (let thread = 0; thread < threads; thread++) ports.push(this.#port(agent, thread, clock));
       next += threads;
     }
     return { ports, agents };
+  }
+
+  /**
+   * The run's end: a second clock round with each of its agents still here (all at once), so the
+   * run can tell how far each clock drifted while it ran (clock-drift.ts), then "run-over" to
+   * each (an agent started for one run leaves on it). Returns the run's agents with `clockEnd`
+   * set: the round's estimate, or null for an agent that left or did not answer.
+   */
+  async closeRun(runAgents: readonly RunAgent[]): Promise<RunAgent[]> {
+    const present = runAgents.map((runAgent) => {
+      const agent = this.#agents.get(this.#agentOfRun.get(runAgent) ?? '');
+      return agent && agent.state !== 'left' ? agent : undefined;
+    });
+    const ends = await Promise.all(present.map((agent) => (agent ? this.measureClock(agent.id) : Promise.resolve(null))));
+    for (const agent of present) if (agent && agent.state !== 'left') this.#send(agent, { type: 'run-over' });
+    return runAgents.map((runAgent, i) => {
+      const end = ends[i] ?? null;
+      return { ...runAgent, clockEnd: end && { offsetUs: end.offsetUs, uncertaintyUs: end.uncertaintyUs, measuredAtUs: end.measuredAtUs } };
+    });
   }
 
   #port(agent: Agent, thread: number, clock: ClockEstimate | null): WorkerPort {

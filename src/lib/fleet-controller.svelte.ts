@@ -99,7 +99,7 @@ export class FleetController {
       return this.#refuse(typeof fit === 'string' ? fit : 'Every agent left while its clock was measured, and this browser\'s workers are unticked: nothing would run. Tick them, or invite agents again.');
     }
     this.error = null;
-    return { remote: { ports, agents, includeLocal, ...fit } };
+    return { remote: { ports, agents, includeLocal, ...fit, close: (runAgents) => fleet.closeRun(runAgents) } };
   }
 
   /** Each worker's capacity, or why the browsers (this one and browser agents) cannot hold the run. */

@@ -31,5 +31,6 @@ export function viewOfResult(result: RunResult): RunView {
     sendStartUs: 0,
     sendEndUs: 0,
     recentLatency: null,
+    ...(result.clocks !== undefined ? { clocks: result.clocks } : {}),
   };
 }

@@ -11,6 +11,8 @@ import { RecentLatency } from '../../core/recent-latency.ts';
 import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { runResult, type RunAgent, type RunResult } from '../../core/run-result.ts';
+import { runClocks } from '../../core/fleet/run-clocks.ts';
+import type { ClockJudgement } from '../../core/fleet/clock-drift.ts';
 import { REWRITTEN_SECONDS } from '../../core/run-recorder.ts';
 import { GO_LEAD_MS, RunCoordinator, type RunPhase, type WorkerPort } from '../../core/run-coordinator.ts';
 import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../core/protocol.ts';
@@ -55,6 +57,8 @@ export interface RunView {
   sendEndUs: number;
   /** Latency of the last 10 closed seconds, merged (core/recent-latency.ts); null without messages. */
   recentLatency: LatencySummary | null;
+  /** With agents, once drained: receptions judged against their clocks (core/fleet/clock-drift.ts). */
+  clocks?: ClockJudgement | null;
 }
 
 /** Workers outside this page that take part in a run: agents' threads (see fleet-controller). */
@@ -66,6 +70,9 @@ export interface RemoteWorkers {
   localCapacities: (number | null)[];
   /** Whether this page's own Web Workers take part too. */
   includeLocal: boolean;
+  /** The run's end for its agents: a closing clock round (core/fleet Fleet.closeRun); gives the
+   *  agents with their end round, so their drift is known before the run's figures are final. */
+  close?: (agents: RunAgent[]) => Promise<RunAgent[]>;
 }
 
 /** Longest a refresh waits for the next closed second while the run sends. */
@@ -158,10 +165,16 @@ export class RunController {
     this.#recentWindow = new RecentLatency();
     coordinator.start();
     this.#refresh();
-    this.#finished = coordinator.finished().then(() => {
+    this.#finished = coordinator.finished().then(async () => {
       if (this.#coordinator === coordinator) coordinator.terminate();
       // The last periodic reading is at most a second old: no extra one to wait for.
       void scraper?.stop(false);
+      // The agents' closing clock round, before the figures are final (their drift is in the verdict).
+      const agents = this.#agents;
+      if (remote?.close && agents.length > 0) {
+        const closed = await remote.close(agents).catch(() => agents);
+        if (this.#coordinator === coordinator) this.#agents = closed;
+      }
       this.#refresh();
     });
     return true;
@@ -254,10 +267,12 @@ export class RunController {
     const fates = a.settledFates(drained(outcome));
     const latency = a.latency();
     const server = this.#scraper?.record() ?? null;
+    const clocks = runClocks(coordinator, this.#agents, drained(outcome));
     this.view = {
+      ...(clocks !== undefined ? { clocks } : {}),
       phase: coordinator.phase,
       outcome,
-      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()) }),
+      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()), endpointUrl: coordinator.config.endpointUrl, clocks }),
       judgedShare: outcome.kind === 'running' ? a.judgedShare() : null,
       fates,
       totals: a.totals(),

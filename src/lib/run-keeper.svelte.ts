@@ -45,6 +45,8 @@ export class RunKeeper {
     this.#next = options;
   }
 
+  #trackedAgents: readonly unknown[] | null = null;
+
   /**
    * Called on every refresh of the run (each frame at most). A new configuration object means
    * a new run; a new closed second or the end means a write.
@@ -63,13 +65,17 @@ export class RunKeeper {
       const id = recorder.begin(result, this.#next);
       this.#next = {};
       this.#holdWhileRunning(id);
-    } else if (seconds === this.#trackedSeconds && done === this.#trackedDone) {
+    } else if (seconds === this.#trackedSeconds && done === this.#trackedDone && view.agents === this.#trackedAgents) {
       return;
     }
+    // The agents' closing clock round ends after the run does: its figures are written again then.
+    const amend = done && this.#trackedDone;
     this.#trackedSeconds = seconds;
     this.#trackedDone = done;
+    this.#trackedAgents = view.agents;
     const result = run.partialResult();
-    if (result) recorder.update(result, done);
+    if (result && amend) recorder.amend(result);
+    else if (result) recorder.update(result, done);
     this.current = recorder.run;
     // Writes finish later; a failure shows from the next second on, while the run still goes.
     if (recorder.lastError) this.warning = recorder.lastError;

@@ -77,8 +77,8 @@ export function heroFigures(view: RunView, config: RunConfig, points: readonly S
     { key: 'received', label: 'Received msg/s (out)', value: rate(rates.outboundPerSec), note: rateNote, tone: 'neutral' },
     { key: 'sent', label: 'Sent msg/s (in)', value: rate(rates.inboundPerSec), note: rateNote, tone: 'neutral' },
     // Once the run is over only the run's p99 stands: the one the verdict uses.
-    ...(done ? [] : [{ key: 'p99Recent' as const, label: 'p99, last 10 s', value: view.recentLatency ? formatMs(view.recentLatency.p99Us) : '–', note: 'from planned send time', tone: (view.recentLatency && view.recentLatency.p99Us >= 1_000_000 ? 'bad' : 'neutral') as Tone }]),
-    { key: 'p99Run', label: 'p99 of the run', value: view.latency.count > 0 ? formatMs(view.latency.p99Us) : '–', note: `${formatCount(view.latency.count)} messages`, tone: view.latency.count > 0 && view.latency.p99Us >= 1_000_000 ? 'bad' : 'neutral' },
+    ...(done ? [] : [{ key: 'p99Recent' as const, label: 'p99, last 10 s', value: view.recentLatency ? formatMs(view.recentLatency.p99Us) : '–', note: 'from planned send time', tone: ((view.recentLatency?.p99Us ?? 0) >= 1_000_000 ? 'bad' : 'neutral') as Tone }]),
+    { key: 'p99Run', label: 'p99 of the run', value: view.latency.count > 0 ? formatMs(view.latency.p99Us) : '–', note: `${formatCount(view.latency.count)} messages`, tone: view.latency.count > 0 && (view.latency.p99Us ?? 0) >= 1_000_000 ? 'bad' : 'neutral' },
     done
       ? { key: 'delivery', label: 'Delivery', value: underOneSecond === null || underOneSecond === undefined ? '–' : formatShare(underOneSecond), note: missingNote(view), tone: underOneSecond === 1 && view.fates.lost === 0 ? 'good' : 'bad' }
       : { key: 'delivery', label: 'Under 1 s so far', value: underOneSecond === null || underOneSecond === undefined ? '–' : formatShare(underOneSecond), note: 'of receptions due over 1 s ago', tone: underOneSecond !== null && underOneSecond !== undefined && underOneSecond < 0.99 ? 'warn' : 'neutral' },

@@ -55,10 +55,15 @@ describe('agents joining the dashboard', () => {
     await dashboard.click('button[type=submit]');
     await dashboard.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });
     const summary = dashboard.getByTestId('summary');
+    // The closing clock round follows the run's end: each agent's row gets its end round.
+    await dashboard.waitForFunction(() => {
+      const cells = [...document.querySelectorAll('[data-testid=agent-clock-end]')];
+      return cells.length === 2 && cells.every((cell) => cell.textContent !== '–');
+    }, undefined, { timeout: 30_000 });
     const agentRows = summary.locator('[data-testid=run-agents] tbody tr');
     const runAgents = await cellTexts(agentRows);
     expect(runAgents).toHaveLength(2);
-    for (const text of runAgents) expect(text).toMatch(/^(runner-1 \| node|browser .+ \| browser) \| \d \| [+-]\d+\.\d+ m?s ± \d+\.\d+ ms$/);
+    for (const text of runAgents) expect(text).toMatch(/^(runner-1 \| node|browser .+ \| browser) \| \d \| [+-]\d+\.\d+ m?s ± \d+\.\d+ ms \| [+-]\d+\.\d+ m?s ± \d+\.\d+ ms \(drift [+-]\d+\.\d µs\/s\)$/);
     for (const measuredAtUs of await agentRows.evaluateAll((rows) => rows.map((row) => Number((row as HTMLElement).dataset.clockMeasuredAtUs)))) {
       expect(measuredAtUs).toBeGreaterThan(requestedUs);
     }
@@ -81,7 +86,8 @@ describe('agents joining the dashboard', () => {
     expect(runner.planned + browserAgent.planned).toBe(merged.planned);
     expect(runner.received + browserAgent.received).toBe(merged.received);
 
-    // History keeps the run with the clocks of its start, and shows them as the live run did.
+    // History keeps the run with the clocks of its start and its end (written again once the
+    // closing round is in), and shows them as the live run did.
     await dashboard.getByTestId('nav-history').click();
     await dashboard.getByTestId('history-row').first().getByTestId('history-open').click();
     const kept = dashboard.locator('[data-testid=run-detail] [data-testid=run-agents] tbody tr');

@@ -119,20 +119,23 @@ describe('RunSummary', () => {
     destroy();
   });
 
-  it('lists the run\'s agents with the clock offset measured at its start, and one whose clock was unknown', () => {
+  it('lists the run\'s agents with the clock offset measured at its start and at its end (with the drift), and one whose clock was unknown', () => {
     const health = (workerIndex: number) => ({ workerIndex, maxEventLoopLagMs: 1, maxSendLagMs: 1, missedSlots: 0, connectionsOpen: 5, lost: false });
     const { target, destroy } = render(view({
       workers: [health(0), health(1), health(2), health(3)],
       agents: [
-        { name: 'rack-2', kind: 'node', client: 'node v20', firstWorkerIndex: 1, threads: 2, clockOffsetUs: -20_150, clockUncertaintyUs: 150, clockMeasuredAtUs: 1_700_000_000_000_000, lost: false },
-        { name: 'lab', kind: 'browser', client: 'Chrome', firstWorkerIndex: 3, threads: 1, clockOffsetUs: null, clockUncertaintyUs: null, clockMeasuredAtUs: null, lost: false },
+        { name: 'rack-2', kind: 'node', client: 'node v20', firstWorkerIndex: 1, threads: 2, clockOffsetUs: -20_150, clockUncertaintyUs: 150, clockMeasuredAtUs: 1_700_000_000_000_000,
+          clockEnd: { offsetUs: -19_150, uncertaintyUs: 200, measuredAtUs: 1_700_000_040_000_000 }, lost: false },
+        { name: 'lab', kind: 'browser', client: 'Chrome', firstWorkerIndex: 3, threads: 1, clockOffsetUs: null, clockUncertaintyUs: null, clockMeasuredAtUs: null, clockEnd: null, lost: false },
       ],
+      clocks: { boundUs: 1_350, undecidable: 3, negative: 0, maxNegativeUs: null, rounds: 1 },
     }));
     const rows = [...target.querySelectorAll('[data-testid=run-agents] tbody tr')];
     expect(rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent))).toEqual([
-      ['rack-2', 'node', '2–3', '-20.1 ms ± 0.15 ms'],
-      ['lab', 'browser', '4', 'unknown: no answer, ran on its own clock'],
+      ['rack-2', 'node', '2–3', '-20.1 ms ± 0.15 ms', '-19.1 ms ± 0.20 ms (drift +25.0 µs/s)'],
+      ['lab', 'browser', '4', 'unknown: no answer, ran on its own clock', 'no answer: drift unknown'],
     ]);
+    expect(target.querySelector('[data-testid=summary-clocks]')?.textContent?.replace(/\s+/g, ' ').trim()).toBe('Clocks: latencies across agents known to ± 1.35 ms; 3 reception(s) undecidable (within that of the 1 s line, or before their planned time within it).');
     expect(rows.map((row) => row.classList.contains('bad'))).toEqual([false, true]);
     destroy();
   });
@@ -178,5 +181,22 @@ describe('RunSummary: which side set the limit', () => {
     const summary = target.querySelector<HTMLElement>('[data-testid=summary]')!;
     expect(summary.dataset).toMatchObject({ verdict: 'fail', overCount: '2', receiverAbsent: '100', foreign: '250' });
     destroy();
+  });
+});
+
+describe('RunSummary with nothing arrived', () => {
+  it('shows every unknown percentile as "–", never 0, also for a kept run that stored 0s', async () => {
+    const empty = { count: 0, p50Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null, meanUs: null };
+    const live = render(view({ latency: empty, uncorrectedLatency: empty }));
+    expect(live.text).toContain('Latency from planned send time: p50 – · p90 – · p99 – · p99.9 – · max – (no message arrived)');
+    live.destroy();
+    // A document written before unknown figures were null: 0 for an empty histogram.
+    const result = await finishedRun({}, { deliveryDelayMs: 5, drop: () => true });
+    const zeros = { count: 0, p50Us: 0, p90Us: 0, p99Us: 0, p999Us: 0, maxUs: 0, meanUs: 0 };
+    const [kept] = importRuns(JSON.stringify({ ...result, latency: zeros, uncorrectedLatency: zeros }), new Date());
+    const older = render(viewOfResult(kept!.result));
+    expect(older.text).toContain('p50 – · p90 – · p99 – · p99.9 – · max –');
+    expect(older.text).not.toContain('0.00 ms');
+    older.destroy();
   });
 });

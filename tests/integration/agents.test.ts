@@ -56,11 +56,14 @@ describe('agents joining a dashboard run', () => {
       expect(Math.abs(view.clock!.offsetUs)).toBeLessThanOrEqual(view.clock!.uncertaintyUs + 2_000);
     }
     const config = hubConfig({ connections: 20, workers: 1, sendIntervalMs: 250, durationSec: 2 });
-    const { ports } = await prepare(fleet, config);
+    const { ports, agents: runAgents } = await prepare(fleet, config);
     expect(ports).toHaveLength(4);
     const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { goLeadMs: 1_000 });
     coordinator.start();
     await coordinator.finished();
+    // What the page does at a run's end: the closing clock round, then "run-over" (the agents,
+    // started with --once, leave on it).
+    await fleet.closeRun(runAgents);
     const merged = coordinator.aggregator.totals();
     expect(merged.connectionsOpened).toBe(20);
     expect(merged.sent).toBe(160);
@@ -95,13 +98,30 @@ describe('agents joining a dashboard run', () => {
       const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { goLeadMs: 1_000 });
       coordinator.start();
       await coordinator.finished();
+      // The second clock round, after every final snapshot is in.
+      const endedUs = systemClock.nowUs();
+      const closed = await fleet.closeRun(runAgents);
       const totals = coordinator.aggregator.totals();
       expect(coordinator.aggregator.fates().planned).toBe(expected);
       expect(totals.received).toBe(expected);
       expect(coordinator.aggregator.latency().count).toBe(expected);
-      // The run's JSON keeps that round's figures, as History does.
-      const stored = parseRunResult(JSON.stringify(runResult(coordinator, new Date(), 'node test', runAgents)));
-      expect(stored.agents).toEqual(runAgents.map((agent) => ({ ...agent, lost: false })));
+      for (const [i, agent] of closed.entries()) {
+        // Both rounds are recorded: the start's as it was, the end's taken after the run.
+        expect(agent).toMatchObject({ clockOffsetUs: runAgents[i]!.clockOffsetUs, clockMeasuredAtUs: runAgents[i]!.clockMeasuredAtUs });
+        expect(agent.clockEnd!.measuredAtUs).toBeGreaterThan(endedUs);
+        expect(agent.clockEnd!.uncertaintyUs).toBeGreaterThan(0);
+        // Same machine, same clock: no drift to speak of between the rounds.
+        expect(Math.abs(agent.clockEnd!.offsetUs)).toBeLessThanOrEqual(agent.clockEnd!.uncertaintyUs + 2_000);
+      }
+      // The run's JSON keeps both rounds' figures, as History does, and its clocks' judgement.
+      const stored = parseRunResult(JSON.stringify(runResult(coordinator, new Date(), 'node test', closed)));
+      expect(stored.agents).toEqual(closed.map((agent) => ({ ...agent, lost: false })));
+      expect(stored.clocks).toMatchObject({ rounds: 2, undecidable: 0 });
+      // Two agents, no local workers: the bound is the sum of both agents' bounds, over 0.
+      expect(stored.clocks!.boundUs).toBeGreaterThan(0);
+      expect(stored.clocks!.boundUs).toBeLessThan(100_000);
+      expect(stored.fates).toMatchObject({ planned: expected, underOneSecond: expected, lost: 0 });
+      expect(stored.verdict.status).toBe('pass');
     });
   }
 

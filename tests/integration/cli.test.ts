@@ -86,6 +86,8 @@ describe('live-bench, the headless runner', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('--no-guide-rule');
     expect(run.stdout).toMatch(/3  nothing could be measured/);
+    expect(run.stdout).toMatch(/4  the runner itself failed/);
+    expect(run.stdout).toContain('--allow-loss <ratio>');
   });
 
   it('--memory-log writes the resident set and each thread\'s heap, with a last sample at the end', async () => {

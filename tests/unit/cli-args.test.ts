@@ -18,7 +18,7 @@ describe('parseCliArgs', () => {
     if (parsed.ok !== true) return;
     expect(parsed.options.config).toMatchObject({ scenario: 'bigGroup', transport: 'LongPolling', protocol: 'messagepack', connections: 200, workers: 4,
       messageBytes: 512, sendIntervalMs: 250, durationSec: 60, warmupSec: 5, senders: 20, groupSize: 20, groupCount: 10 });
-    expect(parsed.options.thresholds).toEqual({ maxP99Ms: 250, minDeliveryRatio: 0.999, guideRule: true });
+    expect(parsed.options.thresholds).toEqual({ maxP99Ms: 250, minDeliveryRatio: 0.999, guideRule: true, allowLossRatio: 0 });
     expect(parsed.options.jsonPath).toBe('-');
     expect(parsed.options.htmlPath).toBe('report.html');
   });

@@ -110,7 +110,7 @@ describe('percentileCurve', () => {
     expect(curve.latencyMs).toHaveLength(CURVE_PERCENTILES.length);
     // Every message took 12 ms on the fake clock: the curve is flat at 12 ms (3 significant digits).
     for (const ms of curve.latencyMs) expect(ms).toBeCloseTo(12, 1);
-    expect(curve.latencyMs[CURVE_PERCENTILES.indexOf(99)]).toBeCloseTo(result.latency.p99Us / 1_000, 6);
+    expect(curve.latencyMs[CURVE_PERCENTILES.indexOf(99)]).toBeCloseTo(result.latency.p99Us! / 1_000, 6);
   });
 
   it('is empty for a run with no message', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLatencyHistogram, decodeHistogram, encodeHistogram, recordLatencyUs, summarizeLatency, HIGHEST_LATENCY_US } from '../../core/latency.ts';
+import { countBetweenUs, createLatencyHistogram, decodeHistogram, encodeHistogram, recordLatencyUs, summarizeLatency, HIGHEST_LATENCY_US } from '../../core/latency.ts';
 
 /** A small deterministic generator, so every run records the same values. */
 function values(seed: number, n: number, spreadUs: number): number[] {
@@ -33,7 +33,19 @@ describe('summarizeLatency', () => {
     expect(summarizeLatency(into).meanUs).toBeGreaterThan(0);
   });
 
-  it('reads an empty histogram as no messages, not as a mean of 0 over some', () => {
-    expect(summarizeLatency(createLatencyHistogram())).toEqual({ count: 0, p50Us: 0, p90Us: 0, p99Us: 0, p999Us: 0, maxUs: 0, meanUs: 0 });
+  it('reads an empty histogram as no messages: every figure unknown (null), never 0', () => {
+    expect(summarizeLatency(createLatencyHistogram())).toEqual({ count: 0, p50Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null, meanUs: null });
+  });
+});
+
+describe('countBetweenUs', () => {
+  it('counts the values in a range, at most one bucket\'s width (0.1%) beyond its edges', () => {
+    const h = createLatencyHistogram();
+    for (const us of [5_000, 990_000, 999_000, 1_000_000, 1_001_000, 1_010_000, 2_000_000]) recordLatencyUs(h, us);
+    expect(countBetweenUs(h, 995_000, 1_005_000)).toBe(3);
+    expect(countBetweenUs(h, 1_000_000, 1_000_000)).toBe(1);
+    expect(countBetweenUs(h, 0, 10_000_000)).toBe(7);
+    expect(countBetweenUs(h, 3_000_000, 4_000_000)).toBe(0);
+    expect(countBetweenUs(createLatencyHistogram(), 0, 10)).toBe(0);
   });
 });

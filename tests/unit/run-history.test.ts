@@ -77,6 +77,25 @@ describe('RunRecorder', () => {
     expect(kept.result.verdict.status).toBe('pass');
   });
 
+  it('amends a finished run with what came after its end (agents\' closing clock round): the head only, never a running one', async () => {
+    const result = await finishedRun();
+    const db = new CountingDb();
+    const recorder = new RunRecorder(db, versions);
+    const id = recorder.begin(partial(result, 0));
+    recorder.amend({ ...result, verdict: { ...result.verdict, status: 'none' } });
+    await recorder.flushed();
+    expect(db.puts).toBe(1);
+    recorder.update(result, true);
+    await recorder.flushed();
+    const closed = { ...result, clocks: { boundUs: 1_200, undecidable: 0, negative: 0, maxNegativeUs: null, rounds: 2 as const } };
+    recorder.amend(closed);
+    await recorder.flushed();
+    expect(db.puts).toBe(3);
+    // No second is written again: only the head changed.
+    expect(db.secondsWritten.at(-1)).toBe(0);
+    expect((await db.get(id))!.result.clocks).toEqual(closed.clocks);
+  });
+
   it('a tab that dies mid-run leaves a record with every second written so far, listed as interrupted', async () => {
     const { result, db, clock, id } = await recordedSeconds(2);
     // The tab is gone; a new page opens the history later.

@@ -148,6 +148,7 @@ export class ConnectionPool {
       if (pooled.state === 'open' && !this.#closing) stats.recordLost(pooled.index, now());
     });
     pooled.connection.onResumed(() => stats.recordBack(pooled.index, now(), 'resumed'));
+    pooled.connection.onResent?.((direction, messages, bytes) => stats.recordResent(direction, messages, bytes));
     return pooled;
   }
 
@@ -172,6 +173,7 @@ export class ConnectionPool {
       }
       pooled.state = 'open';
       this.deps.stats.recordConnected(this.deps.clock.nowUs() - startedUs);
+      if (this.options.statefulReconnect && pooled.connection.statefulGranted?.()) this.deps.stats.totals.statefulGranted++;
     } catch (error) {
       pooled.state = 'failed';
       const classified = this.deps.classify(error, this.options);

@@ -40,6 +40,13 @@ export interface BenchConnection {
   /** With stateful reconnect: the transport is back on the same connection (same id, same
    *  groups) and the unacknowledged messages have been resent. */
   onResumed(handler: () => void): void;
+  /** Whether the hub granted stateful reconnect when this connection opened (asked for, the hub
+   *  may still refuse: its negotiate answer says). Absent: unknown (counted as not granted). */
+  statefulGranted?(): boolean;
+  /** With stateful reconnect: messages that crossed the wire a second time, `sent` again by this
+   *  client after a resumed transport, or `received` again and discarded as copies, with their
+   *  encoded bytes. They are in no other figure. */
+  onResent?(handler: (direction: 'sent' | 'received', messages: number, bytes: number) => void): void;
 }
 
 export interface ConnectionOptions {

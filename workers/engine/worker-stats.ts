@@ -39,6 +39,8 @@ export class WorkerStats {
   readonly #reconnect = createLatencyHistogram();
   #interval = emptyInterval();
   #maxSendLagUs = 0;
+  /** The most a reception came before its planned time, over the run (not reset per interval). */
+  #maxNegativeUs = 0;
 
   /** The run's time base: fates are attributed to seconds counted from it. */
   startRun(runStartUs: number): void {
@@ -77,7 +79,10 @@ export class WorkerStats {
     this.totals.receivedBytes += bytes;
     this.#interval.received++;
     this.#interval.receivedBytes += bytes;
-    if (correctedUs < 0) this.totals.negativeLatencies++;
+    if (correctedUs < 0) {
+      this.totals.negativeLatencies++;
+      if (-correctedUs > this.#maxNegativeUs) this.#maxNegativeUs = -correctedUs;
+    }
     const bucket = receivedUs >= this.drainEndUs ? 'afterDrain' : correctedUs < GUIDE_LATENCY_LIMIT_US ? 'underOneSecond' : 'late';
     this.fates.add(plannedUs, bucket, 1);
     recordLatencyUs(this.#latency, correctedUs);
@@ -95,6 +100,17 @@ export class WorkerStats {
   recordBackedUp(): void {
     this.totals.backedUp++;
     this.recordError('send', 'Slot not sent: the connection already held its limit of unsent messages (64 sends or 1 MiB). The hub or the network is not taking messages as fast as they are planned.');
+  }
+
+  /** Messages stateful reconnect carried a second time (BenchConnection.onResent): apart from the figures. */
+  recordResent(direction: 'sent' | 'received', messages: number, bytes: number): void {
+    if (direction === 'sent') {
+      this.totals.resentSent += messages;
+      this.totals.resentSentBytes += bytes;
+    } else {
+      this.totals.resentReceived += messages;
+      this.totals.resentReceivedBytes += bytes;
+    }
   }
 
   recordDuplicate(): void {
@@ -154,6 +170,7 @@ export class WorkerStats {
       interval: this.#interval,
       fates: this.fates.take(),
       maxSendLagMs: this.#maxSendLagUs / 1_000,
+      maxNegativeLatencyUs: this.#maxNegativeUs,
     };
     this.#latency.reset();
     this.#uncorrected.reset();
