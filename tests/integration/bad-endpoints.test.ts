@@ -3,11 +3,12 @@
  * ends by itself, counts every connection as failed, and says what is wrong and what to do.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runResult } from '../../core/run-result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
+import { liveBench } from '../support/live-bench.ts';
 
 let plain: http.Server;
 let plainUrl = '';
@@ -102,6 +103,30 @@ describe('bad endpoints', () => {
     expect(samples.find((s) => s.kind === 'closed')!.message).toMatch(/larger than its limit/);
     expect(verdict).toMatchObject({ status: 'fail', share: 0, delivery: 0 });
   });
+});
+
+/** A port nothing listens on: taken from the system, then let go. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('failing fast at any size', () => {
+  it('20,000 connections to a closed port: exit 3 within seconds, the refusal named, every connection counted', async () => {
+    const endpoint = `http://127.0.0.1:${await closedPort()}/signalrbench`;
+    const run = await liveBench(['--endpoint', endpoint, '--connections', '20000', '--duration', '5', '--quiet', '--json', '-']);
+    expect(run.code, run.stderr).toBe(3);
+    // The design goal is about a second (16 refused connects decide); 10 s leaves room for a loaded machine.
+    expect(run.elapsedMs).toBeLessThan(10_000);
+    expect(run.stderr).toMatch(/first error \(negotiate\): .*ECONNREFUSED/);
+    expect(run.stderr).not.toMatch(/may be stalled/);
+    const result = JSON.parse(run.stdout.split('\n').find((l) => l.startsWith('{"format"'))!) as { totals: { connectionsFailed: number; connectionsOpened: number } };
+    expect(result.totals).toMatchObject({ connectionsOpened: 0, connectionsFailed: 20_000 });
+    expect(run.stdout).toMatch(/connections were not tried: the first 16 connects were all refused \(nothing accepts connections there\)/);
+  }, 30_000);
 });
 
 describe('the hub-sample\'s own limits', () => {
