@@ -10,6 +10,22 @@ import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
 import { liveBench } from '../support/live-bench.ts';
 
+/** What python's http.server answers to a POST, word for word. */
+const PYTHON_501 = `<!DOCTYPE HTML>
+<html lang="en">
+    <head>
+        <meta charset="utf-8">
+        <title>Error response</title>
+    </head>
+    <body>
+        <h1>Error response</h1>
+        <p>Error code: 501</p>
+        <p>Message: Unsupported method ('POST').</p>
+        <p>Error code explanation: 501 - Server does not support this operation.</p>
+    </body>
+</html>
+`;
+
 let plain: http.Server;
 let plainUrl = '';
 let restricted: RunningHub;
@@ -21,7 +37,7 @@ beforeAll(async () => {
     if (request.url?.startsWith('/missing')) {
       response.writeHead(404).end('Not Found');
     } else if (request.url?.startsWith('/static') && request.method === 'POST') {
-      response.writeHead(501, { 'Content-Type': 'text/html' }).end('<html><body>Error response: 501 Unsupported method (\'POST\')</body></html>');
+      response.writeHead(501, { 'Content-Type': 'text/html' }).end(PYTHON_501);
     } else {
       response.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html><body>Welcome</body></html>');
     }
@@ -62,6 +78,9 @@ describe('bad endpoints', () => {
     expect(totals.connectionsFailed).toBe(2);
     expect(samples[0]!.message).toMatch(/This is not a SignalR hub at this URL: the server answered the negotiate request with status 501/);
     expect(samples[0]!.message).not.toMatch(/does not offer this transport/);
+    // The page is summarised in one line, not printed.
+    expect(samples[0]!.message).toContain('Failed to complete negotiation with the server: Error: an HTML page titled \'Error response\': Status code \'501\'');
+    expect(samples[0]!.message).not.toMatch(/<|\n/);
     expect(outcome).toMatchObject({ kind: 'failed', reason: expect.stringContaining('not a SignalR hub') });
   });
 
