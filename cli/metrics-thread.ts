@@ -1,7 +1,7 @@
 /**
  * Entry point of the runner's metrics thread: parses each scrape of --server-metrics away from
- * the thread that sends (cli/server-metrics.ts), so even an answer at the size limit (~100 ms to
- * parse 4 MB) never delays a planned send.
+ * the thread that sends (cli/server-metrics.ts), so even an answer at the size limit never
+ * delays a planned send.
  */
 import { parentPort } from 'node:worker_threads';
 import { readMetrics } from '../core/server-metrics/reading.ts';

@@ -14,7 +14,7 @@ import { addDeliveries, emptyServerRecord, secondOf, serverSecond, type ServerMe
 export const SCRAPE_INTERVAL_MS = 1_000;
 
 /** Largest metrics answer read, in bytes: the hub-sample's is about 20 KB, a big app's a few
- *  hundred. A larger one is skipped as a failed scrape (parsing 4 MB costs ~100 ms of a thread). */
+ *  hundred. A larger one is skipped as a failed scrape, unparsed. */
 export const MAX_METRICS_BYTES = 4 * 1024 * 1024;
 
 /** Time one scrape may take, answer included, in ms. */
