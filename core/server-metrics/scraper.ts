@@ -13,7 +13,7 @@ import { addDeliveries, emptyServerRecord, secondOf, serverSecond, type ServerMe
 /** Time between two scrapes, in ms: the client's figures are per second too. */
 export const SCRAPE_INTERVAL_MS = 1_000;
 
-/** Largest metrics answer read, in bytes: the hub-sample's is about 20 KB, a big app's a few
+/** Largest metrics answer read, in bytes: the hub-sample's is 8-17 KB, a big app's a few
  *  hundred. A larger one is skipped as a failed scrape, unparsed. */
 export const MAX_METRICS_BYTES = 4 * 1024 * 1024;
 
