@@ -59,15 +59,35 @@ public static class HostFilter
         return null;
     }
 
-    /// <summary>Turns on ASP.NET Core's host filtering with <paramref name="hosts"/> (the web
-    /// host's defaults put its middleware first in the pipeline, but allow any name).</summary>
-    public static IServiceCollection AddHostFilter(this IServiceCollection services, string[] hosts) =>
-        services.Configure<HostFilteringOptions>(filter =>
+    /// <summary>ASP.NET Core's host filtering with <paramref name="hosts"/>. The web host's
+    /// defaults put its middleware first of all, where a refusal leaves no trace in the hub's
+    /// log; it is taken out there and placed by <see cref="UseHostFilter"/> instead.</summary>
+    public static IServiceCollection AddHostFilter(this IServiceCollection services, string[] hosts)
+    {
+        var defaults = services.Where(d => d.ServiceType == typeof(IStartupFilter) && d.ImplementationType?.Name == "HostFilteringStartupFilter").ToList();
+        foreach (var descriptor in defaults) services.Remove(descriptor);
+        return services.Configure<HostFilteringOptions>(filter =>
         {
             filter.AllowedHosts = hosts;
             // HTTP/1.0 clients may leave Host out; browsers never do, so nothing hostile passes.
             filter.AllowEmptyHosts = true;
         });
+    }
+
+    /// <summary>The host filter as the pipeline's first step, each refusal counted in the
+    /// <see cref="RefusalLog"/> (a name missing from --AllowedHosts shows in the hub's log).</summary>
+    public static WebApplication UseHostFilter(this WebApplication app, string[] hosts)
+    {
+        var refusals = app.Services.GetRequiredService<RefusalLog>();
+        app.Use((context, next) =>
+        {
+            var host = context.Request.Host;
+            if (host.HasValue && !Allows(hosts, host.Value)) refusals.Count("a request for a name the hub does not answer to (400, --AllowedHosts)", host.Value);
+            return next(context);
+        });
+        app.UseHostFiltering();
+        return app;
+    }
 
     public static string[] Split(string text) =>
         text.Split([',', ';'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);

@@ -82,6 +82,7 @@ builder.Services
     .AddHubOptions<ControlHub>(hub => hub.MaximumReceiveMessageSize = settings.MaxControlMessageBytes);
 
 var app = builder.Build();
+app.UseHostFilter(allowedHosts);
 // Before CORS, which browsers apply to fetch and XHR but not to WebSockets.
 app.UseOriginCheck(new OriginCheck(settings.CorsOriginList(), allowedHosts), "/signalrbench", "/control", "/emptyhub", HubMetrics.Path);
 app.UseCors();
