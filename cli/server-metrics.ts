@@ -30,9 +30,9 @@ let parser: ParseMetrics | null = null;
 
 /**
  * Parses in one worker thread for the whole process (a capacity search's steps share it), which
- * keeps the process alive only while a parse is waiting. The engine runs in this thread when there is one engine: the
- * parse would otherwise block its sends. Run from source (tests of the built runner's parts),
- * where the thread's script is not built, the parse stays here.
+ * keeps the process alive only while a parse is waiting. With one engine, the engine runs in
+ * this thread, and a parse here would hold up its sends. Where the thread's script is not built
+ * (the runner's modules run from source), the parse stays here.
  */
 function offThreadParse(): ParseMetrics | undefined {
   if (parser) return parser;

@@ -171,6 +171,8 @@ export function platformFetchText(timeoutMs = SCRAPE_TIMEOUT_MS, maxBytes = MAX_
       return await boundedText(response, maxBytes, controller, stalled);
     } finally {
       clearTimeout(timer);
+      // An answer left unread (an error status, a body over the limit) lets its connection go.
+      controller.abort();
     }
   };
 }

@@ -51,7 +51,7 @@ export class ConnectionPool {
   #allRefused = false;
   /** Why the pool stopped trying, once it has; resolves `#abandoned` for the connects in flight. */
   #gaveUp: string | null = null;
-  #abandon: (reason: string) => void = () => {};
+  #abandon: () => void = () => {};
   readonly #abandoned = new Promise<'abandoned'>((resolve) => (this.#abandon = () => resolve('abandoned')));
 
   constructor(
@@ -70,11 +70,6 @@ export class ConnectionPool {
 
   get connectingCount(): number {
     return this.connections.filter((c) => c.state === 'connecting').length;
-  }
-
-  /** Why this worker stopped trying to open connections (nothing could open), or null. */
-  get gaveUp(): string | null {
-    return this.#gaveUp;
   }
 
   /** Resolves when every connection is open or has failed (or opening was aborted or given up). */
@@ -104,7 +99,7 @@ export class ConnectionPool {
     if (this.#gaveUp !== null) return;
     this.#gaveUp = reason;
     this.#aborted = true;
-    if (abandonInFlight) this.#abandon(reason);
+    if (abandonInFlight) this.#abandon();
   }
 
   /** The connections never tried count as failed too: every planned connection opened or failed. */
