@@ -35,7 +35,7 @@ public static class HostFilter
         return hosts.Where(h => h is not ("0.0.0.0" or "[::]")).Distinct(StringComparer.OrdinalIgnoreCase).ToArray();
     }
 
-    /// <summary>Whether <paramref name="host"/> (no port; IPv6 in brackets) is one of <paramref name="allowed"/>.</summary>
+    /// <summary>Whether <paramref name="host"/> (a Host value, its port ignored; IPv6 in brackets) is one of <paramref name="allowed"/>.</summary>
     public static bool Allows(IReadOnlyList<string> allowed, string host) =>
         allowed.Contains("*") || HostString.MatchesAny(new StringSegment(host), allowed.Select(a => new StringSegment(a)).ToList());
 

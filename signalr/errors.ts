@@ -12,7 +12,8 @@ export function classifySignalRError(error: unknown, context: ConnectionOptions)
   const text = oneLine(err.message || String(error));
   const where = `${context.transport} (${context.protocol}) to ${context.endpointUrl}`;
   if (type === 'FailedToNegotiateWithServerError' || /negotiat/i.test(text)) {
-    const notAHub = notAHubReason(err, text);
+    // Judged on the whole message: the quoted one may be cut short.
+    const notAHub = notAHubReason(err, err.message || String(error));
     return { kind: 'negotiate', message: `${where}: ${text}${notAHub ? `. ${notAHub}` : hintFor(text)}` };
   }
   if (/handshake/i.test(text)) {
