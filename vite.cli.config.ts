@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import { quietBuild } from './vite.config.ts';
 
-// The headless runner and its worker-thread entry, built for Node. @microsoft/signalr stays
+// The headless runner and its worker-thread entries (engines, metrics parsing), built for Node. @microsoft/signalr stays
 // external: its CommonJS build finds the `ws` and `eventsource` packages Node needs.
 // hdr-histogram-js is bundled: Node cannot see the named exports of its UMD file.
 export default defineConfig({
@@ -11,7 +11,7 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'node20',
     rolldownOptions: {
-      input: { 'live-bench': 'cli/main.ts', 'engine-thread': 'cli/engine-thread.ts' },
+      input: { 'live-bench': 'cli/main.ts', 'engine-thread': 'cli/engine-thread.ts', 'metrics-thread': 'cli/metrics-thread.ts' },
       // hdr-histogram-js encodes with Node's native zlib when it can `require` it (its own
       // `eval('require("zlib")')`), else with pako: in an ES module there is no `require`, and
       // pako's per-call buffers cost the runner's one thread a block and garbage every second.

@@ -71,7 +71,8 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
   try {
     await control.invoke('JoinSession', session, JSON.stringify(info));
   } catch (error) {
-    io.err(`live-bench: could not join session ${session}: ${(error as Error).message.replace(/^.*HubException: /, '')}`);
+    io.err(`live-bench: could not join session ${session}: ${joinFailure((error as Error).message, controlUrl)}`);
+    leaving = true;
     await control.stop();
     return 3;
   }
@@ -82,6 +83,16 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
   relay.close();
   await control.stop().catch(() => {});
   return code;
+}
+
+/** Why JoinSession failed, for people: a hub without the method is not the control hub (most
+ *  often the benchmark hub, /signalrbench, given by mistake). */
+function joinFailure(message: string, controlUrl: string): string {
+  const said = message.replace(/^.*HubException: /, '');
+  if (!/Method does not exist/i.test(said)) return said;
+  const url = new URL(controlUrl);
+  const which = /\/signalrbench\/?$/i.test(url.pathname) ? 'that is the benchmark hub, not the control hub' : 'that hub is not the control hub';
+  return `${controlUrl} has no JoinSession: ${which}. Point --agent at the hub-sample's control hub, ${new URL('/control', url).toString()}.`;
 }
 
 /** One line per run, with the counts the dashboard's merged totals should add up to. */

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULTS, validateRunConfig, type RunConfig } from '../core/run-config.ts';
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
+import { ignoredOptionProblems } from './ignored-options.ts';
 import { metricsUrlProblem } from '../core/server-metrics/scraper.ts';
 import { CAPACITY_DEFAULTS, validateCapacitySettings, type CapacitySettings } from '../core/capacity/settings.ts';
 
@@ -134,6 +135,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
     parsed = parseArgs({
       args: argv,
       strict: true,
+      tokens: true,
       options: {
         endpoint: { type: 'string' },
         scenario: { type: 'string' },
@@ -215,6 +217,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   const serverMetricsProblem = v['server-metrics'] === undefined ? null : metricsUrlProblem(v['server-metrics']);
   if (serverMetricsProblem) errors.push(`--server-metrics: ${serverMetricsProblem}`);
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
+  errors.push(...ignoredOptionProblems(v, parsed.tokens));
   const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
   if (errors.length > 0 || !result.ok) return { ok: false, errors };
   return {

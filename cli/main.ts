@@ -14,7 +14,7 @@ import { runAgent } from './agent.ts';
 import { findCapacity } from './capacity.ts';
 import { VERSIONS } from '../core/versions.ts';
 import { parseCliArgs, USAGE } from './args.ts';
-import { progressLine, serverProgress, summaryText } from './report.ts';
+import { progressLine, serverProgress, stallNotice, summaryText } from './report.ts';
 import { enginePort, runsInThreads } from './engine-ports.ts';
 import { brokenThresholds, lossBeyondAllowance } from './thresholds.ts';
 import { outcomeText } from '../core/run-outcome.ts';
@@ -26,8 +26,9 @@ import { serverScraper } from './server-metrics.ts';
 
 export { EXIT, type Output };
 
-/** A run with no connection open after this long says so, once, while it keeps trying. */
-const STALL_NOTICE_MS = 5_000;
+/** A run with no connection open after this long says so, once, while it keeps trying
+ *  (before the engine gives up on a hub that does not answer, FIRST_ANSWER_MS). */
+const STALL_NOTICE_MS = 3_000;
 
 export { crashText, runCli } from './output.ts';
 
@@ -78,7 +79,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   } });
   const stallTimer = setTimeout(() => {
     if (coordinator.phase !== 'connecting' || coordinator.aggregator.connectionsOpen() > 0) return;
-    io.err(`live-bench: no connection has opened after ${STALL_NOTICE_MS / 1_000} s; the connects are still waiting for ${config.endpointUrl} to answer. The hub may be stalled or unreachable; each connect gives up after 15 s.`);
+    io.err(stallNotice(coordinator.aggregator.errorSamples()[0], config.endpointUrl, STALL_NOTICE_MS));
   }, STALL_NOTICE_MS);
   // The first Ctrl+C or SIGTERM ends the run early and keeps what was measured; a second one quits.
   const interrupt = (signal: NodeJS.Signals) => {

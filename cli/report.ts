@@ -10,6 +10,22 @@ import { judgeTiers, tierLoad } from '../core/tier-view.ts';
 import type { EditionId } from '../core/guide/index.ts';
 import { serverLines } from '../core/server-metrics/summary.ts';
 import type { ServerMetricsRecord } from '../core/server-metrics/series.ts';
+import { FIRST_ANSWER_MS } from '../core/run-config.ts';
+
+/**
+ * The runner's word while no connection has opened yet, `afterMs` into the run, from the
+ * evidence so far: refused connects are said to be refused (nothing listens there), not a
+ * stalled hub; other failures point at the first error; no answer at all is a hub that may be
+ * stalled, which the engine gives up on FIRST_ANSWER_MS after its first connect.
+ */
+export function stallNotice(firstError: { message: string } | undefined, endpointUrl: string, afterMs: number): string {
+  const opened = `live-bench: no connection has opened after ${afterMs / 1_000} s`;
+  if (firstError && /ECONNREFUSED|connection refused/i.test(firstError.message)) {
+    return `${opened}: the connects to ${endpointUrl} are refused. Nothing accepts connections there: check the URL and port, and that the hub is running.`;
+  }
+  if (firstError) return `${opened}: the connects to ${endpointUrl} fail (the first error above says why).`;
+  return `${opened}; the connects are still waiting for ${endpointUrl} to answer. The hub may be stalled or unreachable; with no answer within ${FIRST_ANSWER_MS / 1_000} s of the first connect the run gives up.`;
+}
 
 /** The server's latest CPU and connections for the progress line: "server CPU 23% 50 conns"; "–" while unknown. */
 export function serverProgress(record: ServerMetricsRecord): string {

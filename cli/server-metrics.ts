@@ -1,7 +1,17 @@
 /** The runner's reading of the server's /metrics (--server-metrics), for single runs and each step of a capacity search. */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { systemClock, systemTimers } from '../core/clock.ts';
-import { platformFetchText, ServerScraper } from '../core/server-metrics/scraper.ts';
+import type { ServerReading } from '../core/server-metrics/reading.ts';
+import { platformFetchText, ServerScraper, type ParseMetrics } from '../core/server-metrics/scraper.ts';
 import type { Output } from './output.ts';
+
+/** A scrape's text for the metrics thread, and its answer. */
+export interface ParseRequest { id: number; text: string; atUs: number }
+export type ParseAnswer = { id: number; reading: ServerReading } | { id: number; error: string };
+
+const threadScript = new URL('./metrics-thread.js', import.meta.url);
 
 /** A scraper of `url` that says a failure once and never touches the run; null without a URL. */
 export function serverScraper(url: string | null, io: Output): ServerScraper | null {
@@ -9,8 +19,45 @@ export function serverScraper(url: string | null, io: Output): ServerScraper | n
   return new ServerScraper({
     url,
     fetchText: platformFetchText(),
+    parse: offThreadParse(),
     clock: systemClock,
     timers: systemTimers,
     onProblem: (message) => io.err(`live-bench: ${message}`),
   });
+}
+
+let parser: ParseMetrics | null = null;
+
+/**
+ * Parses in one worker thread for the whole process (a capacity search's steps share it), which
+ * keeps the process alive only while a parse is waiting. With one engine, the engine runs in
+ * this thread, and a parse here would hold up its sends. Where the thread's script is not built
+ * (the runner's modules run from source), the parse stays here.
+ */
+function offThreadParse(): ParseMetrics | undefined {
+  if (parser) return parser;
+  if (!existsSync(fileURLToPath(threadScript))) return undefined;
+  const worker = new Worker(threadScript);
+  worker.unref();
+  const waiting = new Map<number, { resolve: (reading: ServerReading) => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+  const failAll = (error: Error) => {
+    for (const { reject } of waiting.values()) reject(error);
+    waiting.clear();
+  };
+  worker.on('message', (answer: ParseAnswer) => {
+    const waiter = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    if (waiting.size === 0) worker.unref();
+    if ('reading' in answer) waiter?.resolve(answer.reading);
+    else waiter?.reject(new Error(answer.error));
+  });
+  worker.on('error', (error) => failAll(new Error(`the runner's metrics thread failed (${error.message})`)));
+  parser = (text, atUs) => new Promise((resolve, reject) => {
+    const id = nextId++;
+    waiting.set(id, { resolve, reject });
+    worker.ref();
+    worker.postMessage({ id, text, atUs } satisfies ParseRequest);
+  });
+  return parser;
 }

@@ -261,3 +261,12 @@ export function drainPlan(config: Pick<RunConfig, 'sendIntervalMs' | 'drainSec'>
 
 /** How long one connection may take to open before it counts as failed, in ms. */
 export const CONNECT_TIMEOUT_MS = 15_000;
+
+/** Connect failures, none open, after which a worker's other connections are not tried:
+ *  two waves of the default 8 in flight, so one unlucky connect cannot decide. */
+export const GIVE_UP_AFTER_FAILURES = 16;
+
+/** Time from the first connect for any connect to answer (open or fail), in ms; with no answer
+ *  and none open, the connects in flight are abandoned and the rest not tried. A healthy hub
+ *  answers its first connects in well under a second, even on a loaded machine. */
+export const FIRST_ANSWER_MS = 5_000;

@@ -2,7 +2,8 @@
  * Who sends and who is in which group, computed from a connection's run-wide index alone, so
  * every worker knows its part without exchanging lists.
  */
-import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, planGroups, SMALL_GROUP_SIZE } from './group-plan.ts';
+import { formatCount } from './format.ts';
+import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, MIN_GROUP_SIZE, planGroups, SMALL_GROUP_SIZE } from './group-plan.ts';
 
 /** The guide's use cases, named as in core/guide. */
 export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection'] as const;
@@ -70,6 +71,8 @@ export function isSpreadSender(index: number, senders: number, connections: numb
 function planGroupScenario(config: PlanInput): PlanResult {
   const small = config.scenario === 'smallGroup';
   const custom = config.groupSize !== null || config.groupCount !== null || config.senders !== null;
+  const conflict = custom ? typedGroupConflict(config) : null;
+  if (conflict) return { ok: false, errors: [conflict] };
   const result = custom
     ? planGroups({ connections: config.connections, preset: 'custom', ...customGroups(config, small) })
     : planGroups({ connections: config.connections, preset: small ? 'smallGroups' : 'bigGroups' });
@@ -86,6 +89,27 @@ function planGroupScenario(config: PlanInput): PlanResult {
       membersOf: (groupIndex) => groups.membersOf(groupIndex),
     },
   };
+}
+
+/**
+ * A group size or count that cannot fit the connections, said with the values typed: the value
+ * left empty would be derived from it as 0 or 1 ("Group count ... is 0", "Senders ... is 0"),
+ * numbers nobody typed. Null when the typed values fit, or when both are typed (group-plan.ts
+ * then names both).
+ */
+function typedGroupConflict({ connections: n, groupSize, groupCount }: PlanInput): string | null {
+  const whole = (v: number | null): v is number => v !== null && Number.isInteger(v) && v >= 1;
+  if (!Number.isInteger(n) || n < MIN_GROUP_SIZE) return null;
+  if (groupCount === null && whole(groupSize) && groupSize >= MIN_GROUP_SIZE && groupSize > n) {
+    return `${formatCount(groupSize)} members per group but only ${formatCount(n)} connections: not one group fits. ` +
+      `Lower the group size to at most ${formatCount(n)}, or raise the connections to at least ${formatCount(groupSize)}.`;
+  }
+  if (groupSize === null && whole(groupCount) && groupCount * MIN_GROUP_SIZE > n) {
+    return `${formatCount(groupCount)} groups but only ${formatCount(n)} connections: each group needs at least ${MIN_GROUP_SIZE} members, ` +
+      `so ${formatCount(groupCount)} groups need ${formatCount(groupCount * MIN_GROUP_SIZE)}. Lower the group count to at most ` +
+      `${formatCount(Math.floor(n / MIN_GROUP_SIZE))}, or raise the connections to at least ${formatCount(groupCount * MIN_GROUP_SIZE)}.`;
+  }
+  return null;
 }
 
 /** What the user left empty comes from the preset's rule: small groups of 10 where every

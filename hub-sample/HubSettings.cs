@@ -27,6 +27,13 @@ public sealed class HubSettings
     /// Used for CORS and for <see cref="OriginCheck"/>, which also covers WebSockets.</summary>
     public string CorsOrigins { get; set; } = "http://localhost:5173,http://127.0.0.1:5173";
 
+    /// <summary>Names the hub answers to (the request's <c>Host</c>, without port), comma
+    /// separated; <c>*.example.com</c> allows its subdomains, <c>*</c> any name. Default: the
+    /// address it listens on plus localhost, 127.0.0.1 and [::1] (with <c>--host 0.0.0.0</c>, every
+    /// address of this machine and its name). A hub reached by a name (behind a proxy that keeps
+    /// <c>Host</c>, or through DNS) needs that name here. See <see cref="HostFilter"/>.</summary>
+    public string AllowedHosts { get; set; } = "";
+
     /// <summary>Largest hub message accepted, in bytes (SignalR's <c>MaximumReceiveMessageSize</c>,
     /// whose default is 32 KB). Default 260 KiB: the guide's worked example sends 256 KiB messages,
     /// plus 4 KiB for the protocol envelope (method name, timestamp, framing). A larger message

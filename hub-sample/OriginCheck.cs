@@ -7,10 +7,12 @@ namespace HubSample;
 /// <c>Origin</c> on WebSocket upgrades and cross-origin requests, and pages cannot forge it, so
 /// checking it on every hub request (negotiate, WebSocket upgrade, SSE, long polling) closes
 /// that door. Allowed: no Origin (non-browser clients such as the headless runner, which could
-/// send any header anyway), the request's own origin (the dashboard this hub serves), and the
-/// origins in <c>--CorsOrigins</c>.
+/// send any header anyway), the request's own origin (the dashboard this hub serves) when its
+/// host is one of <c>--AllowedHosts</c>, and the origins in <c>--CorsOrigins</c>. The own origin
+/// is never taken on <c>Host</c>'s word alone: a page on an attacker's name that resolves to this
+/// machine (DNS rebinding) sends a matching <c>Host</c> and <c>Origin</c>.
 /// </summary>
-public sealed class OriginCheck(IEnumerable<string> allowedOrigins)
+public sealed class OriginCheck(IEnumerable<string> allowedOrigins, IEnumerable<string> allowedHosts)
 {
     /// <summary>Most characters of a refused Origin echoed in the 403's text.</summary>
     private const int EchoedOriginLength = 80;
@@ -18,13 +20,15 @@ public sealed class OriginCheck(IEnumerable<string> allowedOrigins)
     private readonly HashSet<string> _allowed = allowedOrigins
         .Select(Normalize).OfType<string>().ToHashSet(StringComparer.Ordinal);
 
+    private readonly string[] _hosts = allowedHosts.ToArray();
+
     /// <summary>Why <paramref name="request"/> is refused, or null when it may go on.</summary>
     public string? Refusal(HttpRequest request)
     {
         if (!request.Headers.TryGetValue("Origin", out var values)) return null;
         var origin = values.ToString();
         var normalized = Normalize(origin);
-        if (normalized is not null && (normalized == OwnOrigin(request) || _allowed.Contains(normalized))) return null;
+        if (normalized is not null && (_allowed.Contains(normalized) || IsOwn(normalized, request))) return null;
         return $"Origin '{RefusalLog.Printable(origin, EchoedOriginLength)}' may not use this hub: it is not the hub's own origin and not in its --CorsOrigins.";
     }
 
@@ -38,8 +42,11 @@ public sealed class OriginCheck(IEnumerable<string> allowedOrigins)
         return $"{uri.Scheme}://{uri.Host.ToLowerInvariant()}:{uri.Port}";
     }
 
-    private static string? OwnOrigin(HttpRequest request) =>
-        request.Host.HasValue ? Normalize($"{request.Scheme}://{request.Host.Value}") : null;
+    /// <summary>The page's origin is the request's own, and its host one the hub answers to.</summary>
+    private bool IsOwn(string normalizedOrigin, HttpRequest request) =>
+        request.Host.HasValue
+        && normalizedOrigin == Normalize($"{request.Scheme}://{request.Host.Value}")
+        && HostFilter.Allows(_hosts, new Uri(normalizedOrigin).Host);
 }
 
 public static class OriginCheckExtensions

@@ -11,7 +11,10 @@ using Microsoft.AspNetCore.SignalR;
 // every one is checked before anything starts, and a bad one ends the hub with exit code 2 and
 // one line saying what to do, never a stack trace.
 var given = new ConfigurationBuilder().AddEnvironmentVariables("HUBSAMPLE_").AddCommandLine(args).Build();
-var (settings, problems) = SettingsCheck.Read(given);
+// The command line's shape first: .NET drops a last flag without a value and stray words silently.
+var problems = SettingsCheck.ArgumentProblems(args);
+var (settings, valueProblems) = SettingsCheck.Read(given);
+if (problems.Count == 0) problems.AddRange(valueProblems);
 if (problems.Count == 0) problems.AddRange(SettingsCheck.ListenProblems(settings));
 if (problems.Count > 0)
 {
@@ -20,6 +23,7 @@ if (problems.Count > 0)
 }
 var transports = settings.TransportTypes();
 var listenAddress = IPAddress.Parse(settings.Host);
+var allowedHosts = HostFilter.List(settings);
 
 var builder = WebApplication.CreateBuilder(new WebApplicationOptions
 {
@@ -48,6 +52,7 @@ builder.WebHost.ConfigureKestrel(kestrel =>
     }
 });
 builder.Services.AddSingleton(settings);
+builder.Services.AddHostFilter(allowedHosts);
 builder.Services.AddSingleton<GroupLimits>();
 builder.Services.AddSingleton(TimeProvider.System);
 builder.Services.AddSingleton<DeliveryLimit>();
@@ -77,8 +82,9 @@ builder.Services
     .AddHubOptions<ControlHub>(hub => hub.MaximumReceiveMessageSize = settings.MaxControlMessageBytes);
 
 var app = builder.Build();
+app.UseHostFilter(allowedHosts);
 // Before CORS, which browsers apply to fetch and XHR but not to WebSockets.
-app.UseOriginCheck(new OriginCheck(settings.CorsOriginList()), "/signalrbench", "/control", "/emptyhub", HubMetrics.Path);
+app.UseOriginCheck(new OriginCheck(settings.CorsOriginList(), allowedHosts), "/signalrbench", "/control", "/emptyhub", HubMetrics.Path);
 app.UseCors();
 app.UseDashboard(settings.DashboardDir);
 app.MapGet("/healthz", () => Results.Text("ok"));
@@ -117,6 +123,7 @@ app.Lifetime.ApplicationStarted.Register(() =>
         Console.WriteLine($"  dashboard: {address}/");
         Console.WriteLine($"  hub:       {address}/signalrbench");
     }
+    Console.WriteLine($"  answers to: {string.Join(", ", allowedHosts)} (--AllowedHosts; other names get 400)");
 });
 
 try

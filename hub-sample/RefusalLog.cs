@@ -3,10 +3,10 @@ using Microsoft.AspNetCore.SignalR;
 namespace HubSample;
 
 /// <summary>
-/// What the hub refuses (hub calls that throw, requests from foreign origins, control connections
-/// that never join a session) is counted and logged as one summary line per interval, never a
-/// line or a stack trace per refusal: any client can cause thousands a second, and the log
-/// carries at most a short printable prefix of what a client sent.
+/// What the hub refuses (hub calls that throw, requests from foreign origins or for names it does
+/// not answer to, control connections that never join a session) is counted and logged as one
+/// summary line per interval, never a line or a stack trace per refusal: any client can cause
+/// thousands a second, and the log carries at most a short printable prefix of what a client sent.
 /// </summary>
 public sealed class RefusalLog : IDisposable
 {

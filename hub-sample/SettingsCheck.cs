@@ -87,7 +87,37 @@ public static class SettingsCheck
             problems.Add(error.Message);
         }
         problems.AddRange(settings.CorsOriginList().Select(CorsProblem).OfType<string>());
+        problems.AddRange(HostFilter.Split(settings.AllowedHosts).Select(HostFilter.Problem).OfType<string>());
         return (settings, problems);
+    }
+
+    /// <summary>What is wrong with the command line's shape: .NET's command-line configuration
+    /// drops a last <c>--Name</c> with no value, words that are not <c>--Name</c>, and single-dash
+    /// names without a word, so a hub started with <c>--EnableServerDrops</c> at the end would run
+    /// without it. Each setting is <c>--Name value</c> or <c>--Name=value</c>.</summary>
+    public static List<string> ArgumentProblems(IReadOnlyList<string> args)
+    {
+        var problems = new List<string>();
+        for (var i = 0; i < args.Count; i++)
+        {
+            var arg = args[i];
+            var shown = RefusalLog.Printable(arg, 40);
+            if (!arg.StartsWith("--") && !arg.StartsWith('/'))
+            {
+                problems.Add(arg.StartsWith('-')
+                    ? $"'{shown}' is not a setting: settings start with two dashes, such as --port 6000 or --EnableServerDrops true."
+                    : $"'{shown}' is not a setting nor the value of one: give each setting as --Name value or --Name=value, such as --EnableServerDrops true.");
+                continue;
+            }
+            if (arg.Contains('=')) continue;
+            if (i + 1 >= args.Count || args[i + 1].StartsWith("--"))
+            {
+                problems.Add($"{shown} has no value: give one after it, such as {shown} true or {shown} 6000 (or {shown}=value).");
+                continue;
+            }
+            i += 1;
+        }
+        return problems;
     }
 
     /// <summary>Why the hub cannot listen on its ports, tried before it starts: a busy port, a

@@ -2,19 +2,11 @@
  * The engine's connections (workers/engine/connection.ts BenchConnection), built with the official
  * `@microsoft/signalr` client over exactly the chosen transport and protocol.
  */
-import {
-  DefaultHttpClient,
-  HttpTransportType,
-  HubConnectionBuilder,
-  LogLevel,
-  NullLogger,
-  type HttpRequest,
-  type HttpResponse,
-  type IHubProtocol,
-} from '@microsoft/signalr';
+import { HttpTransportType, HubConnectionBuilder, LogLevel, NullLogger, type IHubProtocol } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import { retryDelayMs } from '../core/drop-plan.ts';
 import type { TransportName } from '../core/run-config.ts';
+import { ExplainingHttpClient } from './explaining-http-client.ts';
 import { cutTransport, statefulGranted, watchStatefulReconnect } from './transport-cut.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions } from '../workers/engine/connection.ts';
 
@@ -92,21 +84,4 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     statefulGranted: () => statefulGranted(hub),
     onResent: (handler) => stateful.onResent(handler),
   };
-}
-
-/**
- * Node's fetch fails with just "fetch failed" and keeps the reason (ENOTFOUND, a self-signed
- * certificate, ECONNREFUSED) in `cause`, which the SignalR client drops when it rewords the
- * error: put the reason into the message while it is still there. Browsers give no reason.
- */
-class ExplainingHttpClient extends DefaultHttpClient {
-  override async send(request: HttpRequest): Promise<HttpResponse> {
-    try {
-      return await super.send(request);
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      if (error instanceof Error && cause) error.message = `${error.message} (${[cause.code, cause.message].filter(Boolean).join(': ')})`;
-      throw error;
-    }
-  }
 }

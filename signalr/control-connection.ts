@@ -4,7 +4,8 @@
  * worker.
  * JSON protocol, any transport the hub offers: it carries a few messages a second per agent.
  */
-import { HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
+import { HubConnectionBuilder, LogLevel, NullLogger } from '@microsoft/signalr';
+import { ExplainingHttpClient } from './explaining-http-client.ts';
 import { classifySignalRError } from './errors.ts';
 
 export interface ControlConnection {
@@ -17,7 +18,8 @@ export interface ControlConnection {
 
 /** Opens a control connection; a failure is thrown as an Error that says what to check. */
 export async function openControlConnection(url: string): Promise<ControlConnection> {
-  const hub = new HubConnectionBuilder().withUrl(url).configureLogging(LogLevel.None).build();
+  // The reason a fetch failed (ENOTFOUND, ECONNREFUSED) kept in the message, as for benchmark connections.
+  const hub = new HubConnectionBuilder().withUrl(url, { httpClient: new ExplainingHttpClient(NullLogger.instance) }).configureLogging(LogLevel.None).build();
   try {
     await hub.start();
   } catch (error) {

@@ -9,10 +9,11 @@ import type { ClassifiedError, ConnectionOptions } from '../workers/engine/conne
 export function classifySignalRError(error: unknown, context: ConnectionOptions): ClassifiedError {
   const err = error instanceof Error ? error : new Error(String(error));
   const type = (err as { errorType?: string }).errorType ?? err.name;
-  const text = err.message || String(error);
+  const text = oneLine(err.message || String(error));
   const where = `${context.transport} (${context.protocol}) to ${context.endpointUrl}`;
   if (type === 'FailedToNegotiateWithServerError' || /negotiat/i.test(text)) {
-    const notAHub = notAHubReason(err, text);
+    // Judged on the whole message: the quoted one may be cut short.
+    const notAHub = notAHubReason(err, err.message || String(error));
     return { kind: 'negotiate', message: `${where}: ${text}${notAHub ? `. ${notAHub}` : hintFor(text)}` };
   }
   if (/handshake/i.test(text)) {
@@ -40,6 +41,27 @@ function notAHubReason(err: Error, text: string): string | null {
   if (status >= 400) return `This is not a SignalR hub at this URL: the server answered the negotiate request with status ${status}. ${hint}`;
   if (/Unexpected token|not valid JSON|JSON\.parse|Unexpected end of JSON/i.test(text)) return `This is not a SignalR hub at this URL: the server answered the negotiate request, but not with SignalR's negotiate JSON (an HTML page?). ${hint}`;
   return null;
+}
+
+/** Most characters of a server's answer quoted in a message. */
+const QUOTED_CHARS = 300;
+
+/**
+ * The client's message on one line: an HTML page the server answered with (python's
+ * http.server, a proxy's error page) summarised by its title instead of printed whole, any
+ * other long answer cut short.
+ */
+function oneLine(text: string): string {
+  const start = text.search(/<!doctype html|<html/i);
+  const close = text.toLowerCase().lastIndexOf('</html>');
+  // A whole page only: a JSON parser's complaint quotes a page's first characters, and keeps its diagnosis after them.
+  if (start >= 0 && close > start) {
+    const end = close + '</html>'.length;
+    const title = /<title>([^<]*)<\/title>/i.exec(text.slice(start, end))?.[1]?.trim();
+    text = `${text.slice(0, start)}an HTML page${title ? ` titled '${title.slice(0, 80)}'` : ''}${text.slice(end)}`;
+  }
+  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ').replace(/ :/g, ':');
+  return flat.length > QUOTED_CHARS ? `${flat.slice(0, QUOTED_CHARS)}…` : flat;
 }
 
 /** The likely cause and the next step, for the failures people meet most. */

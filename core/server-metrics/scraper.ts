@@ -2,6 +2,9 @@
  * Reads an app's /metrics once a second during a run, for the dashboard and the headless runner
  * alike. Metrics never block or fail a run: a scrape that fails is counted, the first failure is
  * said once (onProblem) and the scraping goes on, so a server that comes back is read again.
+ * Each answer is bounded in size (MAX_METRICS_BYTES, read as a stream and aborted past it) and in
+ * time, so a huge or endless answer costs the run it observes nothing but a skipped reading; the
+ * runner parses off the thread that sends (ScraperOptions.parse).
  */
 import type { Clock, Timers } from '../clock.ts';
 import { readMetrics, type ServerReading } from './reading.ts';
@@ -10,12 +13,25 @@ import { addDeliveries, emptyServerRecord, secondOf, serverSecond, type ServerMe
 /** Time between two scrapes, in ms: the client's figures are per second too. */
 export const SCRAPE_INTERVAL_MS = 1_000;
 
+/** Largest metrics answer read, in bytes: the hub-sample's is 8-17 KB, a big app's a few
+ *  hundred. A larger one is skipped as a failed scrape, unparsed. */
+export const MAX_METRICS_BYTES = 4 * 1024 * 1024;
+
+/** Time one scrape may take, answer included, in ms. */
+export const SCRAPE_TIMEOUT_MS = 2_000;
+
 /** Fetches the metrics text; rejects with an Error saying what failed. */
 export type FetchText = (url: string) => Promise<string>;
+
+/** Reads a scrape's text as a reading taken at `atUs` (reading.ts's readMetrics, perhaps on
+ *  another thread); rejects with an Error saying what is wrong with the text. */
+export type ParseMetrics = (text: string, atUs: number) => Promise<ServerReading>;
 
 export interface ScraperOptions {
   url: string;
   fetchText: FetchText;
+  /** Where the text is parsed. Default: here, at once (a page's main thread does not send). */
+  parse?: ParseMetrics;
   clock: Clock;
   timers: Timers;
   /** Called after each scrape that added a point. */
@@ -86,7 +102,8 @@ export class ServerScraper {
     let reading: ServerReading;
     try {
       const text = await fetchText(url);
-      reading = readMetrics(text, clock.nowUs());
+      const atUs = clock.nowUs();
+      reading = this.#options.parse ? await this.#options.parse(text, atUs) : readMetrics(text, atUs);
     } catch (error) {
       if (!this.#frozen) this.#failed(error instanceof Error ? error.message : String(error));
       return;
@@ -130,23 +147,68 @@ export function metricsUrlProblem(text: string): string | null {
   return null;
 }
 
-/** Fetches with the platform's fetch (browsers and Node 20 alike), within `timeoutMs`. */
-export function platformFetchText(timeoutMs = 2_000): FetchText {
+/** Fetches with the platform's fetch (browsers and Node 20 alike), within `timeoutMs` for the
+ *  whole answer and at most `maxBytes` of it. */
+export function platformFetchText(timeoutMs = SCRAPE_TIMEOUT_MS, maxBytes = MAX_METRICS_BYTES): FetchText {
+  const stalled = `no answer within ${timeoutMs / 1_000} s (the server may be stalled or overloaded)`;
   return async (url) => {
     let response: Response;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
-      // No credentials: the page's cookies have no business on another app's /metrics, and
-      // without them a CORS answer may allow any listed origin.
-      response = await fetch(url, { cache: 'no-store', credentials: 'omit', signal: AbortSignal.timeout(timeoutMs) });
-    } catch (error) {
-      const timedOut = error instanceof Error && error.name === 'TimeoutError';
-      throw new Error(timedOut
-        ? `no answer within ${timeoutMs / 1_000} s (the server may be stalled or overloaded)`
-        : 'the request failed (the server is unreachable, or it does not allow this page\'s origin: list it in the app\'s CORS origins)');
+      try {
+        // No credentials: the page's cookies have no business on another app's /metrics, and
+        // without them a CORS answer may allow any listed origin.
+        response = await fetch(url, { cache: 'no-store', credentials: 'omit', signal: controller.signal });
+      } catch {
+        throw new Error(controller.signal.aborted
+          ? stalled
+          : 'the request failed (the server is unreachable, or it does not allow this page\'s origin: list it in the app\'s CORS origins)');
+      }
+      if (response.status === 404) throw new Error('404 Not Found (the app does not serve metrics there: on the hub-sample, --EnableMetrics must be true)');
+      if (response.status === 403) throw new Error('403 Forbidden (the app refuses this page\'s origin: list it in the hub-sample\'s --CorsOrigins)');
+      if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
+      return await boundedText(response, maxBytes, controller, stalled);
+    } finally {
+      clearTimeout(timer);
+      // An answer left unread (an error status, a body over the limit) lets its connection go.
+      controller.abort();
     }
-    if (response.status === 404) throw new Error('404 Not Found (the app does not serve metrics there: on the hub-sample, --EnableMetrics must be true)');
-    if (response.status === 403) throw new Error('403 Forbidden (the app refuses this page\'s origin: list it in the hub-sample\'s --CorsOrigins)');
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
-    return response.text();
   };
+}
+
+/** The body as text, read as a stream and abandoned past `maxBytes` (or when `controller` aborts). */
+async function boundedText(response: Response, maxBytes: number, controller: AbortController, stalled: string): Promise<string> {
+  const overLimit = (size: string | null) => {
+    controller.abort();
+    return new Error(`the answer is ${size === null ? '' : `${size}, `}over the ${formatLimit(maxBytes)} this tool reads of a metrics answer: it was skipped, not parsed (is this address an app's /metrics?)`);
+  };
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) throw overLimit(formatLimit(declared));
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let text = '';
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        throw new Error(controller.signal.aborted ? stalled : 'the answer broke off before its end');
+      }
+      if (chunk.done) return text + decoder.decode();
+      bytes += chunk.value.byteLength;
+      if (bytes > maxBytes) throw overLimit(null);
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+}
+
+/** 4194304 → "4 MB" (binary megabytes, as the limit is set). */
+function formatLimit(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 }

@@ -5,7 +5,7 @@ namespace HubSample.Tests;
 
 public class OriginCheckTests
 {
-    private static readonly OriginCheck Check = new(["http://localhost:5173", "https://Dash.Example"]);
+    private static readonly OriginCheck Check = new(["http://localhost:5173", "https://Dash.Example"], ["127.0.0.1", "localhost", "[::1]", "hub.example"]);
 
     private static string? Refusal(string? origin, string scheme = "http", string host = "127.0.0.1:5180")
     {
@@ -37,6 +37,37 @@ public class OriginCheckTests
     [Fact]
     public void TheDefaultPortOfTheSchemeMatchesAHostWithoutOne() =>
         Assert.Null(Refusal("https://hub.example", scheme: "https", host: "hub.example"));
+
+    [Theory]
+    [InlineData("http://evil.example:7301", "evil.example:7301")]
+    [InlineData("http://evil.example", "evil.example")]
+    [InlineData("http://127.0.0.1.evil.example:5180", "127.0.0.1.evil.example:5180")]
+    public void AHostTheHubDoesNotAnswerToIsNotItsOwnOriginWhateverHostSays(string origin, string host) =>
+        // DNS rebinding: the attacker's name resolves to this machine, so Host and Origin agree.
+        Assert.NotNull(Refusal(origin, host: host));
+
+    [Theory]
+    [InlineData("http://localhost:5180", "localhost:5180")]
+    [InlineData("http://[::1]:5180", "[::1]:5180")]
+    [InlineData("http://HUB.example:8080", "hub.example:8080")]
+    public void TheOwnOriginOnAnAllowedHostPasses(string origin, string host) => Assert.Null(Refusal(origin, host: host));
+
+    [Fact]
+    public void SubdomainWildcardsAndStarMatchAsAspNetCoresHostFilteringDoes()
+    {
+        static string? With(string[] hosts, string origin, string host)
+        {
+            var context = new DefaultHttpContext();
+            context.Request.Scheme = "https";
+            context.Request.Host = new HostString(host);
+            context.Request.Headers.Origin = origin;
+            return new OriginCheck([], hosts).Refusal(context.Request);
+        }
+        Assert.Null(With(["*.bench.example"], "https://a.bench.example", "a.bench.example"));
+        Assert.NotNull(With(["*.bench.example"], "https://bench.example", "bench.example"));
+        Assert.NotNull(With(["*.bench.example"], "https://evilbench.example", "evilbench.example"));
+        Assert.Null(With(["*"], "https://any.example", "any.example"));
+    }
 
     [Fact]
     public void TheReasonIsOneShortPrintableLine()

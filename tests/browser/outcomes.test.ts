@@ -1,13 +1,13 @@
 /**
  * How a run ends, as a person sees it in real Chromium: a hub killed mid-run reads as a red Fail
  * (never a pass) and stays so in the history; a run stopped a third of the way reads "stopped",
- * with no verdict.
+ * with no verdict; a frozen hub ends the run as failed within seconds, with the engine's reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openAdvanced } from '../support/dashboard-form.ts';
 import { dashboardOnOwnHub, type OwnDashboard } from '../support/own-dashboard.ts';
-import type { RunningHub } from '../support/hub-process.ts';
+import { startHub, type RunningHub } from '../support/hub-process.ts';
 
 let page: Page;
 let hub: RunningHub;
@@ -64,6 +64,32 @@ describe('outcomes in the dashboard', () => {
     await page.getByTestId('nav-run').click();
   });
 
+  it('a hub frozen before the run: failed within seconds, with the same reason as the runner', async () => {
+    const frozen = await startHub();
+    try {
+      frozen.process.kill('SIGSTOP');
+      await page.goto(hub.httpUrl!);
+      await page.fill('input[name=endpointUrl]', `${frozen.httpUrl}/signalrbench`);
+      await page.fill('input[name=connections]', '200');
+      await openAdvanced(page);
+      await page.fill('input[name=durationSec]', '5');
+      const startedMs = Date.now();
+      await page.click('button[type=submit]');
+      await page.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 30_000 });
+      // FIRST_ANSWER_MS (5 s) decides; 10 s leaves room for a loaded machine.
+      expect(Date.now() - startedMs).toBeLessThan(10_000);
+      const summary = page.getByTestId('summary');
+      expect(await summary.getAttribute('data-outcome')).toBe('failed');
+      expect(await page.getByTestId('summary-outcome').textContent()).toMatch(/no connection could be opened\..*no connect answered within 5 s and none opened: the hub is stalled or not answering/);
+    } finally {
+      frozen.process.kill('SIGCONT');
+      await frozen.stop();
+      // The next test runs against the page's own hub again.
+      await page.goto(hub.httpUrl!);
+      await page.fill('input[name=endpointUrl]', `${hub.httpUrl}/signalrbench`);
+    }
+  });
+
   it('the hub killed mid-run: a red Fail with what was lost, and "fail" in the history', async () => {
     await start('8');
     await sleep(3_000);
@@ -88,4 +114,5 @@ describe('outcomes in the dashboard', () => {
     expect(await row.getAttribute('data-status')).toBe('finished');
     expect(await row.getByTestId('history-verdict').textContent()).toBe('fail');
   });
+
 });

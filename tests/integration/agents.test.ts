@@ -210,6 +210,15 @@ describe('live-bench --agent, bad input', () => {
     await expect(startAgent('http://127.0.0.1:9/control', 'ABCDEFGH')).rejects.toThrow(/exited with 3 before joining: .*Cannot reach the control hub: .*127\.0\.0\.1:9\/control/s);
   });
 
+  it('the benchmark hub given instead of the control hub: exit 3, said so, with the address to use', async () => {
+    const benchUrl = `${inject('hubHttpUrl')}/signalrbench`;
+    await expect(startAgent(benchUrl, 'ABCDEFGH')).rejects.toThrow(new RegExp(`exited with 3 before joining: .*${benchUrl.replace(/[.]/g, '\\.')} has no JoinSession: that is the benchmark hub, not the control hub\\. Point --agent at the hub-sample's control hub, ${controlUrl().replace(/[.]/g, '\\.')}\\.`, 's'));
+  });
+
+  it('a host that does not resolve: exit 3 with the DNS cause', async () => {
+    await expect(startAgent('http://no-such-host.invalid/control', 'ABCDEFGH')).rejects.toThrow(/exited with 3 before joining: .*ENOTFOUND.*The host name does not resolve: check its spelling/s);
+  });
+
   it('no URL and no code: exit 2, both problems listed', async () => {
     await expect(startAgent('not-a-url', '!')).rejects.toThrow(/exited with 2 before joining: .*--agent must be the control hub's http\(s\) URL.*--session must be the code/s);
   });

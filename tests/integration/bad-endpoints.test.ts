@@ -3,11 +3,28 @@
  * ends by itself, counts every connection as failed, and says what is wrong and what to do.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runResult } from '../../core/run-result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
+import { liveBench } from '../support/live-bench.ts';
+
+/** What python's http.server answers to a POST, word for word. */
+const PYTHON_501 = `<!DOCTYPE HTML>
+<html lang="en">
+    <head>
+        <meta charset="utf-8">
+        <title>Error response</title>
+    </head>
+    <body>
+        <h1>Error response</h1>
+        <p>Error code: 501</p>
+        <p>Message: Unsupported method ('POST').</p>
+        <p>Error code explanation: 501 - Server does not support this operation.</p>
+    </body>
+</html>
+`;
 
 let plain: http.Server;
 let plainUrl = '';
@@ -20,7 +37,7 @@ beforeAll(async () => {
     if (request.url?.startsWith('/missing')) {
       response.writeHead(404).end('Not Found');
     } else if (request.url?.startsWith('/static') && request.method === 'POST') {
-      response.writeHead(501, { 'Content-Type': 'text/html' }).end('<html><body>Error response: 501 Unsupported method (\'POST\')</body></html>');
+      response.writeHead(501, { 'Content-Type': 'text/html' }).end(PYTHON_501);
     } else {
       response.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html><body>Welcome</body></html>');
     }
@@ -61,6 +78,9 @@ describe('bad endpoints', () => {
     expect(totals.connectionsFailed).toBe(2);
     expect(samples[0]!.message).toMatch(/This is not a SignalR hub at this URL: the server answered the negotiate request with status 501/);
     expect(samples[0]!.message).not.toMatch(/does not offer this transport/);
+    // The page is summarised in one line, not printed.
+    expect(samples[0]!.message).toContain('Failed to complete negotiation with the server: Error: an HTML page titled \'Error response\': Status code \'501\'');
+    expect(samples[0]!.message).not.toMatch(/<|\n/);
     expect(outcome).toMatchObject({ kind: 'failed', reason: expect.stringContaining('not a SignalR hub') });
   });
 
@@ -102,6 +122,30 @@ describe('bad endpoints', () => {
     expect(samples.find((s) => s.kind === 'closed')!.message).toMatch(/larger than its limit/);
     expect(verdict).toMatchObject({ status: 'fail', share: 0, delivery: 0 });
   });
+});
+
+/** A port nothing listens on: taken from the system, then let go. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('failing fast at any size', () => {
+  it('20,000 connections to a closed port: exit 3 within seconds, the refusal named, every connection counted', async () => {
+    const endpoint = `http://127.0.0.1:${await closedPort()}/signalrbench`;
+    const run = await liveBench(['--endpoint', endpoint, '--connections', '20000', '--duration', '5', '--quiet', '--json', '-']);
+    expect(run.code, run.stderr).toBe(3);
+    // The design goal is about a second (16 refused connects decide); 10 s leaves room for a loaded machine.
+    expect(run.elapsedMs).toBeLessThan(10_000);
+    expect(run.stderr).toMatch(/first error \(negotiate\): .*ECONNREFUSED/);
+    expect(run.stderr).not.toMatch(/may be stalled/);
+    const result = JSON.parse(run.stdout.split('\n').find((l) => l.startsWith('{"format"'))!) as { totals: { connectionsFailed: number; connectionsOpened: number } };
+    expect(result.totals).toMatchObject({ connectionsOpened: 0, connectionsFailed: 20_000 });
+    expect(run.stdout).toMatch(/connections were not tried: the first 16 connects were all refused \(nothing accepts connections there\)/);
+  }, 30_000);
 });
 
 describe('the hub-sample\'s own limits', () => {

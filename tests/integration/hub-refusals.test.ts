@@ -4,6 +4,7 @@
  * stack trace per refused call. Real hub processes, the real @microsoft/signalr client.
  */
 import { HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
+import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 
@@ -83,5 +84,26 @@ describe('the log under refused calls', () => {
       expect(line).not.toContain('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx');
       expect(line.length).toBeLessThan(1_000);
     }
+  });
+});
+
+describe('requests for a name the hub does not answer to', () => {
+  it('get 400 and are counted in one summary line with the first name, not a line each', async () => {
+    const started = await hub([]);
+    const { port } = new URL(started.httpUrl);
+    const status = (host: string) => new Promise<number>((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port, path: '/metrics', headers: { Host: host } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      }).on('error', reject);
+    });
+    const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => status(`rebind-${i}.evil.example:${port}`)));
+    expect(new Set(statuses)).toEqual(new Set([400]));
+    expect(await status(`localhost:${port}`)).toBe(200);
+    const startup = started.output().length;
+    await started.stop();
+    const summaries = started.output().slice(startup).split('\n').filter((line) => line.includes('Refused'));
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]).toMatch(new RegExp(`a request for a name the hub does not answer to \\(400, --AllowedHosts\\) x200 \\(first: rebind-\\d+\\.evil\\.example:${port}\\)`));
   });
 });

@@ -34,6 +34,9 @@ const cases: [string, () => string[], RegExp | (() => RegExp)][] = [
   ['a control-hub limit too small for the pieces agents send', () => ['--port', '0', '--MaxControlMessageBytes', '1000'], /^--MaxControlMessageBytes is '1000', but must be a whole number from 65536 /],
   ['a flag that is not true or false', () => ['--port', '0', '--EnableTestHubs', 'yes'], /^--EnableTestHubs is 'yes', but must be true or false/],
   ['the test-only delivery limit outside test hubs', () => ['--port', '0', '--TestMessageRateLimit', '500'], /^--TestMessageRateLimit makes the hub deliver late on purpose, for this tool's tests only, and is refused unless --EnableTestHubs true is given too/],
+  ['a last flag without a value, which .NET would drop', () => ['--port', '0', '--EnableServerDrops'], /^--EnableServerDrops has no value: give one after it, such as --EnableServerDrops true/],
+  ['a stray word, which .NET would drop', () => ['--port', '0', 'drops', '--EnableServerDrops', 'true'], /^'drops' is not a setting nor the value of one: give each setting as --Name value or --Name=value/],
+  ['an allowed host written as a URL', () => ['--port', '0', '--AllowedHosts', 'https://bench.example'], /^--AllowedHosts: 'https:\/\/bench\.example' is not a host name\. Write names without scheme or path/],
   ['a host name instead of an address', () => ['--port', '0', '--host', 'localhost'], /^--host is 'localhost', but must be an IP address of this machine/],
 ];
 

@@ -2,7 +2,7 @@
  * The hub process is frozen (SIGSTOP) for 8 s in the middle of a run, then thawed: sends back
  * up to a bound per connection (unwritten sends, or bytes in the WebSocket's buffer) and the rest
  * are counted, late messages show in the latency, and the run ends by itself with everything
- * accounted for.
+ * accounted for. A hub frozen before the run starts gets a quick answer instead: exit 3.
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_UNWRITTEN_SENDS } from '../../workers/engine/scenario-runner.ts';
@@ -11,6 +11,7 @@ import type { RunConfig } from '../../core/run-config.ts';
 import { runResult } from '../../core/run-result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
+import { liveBench } from '../support/live-bench.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,4 +78,22 @@ describe('a stalled hub', () => {
       await hub.stop();
     }
   });
+});
+
+describe('a hub frozen before the run', () => {
+  it('a 5-s run of 2,000 connections ends with exit 3 in under 10 s, the stall named', async () => {
+    const hub = await startHub();
+    try {
+      hub.process.kill('SIGSTOP');
+      const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--connections', '2000', '--duration', '5', '--quiet']);
+      expect(run.code, run.stderr).toBe(3);
+      // FIRST_ANSWER_MS (5 s) decides; before, two waves of 15-s connect timeouts took 30 s.
+      expect(run.elapsedMs).toBeLessThan(10_000);
+      expect(run.stderr).toMatch(/no connection has opened after 3 s; the connects are still waiting for .* to answer\. The hub may be stalled/);
+      expect(run.stderr).toMatch(/nothing could be measured: no connection could be opened\. .*no connect answered within 5 s and none opened: the hub is stalled or not answering/);
+    } finally {
+      hub.process.kill('SIGCONT');
+      await hub.stop();
+    }
+  }, 60_000);
 });

@@ -2,9 +2,12 @@
  * Pages of other sites must not reach the hubs. CORS covers negotiate only: a WebSocket opened
  * with skipNegotiation never asks, so the hub checks `Origin` itself on every request. These
  * tests open raw WebSockets (`ws`, which sends any Origin it is given, as a browser on another
- * site would) against the real hub-sample.
+ * site would) against the real hub-sample. A page on an attacker's name that resolves to this
+ * machine (DNS rebinding) sends its own name as `Host` and `Origin`: the hub answers only to the
+ * names in --AllowedHosts, so raw requests carrying such a pair are refused everywhere.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 
@@ -73,5 +76,61 @@ describe('Origin on the hubs', () => {
     // With a real connection token, so only the Origin stands between the request and the transport.
     expect((await request('GET', `/signalrbench?id=${connectionToken}`, EVIL, { Accept: 'text/event-stream' })).status).toBe(403);
     expect((await request('GET', `/signalrbench?id=${connectionToken}`, EVIL)).status).toBe(403);
+  });
+});
+
+/** Sends `head` (request line and headers) over a plain socket, as a rebinding page's browser
+ *  would, and returns the status code and body of the answer. */
+function rawRequest(head: string[]): Promise<Upgrade> {
+  const { hostname, port } = new URL(inject('hubHttpUrl'));
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(`${head.join('\r\n')}\r\nConnection: close\r\n\r\n`));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString();
+      // An accepted upgrade keeps the socket open: its status line is the answer.
+      if (answer.startsWith('HTTP/1.1 101')) socket.destroy();
+    });
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
+      resolve({ status, body: answer.slice(answer.indexOf('\r\n\r\n') + 4) });
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('DNS rebinding: a foreign Host with its own Origin', () => {
+  const port = new URL(inject('hubHttpUrl')).port;
+  const foreignHost = `Host: evil.example:${port}`;
+  const foreign = [foreignHost, `Origin: http://evil.example:${port}`];
+  const upgrade = ['Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=='];
+
+  it('negotiate on both hubs gets 400 "Invalid Hostname", no connection id', async () => {
+    for (const hub of ['/signalrbench', '/control']) {
+      const answer = await rawRequest([`POST ${hub}/negotiate?negotiateVersion=1 HTTP/1.1`, ...foreign, 'Content-Length: 0']);
+      expect(answer.status, hub).toBe(400);
+      expect(answer.body).toContain('Invalid Hostname');
+      expect(answer.body).not.toContain('connectionId');
+    }
+  });
+
+  it('a WebSocket upgrade on both hubs (skipNegotiation) gets 400, never 101', async () => {
+    for (const hub of ['/signalrbench', '/control']) {
+      expect((await rawRequest([`GET ${hub} HTTP/1.1`, ...foreign, ...upgrade])).status, hub).toBe(400);
+    }
+  });
+
+  it('/metrics gets 400, with or without an Origin', async () => {
+    expect((await rawRequest(['GET /metrics HTTP/1.1', ...foreign])).status).toBe(400);
+    expect((await rawRequest(['GET /metrics HTTP/1.1', foreignHost])).status).toBe(400);
+  });
+
+  it('the same requests on a name the hub answers to pass: localhost, its own page', async () => {
+    const own = [`Host: localhost:${port}`, `Origin: http://localhost:${port}`];
+    const negotiate = await rawRequest([`POST /signalrbench/negotiate?negotiateVersion=1 HTTP/1.1`, ...own, 'Content-Length: 0']);
+    expect(negotiate.status).toBe(200);
+    expect(negotiate.body).toContain('connectionId');
+    expect((await rawRequest(['GET /control HTTP/1.1', ...own, ...upgrade])).status).toBe(101);
+    expect((await rawRequest(['GET /metrics HTTP/1.1', ...own])).status).toBe(200);
   });
 });

@@ -3,9 +3,12 @@
  * connection count matches the connections open, its deliveries match what the runner received,
  * it follows the hubs' origin rules, and a hub with metrics off never fails a run.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMetrics, type ServerReading } from '../../core/server-metrics/reading.ts';
+import { MAX_METRICS_BYTES, platformFetchText } from '../../core/server-metrics/scraper.ts';
 import type { RunResult } from '../../core/run-result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench } from '../support/live-bench.ts';
@@ -162,4 +165,69 @@ describe('a hub frozen (SIGSTOP) mid-run while its metrics are read', () => {
     expect(result.server!.failedScrapes).toBeGreaterThan(0);
     expect(run.stdout).toMatch(/^Limit: The server stopped answering \(\d+ readings? of its metrics got no answer\)/m);
   }, 60_000);
+});
+
+describe('a metrics address that answers too much or too slowly', () => {
+  const FIFTY_MB = 50 * 1024 * 1024;
+  let server: http.Server;
+  let baseUrl = '';
+  /** Bytes each /huge answer had written to its socket when it closed. */
+  const hugeWritten: number[] = [];
+
+  beforeAll(async () => {
+    const line = Buffer.from(Array.from({ length: 1_000 }, (_, i) => `junk_metric_${i}{label="a"} ${i}\n`).join(''));
+    server = http.createServer((request, response) => {
+      if (request.url === '/huge') {
+        // 50 MB in chunks, as an endpoint gone wrong would stream it (no Content-Length).
+        response.writeHead(200, { 'Content-Type': 'text/plain' });
+        let sent = 0;
+        const write = () => {
+          while (sent < FIFTY_MB && !response.destroyed) {
+            sent += line.length;
+            if (!response.write(line)) return void response.once('drain', write);
+          }
+          response.end();
+        };
+        response.on('close', () => hugeWritten.push(request.socket.bytesWritten));
+        write();
+      } else if (request.url === '/announced') {
+        response.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(FIFTY_MB) });
+        response.write(line);
+      } else {
+        // A trickle that never ends: the time limit, not the size, stops it.
+        response.writeHead(200, { 'Content-Type': 'text/plain' });
+        const timer = setInterval(() => response.write('# still here\n'), 100);
+        response.on('close', () => clearInterval(timer));
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server?.closeAllConnections();
+    server?.close();
+  });
+
+  it('50 MB at --server-metrics: each answer is cut at the limit and skipped, said once, and a healthy run passes with exit 0', async () => {
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--connections', '50', '--interval-ms', '100', '--duration', '6', '--quiet', '--server-metrics', `${baseUrl}/huge`, '--json', '-']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr.match(/could not be read/g)).toHaveLength(1);
+    expect(run.stderr).toContain(`could not be read: the answer is over the 4 MB this tool reads of a metrics answer: it was skipped, not parsed`);
+    const result = runDocument(run.stdout);
+    expect(result.verdict.status).toBe('pass');
+    expect(result.server!.problem).toContain('over the 4 MB');
+    expect(result.server!.points).toEqual([]);
+    expect(result.server!.failedScrapes).toBeGreaterThanOrEqual(5);
+    // Read up to the limit, then let go: what the socket took is near 4 MB (plus kernel buffers), never 50 MB.
+    expect(hugeWritten.length).toBeGreaterThanOrEqual(5);
+    for (const written of hugeWritten) expect(written).toBeLessThan(FIFTY_MB / 2);
+  }, 60_000);
+
+  it('an announced Content-Length over the limit is refused before reading, and a trickle ends at the time limit', async () => {
+    const fetchText = platformFetchText(1_000);
+    await expect(fetchText(`${baseUrl}/announced`)).rejects.toThrow(`the answer is 50 MB, over the ${MAX_METRICS_BYTES / 1024 / 1024} MB this tool reads`);
+    const started = Date.now();
+    await expect(fetchText(`${baseUrl}/trickle`)).rejects.toThrow('no answer within 1 s (the server may be stalled or overloaded)');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
 });

@@ -11,6 +11,12 @@ export interface FakeHubOptions {
   deliveryDelayMs: number;
   /** Connections (by creation order) whose start fails. */
   failStart?: Set<number>;
+  /** The error message of a failed start. Default: a refused negotiate without an errno. */
+  failStartMessage?: string;
+  /** Connections (by creation order) whose start never answers (a frozen hub) until stopped. */
+  hangStart?: (id: number) => boolean;
+  /** Time each start takes before it opens, in ms (a slow hub). Default 0. */
+  startDelayMs?: number;
   /** Connections (by creation order) whose JoinGroup fails. */
   failJoin?: Set<number>;
   /** Hub methods this fake hub does not have (a hub without the benchmark contract). */
@@ -60,6 +66,7 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
     let open = false;
     let stopped = false;
     let generation = 0;
+    let abortStart: () => void = () => {};
     let reconnecting: (error?: Error) => void = () => {};
     let reconnected: () => void = () => {};
     const sent: { method: string; args: unknown[] }[] = [];
@@ -78,10 +85,13 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
       groups: new Set(),
       bufferedBytes: () => 0,
       start: async () => {
-        if (options.failStart?.has(id)) throw Object.assign(new Error('Failed to complete negotiation with the server: Error: refused'), { errorType: 'FailedToNegotiateWithServerError' });
+        if (options.failStart?.has(id)) throw Object.assign(new Error(options.failStartMessage ?? 'Failed to complete negotiation with the server: Error: refused'), { errorType: 'FailedToNegotiateWithServerError' });
+        if (options.hangStart?.(id)) await new Promise((_, reject) => (abortStart = () => reject(new Error('The connection was stopped during negotiation.'))));
+        if (options.startDelayMs) await new Promise((resolve) => time.setTimeout(() => resolve(undefined), options.startDelayMs!));
         open = true;
       },
       stop: async () => {
+        abortStart();
         stopped = true;
         open = false;
       },

@@ -23,6 +23,21 @@ describe('parseCliArgs', () => {
     expect(parsed.options.htmlPath).toBe('report.html');
   });
 
+  it('refuses options that would be ignored or overwritten without a word, saying what to add', () => {
+    const errorsOf = (...args: string[]) => {
+      const parsed = parseCliArgs(['--endpoint', 'http://h/signalrbench', ...args]);
+      return parsed.ok === false ? parsed.errors : [];
+    };
+    expect(errorsOf('--drop-share', '50')).toEqual(['--drop-share needs --drop-at (the second of the sends at which connections drop: without it nothing is dropped). Add --drop-at, or drop --drop-share.']);
+    expect(errorsOf('--drop-kind', 'server')[0]).toMatch(/^--drop-kind needs --drop-at/);
+    expect(errorsOf('--reconnect-policy', 'jittered')[0]).toMatch(/^--reconnect-policy needs --reconnect \(without it a lost connection does not come back/);
+    expect(errorsOf('--json', 'out/r.txt', '--html', './out/r.txt')).toEqual(['--json and --html both write out/r.txt: the second would overwrite the first. Give each its own file.']);
+    expect(errorsOf('--html', 'a.html', '--memory-log', 'a.html')[0]).toMatch(/^--html and --memory-log both write a\.html/);
+    expect(errorsOf('--endpoint', 'http://other/signalrbench')).toEqual(['--endpoint is given 2 times (http://h/signalrbench, http://other/signalrbench), but a run has one endpoint: keep one.']);
+    // With what they need, they mean something.
+    expect(parseCliArgs(['--endpoint', 'http://h/x', '--duration', '10', '--reconnect', '--reconnect-policy', 'jittered', '--drop-at', '2', '--drop-share', '50', '--drop-kind', 'server', '--json', '-', '--html', 'r.html']).ok).toBe(true);
+  });
+
   it('names an unknown option', () => {
     const parsed = parseCliArgs(['--endpoint', 'http://h/x', '--conections', '5']);
     expect(parsed.ok === false && parsed.errors[0]).toMatch(/--conections.*--help/);

@@ -66,4 +66,24 @@ describe('defaults derived from the page and the interval', () => {
     expect(result.ok).toBe(false);
     expect(!result.ok && result.errors.join(' ')).toMatch(/Drain must be a whole number from 1 to 600 s, but is "0"\. It is the longest wait/);
   });
+
+  it('says a group size or count that cannot fit with the values typed, never a derived 0', () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ scenario: 'smallGroup', connections: '20', groupSize: '50' }, '50 members per group but only 20 connections: not one group fits. Lower the group size to at most 20, or raise the connections to at least 50.'],
+      [{ scenario: 'bigGroup', connections: '20', groupSize: '50' }, '50 members per group but only 20 connections'],
+      [{ scenario: 'bigGroup', connections: '20', groupCount: '50' }, '50 groups but only 20 connections: each group needs at least 2 members, so 50 groups need 100. Lower the group count to at most 10, or raise the connections to at least 100.'],
+      [{ scenario: 'smallGroup', connections: '20', groupCount: '15' }, '15 groups but only 20 connections'],
+    ];
+    for (const [given, expected] of cases) {
+      const result = validateRunConfig({ endpointUrl, ...given });
+      expect(result.ok, JSON.stringify(given)).toBe(false);
+      const errors = result.ok ? [] : result.errors;
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain(expected);
+      expect(errors.join(' ')).not.toMatch(/but is 0|but is 1\b/);
+    }
+    // What fits still runs: 20 connections in groups of 20, or 10 groups of 2.
+    expect(validateRunConfig({ endpointUrl, scenario: 'smallGroup', connections: '20', groupSize: '20' }).ok).toBe(true);
+    expect(validateRunConfig({ endpointUrl, scenario: 'bigGroup', connections: '20', groupCount: '10' }).ok).toBe(true);
+  });
 });

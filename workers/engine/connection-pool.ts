@@ -1,12 +1,20 @@
 /**
  * Opens a worker's share of the connections at a paced rate (at most `concurrency` connects in
  * flight: Chromium opens 255 WebSockets in ~3 s with 8 in flight, ~5 s all at once) and keeps
- * track of their states. One connection's failure is counted and never ends the run.
+ * track of their states. One connection's failure is counted and never ends the run, but
+ * evidence that nothing can open does: with none open, the first GIVE_UP_AFTER_FAILURES
+ * connects all failed (refused, not a hub, ...), or none answered within FIRST_ANSWER_MS (a
+ * stalled hub), so the rest are not tried. Trying 100,000 refused connects 8 at a time took
+ * over a minute; waiting out a frozen hub's 15-s connect timeouts, wave after wave, half a minute.
+ * A slow hub is never given up on: one connect that opens, or any answer in time, keeps it going.
  */
 import type { Clock, Timers } from '../../core/clock.ts';
-import { CONNECT_TIMEOUT_MS } from '../../core/run-config.ts';
+import { CONNECT_TIMEOUT_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES } from '../../core/run-config.ts';
 import type { WorkerStats } from './worker-stats.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
+
+/** A refused connect, as Node (ECONNREFUSED) and the client say it. */
+const REFUSED = /ECONNREFUSED|connection refused/i;
 
 export type ConnectionState = 'pending' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed';
 
@@ -35,6 +43,16 @@ export class ConnectionPool {
   readonly connections: PooledConnection[] = [];
   #aborted = false;
   #closing = false;
+  /** Connects that opened (ever) and that failed, for the evidence that nothing can open. */
+  #opened = 0;
+  #failed = 0;
+  #answered = false;
+  /** Whether every connect failure so far was a refusal. */
+  #allRefused = false;
+  /** Why the pool stopped trying, once it has; resolves `#abandoned` for the connects in flight. */
+  #gaveUp: string | null = null;
+  #abandon: () => void = () => {};
+  readonly #abandoned = new Promise<'abandoned'>((resolve) => (this.#abandon = () => resolve('abandoned')));
 
   constructor(
     private readonly deps: PoolDeps,
@@ -54,7 +72,7 @@ export class ConnectionPool {
     return this.connections.filter((c) => c.state === 'connecting').length;
   }
 
-  /** Resolves when every connection is open or has failed (or opening was aborted). */
+  /** Resolves when every connection is open or has failed (or opening was aborted or given up). */
   async openAll(): Promise<void> {
     let next = 0;
     const lane = async () => {
@@ -62,7 +80,35 @@ export class ConnectionPool {
         await this.#open(this.connections[next++]!);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, this.connections.length) }, lane));
+    const watch = this.deps.timers.setTimeout(() => {
+      if (!this.#answered && this.#opened === 0) {
+        this.#giveUp(`no connect answered within ${FIRST_ANSWER_MS / 1_000} s and none opened: the hub is stalled or not answering (check that it is running and responsive)`, true);
+      }
+    }, FIRST_ANSWER_MS);
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.concurrency, this.connections.length) }, lane));
+    } finally {
+      this.deps.timers.clearTimeout(watch);
+    }
+    if (this.#gaveUp !== null) this.#failUntried(this.#gaveUp);
+  }
+
+  /** Stops trying: no new connects; with `abandonInFlight` (no answer to wait for), the ones in
+   *  flight are given up as failed too, else they end by themselves like the ones before them. */
+  #giveUp(reason: string, abandonInFlight: boolean): void {
+    if (this.#gaveUp !== null) return;
+    this.#gaveUp = reason;
+    this.#aborted = true;
+    if (abandonInFlight) this.#abandon();
+  }
+
+  /** The connections never tried count as failed too: every planned connection opened or failed. */
+  #failUntried(reason: string): void {
+    const untried = this.connections.filter((c) => c.state === 'pending');
+    if (untried.length === 0) return;
+    for (const pooled of untried) pooled.state = 'failed';
+    this.deps.stats.totals.connectionsFailed += untried.length;
+    this.deps.stats.recordError('connect', `${untried.length} of this worker's ${this.connections.length} connections were not tried: ${reason}.`);
   }
 
   /** Stops opening new connections; those in flight finish. */
@@ -160,26 +206,51 @@ export class ConnectionPool {
     // limit turns "stuck" into a counted, explained failure instead of a slow-looking one.
     const timedOut = new Promise<'timeout'>((resolve) => (timer = this.deps.timers.setTimeout(() => resolve('timeout'), CONNECT_TIMEOUT_MS)));
     try {
-      const outcome = await Promise.race([pooled.connection.start().then(() => 'open' as const), timedOut]);
+      const outcome = await Promise.race([pooled.connection.start().then(() => 'open' as const), timedOut, this.#abandoned]);
+      if (outcome === 'abandoned') {
+        pooled.state = 'failed';
+        void pooled.connection.stop().catch(() => undefined);
+        this.deps.stats.recordConnectFailure('connect', `${this.#where()}: abandoned, ${this.#gaveUp}.`);
+        return;
+      }
+      this.#answered = true;
       if (outcome === 'timeout') {
+        this.#failedOne('timeout');
         pooled.state = 'failed';
         void pooled.connection.stop().catch(() => undefined);
         this.deps.stats.recordConnectFailure('connect',
-          `${this.options.transport} (${this.options.protocol}) to ${this.options.endpointUrl}: did not open within ${CONNECT_TIMEOUT_MS / 1_000} s. ` +
+          `${this.#where()}: did not open within ${CONNECT_TIMEOUT_MS / 1_000} s. ` +
           (this.deps.inBrowser
             ? 'The server is not answering (stalled or overloaded), or the browser is holding the connection in its queue (6 connections per origin over HTTP/1.1 for Server-Sent Events and long polling).'
             : 'The server accepted nothing in that time: it may be stalled or overloaded. Check that the hub is running and responsive.'));
         return;
       }
       pooled.state = 'open';
+      this.#opened++;
       this.deps.stats.recordConnected(this.deps.clock.nowUs() - startedUs);
       if (this.options.statefulReconnect && pooled.connection.statefulGranted?.()) this.deps.stats.totals.statefulGranted++;
     } catch (error) {
+      this.#answered = true;
       pooled.state = 'failed';
       const classified = this.deps.classify(error, this.options);
       this.deps.stats.recordConnectFailure(classified.kind, classified.message);
+      this.#failedOne(classified.message);
     } finally {
       this.deps.timers.clearTimeout(timer);
     }
+  }
+
+  /** One more connect failed (`message` says how): with none open, enough of them mean nothing will. */
+  #failedOne(message: string): void {
+    this.#failed++;
+    this.#allRefused = (this.#failed === 1 || this.#allRefused) && REFUSED.test(message);
+    if (this.#opened === 0 && this.#failed >= GIVE_UP_AFTER_FAILURES) {
+      const how = this.#allRefused ? 'were all refused (nothing accepts connections there)' : 'all failed';
+      this.#giveUp(`the first ${this.#failed} connects ${how} and none opened, so the others would fail the same way`, false);
+    }
+  }
+
+  #where(): string {
+    return `${this.options.transport} (${this.options.protocol}) to ${this.options.endpointUrl}`;
   }
 }

@@ -54,7 +54,9 @@ describe('readMetrics', () => {
 
   it('says so when the answer holds none of the figures (an HTML page, another format)', () => {
     expect(() => readMetrics('<html><body>Not found</body></html>', 0)).toThrow(/holds none of the figures this tool reads/);
-    expect(() => readMetrics('{"cpu": 3}', 0)).toThrow(/not in the Prometheus text format/);
+    expect(() => readMetrics('{"cpu": 3}', 0)).toThrow(/holds none of the figures this tool reads/);
+    // Lines of the families read that are not the format are said as such.
+    expect(() => readMetrics('dotnet_process_cpu_count{cpu="0" 3\n', 0)).toThrow(/not in the Prometheus text format/);
   });
 });
 
@@ -134,6 +136,45 @@ describe('ServerScraper', () => {
     const record = scraper.record();
     expect(record.failedScrapes).toBe(3);
     expect(record.points.length).toBe(2);
+  });
+});
+
+describe('readMetrics on a large answer', () => {
+  it('reads its figures among 4 MB of other families', () => {
+    const others = Array.from({ length: 60_000 }, (_, i) => `# HELP app_route_${i} a route\n# TYPE app_route_${i} counter\napp_route_${i}{route="/r/${i}"} ${i}\n`).join('');
+    const text = others + metricsText(quiet);
+    expect(text.length).toBeGreaterThan(4_000_000);
+    expect(readMetrics(text, 5)).toMatchObject({ cpuSeconds: 1.5, hubDeliveries: 10, hubConnections: 50, signalrConnections: 51 });
+  });
+});
+
+describe('ServerScraper with a parser elsewhere (the runner\'s metrics thread)', () => {
+  it('hands each answer to the parser with the time it came, and counts a parser\'s refusal as a failed scrape', async () => {
+    const time = new FakeTime();
+    const handed: { text: string; atUs: number }[] = [];
+    let refuse = false;
+    const scraper = new ServerScraper({
+      url: 'http://h/metrics',
+      fetchText: async () => metricsText(quiet),
+      parse: async (text, atUs) => {
+        handed.push({ text, atUs });
+        if (refuse) throw new Error('the answer is not in the Prometheus text format (bad line)');
+        return readMetrics(text, atUs);
+      },
+      clock: time,
+      timers: time,
+    });
+    scraper.start();
+    await flushMicrotasks();
+    refuse = true;
+    await time.advanceByMs(SCRAPE_INTERVAL_MS + 10);
+    await scraper.stop(false);
+    expect(handed.map((h) => h.text)).toEqual([metricsText(quiet), metricsText(quiet)]);
+    expect(handed[1]!.atUs - handed[0]!.atUs).toBe(SCRAPE_INTERVAL_MS * 1_000);
+    const record = scraper.record();
+    expect(record.points.length).toBe(1);
+    expect(record.failedScrapes).toBe(1);
+    expect(record.problem).toContain('could not be read: the answer is not in the Prometheus text format (bad line)');
   });
 });
 

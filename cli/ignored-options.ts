@@ -1,0 +1,34 @@
+/** The runner's options that would be ignored or overwritten without a word, refused instead (exit 2). */
+import path from 'node:path';
+
+/** Options that depend on another, and what the other is for. */
+const NEEDS = [
+  ['drop-share', 'drop-at', 'the second of the sends at which connections drop: without it nothing is dropped'],
+  ['drop-kind', 'drop-at', 'the second of the sends at which connections drop: without it nothing is dropped'],
+  ['reconnect-policy', 'reconnect', 'without it a lost connection does not come back, and no policy applies'],
+] as const;
+
+/**
+ * Options that would be ignored or overwritten without a word: one that needs another which is
+ * missing, two result files on one path (the second would overwrite the first), and an endpoint
+ * given twice (the last would win; a run has one endpoint).
+ */
+export function ignoredOptionProblems(v: Record<string, string | boolean | undefined>, tokens: readonly { kind: string; name?: string; value?: string }[]): string[] {
+  const problems: string[] = [];
+  for (const [option, needed, why] of NEEDS) {
+    if (v[option] !== undefined && v[needed] === undefined) problems.push(`--${option} needs --${needed} (${why}). Add --${needed}, or drop --${option}.`);
+  }
+  const outputs = (['json', 'html', 'memory-log'] as const)
+    .map((option) => [option, v[option]] as const)
+    .filter((entry): entry is readonly [typeof entry[0], string] => typeof entry[1] === 'string' && entry[1] !== '-');
+  for (let i = 0; i < outputs.length; i++) {
+    for (let j = i + 1; j < outputs.length; j++) {
+      const [first, firstPath] = outputs[i]!;
+      const [second, secondPath] = outputs[j]!;
+      if (path.resolve(firstPath) === path.resolve(secondPath)) problems.push(`--${first} and --${second} both write ${firstPath}: the second would overwrite the first. Give each its own file.`);
+    }
+  }
+  const endpoints = tokens.filter((t) => t.kind === 'option' && t.name === 'endpoint').map((t) => t.value ?? '');
+  if (endpoints.length > 1) problems.push(`--endpoint is given ${endpoints.length} times (${endpoints.join(', ')}), but a run has one endpoint: keep one.`);
+  return problems;
+}

@@ -1,0 +1,20 @@
+/**
+ * Entry point of the runner's metrics thread: parses each scrape of --server-metrics away from
+ * the thread that sends (cli/server-metrics.ts), so even an answer at the size limit never
+ * delays a planned send.
+ */
+import { parentPort } from 'node:worker_threads';
+import { readMetrics } from '../core/server-metrics/reading.ts';
+import type { ParseRequest, ParseAnswer } from './server-metrics.ts';
+
+if (!parentPort) throw new Error('metrics-thread runs as a worker thread of the headless runner, not on its own.');
+const port = parentPort;
+port.on('message', ({ id, text, atUs }: ParseRequest) => {
+  let answer: ParseAnswer;
+  try {
+    answer = { id, reading: readMetrics(text, atUs) };
+  } catch (error) {
+    answer = { id, error: error instanceof Error ? error.message : String(error) };
+  }
+  port.postMessage(answer);
+});
