@@ -32,6 +32,8 @@ export interface CliOptions {
   quiet: boolean;
   /** Set with --find-capacity: the search's ramp; the run configuration is its base. */
   capacity: CapacitySettings | null;
+  /** --workers was given: a connections ramp then keeps it, else it scales its engines per step. */
+  workersGiven: boolean;
 }
 
 export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; errors: string[] } | { ok: 'help' };
@@ -215,6 +217,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       serverMetricsUrl: v['server-metrics'] ?? null,
       quiet: v.quiet ?? false,
       capacity,
+      workersGiven: v.workers !== undefined,
     },
   };
 }

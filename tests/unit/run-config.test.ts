@@ -67,3 +67,11 @@ describe('defaults derived from the page and the interval', () => {
     expect(!result.ok && result.errors.join(' ')).toMatch(/Drain must be a whole number from 1 to 600 s, but is "0"\. It is the longest wait/);
   });
 });
+
+describe('a planned drop and the warm-up', () => {
+  it('a run that would drop inside its warm-up is refused', () => {
+    const result = validateRunConfig({ endpointUrl: 'http://h/hub', durationSec: 10, warmupSec: 5, reconnect: true, dropAtSec: 2 });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors).toEqual([expect.stringMatching(/^Drop at \(2 s\) falls inside the warm-up \(5 s\)/)]);
+  });
+});

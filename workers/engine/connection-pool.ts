@@ -163,11 +163,14 @@ export class ConnectionPool {
       if (outcome === 'timeout') {
         pooled.state = 'failed';
         void pooled.connection.stop().catch(() => undefined);
+        // In a browser, Server-Sent Events and long polling wait in its queue of 6 per origin: a
+        // time-out there is the browser's limit; elsewhere the server did not answer.
+        const cause = this.deps.inBrowser && this.options.transport !== 'WebSockets' ? 'browserQueue' : 'timedOut';
         this.deps.stats.recordConnectFailure('connect',
           `${this.options.transport} (${this.options.protocol}) to ${this.options.endpointUrl}: did not open within ${CONNECT_TIMEOUT_MS / 1_000} s. ` +
           (this.deps.inBrowser
             ? 'The server is not answering (stalled or overloaded), or the browser is holding the connection in its queue (6 connections per origin over HTTP/1.1 for Server-Sent Events and long polling).'
-            : 'The server accepted nothing in that time: it may be stalled or overloaded. Check that the hub is running and responsive.'));
+            : 'The server accepted nothing in that time: it may be stalled or overloaded. Check that the hub is running and responsive.'), cause);
         return;
       }
       pooled.state = 'open';
@@ -175,7 +178,7 @@ export class ConnectionPool {
     } catch (error) {
       pooled.state = 'failed';
       const classified = this.deps.classify(error, this.options);
-      this.deps.stats.recordConnectFailure(classified.kind, classified.message);
+      this.deps.stats.recordConnectFailure(classified.kind, classified.message, classified.cause);
     } finally {
       this.deps.timers.clearTimeout(timer);
     }
