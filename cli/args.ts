@@ -102,9 +102,13 @@ Capacity search (--find-capacity): ramp the load until the guide's rule breaks, 
   --settle <s>              seconds at the start of each step not judged (default ${CAPACITY_DEFAULTS.settleSec})
   --bisect <n>              extra steps between the last step that held and the first that
                             broke (default ${CAPACITY_DEFAULTS.bisectSteps})
-  Exit codes: 0 the service's capacity was found, or every step held up to --max; 1 this
-  client broke first (its capacity, not the service's), or the search was stopped; 2 bad input;
-  3 even the first step failed, or nothing could be measured
+  A failing step says what failed it and whose it was: the service's, this client's (it fell
+  behind its schedule, ran out of file descriptors or ports, lost an engine), or unknown. The
+  lowest failing load is run once more to confirm the break. Planned drops are refused.
+  Exit codes: 0 the service's capacity was found, or every step held up to --max; 1 even the
+  first step broke, this client broke first (its capacity, not the service's), which side broke
+  is unknown, or the search was stopped; 2 bad input, or more connections than this machine's
+  open-file or port limits hold; 3 the first step measured nothing (the hub refused the method)
 
 Agent mode (join a dashboard's run instead): live-bench --agent <control-url> --session <code>
   (live-bench --agent x --help for its options)

@@ -8,7 +8,7 @@ import { systemClock, systemTimers } from '../core/clock.ts';
 import { answerLines, loadText } from '../core/capacity/answer.ts';
 import { capacitySection } from '../core/capacity/capacity-export.ts';
 import { CapacitySearch } from '../core/capacity/capacity-search.ts';
-import { stepByIndex, type CapacityResult, type CapacityStep } from '../core/capacity/capacity-result.ts';
+import { heldPerSecOf, judgedLoadOf, stepByIndex, type CapacityResult, type CapacityStep } from '../core/capacity/capacity-result.ts';
 import { limitedByText } from '../core/capacity/step-judge.ts';
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
 import { keptRunOf } from '../core/kept-run.ts';
@@ -98,7 +98,7 @@ export function stepLine(result: CapacityResult, step: CapacityStep): string {
   return [
     `step ${step.index} ${step.phase.padEnd(6)} ${loadText(result, step)}`,
     `open ${formatCount(step.connectionsOpened)}`,
-    `received ${formatCount(step.receivedPerSec)}/s`,
+    `held ${formatCount(heldPerSecOf(step))}/s`,
     step.latency.count > 0 ? `p99 ${formatMs(step.latency.p99Us)}` : 'nothing arrived',
     `under 1 s ${step.verdict.share === null ? '–' : formatShare(step.verdict.share)}`,
     `delivery ${step.verdict.delivery === null ? '–' : formatShare(step.verdict.delivery)}`,
@@ -138,6 +138,7 @@ export function searchExitCode(result: CapacityResult, writeFailed: boolean, io:
   if (finding.kind === 'found' && finding.limitedBy === 'client') reasons.push('this client broke before the service: the load it held is its own limit, not the service\'s capacity.');
   if (finding.kind === 'found' && finding.limitedBy === 'unknown') reasons.push('which side broke is unknown: the load that held is not a capacity of the service until a run shows which side failed.');
   if (finding.brokeStep !== null && result.steps.some((s) => s.judgement.passed === null)) reasons.push('the search was stopped before the break was run again to confirm it.');
+  else if (finding.kind === 'found' && result.steps.some((s) => s.index > finding.brokeStep! && judgedLoadOf(s).unreachable)) reasons.push('the service stopped answering after the break (no connection opened), so the search could not finish.');
   if (finding.kind === 'unjudged') reasons.push(`the search ended before a step broke (${stepByIndex(result, result.steps.at(-1)?.index ?? null)?.judgement.reasons[0] ?? 'no step ran'}).`);
   if (writeFailed) reasons.push('a result file could not be written (see above).');
   for (const reason of reasons) io.err(`live-bench: ${reason}`);

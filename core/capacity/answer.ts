@@ -10,7 +10,7 @@ import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 import type { EditionId } from '../guide/index.ts';
 import { combinationLabel, SCENARIO_LABELS } from '../labels.ts';
 import { formatPercent, judgeTiers, tierLoad } from '../tier-view.ts';
-import { heldPerSecOf, stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';
+import { heldPerSecOf, judgedLoadOf, stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS, stepConfig } from './settings.ts';
 
 export interface TierShare {
@@ -94,6 +94,8 @@ function confirmationText(result: CapacityResult): string {
   if (confirmed === true) return `Confirmed: the same load broke again at step ${again?.index ?? '?'}.`;
   if (confirmed === false) return `Unconfirmed: the same load held when run again at step ${again?.index ?? '?'}, so the limit lies near this load rather than at it; run the search again to be sure.`;
   if (confirmed === undefined) return '';
+  const gone = result.steps.find((s) => s.index > (result.finding.brokeStep ?? 0) && judgedLoadOf(s).unreachable);
+  if (gone) return `Unconfirmed: at step ${gone.index} the service opened no connection (${gone.connections} asked for), so the search ended there.`;
   return result.running ? 'Running it once more to confirm.' : 'Unconfirmed: the search ended before the load was run again.';
 }
 

@@ -9,7 +9,7 @@ import { recentRates } from '../recent-rates.ts';
 import type { RunOutcome, RunVerdict } from '../run-outcome.ts';
 import type { RunConfig } from '../run-config.ts';
 import type { RunResult } from '../run-result.ts';
-import { bounds, breakConfirmed, type StepPhase } from './search-plan.ts';
+import { bounds, breakConfirmed, type JudgedLoad, type StepPhase } from './search-plan.ts';
 import { plannedSendRate, type CapacitySettings } from './settings.ts';
 import { judgeStep, stepHealth, type ClientContext, type LimitedBy, type StepHealth, type StepJudgement } from './step-judge.ts';
 
@@ -134,12 +134,18 @@ export function heldPerSecOf(step: Pick<CapacityStep, 'heldPerSec' | 'receivedPe
   return step.heldPerSec ?? step.receivedPerSec;
 }
 
+/** What the search plan needs of a step (search-plan.ts). */
+export function judgedLoadOf(step: CapacityStep): JudgedLoad {
+  const { passed, limitedBy } = step.judgement;
+  return { load: step.load, phase: step.phase, passed, unreachable: passed === false && step.connectionsOpened === 0 && limitedBy !== 'client' };
+}
+
 /** The finding from the steps run so far. */
 export function findingOf(steps: readonly CapacityStep[]): CapacityFinding {
-  const judged = steps.map((s) => ({ load: s.load, phase: s.phase, passed: s.judgement.passed }));
+  const judged = steps.map(judgedLoadOf);
   const { held, broke } = bounds(judged);
   const heldStep = held === null ? null : steps.find((s) => s.load === held && s.judgement.passed === true)!.index;
-  const broken = broke === null ? null : steps.find((s) => s.load === broke && s.judgement.passed === false)!;
+  const broken = broke === null ? null : steps.find((s, i) => s.load === broke && s.judgement.passed === false && (!judged[i]!.unreachable || judged.every((j) => j.passed !== false || j.unreachable)))!;
   if (broken) return { kind: held === null ? 'firstStepFailed' : 'found', limitedBy: broken.judgement.limitedBy, heldStep, brokeStep: broken.index, confirmed: breakConfirmed(judged) };
   const unjudged = steps.some((s) => s.judgement.passed === null);
   return { kind: unjudged || steps.length === 0 ? 'unjudged' : 'atLeastMax', limitedBy: null, heldStep, brokeStep: null, confirmed: null };

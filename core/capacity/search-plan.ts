@@ -7,7 +7,8 @@
  * run once more (`confirm`): one failure can be a hiccup of the machine or the network, so the
  * break is *confirmed* only when it fails again; a load that failed once is never taken as held,
  * and a break that held on its second run is said to be unconfirmed. A step that could not be
- * judged (stopped, or nothing measured) ends the search.
+ * judged (stopped, or nothing measured) ends the search, and so does one the service no longer
+ * answered at all (`unreachable`).
  */
 import type { CapacitySettings } from './settings.ts';
 
@@ -19,6 +20,10 @@ export interface JudgedLoad {
   phase: StepPhase;
   /** true: held; false: broke; null: could not be judged (stopped, nothing measured). */
   passed: boolean | null;
+  /** It broke with no connection open, not for the client's reasons: the service stopped
+   *  answering (killed, down). Nothing more can be learnt: the search ends after it, and it
+   *  counts as the break only when no step broke with connections open. */
+  unreachable?: boolean;
 }
 
 export interface NextStep {
@@ -36,7 +41,7 @@ export function rampLoads(settings: Pick<CapacitySettings, 'start' | 'step' | 'm
 
 /** The next step to run, or null when the search is over. */
 export function nextStep(settings: CapacitySettings, judged: readonly JudgedLoad[]): NextStep | null {
-  if (judged.some((step) => step.passed === null)) return null;
+  if (judged.some((step) => step.passed === null || step.unreachable)) return null;
   const { held, broke } = bounds(judged);
   if (broke === null) {
     const next = rampLoads(settings).find((load) => held === null || load > held);
@@ -62,7 +67,8 @@ export function breakConfirmed(judged: readonly JudgedLoad[]): boolean | null {
 
 /** The highest load that held below the lowest that broke, and that lowest failing load. */
 export function bounds(judged: readonly JudgedLoad[]): { held: number | null; broke: number | null } {
-  const failing = judged.filter((step) => step.passed === false).map((step) => step.load);
+  const measured = judged.filter((step) => step.passed === false && !step.unreachable);
+  const failing = (measured.length > 0 ? measured : judged.filter((step) => step.passed === false)).map((step) => step.load);
   const broke = failing.length > 0 ? Math.min(...failing) : null;
   const passing = judged.filter((step) => step.passed === true && (broke === null || step.load < broke)).map((step) => step.load);
   return { held: passing.length > 0 ? Math.max(...passing) : null, broke };

@@ -132,7 +132,8 @@ function serviceEvidence(run: StepRun, health: StepHealth): string | null {
   const deliveryFailed = (lostOf(fates, drained(run.outcome)) ?? 0) > 0 || fates.late + fates.afterDrain > 0 || held > 0;
   const kept = health.keptSchedule === true;
   const connects = refused > 0 ? ` (${causesText(health.connectCauses, 'service')})` : '';
-  if (kept && (deliveryFailed || refused > 0)) return `${connects} while the client kept its schedule`;
+  // Its schedule speaks for the receptions it sent; of connects alone it says nothing.
+  if (kept && deliveryFailed) return `${connects} while the client kept its schedule`;
   return refused > 0 ? connects : null;
 }
 

@@ -94,3 +94,21 @@ describe('confirming the break', () => {
     expect(nextStep(settings(), judged)).toEqual({ load: 250, phase: 'confirm' });
   });
 });
+
+describe('a service that stopped answering', () => {
+  const gone = (load: number, phase: JudgedLoad['phase'] = 'bisect'): JudgedLoad => ({ load, phase, passed: false, unreachable: true });
+
+  it('ends the search: nothing more can be learnt from a service that opens no connection', () => {
+    expect(nextStep(settings(), [held(100), broke(200), gone(150)])).toBeNull();
+    expect(nextStep(settings(), [gone(100, 'ramp')])).toBeNull();
+  });
+
+  it('the break stays the step that broke with connections open, below which the service held', () => {
+    expect(bounds([held(100), broke(200), gone(150)])).toEqual({ held: 100, broke: 200 });
+    expect(breakConfirmed([held(100), broke(200), gone(150)])).toBeNull();
+  });
+
+  it('a service that opened nothing from the first step broke there', () => {
+    expect(bounds([gone(100, 'ramp')])).toEqual({ held: null, broke: 100 });
+  });
+});
