@@ -91,6 +91,18 @@ describe('live-bench --find-capacity', () => {
     expect(Math.abs(held.connections * 4 - LIMIT) / LIMIT).toBeLessThanOrEqual(0.15);
   });
 
+  it('a first step that the service failed: exit 1, with what failed it, confirmed, nothing called a capacity', async () => {
+    const jsonPath = await tempFile('first.json');
+    const run = await liveBench(['--find-capacity', '--endpoint', `${limited.httpUrl}/signalrbench`, '--connections', '40', '--ramp', 'rate',
+      '--start', '1000', '--step', '100', '--max', '1100', ...short, '--json', jsonPath]);
+    expect(run.code, run.stderr).toBe(1);
+    const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
+    expect(result.finding).toMatchObject({ kind: 'firstStepFailed', limitedBy: 'service', heldStep: null, brokeStep: 1, confirmed: true });
+    expect(result.steps.map((s) => s.phase)).toEqual(['ramp', 'confirm']);
+    expect(run.stderr).toMatch(/live-bench: even the first step broke: no capacity was found/);
+    expect(run.stdout).not.toMatch(/^Held/m);
+  });
+
   it('a hub without the methods: exit 3 in seconds, nothing called a capacity', async () => {
     const run = await liveBench(['--find-capacity', '--endpoint', `${plain.httpUrl}/emptyhub`, '--connections', '10', '--ramp', 'rate', '--start', '10', '--step', '10', '--max', '50', ...short]);
     expect(run.code).toBe(3);
@@ -164,5 +176,7 @@ describe('live-bench --find-capacity', () => {
     expect(result.steps[2]).toMatchObject({ phase: 'confirm', load: 20, judgement: { passed: true } });
     expect(result.finding).toMatchObject({ kind: 'found', heldStep: 1, brokeStep: 2, confirmed: false });
     expect(run.stdout).toMatch(/Unconfirmed: the same load held when run again at step 3/);
+    // The search never sits silent while the frozen step waits out its drain.
+    expect(run.stderr).toMatch(/^step 2: draining, \d+ of 20 open after \d+ s$/m);
   });
 });
