@@ -120,7 +120,8 @@ Exit codes:
   0  the run finished and passed: the guide's verdict (unless --no-guide-rule) and every threshold
   1  it did not pass: the verdict failed, a threshold broke, it was stopped early, or a result
      file could not be written
-  2  bad input (options, or an output path that cannot be written); nothing was run
+  2  bad input (options, an output path that cannot be written, or more connections than this
+     machine's open files or ephemeral ports hold); nothing was run
   3  nothing could be measured: no connection opened, or the hub lacks the scenario's method`;
 
 export function parseCliArgs(argv: string[]): ParsedArgs {
