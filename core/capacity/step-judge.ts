@@ -88,7 +88,7 @@ export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
   if (outcome.kind === 'failed' && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };
   if (outcome.kind !== 'finished' && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
   if (verdict.status === 'pass') return { passed: true, limitedBy: null, reasons: [verdict.sentence] };
-  const failed = whatFailed(run);
+  const failed = whatFailed(run, health.connectCauses);
   const what = failed.length > 0 ? failed.join('; ') : verdict.sentence.replace(/\.$/, '');
   // The server's side from its metrics, when they were read: the same sentence as the run summary's.
   const server = run.server ? limitOfResult(run) : null;
@@ -130,11 +130,9 @@ function serviceEvidence(run: StepRun, health: StepHealth): string | null {
   const { fates, totals } = run;
   const held = (fates.notSent.backedUp ?? 0) + (fates.notSent.reconnecting ?? 0) + (fates.notSent.writeFailed ?? 0) + (totals.disconnects > 0 ? fates.notSent.disconnected ?? 0 : 0);
   const deliveryFailed = (lostOf(fates, drained(run.outcome)) ?? 0) > 0 || fates.late + fates.afterDrain > 0 || held > 0;
-  const kept = health.keptSchedule === true;
-  const connects = refused > 0 ? ` (${causesText(health.connectCauses, 'service')})` : '';
   // Its schedule speaks for the receptions it sent; of connects alone it says nothing.
-  if (kept && deliveryFailed) return `${connects} while the client kept its schedule`;
-  return refused > 0 ? connects : null;
+  if (health.keptSchedule === true && deliveryFailed) return ' while the client kept its schedule';
+  return refused > 0 ? '' : null;
 }
 
 const NOT_SENT_WORDS: Record<NotSentReason, string> = {
@@ -145,8 +143,8 @@ const NOT_SENT_WORDS: Record<NotSentReason, string> = {
   clientBehind: 'due after the client fell behind',
 };
 
-/** What failed the step, biggest first: lost, never sent (why), late, connections not opened. */
-function whatFailed(run: StepRun): string[] {
+/** What failed the step, biggest first: lost, never sent (why), late, connections not opened (why). */
+function whatFailed(run: StepRun, causes: ConnectCauseCounts | undefined): string[] {
   const { fates, latency, totals, config } = run;
   const parts: string[] = [];
   const of = fates.planned > 0 ? ` of ${formatCount(fates.planned)}` : '';
@@ -160,7 +158,8 @@ function whatFailed(run: StepRun): string[] {
   const late = fates.late + fates.afterDrain;
   // The p99 is named only when it is itself past the guide's 1 s: a p99 that passes explains nothing.
   if (late > 0) parts.push(`${formatCount(late)}${of} arrived 1 s or more after their planned time${latency.count > 0 && latency.p99Us >= GUIDE_LATENCY_LIMIT_US ? ` (p99 ${formatMs(latency.p99Us)})` : ''}`);
-  if (totals.connectionsFailed > 0) parts.push(`${formatCount(totals.connectionsFailed)} of ${formatCount(config.connections)} connections failed to open`);
+  const why = causesText(causes);
+  if (totals.connectionsFailed > 0) parts.push(`${formatCount(totals.connectionsFailed)} of ${formatCount(config.connections)} connections failed to open${why ? ` (${why})` : ''}`);
   if (totals.duplicated > 0) parts.push(`${formatCount(totals.duplicated)} arrived more than once`);
   return parts;
 }

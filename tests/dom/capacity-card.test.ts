@@ -66,7 +66,7 @@ describe('CapacityCard', () => {
     expect(card.target.querySelector('[data-testid=capacity-card]')!.getAttribute('data-limited-by')).toBe('unknown');
     expect(card.text('capacity-headline')[0]).toMatch(/^Cause unknown: held/);
     expect(card.text('capacity-client-note')[0]).toMatch(/^Which side broke is unknown/);
-    expect(card.text('capacity-step-verdict')[2]).toMatch(/^broke \(cause unknown\) 20 of 20 connections failed to open; which side failed is unknown/);
+    expect(card.text('capacity-step-verdict')[2]).toMatch(/^broke \(cause unknown\) 20 of 20 connections failed to open \(20 for a reason the error does not say\); which side failed is unknown/);
     card.done();
   });
 });
