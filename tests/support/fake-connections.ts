@@ -3,6 +3,7 @@
  * GroupBroadcast and SendToConnection like the hub-sample does, with knobs for the faults the
  * engine must count: refused starts, dropped and duplicated deliveries, closes.
  */
+import { connectCauseOf } from '../../core/connect-causes.ts';
 import type { BenchConnection, ClassifiedError, ConnectionFactory } from '../../workers/engine/connection.ts';
 import type { FakeTime } from './fake-time.ts';
 
@@ -11,6 +12,8 @@ export interface FakeHubOptions {
   deliveryDelayMs: number;
   /** Connections (by creation order) whose start fails. */
   failStart?: Set<number>;
+  /** What their start fails with; default a negotiate refusal that names no cause. */
+  failStartMessage?: string;
   /** Connections (by creation order) whose JoinGroup fails. */
   failJoin?: Set<number>;
   /** Hub methods this fake hub does not have (a hub without the benchmark contract). */
@@ -75,7 +78,7 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
       groups: new Set(),
       bufferedBytes: () => 0,
       start: async () => {
-        if (options.failStart?.has(id)) throw Object.assign(new Error('Failed to complete negotiation with the server: Error: refused'), { errorType: 'FailedToNegotiateWithServerError' });
+        if (options.failStart?.has(id)) throw Object.assign(new Error(options.failStartMessage ?? 'Failed to complete negotiation with the server: Error: refused'), { errorType: 'FailedToNegotiateWithServerError' });
         open = true;
       },
       stop: async () => {
@@ -143,7 +146,7 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
 
 export function classifyPlainly(error: unknown): ClassifiedError {
   const message = error instanceof Error ? error.message : String(error);
-  return { kind: /negotiat/.test(message) ? 'negotiate' : 'connect', message };
+  return { kind: /negotiat/.test(message) ? 'negotiate' : 'connect', message, cause: connectCauseOf(message) };
 }
 
 /** Sizes a hub call as its JSON text would be. */
