@@ -7,7 +7,9 @@
  * service's. Linux only (read from /proc); elsewhere nothing is checked. The parsing is pure.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { formatCount } from '../core/format.ts';
+import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 
 /** File descriptors the runner holds besides its connections (stdio, the event loop, worker
  *  threads, files it writes), and the negotiate requests' sockets while connections open:
@@ -77,6 +79,9 @@ export interface LoadToCheck {
   connections: number;
   /** A capacity search's largest step, when above `connections`. */
   maxConnections?: number;
+  /** Engines the run was given with --workers, and this machine's cores: one engine past its
+   *  share of connections on a machine with idle cores is worth a word. Absent: not checked. */
+  engines?: { workers: number; cores: number };
 }
 
 /** The connections the limits hold, against the load: what to refuse, what to warn about. */
@@ -105,6 +110,12 @@ export function checkClientLimits(limits: ClientLimits, load: LoadToCheck): Limi
       warnings.push(`${formatCount(largest)} connections to one hub are close to this machine's ${formatCount(ports)} ephemeral ports (net.ipv4.ip_local_port_range ${portRange.low}-${portRange.high}): connects past them fail with EADDRNOTAVAIL and are judged client-limited. ${advice}`);
     }
   }
+  if (load.engines) {
+    const advised = defaultEngineCount(load.connections, load.engines.cores);
+    if (advised > load.engines.workers) {
+      warnings.push(`${formatCount(load.connections)} connections on ${formatCount(load.engines.workers)} engine${load.engines.workers === 1 ? '' : 's'} is over ${formatCount(CONNECTIONS_PER_ENGINE)} per engine while this machine has ${formatCount(load.engines.cores)} cores: an engine that falls behind is judged client-limited. Give it --workers ${advised}.`);
+    }
+  }
   return { refusals, warnings };
 }
 
@@ -116,8 +127,11 @@ function raiseAdvice(limit: OpenFilesLimit, needed: number): string {
   return `Its hard limit is ${formatCount(limit.hard)}: raise it (LimitNOFILE in a systemd unit, nofile in /etc/security/limits.conf) and then ulimit -n ${target}, or spread the connections over more agents (live-bench --agent on other machines).`;
 }
 
-/** The connections a run, or a capacity search's first and largest steps, will open. */
-export function loadOfRun(config: { connections: number }, capacity: { ramp: string; start: number; max: number } | null): LoadToCheck {
+/**
+ * The connections a run, or a capacity search's first and largest steps, will open; with the
+ * engines it was given when --workers was (a connections ramp without it scales them per step).
+ */
+export function loadOfRun(config: { connections: number; workers: number }, capacity: { ramp: string; start: number; max: number } | null, workersGiven = false, cores = availableParallelism()): LoadToCheck {
   if (capacity?.ramp === 'connections') return { connections: capacity.start, maxConnections: capacity.max };
-  return { connections: config.connections };
+  return { connections: config.connections, ...(workersGiven ? { engines: { workers: config.workers, cores } } : {}) };
 }

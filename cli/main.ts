@@ -50,7 +50,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     return EXIT.badInput;
   }
   // The runner's own limits before it connects: a run they cannot hold is refused with what to type.
-  const limits = checkClientLimits(readClientLimits(), loadOfRun(config, parsed.options.capacity));
+  const limits = checkClientLimits(readClientLimits(), loadOfRun(config, parsed.options.capacity, parsed.options.workersGiven));
   for (const warning of limits.warnings) io.err(`live-bench: warning: ${warning}`);
   if (limits.refusals.length > 0) {
     for (const refusal of limits.refusals) io.err(`live-bench: ${refusal}`);

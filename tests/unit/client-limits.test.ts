@@ -44,18 +44,26 @@ describe('against the connections asked for', () => {
   });
 
   it('a ramp whose first step fits is warned about its later steps, not refused', () => {
-    const check = checkClientLimits(limits(150), loadOfRun({ connections: 10 }, { ramp: 'connections', start: 50, max: 350 }));
+    const check = checkClientLimits(limits(150), loadOfRun({ connections: 10, workers: 1 }, { ramp: 'connections', start: 50, max: 350 }));
     expect(check.refusals).toEqual([]);
     expect(check.warnings).toEqual([expect.stringMatching(new RegExp(`^Steps above about ${150 - FD_HEADROOM} connections will run out of this runner's 150 open files \\(EMFILE\\): they will be judged client-limited`))]);
   });
 
   it('a rate ramp checks its fixed connections', () => {
-    expect(loadOfRun({ connections: 40 }, { ramp: 'rate', start: 100, max: 1_000 })).toEqual({ connections: 40 });
+    expect(loadOfRun({ connections: 40, workers: 1 }, { ramp: 'rate', start: 100, max: 1_000 })).toEqual({ connections: 40 });
   });
 
   it('refuses more connections to one hub than there are ephemeral ports, and warns near them', () => {
     expect(checkClientLimits(limits(1_000_000), { connections: 30_000 }).refusals).toEqual([expect.stringMatching(/^30,000 connections to one hub need as many ephemeral ports, but this machine has 28,232 .*EADDRNOTAVAIL.*more agents/)]);
     expect(checkClientLimits(limits(1_000_000), { connections: 26_000 }).warnings).toEqual([expect.stringMatching(/close to this machine's 28,232 ephemeral ports/)]);
+  });
+
+  it('suggests --workers when one engine carries past its share on a machine with idle cores', () => {
+    const load = loadOfRun({ connections: 20_000, workers: 1 }, null, true, 8);
+    expect(checkClientLimits(limits(1_000_000, 1_000_000, 60_000), load).warnings).toEqual([expect.stringMatching(/^20,000 connections on 1 engine is over 5,000 per engine while this machine has 8 cores: .*--workers 4\.$/)]);
+    // Not given: the default already spread them; on 2 cores one engine is the advice.
+    expect(loadOfRun({ connections: 20_000, workers: 4 }, null, false, 8)).toEqual({ connections: 20_000 });
+    expect(checkClientLimits(limits(1_000_000, 1_000_000, 60_000), loadOfRun({ connections: 20_000, workers: 1 }, null, true, 2)).warnings).toEqual([]);
   });
 
   it('says nothing when the limits hold the run, or cannot be read', () => {
