@@ -53,7 +53,7 @@ export function capacityAnswer(result: CapacityResult): CapacityAnswer {
 function headline(result: CapacityResult, held: CapacityStep | null, what: string): string {
   const { finding } = result;
   if (!held) {
-    if (finding.kind === 'firstStepFailed') return `Even the first step (${loadText(result, result.steps[0]!)}) broke the guide's rule${finding.limitedBy === 'client' ? ', and the client set that limit' : ''}: lower the ramp's start.`;
+    if (finding.kind === 'firstStepFailed') return `Even the first step (${loadText(result, result.steps[0]!)}) broke the guide's rule${finding.limitedBy === 'client' ? ', and the client set that limit' : finding.limitedBy === 'unknown' ? ', and which side failed is unknown' : ''}: lower the ramp's start.`;
     if (result.running) return 'Searching: no step has held yet.';
     return 'No capacity found: no step could be judged.';
   }
