@@ -36,6 +36,8 @@ export interface CliOptions {
   quiet: boolean;
   /** Set with --find-capacity: the search's ramp; the run configuration is its base. */
   capacity: CapacitySettings | null;
+  /** --workers was given: a connections ramp then keeps it, else it scales its engines per step. */
+  workersGiven: boolean;
 }
 
 export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; errors: string[] } | { ok: 'help' };
@@ -109,9 +111,13 @@ Capacity search (--find-capacity): ramp the load until the guide's rule breaks, 
   --settle <s>              seconds at the start of each step not judged (default ${CAPACITY_DEFAULTS.settleSec})
   --bisect <n>              extra steps between the last step that held and the first that
                             broke (default ${CAPACITY_DEFAULTS.bisectSteps})
-  Exit codes: 0 the service's capacity was found, or every step held up to --max; 1 this
-  client broke first (its capacity, not the service's), or the search was stopped; 2 bad input;
-  3 even the first step failed, or nothing could be measured
+  A failing step says what failed it and whose it was: the service's, this client's (it fell
+  behind its schedule, ran out of file descriptors or ports, lost an engine), or unknown. The
+  lowest failing load is run once more to confirm the break. Planned drops are refused.
+  Exit codes: 0 the service's capacity was found, or every step held up to --max; 1 even the
+  first step broke, this client broke first (its capacity, not the service's), which side broke
+  is unknown, or the search was stopped; 2 bad input, or more connections than this machine's
+  open-file or port limits hold; 3 the first step measured nothing (the hub refused the method)
 
 Agent mode (join a dashboard's run instead): live-bench --agent <control-url> --session <code>
   (live-bench --agent x --help for its options)
@@ -124,7 +130,8 @@ Exit codes:
      and no reception lost, never sent or duplicated (beyond --allow-loss)
   1  it did not pass: the verdict failed, a threshold broke, messages were lost, never sent or
      duplicated, it was stopped early, or a result file could not be written
-  2  bad input (options, or an output path that cannot be written); nothing was run
+  2  bad input (options, an output path that cannot be written, or more connections than this
+     machine's open files or ephemeral ports hold); nothing was run
   3  nothing could be measured: no connection opened, or the hub lacks the scenario's method
   4  the runner itself failed (an internal error, its message printed): not a verdict on the
      service; report it with the command line`;
@@ -231,6 +238,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       serverMetricsUrl: v['server-metrics'] ?? null,
       quiet: v.quiet ?? false,
       capacity,
+      workersGiven: v.workers !== undefined,
     },
   };
 }

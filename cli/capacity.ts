@@ -8,7 +8,7 @@ import { systemClock, systemTimers } from '../core/clock.ts';
 import { answerLines, loadText } from '../core/capacity/answer.ts';
 import { capacitySection } from '../core/capacity/capacity-export.ts';
 import { CapacitySearch } from '../core/capacity/capacity-search.ts';
-import { stepByIndex, type CapacityResult, type CapacityStep } from '../core/capacity/capacity-result.ts';
+import { heldPerSecOf, judgedLoadOf, stepByIndex, type CapacityResult, type CapacityStep } from '../core/capacity/capacity-result.ts';
 import { limitedByText } from '../core/capacity/step-judge.ts';
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
 import { keptRunOf } from '../core/kept-run.ts';
@@ -20,6 +20,7 @@ import type { CliOptions } from './args.ts';
 import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { serverScraper } from './server-metrics.ts';
 import { enginePort } from './engine-ports.ts';
+import { stepEngineCount } from './engine-count.ts';
 
 /** @param jsonOut where `--json -` writes the search (standard output, when `io.out` was sent to stderr). */
 export async function findCapacity(options: CliOptions, io: Output, jsonOut: (line: string) => void = io.out): Promise<number> {
@@ -28,8 +29,9 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
   const client = `node ${process.version}`;
   const runs = new Map<number, RunResult>();
   let current: RunCoordinator | null = null;
-  const search: CapacitySearch = new CapacitySearch(base, settings, async (config, step) => {
+  const search: CapacitySearch = new CapacitySearch(base, settings, async (planned, step) => {
     if (search.stopped) return null;
+    const config = { ...planned, workers: stepEngineCount(planned, settings.ramp, options.workersGiven) };
     const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers));
     const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers);
     // Each step reads the server's metrics afresh, so its judgement can name the server's load.
@@ -38,7 +40,9 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
     const startedAt = new Date();
     scraper?.start();
     coordinator.start();
+    const waiting = waitNotices(coordinator, step.index, io);
     await coordinator.finished();
+    clearInterval(waiting);
     await scraper?.stop();
     coordinator.terminate();
     current = null;
@@ -71,13 +75,31 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
   return searchExitCode(result, writeFailed, io);
 }
 
+/** A step that waits says so every this often, so a search never sits silent. */
+export const WAIT_NOTICE_MS = 5_000;
+
+/** "step 3: connecting, 0 of 400 open after 10 s", every 5 s while a step connects or drains. */
+function waitNotices(coordinator: RunCoordinator, index: number, io: Output): ReturnType<typeof setInterval> {
+  const startedMs = Date.now();
+  return setInterval(() => {
+    const phase = coordinator.phase;
+    if (phase !== 'connecting' && phase !== 'draining') return;
+    io.err(waitLine(index, phase, coordinator.aggregator.connectionsOpen(), coordinator.config.connections, coordinator.aggregator.totals().connectionsFailed, Date.now() - startedMs));
+  }, WAIT_NOTICE_MS);
+}
+
+export function waitLine(index: number, phase: 'connecting' | 'draining', open: number, connections: number, failed: number, elapsedMs: number): string {
+  const failedText = failed > 0 ? `, ${formatCount(failed)} failed` : '';
+  return `step ${index}: ${phase}, ${formatCount(open)} of ${formatCount(connections)} open${failedText} after ${formatCount(Math.round(elapsedMs / 1_000))} s`;
+}
+
 /** "step 3 ramp: 600 msg/s (…)  received 598/s  p99 12.0 ms  under 1 s 100.00%  …  held". */
 export function stepLine(result: CapacityResult, step: CapacityStep): string {
   const verdict = step.judgement.passed === true ? 'held' : step.judgement.passed === false ? `broke, ${limitedByText(step.judgement.limitedBy)}: ${step.judgement.reasons[0]}` : `not judged: ${step.judgement.reasons[0]}`;
   return [
     `step ${step.index} ${step.phase.padEnd(6)} ${loadText(result, step)}`,
     `open ${formatCount(step.connectionsOpened)}`,
-    `received ${formatCount(step.receivedPerSec)}/s`,
+    `held ${formatCount(heldPerSecOf(step))}/s`,
     step.latency.count > 0 ? `p99 ${formatMs(step.latency.p99Us)}` : 'nothing arrived',
     `under 1 s ${step.verdict.share === null ? '–' : formatShare(step.verdict.share)}`,
     `delivery ${step.verdict.delivery === null ? '–' : formatShare(step.verdict.delivery)}`,
@@ -100,16 +122,24 @@ async function writeOutputs(result: CapacityResult, runs: Map<number, RunResult>
   return writeResultFiles(writes, io, 'The steps are in the lines above.');
 }
 
-/** 0 found (or held up to the maximum), 1 client-limited or stopped, 3 the first step failed or nothing measured. */
+/**
+ * 0 found (or held up to the maximum); 1 the first step broke (whichever side), the client broke
+ * first, which side broke is unknown, or the search was stopped; 3 the first step measured
+ * nothing (the hub refused the scenario's method, say).
+ */
 export function searchExitCode(result: CapacityResult, writeFailed: boolean, io: Output): number {
   const { finding } = result;
   const first = result.steps[0];
-  if (finding.kind === 'firstStepFailed' || (first && first.judgement.passed === null && first.outcome.kind === 'failed')) {
-    io.err('live-bench: even the first step failed: no capacity was found. Lower --start, or check the errors above.');
+  if (first && first.judgement.passed === null && first.outcome.kind === 'failed') {
+    io.err('live-bench: even the first step measured nothing: no capacity was found. Check the errors above.');
     return EXIT.nothingMeasured;
   }
   const reasons: string[] = [];
+  if (finding.kind === 'firstStepFailed') reasons.push(`even the first step broke${finding.limitedBy === 'client' ? ', and the client set that limit' : finding.limitedBy === 'unknown' ? ' (which side failed is unknown)' : ''}: no capacity was found. Lower --start, or check the errors above.`);
   if (finding.kind === 'found' && finding.limitedBy === 'client') reasons.push('this client broke before the service: the load it held is its own limit, not the service\'s capacity.');
+  if (finding.kind === 'found' && finding.limitedBy === 'unknown') reasons.push('which side broke is unknown: the load that held is not a capacity of the service until a run shows which side failed.');
+  if (finding.brokeStep !== null && result.steps.some((s) => s.judgement.passed === null)) reasons.push('the search was stopped before the break was run again to confirm it.');
+  else if (finding.kind === 'found' && result.steps.some((s) => s.index > finding.brokeStep! && judgedLoadOf(s).unreachable)) reasons.push('the service stopped answering after the break (no connection opened), so the search could not finish.');
   if (finding.kind === 'unjudged') reasons.push(`the search ended before a step broke (${stepByIndex(result, result.steps.at(-1)?.index ?? null)?.judgement.reasons[0] ?? 'no step ran'}).`);
   if (writeFailed) reasons.push('a result file could not be written (see above).');
   for (const reason of reasons) io.err(`live-bench: ${reason}`);

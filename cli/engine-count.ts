@@ -15,3 +15,12 @@ export function defaultEngineCount(connections: number, cores: number = availabl
   if (!Number.isFinite(connections) || connections < 1) return 1;
   return Math.max(1, Math.min(cores - 1, Math.ceil(connections / CONNECTIONS_PER_ENGINE)));
 }
+
+/**
+ * The engines of one capacity step: a connections ramp given no --workers scales them with the
+ * step's connections by the default above (its first step may need one, its last several);
+ * otherwise the step keeps what the search planned.
+ */
+export function stepEngineCount(step: { connections: number; workers: number }, ramp: 'connections' | 'rate', workersGiven: boolean, cores: number = availableParallelism()): number {
+  return ramp === 'connections' && !workersGiven ? defaultEngineCount(step.connections, cores) : step.workers;
+}

@@ -5,10 +5,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { hostEngine } from '../workers/engine-host.ts';
 import type { ToWorker } from '../core/protocol.ts';
 import { answerHeapRequests } from './memory-log.ts';
+import { nodePlatform } from './node-websocket.ts';
 
 if (!parentPort) throw new Error('engine-thread runs as a worker thread of the headless runner, not on its own.');
 const port = parentPort;
-const host = hostEngine((message) => port.postMessage(message));
+const host = hostEngine((message) => port.postMessage(message), nodePlatform);
 port.on('message', (message: ToWorker) => host.handle(message));
 process.on('unhandledRejection', (reason) => host.fatal(reason));
 if (workerData?.heapPort) answerHeapRequests(workerData.heapPort);

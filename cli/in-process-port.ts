@@ -10,6 +10,7 @@
  * the process, so the run goes on and keeps what was measured.
  */
 import { hostEngine, type EngineHost } from '../workers/engine-host.ts';
+import { nodePlatform } from './node-websocket.ts';
 import type { FromWorker } from '../core/protocol.ts';
 import type { WorkerPort } from '../core/run-coordinator.ts';
 
@@ -39,7 +40,7 @@ export function inProcessPort(): WorkerPort {
     if (terminated) return;
     const copy = structuredClone(message);
     setImmediate(() => !terminated && handler(copy));
-  });
+  }, nodePlatform);
   running = host;
   return {
     post: (message) => {

@@ -12,6 +12,7 @@ import { reportHtml } from '../core/report-html.ts';
 import { runResult } from '../core/run-result.ts';
 import { runAgent } from './agent.ts';
 import { findCapacity } from './capacity.ts';
+import { checkClientLimits, loadOfRun, readClientLimits } from './client-limits.ts';
 import { VERSIONS } from '../core/versions.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { progressLine, serverProgress, stallNotice, summaryText } from './report.ts';
@@ -52,6 +53,14 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   if (pathErrors.length > 0) {
     for (const error of pathErrors) io.err(`live-bench: ${error}`);
     io.err('live-bench: nothing was run. Fix the paths above.');
+    return EXIT.badInput;
+  }
+  // The runner's own limits before it connects: a run they cannot hold is refused with what to type.
+  const limits = checkClientLimits(readClientLimits(), loadOfRun(config, parsed.options.capacity, parsed.options.workersGiven));
+  for (const warning of limits.warnings) io.err(`live-bench: warning: ${warning}`);
+  if (limits.refusals.length > 0) {
+    for (const refusal of limits.refusals) io.err(`live-bench: ${refusal}`);
+    io.err('live-bench: nothing was run: this machine cannot hold the connections asked for.');
     return EXIT.badInput;
   }
   if (parsed.options.capacity) return findCapacity(parsed.options, io, jsonOut);

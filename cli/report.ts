@@ -1,4 +1,5 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
+import { clientSchedule } from '../core/client-schedule.ts';
 import { dropPlanText, dropsText, resentText } from '../core/drop-report.ts';
 import { fatesText, unaccountedOf } from '../core/fates.ts';
 import { formatBytes, formatCount, formatMs, formatShare } from '../core/format.ts';
@@ -89,12 +90,12 @@ function foreignText(foreign: number | undefined): string {
 }
 
 function clientLine(result: RunResult): string {
-  const worstLag = Math.max(0, ...result.workers.map((w) => w.maxEventLoopLagMs));
-  const busy = worstLag > 100 || result.totals.missedSlots > 0;
+  // The one rule and window (core/client-schedule.ts) the summary's "Limit" line also uses.
+  const schedule = clientSchedule({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent });
   const backedUp = result.totals.backedUp > 0 ? `, slots not sent because a connection was backed up ${formatCount(result.totals.backedUp)}` : '';
   const skew = result.totals.negativeLatencies > 0 ? `, receptions before their planned time (clocks apart) ${formatCount(result.totals.negativeLatencies)}` : '';
-  return `Client: worst event-loop lag ${worstLag.toFixed(1)} ms, sends that missed their slot ${formatCount(result.totals.missedSlots)}${backedUp}${skew}` +
-    (busy ? '. This client could not keep the schedule: the figures include its own delay. Use more workers or fewer connections per machine.' : '.');
+  return `Client: worst lag while sending ${schedule.lagMs === null ? '–' : `${schedule.lagMs.toFixed(1)} ms`}, sends that missed their slot ${formatCount(result.totals.missedSlots)}${backedUp}${skew}` +
+    (schedule.kept === false ? `. This client could not keep the schedule (it ${schedule.reasons.join(' and ')}): the figures include its own delay. Use more workers or fewer connections per machine.` : '.');
 }
 
 function tierLines(result: RunResult, editionId: EditionId): string[] {

@@ -6,6 +6,7 @@
  * connection ids known) → one common "go" → workers send until the planned end, then drain →
  * the page decides the drain is over ("finish") → final snapshots.
  */
+import type { ConnectCauseCounts } from './connect-causes.ts';
 import type { DropTotals } from './drop-ledger.ts';
 import type { SecondFates } from './fates.ts';
 import type { PostedHistogram } from './latency.ts';
@@ -120,6 +121,9 @@ export interface WorkerSnapshot {
    *  how far apart the clocks were at worst. Absent from agents older than it. */
   maxNegativeLatencyUs?: number;
   errorCounts: ErrorCounts;
+  /** Failed connects so far by cause (core/connect-causes.ts), run totals; absent from agents
+   *  older than causes. */
+  connectCauses?: ConnectCauseCounts;
   errorSamples: ErrorSample[];
 }
 

@@ -2,6 +2,7 @@
  * One run's part of the HTML report (core/report-html.ts): status, verdict, figures, charts as
  * inline SVG, and the configuration. Pure; everything people typed is escaped.
  */
+import { clientSchedule } from './client-schedule.ts';
 import { configToQuery } from './config-url.ts';
 import { formatBytes, formatCount, formatMs } from './format.ts';
 import { fatesText } from './fates.ts';
@@ -54,7 +55,7 @@ function figureRows(run: KeptRun): Rows {
   const r = run.result;
   const t = r.totals;
   const errors = Object.entries(r.errorCounts).filter(([, n]) => n > 0);
-  const lag = Math.max(0, ...r.workers.map((w) => w.maxEventLoopLagMs));
+  const schedule = clientSchedule({ points: r.points, missedSlots: t.missedSlots, sent: t.sent });
   return [
     ['Planned receptions', fatesText(r.fates)],
     ...(r.drops ? [['Drops', dropPlanText(r.drops.settings, r.drops.stateful, r.config.endpointUrl)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
@@ -64,7 +65,7 @@ function figureRows(run: KeptRun): Rows {
     ['Bytes', `sent ${formatBytes(t.sentBytes)}, received ${formatBytes(t.receivedBytes)} (encoded hub messages)`],
     ...(resentText(t) ? [['Resent', resentText(t)!]] as Rows : []),
     ['Errors', errors.length === 0 ? 'none' : errors.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')],
-    ['Client health', `worst event-loop lag ${lag.toFixed(1)} ms, sends that missed their slot ${formatCount(t.missedSlots)}`],
+    ['Client health', `worst lag while sending ${schedule.lagMs === null ? '–' : `${schedule.lagMs.toFixed(1)} ms`}, sends that missed their slot ${formatCount(t.missedSlots)}${schedule.kept === false ? `: it could not keep the schedule (it ${schedule.reasons.join(' and ')})` : ''}`],
     ['Guide tier', tierLine(run)],
     ...serverFacts(r),
   ];

@@ -3,6 +3,7 @@
  * percentiles from the merged interval histograms) and the whole-run figures. Pure: the page
  * uses it for its workers, and so can any other consumer of worker snapshots.
  */
+import { addCauses, type ConnectCauseCounts } from './connect-causes.ts';
 import type { ErrorCounts, ErrorSample, WorkerSnapshot, WorkerTotals } from './protocol.ts';
 import { emptyErrorCounts, emptyTotals, type WorkerPhase } from './protocol.ts';
 import { addDropTotals, emptyDropTotals, type DropTotals } from './drop-ledger.ts';
@@ -264,6 +265,13 @@ export class RunAggregator {
   }
 
   /** Distinct failure messages across workers, most frequent first. */
+  /** Failed connects by cause, all workers together (a lost worker's up to its last report). */
+  connectCauses(): ConnectCauseCounts {
+    const sum: ConnectCauseCounts = {};
+    for (const snapshot of this.#latest.values()) addCauses(sum, snapshot.connectCauses);
+    return sum;
+  }
+
   errorSamples(): ErrorSample[] {
     const merged = new Map<string, ErrorSample>();
     for (const snapshot of this.#latest.values()) {

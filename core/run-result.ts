@@ -4,6 +4,7 @@
  */
 import { plannedDropOf, runDrops, type RunDrops } from './drop-report.ts';
 import { withLost, type Fates } from './fates.ts';
+import type { ConnectCauseCounts } from './connect-causes.ts';
 import { knownLatency, type LatencySummary } from './latency.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from './run-outcome.ts';
 import type { RunConfig } from './run-config.ts';
@@ -44,6 +45,9 @@ export interface RunResult {
   uncorrectedLatency: LatencySummary;
   connectTimes: LatencySummary;
   errorCounts: ErrorCounts;
+  /** Failed connects by cause (core/connect-causes.ts): the client's own limits (EMFILE,
+   *  EADDRNOTAVAIL, …) apart from the service's refusals. Absent in runs kept before causes. */
+  connectCauses?: ConnectCauseCounts;
   errorSamples: ErrorSample[];
   workerFailures: string[];
   workers: WorkerHealth[];
@@ -124,6 +128,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     uncorrectedLatency: a.uncorrectedLatency(),
     connectTimes: a.connectTimes(),
     errorCounts: a.errorCounts(),
+    connectCauses: a.connectCauses(),
     errorSamples: a.errorSamples(),
     workerFailures: [...coordinator.workerFailures],
     workers: a.workerHealth(),

@@ -31,6 +31,13 @@ function webSocketBufferedBytes(hub: unknown): number {
 export interface PlatformOverrides {
   WebSocket?: unknown;
   EventSource?: unknown;
+  /**
+   * Node: a WebSocket class, made per connection, that passes its socket's errors to `report`.
+   * The SignalR client words a WebSocket that failed to connect without its reason outside
+   * browsers (no ErrorEvent there); the reason (EMFILE, EADDRNOTAVAIL, ECONNREFUSED) says whose
+   * limit it was (core/connect-causes.ts), so it is added to the failure's message.
+   */
+  reportingWebSocket?: (report: (error: Error) => void) => unknown;
 }
 
 export function signalRConnectionFactory(overrides: PlatformOverrides = {}): ConnectionFactory {
@@ -39,12 +46,14 @@ export function signalRConnectionFactory(overrides: PlatformOverrides = {}): Con
 
 function createSignalRConnection(options: ConnectionOptions, overrides: PlatformOverrides): BenchConnection {
   const protocol: IHubProtocol | undefined = options.protocol === 'messagepack' ? new MessagePackHubProtocol() : undefined;
+  let socketError: string | null = null;
+  const webSocket = overrides.reportingWebSocket ? overrides.reportingWebSocket((error) => (socketError = error.message)) : overrides.WebSocket;
   let builder = new HubConnectionBuilder()
     .withUrl(options.endpointUrl, {
       // Exactly the chosen transport: falling back silently would measure something else.
       transport: TRANSPORT_TYPES[options.transport],
       httpClient: new ExplainingHttpClient(NullLogger.instance),
-      ...(overrides.WebSocket ? { WebSocket: overrides.WebSocket } : {}),
+      ...(webSocket ? { WebSocket: webSocket } : {}),
       ...(overrides.EventSource ? { EventSource: overrides.EventSource } : {}),
     })
     // Failures are counted and worded by the engine; the library's own console lines would be
@@ -65,7 +74,10 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
       return hub.connectionId;
     },
     bufferedBytes: () => webSocketBufferedBytes(hub),
-    start: () => hub.start().then(() => stateful.rewire()),
+    start: () => hub.start().then(() => stateful.rewire(), (error: unknown) => {
+      if (error instanceof Error && socketError && !error.message.includes(socketError)) error.message = `${error.message} (the socket said: ${socketError})`;
+      throw error;
+    }),
     stop: () => hub.stop(),
     send: (method, ...args) => hub.send(method, ...args),
     invoke: (method, ...args) => hub.invoke(method, ...args),

@@ -3,10 +3,18 @@
  * failed, the likely cause and the next step. By the client's own error types and status codes
  * first, its wording second.
  */
+import { connectCauseOf } from '../core/connect-causes.ts';
 import type { ClassifiedError, ConnectionOptions } from '../workers/engine/connection.ts';
 
 /** Sorts a SignalR client error into a failure kind and says it with the transport and endpoint. */
 export function classifySignalRError(error: unknown, context: ConnectionOptions): ClassifiedError {
+  const classified = classify(error, context);
+  // The cause by side (the client's errno codes, the service's refusals): read from the error's
+  // whole wording, the transport's own error included (see bench-connection.ts).
+  return { ...classified, cause: connectCauseOf(classified.message) };
+}
+
+function classify(error: unknown, context: ConnectionOptions): Omit<ClassifiedError, 'cause'> {
   const err = error instanceof Error ? error : new Error(String(error));
   const type = (err as { errorType?: string }).errorType ?? err.name;
   const text = oneLine(err.message || String(error));
@@ -66,6 +74,10 @@ function oneLine(text: string): string {
 
 /** The likely cause and the next step, for the failures people meet most. */
 const HINTS: [RegExp, string][] = [
+  // The client's own limits first: "fetch failed" with EMFILE is not a hub that accepted nothing.
+  [/\bE[MN]FILE\b/, 'This client ran out of file descriptors, not the hub: raise the limit (ulimit -n 65535) or spread the connections over more agents.'],
+  [/\bEADDRNOTAVAIL\b/, 'This client ran out of ephemeral ports for this destination (about 28,000 on Linux\'s default range), not the hub: widen net.ipv4.ip_local_port_range or spread the connections over more agents.'],
+  [/\bENOBUFS\b|\bENOMEM\b|\bEAGAIN\b/, 'This client\'s system ran out of socket resources, not the hub: open fewer connections per machine or add agents.'],
   [/ENOTFOUND|EAI_AGAIN|getaddrinfo|ERR_NAME_NOT_RESOLVED/i, 'The host name does not resolve: check its spelling, or use an IP address.'],
   [/certificate|self[- ]signed|CERT_|SSL|TLS/i, 'The server\'s TLS certificate is not trusted (self-signed, expired or for another name): trust it, or use http:// for a local hub.'],
   // A Web Worker has WorkerGlobalScope: only there can CORS be the cause, and only there is a page's origin.

@@ -6,7 +6,7 @@
 import { systemClock, systemTimers } from '../core/clock.ts';
 import { BenchEngine } from './engine/bench-engine.ts';
 import type { FromWorker, ToWorker } from '../core/protocol.ts';
-import { signalRConnectionFactory } from '../signalr/bench-connection.ts';
+import { signalRConnectionFactory, type PlatformOverrides } from '../signalr/bench-connection.ts';
 import { encodedSizeFor } from '../signalr/encoded-size.ts';
 import { classifySignalRError } from '../signalr/errors.ts';
 
@@ -15,14 +15,15 @@ export interface EngineHost {
   fatal(error: unknown): void;
 }
 
-export function hostEngine(post: (message: FromWorker) => void): EngineHost {
+/** `platform`: what the SignalR client needs where there are no browser globals (cli/ in Node). */
+export function hostEngine(post: (message: FromWorker) => void, platform: PlatformOverrides = {}): EngineHost {
   let workerIndex = -1;
   // Agents on other machines run on the dashboard's time base (see StartMessage.clockOffsetUs).
   let clockOffsetUs = 0;
   const engine = new BenchEngine({
     clock: { nowUs: () => systemClock.nowUs() - clockOffsetUs },
     timers: systemTimers,
-    connect: signalRConnectionFactory(),
+    connect: signalRConnectionFactory(platform),
     classify: classifySignalRError,
     encodedSize: encodedSizeFor,
     post,

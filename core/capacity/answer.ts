@@ -2,13 +2,15 @@
  * A capacity search's answer in the guide's terms: the highest load that held, at what p99 and
  * share under 1 s, as a share of the tier's published rate for the scenario (both editions), and
  * the step where it broke and why. A client-limited search says so and never names the load as
- * the service's capacity. Pure.
+ * the service's capacity; one whose cause is unknown says that; a break that held when its load
+ * was run again is said to be unconfirmed. "Held" is the load a step offered and kept, never
+ * above it (capacity-result.ts heldRates), and the tier share is taken from it. Pure.
  */
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 import type { EditionId } from '../guide/index.ts';
 import { combinationLabel, SCENARIO_LABELS } from '../labels.ts';
 import { formatPercent, judgeTiers, tierLoad } from '../tier-view.ts';
-import { stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';
+import { heldPerSecOf, judgedLoadOf, stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS, stepConfig } from './settings.ts';
 
 export interface TierShare {
@@ -28,7 +30,7 @@ export interface CapacityAnswer {
   tiers: TierShare[];
   /** Where it broke and why, or why nothing broke. */
   brokeLine: string;
-  /** Set when the client set the limit: what that means and what to do. */
+  /** Set when the client set the limit, or when which side did is unknown: what that means and what to do. */
   clientNote: string | null;
 }
 
@@ -41,26 +43,28 @@ export function capacityAnswer(result: CapacityResult): CapacityAnswer {
   const tiers = held ? EDITIONS.map((id) => tierShare(result, held, id)) : [];
   const what = held ? `${formatBytes(result.base.messageBytes)} ${SCENARIO_LABELS[result.base.scenario].toLowerCase()} over ${combinationLabel(result.base)}` : '';
   const clientNote = finding.limitedBy === 'client'
-    ? `The client set this limit, not the service: ${broke?.judgement.reasons[0] ?? 'its health failed'}. The service held at least ${held ? loadText(result, held) : 'nothing measured'}; its capacity is higher or unknown. ${clientAdvice(result)}`
-    : null;
+    ? `The client set this limit, not the service: ${broke?.judgement.reasons[0] ?? 'its health failed'}. The service held at least ${held ? loadText(result, held) : 'nothing measured'}; its capacity is higher or unknown. ${clientAdvice(result, broke)}`
+    : finding.limitedBy === 'unknown'
+      ? `Which side broke is unknown: ${broke?.judgement.reasons[0] ?? 'nothing shows it'}. ${held ? `The load of step ${held.index} held` : 'No step held'}, but this is not a capacity of the service until a run shows which side failed. Read the errors of the step that broke, read the server's metrics with the search, or run the client from another machine.`
+      : null;
   return { headline: headline(result, held, what), tierLines: tiers.map((t) => tierLine(t, result)), tiers, brokeLine: brokeLine(result, broke), clientNote };
 }
 
 function headline(result: CapacityResult, held: CapacityStep | null, what: string): string {
   const { finding } = result;
   if (!held) {
-    if (finding.kind === 'firstStepFailed') return `Even the first step (${loadText(result, result.steps[0]!)}) broke the guide's rule${finding.limitedBy === 'client' ? ', and the client set that limit' : ''}: lower the ramp's start.`;
+    if (finding.kind === 'firstStepFailed') return `Even the first step (${loadText(result, result.steps[0]!)}) broke the guide's rule${finding.limitedBy === 'client' ? ', and the client set that limit' : finding.limitedBy === 'unknown' ? ', and which side failed is unknown' : ''}: lower the ramp's start.`;
     if (result.running) return 'Searching: no step has held yet.';
     return 'No capacity found: no step could be judged.';
   }
-  const prefix = finding.limitedBy === 'client' ? 'Client-limited: this client held' : finding.kind === 'atLeastMax' ? 'Held every step up to the maximum:' : result.running ? 'So far held' : 'Held';
+  const prefix = finding.limitedBy === 'client' ? 'Client-limited: this client held' : finding.limitedBy === 'unknown' ? 'Cause unknown: held' : finding.kind === 'atLeastMax' ? 'Held every step up to the maximum:' : result.running ? 'So far held' : 'Held';
   const atLeast = finding.kind === 'atLeastMax' ? ' (the capacity is above this: raise the maximum)' : '';
-  return `${prefix} ${formatCount(held.receivedPerSec)} msg/s of ${what} with ${formatCount(held.connectionsOpened)} connections at p99 ${formatMs(held.latency.p99Us)} (${formatShare(held.verdict.share ?? 0)} under 1 s)${atLeast}.`;
+  return `${prefix} ${formatCount(heldPerSecOf(held))} msg/s of ${what} with ${formatCount(held.connectionsOpened)} connections at p99 ${formatMs(held.latency.p99Us)} (${formatShare(held.verdict.share ?? 0)} under 1 s)${atLeast}.`;
 }
 
 function tierShare(result: CapacityResult, held: CapacityStep, edition: EditionId): TierShare {
   const config = stepConfig(result.base, result.settings, held.load);
-  const judged = judgeTiers(config, edition, tierLoad(config, held.connectionsOpened, held.sentPerSec, held.receivedPerSec));
+  const judged = judgeTiers(config, edition, tierLoad(config, held.connectionsOpened, held.heldSendsPerSec ?? held.sentPerSec, heldPerSecOf(held)));
   const tier = judged.fittingTier ?? judged.defaultTier;
   const row = judged.judgements.find((j) => j.tier === tier)?.rows.find((r) => r.column === 'outboundMessagesPerSecond');
   return { edition, tier, ratio: row?.ratio ?? null, published: row?.published ?? null };
@@ -75,18 +79,37 @@ function tierLine(share: TierShare, result: CapacityResult): string {
 
 function brokeLine(result: CapacityResult, broke: CapacityStep | null): string {
   if (broke) {
-    const who = broke.judgement.limitedBy === 'client' ? 'the client' : 'the service';
-    return `Broke at step ${broke.index} (${loadText(result, broke)}), because of ${who}: ${broke.judgement.reasons[0] ?? broke.verdict.sentence}.`;
+    const who = broke.judgement.limitedBy === 'client' ? 'because of the client' : broke.judgement.limitedBy === 'unknown' ? 'for a cause that is unknown' : 'because of the service';
+    return `Broke at step ${broke.index} (${loadText(result, broke)}), ${who}: ${broke.judgement.reasons[0] ?? broke.verdict.sentence}. ${confirmationText(result)}`.trimEnd();
   }
   const unjudged = result.steps.find((s) => s.judgement.passed === null);
   if (unjudged) return `Step ${unjudged.index} (${loadText(result, unjudged)}) could not be judged: ${unjudged.judgement.reasons[0] ?? ''}.`;
   return result.running ? 'No step has broken yet.' : `No step broke up to the maximum of ${formatCount(result.settings.max)} ${RAMP_UNITS[result.settings.ramp]}.`;
 }
 
+/** Whether the break failed again when its load was run once more. */
+function confirmationText(result: CapacityResult): string {
+  const { confirmed } = result.finding;
+  const again = result.steps.find((s) => s.phase === 'confirm' && s.load === stepByIndex(result, result.finding.brokeStep)?.load);
+  if (confirmed === true) return `Confirmed: the same load broke again at step ${again?.index ?? '?'}.`;
+  if (confirmed === false) return `Unconfirmed: the same load held when run again at step ${again?.index ?? '?'}, so the limit lies near this load rather than at it; run the search again to be sure.`;
+  if (confirmed === undefined) return '';
+  const gone = result.steps.find((s) => s.index > (result.finding.brokeStep ?? 0) && judgedLoadOf(s).unreachable);
+  if (gone) return `Unconfirmed: at step ${gone.index} the service opened no connection (${gone.connections} asked for), so the search ended there.`;
+  return result.running ? 'Running it once more to confirm.' : 'Unconfirmed: the search ended before the load was run again.';
+}
+
 /** What to do when the client set the limit: spread the load past this client. */
-function clientAdvice(result: CapacityResult): string {
+function clientAdvice(result: CapacityResult, broke: CapacityStep | null): string {
   if (result.connectionCap !== null) return 'Add agents (other browsers or headless runners) to carry the load, or run the search from the headless runner.';
-  return 'Give the runner more --workers if this machine has idle cores, or add runner agents on other machines, so the client is not the bottleneck.';
+  const causes = broke?.health.connectCauses ?? {};
+  const advice: string[] = [];
+  if ((causes.EMFILE ?? 0) + (causes.ENFILE ?? 0) > 0) advice.push('Raise the runner\'s open-file limit (ulimit -n 65535 in the shell that starts it)');
+  if ((causes.EADDRNOTAVAIL ?? 0) > 0) advice.push('widen the ephemeral port range (net.ipv4.ip_local_port_range)');
+  if ((broke?.health.workersLost ?? 0) > 0) advice.push('see why the engine was lost (out of heap memory: give node more, e.g. --max-old-space-size, or spread the connections over more --workers)');
+  const spread = 'add runner agents on other machines, so the client is not the bottleneck.';
+  if (advice.length > 0) return `${advice.join('; ')}; or ${spread}`.replace(/^./, (c) => c.toUpperCase());
+  return `Give the runner more --workers if this machine has idle cores, or ${spread}`;
 }
 
 /** "400 connections" or "3,000 msg/s (1,000 connections every 333 ms)". */

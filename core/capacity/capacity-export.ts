@@ -5,7 +5,7 @@
 import { formatCount, formatMs, formatShare } from '../format.ts';
 import { escapeXml as esc, lineChartSvg } from '../svg-chart.ts';
 import { answerLines, loadText } from './answer.ts';
-import type { CapacityResult, CapacityStep } from './capacity-result.ts';
+import { heldPerSecOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS } from './settings.ts';
 import { limitedByText } from './step-judge.ts';
 
@@ -18,6 +18,8 @@ const CSV_COLUMNS = [
   ['planned_sends_per_s', (s) => s.plannedSendsPerSec.toFixed(1)],
   ['sent_per_s', (s) => s.sentPerSec.toFixed(1)],
   ['received_per_s', (s) => s.receivedPerSec.toFixed(1)],
+  ['offered_per_s', (s) => (s.offeredPerSec === undefined ? '' : s.offeredPerSec.toFixed(1))],
+  ['held_per_s', (s) => heldPerSecOf(s).toFixed(1)],
   ['connections_opened', (s) => s.connectionsOpened],
   ['planned', (s) => s.fates.planned],
   ['under_1s', (s) => s.fates.underOneSecond],
@@ -31,6 +33,7 @@ const CSV_COLUMNS = [
   ['outcome', (s) => s.outcome.kind],
   ['held', (s) => (s.judgement.passed === null ? '' : String(s.judgement.passed))],
   ['limited_by', (s) => s.judgement.limitedBy ?? ''],
+  ['why', (s) => (s.judgement.passed === false ? s.judgement.reasons[0] ?? '' : '')],
 ] as const satisfies readonly (readonly [string, (s: CapacityStep) => string | number])[];
 
 export function capacityCsv(result: CapacityResult): string {
@@ -62,7 +65,7 @@ export function capacitySection(result: CapacityResult): string {
     .map((s) => {
       const tone = s.judgement.passed === true ? 'good' : s.judgement.passed === false ? 'bad' : 'warn';
       const word = s.judgement.passed === true ? 'held' : s.judgement.passed === false ? `broke (${limitedByText(s.judgement.limitedBy)})` : 'not judged';
-      return `<tr><td>${s.index}</td><td>${esc(s.phase)}</td><td>${esc(loadText(result, s))}</td><td>${formatCount(s.receivedPerSec)}</td>` +
+      return `<tr><td>${s.index}</td><td>${esc(s.phase)}</td><td>${esc(loadText(result, s))}</td><td>${formatCount(heldPerSecOf(s))}</td>` +
         `<td>${s.latency.count > 0 ? esc(formatMs(s.latency.p99Us)) : '–'}</td><td>${s.verdict.share === null ? '–' : esc(formatShare(s.verdict.share))}</td>` +
         `<td>${s.verdict.delivery === null ? '–' : esc(formatShare(s.verdict.delivery))}</td><td>${formatCount(s.health.maxEventLoopLagMs)} ms, ${formatCount(s.health.missedSlots)} missed</td>` +
         `<td class="${tone}">${esc(word)}</td><td>${esc(s.judgement.reasons[0] ?? '')}</td></tr>`;
@@ -72,7 +75,7 @@ export function capacitySection(result: CapacityResult): string {
 <h2>Capacity search (${esc(result.settings.ramp)} ramp)</h2>
 ${lines.map((line, i) => `<p${i === 0 ? ' class="verdict"' : ''}>${esc(line)}</p>`).join('\n')}
 <figure>${stepChartSvg(result)}</figure>
-<div class="scroll"><table class="compare"><tr><th>step</th><th>phase</th><th>load</th><th>received msg/s</th><th>p99</th><th>under 1 s</th><th>delivery</th><th>client health</th><th>verdict</th><th>why</th></tr>${rows}</table></div>
+<div class="scroll"><table class="compare"><tr><th>step</th><th>phase</th><th>load</th><th>held msg/s</th><th>p99</th><th>under 1 s</th><th>delivery</th><th>client health</th><th>verdict</th><th>why</th></tr>${rows}</table></div>
 <p class="muted">Each step held ${result.settings.stepSec} s, of which the first ${result.settings.settleSec} s were not judged; a step holds when at least 99% of its planned receptions arrived in under 1 s.</p>
 </section>`;
 }

@@ -9,7 +9,7 @@ import { recentRates } from '../recent-rates.ts';
 import type { RunOutcome, RunVerdict } from '../run-outcome.ts';
 import type { RunConfig } from '../run-config.ts';
 import type { RunResult } from '../run-result.ts';
-import { bounds, type StepPhase } from './search-plan.ts';
+import { bounds, breakConfirmed, type JudgedLoad, type StepPhase } from './search-plan.ts';
 import { plannedSendRate, type CapacitySettings } from './settings.ts';
 import { judgeStep, stepHealth, type ClientContext, type LimitedBy, type StepHealth, type StepJudgement } from './step-judge.ts';
 
@@ -34,6 +34,17 @@ export interface CapacityStep {
   /** Mean of the step's whole seconds, messages per second (recentRates). */
   sentPerSec: number;
   receivedPerSec: number;
+  /** Receptions the step planned per measured second: the load it offered (outbound). Absent in
+   *  searches kept before it. */
+  offeredPerSec?: number;
+  /** Receptions that arrived in under 1 s per measured second, never above the offered load: the
+   *  load it offered and kept, what the answer calls "held" and the tier share is taken from.
+   *  (A mean of whole seconds runs above the offered rate when a lagging client bunches its sends
+   *  into fewer seconds.) Absent in searches kept before it. */
+  heldPerSec?: number;
+  /** Measured sends per measured second, never above the planned send rate (inbound, for the tier
+   *  share). Absent in searches kept before it. */
+  heldSendsPerSec?: number;
   connectionsOpened: number;
   health: StepHealth;
   judgement: StepJudgement;
@@ -55,6 +66,10 @@ export interface CapacityFinding {
   heldStep: number | null;
   /** Index of the lowest step that broke, or null. */
   brokeStep: number | null;
+  /** Whether the break failed again when its load was run once more (search-plan.ts
+   *  breakConfirmed): true confirmed, false it held the second time, null not run again or
+   *  nothing broke. Absent in searches kept before confirmation. */
+  confirmed?: boolean | null;
 }
 
 export interface CapacityResult {
@@ -78,6 +93,7 @@ export interface CapacityResult {
 export function stepOf(run: RunResult, index: number, phase: StepPhase, load: number, client: ClientContext): CapacityStep {
   const health = stepHealth(run, client);
   const rates = recentRates(run.points, Number.POSITIVE_INFINITY);
+  const held = heldRates(run);
   return {
     index,
     phase,
@@ -92,21 +108,47 @@ export function stepOf(run: RunResult, index: number, phase: StepPhase, load: nu
     latency: run.latency,
     sentPerSec: rates.inboundPerSec,
     receivedPerSec: rates.outboundPerSec,
+    ...held,
     connectionsOpened: run.totals.connectionsOpened,
     health,
     judgement: judgeStep(run, health),
   };
 }
 
+/**
+ * The load a step offered and kept, per measured second (the run's duration after its warm-up):
+ * planned receptions, those in under 1 s, and sends, each never above what was planned.
+ */
+export function heldRates(run: Pick<RunResult, 'config' | 'fates' | 'totals'>): Required<Pick<CapacityStep, 'offeredPerSec' | 'heldPerSec' | 'heldSendsPerSec'>> {
+  const measuredSec = Math.max(1, run.config.durationSec - run.config.warmupSec);
+  const offeredPerSec = run.fates.planned / measuredSec;
+  return {
+    offeredPerSec,
+    heldPerSec: Math.min(offeredPerSec, run.fates.underOneSecond / measuredSec),
+    heldSendsPerSec: Math.min(plannedSendRate(run.config), run.totals.sent / measuredSec),
+  };
+}
+
+/** The held rate of a step, also for steps kept before it was recorded (their whole-second mean). */
+export function heldPerSecOf(step: Pick<CapacityStep, 'heldPerSec' | 'receivedPerSec'>): number {
+  return step.heldPerSec ?? step.receivedPerSec;
+}
+
+/** What the search plan needs of a step (search-plan.ts). */
+export function judgedLoadOf(step: CapacityStep): JudgedLoad {
+  const { passed, limitedBy } = step.judgement;
+  return { load: step.load, phase: step.phase, passed, unreachable: passed === false && step.connectionsOpened === 0 && limitedBy !== 'client' };
+}
+
 /** The finding from the steps run so far. */
 export function findingOf(steps: readonly CapacityStep[]): CapacityFinding {
-  const judged = steps.map((s) => ({ load: s.load, phase: s.phase, passed: s.judgement.passed }));
+  const judged = steps.map(judgedLoadOf);
   const { held, broke } = bounds(judged);
   const heldStep = held === null ? null : steps.find((s) => s.load === held && s.judgement.passed === true)!.index;
-  const broken = broke === null ? null : steps.find((s) => s.load === broke && s.judgement.passed === false)!;
-  if (broken) return { kind: held === null ? 'firstStepFailed' : 'found', limitedBy: broken.judgement.limitedBy, heldStep, brokeStep: broken.index };
+  const broken = broke === null ? null : steps.find((s, i) => s.load === broke && s.judgement.passed === false && (!judged[i]!.unreachable || judged.every((j) => j.passed !== false || j.unreachable)))!;
+  if (broken) return { kind: held === null ? 'firstStepFailed' : 'found', limitedBy: broken.judgement.limitedBy, heldStep, brokeStep: broken.index, confirmed: breakConfirmed(judged) };
   const unjudged = steps.some((s) => s.judgement.passed === null);
-  return { kind: unjudged || steps.length === 0 ? 'unjudged' : 'atLeastMax', limitedBy: null, heldStep, brokeStep: null };
+  return { kind: unjudged || steps.length === 0 ? 'unjudged' : 'atLeastMax', limitedBy: null, heldStep, brokeStep: null, confirmed: null };
 }
 
 export function stepByIndex(result: Pick<CapacityResult, 'steps'>, index: number | null): CapacityStep | null {

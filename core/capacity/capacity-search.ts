@@ -7,7 +7,7 @@
 import type { Clock, Timers } from '../clock.ts';
 import type { RunConfig } from '../run-config.ts';
 import type { RunResult } from '../run-result.ts';
-import { CAPACITY_FORMAT, CAPACITY_VERSION, findingOf, stepOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
+import { CAPACITY_FORMAT, CAPACITY_VERSION, findingOf, judgedLoadOf, stepOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { nextStep, type NextStep } from './search-plan.ts';
 import { stepConfig, type CapacitySettings } from './settings.ts';
 import type { ClientContext } from './step-judge.ts';
@@ -68,7 +68,7 @@ export class CapacitySearch {
     this.#running = true;
     try {
       for (;;) {
-        const next = this.#stopped ? null : nextStep(this.settings, this.#steps.map((s) => ({ load: s.load, phase: s.phase, passed: s.judgement.passed })));
+        const next = this.#stopped ? null : nextStep(this.settings, this.#steps.map(judgedLoadOf));
         if (!next) break;
         if (this.#steps.length > 0 && !(await this.#pause())) break;
         const index = this.#steps.length + 1;

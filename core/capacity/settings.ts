@@ -77,6 +77,8 @@ export function validateCapacitySettings(input: Partial<Record<keyof CapacitySet
   }
   if (errors.length > 0) return { ok: false, errors };
   if (settings.start > settings.max) errors.push(`Ramp start (${settings.start}) is above the maximum (${settings.max}): lower the start or raise the maximum.`);
+  // A drop the search planned would break its step, and the search would call that the service's limit.
+  if (base.dropAtSec !== null) errors.push(`A capacity search cannot plan drops (Drop at ${base.dropAtSec} s): each step would break by the drop it planned, and the search would call that the service's capacity. Remove the drop (--drop-at), or measure drops with a single run.`);
   if (settings.settleSec >= settings.stepSec) errors.push(`Settle (${settings.settleSec} s) must be shorter than the step duration (${settings.stepSec} s): nothing would be judged. Lower the settle or lengthen the steps.`);
   if (errors.length > 0) return { ok: false, errors };
   // The first and the last step must be runs the engine accepts; every step between lies within them.

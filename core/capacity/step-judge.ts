@@ -1,40 +1,55 @@
 /**
- * The verdict on one step of a capacity search, and who broke when it failed. Pure.
+ * The verdict on one step of a capacity search, and who broke when it failed, by evidence. Pure.
  *
  * A step holds when its run finished and passed the guide's rule over every planned reception
- * (core/run-outcome.ts). A failing step is put down to the *client* when the client's own health
- * can explain the failure, by the same rule the run summary uses (core/server-metrics/attribution.ts:
- * its sends or event loop ran a quarter of the 1 s budget late, or it missed more than 1% of its
- * send slots), or when it asked for more connections than the browser allows and some failed.
- * Otherwise the client kept its schedule, so the latency, loss or refused connections came from
- * the *service*; the server's own load, when its metrics were read, is named first. A
- * client-limited step never counts as the service's capacity.
+ * (core/run-outcome.ts). A failing step's first reason names what failed it: receptions lost,
+ * never sent, late, connections that did not open; never a figure that passed. Who broke:
+ * - the *client*, when anything shows its own limits (core/client-evidence.ts: an engine thread
+ *   or agent lost, connects it could not open for want of file descriptors or ports, a browser's
+ *   cap or queue), or when it did not keep its schedule (core/client-schedule.ts, the one rule);
+ * - the *service*, when the client kept its schedule and still receptions were lost, late or
+ *   never sent, or the service refused, reset or did not answer connects, or its own metrics
+ *   show it saturated;
+ * - `unknown` when neither side is shown (the client's schedule was never measured and nothing
+ *   says why connects failed): said as such, and never a capacity.
+ * A step in which no connection opened is judged the same way, from why the connects failed.
  */
+import { clientLimitReasons } from '../client-evidence.ts';
+import { clientSchedule, scheduleReasons, sendingSeconds } from '../client-schedule.ts';
+import { causesText, failuresOfSide, type ConnectCauseCounts } from '../connect-causes.ts';
 import { formatCount, formatMs } from '../format.ts';
-import { lostOf, notSentOf } from '../fates.ts';
+import { GUIDE_LATENCY_LIMIT_US } from '../latency.ts';
+import { lostOf, NOT_SENT_REASONS, notSentOf, type NotSentReason } from '../fates.ts';
 import { drained } from '../run-outcome.ts';
 import type { RunResult } from '../run-result.ts';
-import { clientLagReasons } from '../server-metrics/attribution.ts';
 import { limitOfResult } from '../server-metrics/run-limit.ts';
 
-export type LimitedBy = 'service' | 'client';
+export type LimitedBy = 'service' | 'client' | 'unknown';
 
 export interface ClientContext {
   /** Most connections this client can hold (a browser's cap), null when it has none known. */
   connectionCap: number | null;
 }
 
-/** The client's own health over a step. */
+/** The client's own health over a step's sending seconds (core/client-schedule.ts). */
 export interface StepHealth {
-  /** Worst event-loop lag of any worker over the step's seconds, ms. */
+  /** Worst event-loop lag of any worker over the sending seconds, ms. */
   maxEventLoopLagMs: number;
-  /** Worst lateness of a send against its planned time, ms; absent in searches kept before it. */
+  /** Worst lateness of a send against its planned time over the sending seconds, ms; absent in
+   *  searches kept before it. */
   maxSendLagMs?: number;
   missedSlots: number;
   /** Missed slots over sends, 0..1; null when nothing was sent. */
   missedSlotShare: number | null;
   connectionsFailed: number;
   connectionCap: number | null;
+  /** Whether it kept its schedule by the one rule; null when no second was reported. Absent in
+   *  searches kept before it. */
+  keptSchedule?: boolean | null;
+  /** Failed connects by cause; absent in searches kept before causes were counted. */
+  connectCauses?: ConnectCauseCounts;
+  /** Engines (threads, agents) lost during the step; absent in searches kept before it. */
+  workersLost?: number;
 }
 
 export interface StepJudgement {
@@ -46,60 +61,112 @@ export interface StepJudgement {
   reasons: string[];
 }
 
-type StepRun = Pick<RunResult, 'config' | 'outcome' | 'verdict' | 'fates' | 'totals' | 'latency' | 'points' | 'workers' | 'server'>;
+type StepRun = Pick<RunResult, 'config' | 'outcome' | 'verdict' | 'fates' | 'totals' | 'latency' | 'points' | 'workers' | 'workerFailures' | 'server' | 'connectCauses'>;
 
 export function stepHealth(run: StepRun, client: ClientContext): StepHealth {
   const { missedSlots, sent, connectionsFailed } = run.totals;
+  const window = sendingSeconds(run.points);
+  const inWindow = run.points.filter((p) => window.has(p.second));
   return {
-    maxEventLoopLagMs: Math.max(0, ...run.points.map((p) => p.eventLoopLagMs), ...run.workers.map((w) => w.maxEventLoopLagMs)),
-    maxSendLagMs: Math.max(0, ...run.points.map((p) => p.maxSendLagMs), ...run.workers.map((w) => w.maxSendLagMs)),
+    maxEventLoopLagMs: Math.max(0, ...inWindow.map((p) => p.eventLoopLagMs)),
+    maxSendLagMs: Math.max(0, ...inWindow.map((p) => p.maxSendLagMs)),
     missedSlots,
     missedSlotShare: sent > 0 ? missedSlots / sent : null,
     connectionsFailed,
     connectionCap: client.connectionCap,
+    keptSchedule: clientSchedule({ points: run.points, missedSlots, sent }).kept,
+    connectCauses: { ...run.connectCauses },
+    workersLost: Math.max(run.workers.filter((w) => w.lost).length, run.workerFailures.length),
   };
 }
 
 export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
   const { outcome, verdict } = run;
-  if (outcome.kind === 'failed') return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };
-  if (outcome.kind !== 'finished') return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
+  // A step in which nothing opened is judged by why its connects failed; one whose hub refused
+  // the scenario's method (or that failed otherwise) measured nothing and has no verdict.
+  const couldNotConnect = outcome.kind === 'failed' && (run.totals.connectionsFailed > 0 || (health.workersLost ?? 0) > 0);
+  if (outcome.kind === 'failed' && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };
+  if (outcome.kind !== 'finished' && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
   if (verdict.status === 'pass') return { passed: true, limitedBy: null, reasons: [verdict.sentence] };
+  const failed = whatFailed(run, health.connectCauses);
+  const what = failed.length > 0 ? failed.join('; ') : verdict.sentence.replace(/\.$/, '');
   // The server's side from its metrics, when they were read: the same sentence as the run summary's.
   const server = run.server ? limitOfResult(run) : null;
   const client = clientReasons(run, health);
   if (client.length > 0) {
     const both = server?.side === 'both' ? [server.sentence] : [];
-    return { passed: false, limitedBy: 'client', reasons: [...client, ...both, verdict.sentence] };
+    return { passed: false, limitedBy: 'client', reasons: [`the client ${client.join(' and ')}`, ...failed, ...both, verdict.sentence] };
   }
   const serverLoad = server && (server.side === 'server' || server.side === 'near') ? [server.sentence] : [];
-  return { passed: false, limitedBy: 'service', reasons: [...serverLoad, ...serviceReasons(run), verdict.sentence] };
-}
-
-/** What in the client's own health can explain a failure; empty when it kept its schedule. */
-export function clientReasons(run: Pick<StepRun, 'config' | 'totals'>, health: StepHealth): string[] {
-  const reasons: string[] = [];
-  const cap = health.connectionCap;
-  if (cap !== null && run.config.connections > cap && health.connectionsFailed > 0) {
-    reasons.push(`the client asked for ${formatCount(run.config.connections)} connections, above the ${formatCount(cap)} this browser allows, and ${formatCount(health.connectionsFailed)} failed to open`);
+  const service = serviceEvidence(run, health);
+  if (service !== null || serverLoad.length > 0) {
+    return { passed: false, limitedBy: 'service', reasons: [`${what}${service ?? ''}`, ...serverLoad, verdict.sentence] };
   }
-  const lag = clientLagReasons({ clientLagMs: Math.max(health.maxEventLoopLagMs, health.maxSendLagMs ?? 0), missedSlots: health.missedSlots, sent: run.totals.sent });
-  reasons.push(...lag.map((reason) => `the client ${reason}`));
-  return reasons;
+  const why = health.keptSchedule === false || health.keptSchedule === true ? 'nothing says why' : 'the client\'s schedule was never measured and nothing says why';
+  return { passed: false, limitedBy: 'unknown', reasons: [`${what}; which side failed is unknown (${why})`, verdict.sentence] };
 }
 
-function serviceReasons(run: StepRun): string[] {
-  const reasons: string[] = [];
-  if (run.latency.count > 0) reasons.push(`p99 ${formatMs(run.latency.p99Us)} while the client kept its schedule`);
-  const lost = lostOf(run.fates, drained(run.outcome));
-  if (lost !== null && lost > 0) reasons.push(`${formatCount(lost)} planned receptions were lost`);
-  const notSent = notSentOf(run.fates);
-  if (notSent > 0) reasons.push(`${formatCount(notSent)} could not be sent (connections backed up, closed or never opened)`);
-  if (run.totals.connectionsFailed > 0) reasons.push(`${formatCount(run.totals.connectionsFailed)} connections failed to open`);
-  return reasons;
+/** What in the client's own health and limits can explain a failure, worded to follow "the client"; empty when nothing does. */
+export function clientReasons(run: Pick<StepRun, 'config' | 'totals' | 'workers' | 'workerFailures'>, health: StepHealth): string[] {
+  const limits = clientLimitReasons({
+    connections: run.config.connections,
+    connectionsFailed: health.connectionsFailed,
+    connectCauses: health.connectCauses,
+    workers: run.workers,
+    workerFailures: run.workerFailures,
+    connectionCap: health.connectionCap,
+  });
+  const lag = scheduleReasons(Math.max(health.maxEventLoopLagMs, health.maxSendLagMs ?? 0), health.missedSlots, run.totals.sent);
+  return [...limits, ...lag];
 }
 
-/** "client-limited" / "service-limited", for lines and cards. */
+/**
+ * What shows the service failed the step, worded to follow what failed; null when nothing does:
+ * connects it refused, reset or left unanswered, or receptions lost, late or held back on open
+ * connections while the client kept its schedule.
+ */
+function serviceEvidence(run: StepRun, health: StepHealth): string | null {
+  const refused = failuresOfSide(health.connectCauses, 'service');
+  const { fates, totals } = run;
+  const held = (fates.notSent.backedUp ?? 0) + (fates.notSent.reconnecting ?? 0) + (fates.notSent.writeFailed ?? 0) + (totals.disconnects > 0 ? fates.notSent.disconnected ?? 0 : 0);
+  const deliveryFailed = (lostOf(fates, drained(run.outcome)) ?? 0) > 0 || fates.late + fates.afterDrain > 0 || held > 0;
+  // Its schedule speaks for the receptions it sent; of connects alone it says nothing.
+  if (health.keptSchedule === true && deliveryFailed) return ' while the client kept its schedule';
+  return refused > 0 ? '' : null;
+}
+
+const NOT_SENT_WORDS: Record<NotSentReason, string> = {
+  backedUp: 'held back by a connection full of unsent messages',
+  reconnecting: 'due while their connection reconnected',
+  writeFailed: 'failed to write',
+  disconnected: 'due on connections that were closed or never opened',
+  clientBehind: 'due after the client fell behind',
+  receiverAbsent: 'owed to receivers that never connected or never joined their group',
+};
+
+/** What failed the step, biggest first: lost, never sent (why), late, connections not opened (why). */
+function whatFailed(run: StepRun, causes: ConnectCauseCounts | undefined): string[] {
+  const { fates, latency, totals, config } = run;
+  const parts: string[] = [];
+  const of = fates.planned > 0 ? ` of ${formatCount(fates.planned)}` : '';
+  const lost = lostOf(fates, drained(run.outcome));
+  if (lost !== null && lost > 0) parts.push(`${formatCount(lost)}${of} planned receptions were lost`);
+  const notSent = notSentOf(fates);
+  if (notSent > 0) {
+    const why = NOT_SENT_REASONS.filter((r) => (fates.notSent[r] ?? 0) > 0).map((r) => `${formatCount(fates.notSent[r])} ${NOT_SENT_WORDS[r]}`);
+    parts.push(`${formatCount(notSent)}${of} were never sent (${why.join(', ')})`);
+  }
+  const late = fates.late + fates.afterDrain;
+  // The p99 is named only when it is itself past the guide's 1 s: a p99 that passes explains nothing.
+  if (late > 0) parts.push(`${formatCount(late)}${of} arrived 1 s or more after their planned time${latency.p99Us !== null && latency.p99Us >= GUIDE_LATENCY_LIMIT_US ? ` (p99 ${formatMs(latency.p99Us)})` : ''}`);
+  const why = causesText(causes);
+  if (totals.connectionsFailed > 0) parts.push(`${formatCount(totals.connectionsFailed)} of ${formatCount(config.connections)} connections failed to open${why ? ` (${why})` : ''}`);
+  if (totals.duplicated > 0) parts.push(`${formatCount(totals.duplicated)} arrived more than once`);
+  if ((fates.overCount ?? 0) > 0) parts.push(`${formatCount(fates.overCount!)} were counted beyond the plan (an accounting error)`);
+  return parts;
+}
+
+/** "client-limited" / "service-limited" / "cause unknown", for lines and cards. */
 export function limitedByText(limitedBy: LimitedBy | null): string {
-  return limitedBy === 'client' ? 'client-limited' : limitedBy === 'service' ? 'service-limited' : '';
+  return limitedBy === 'client' ? 'client-limited' : limitedBy === 'service' ? 'service-limited' : limitedBy === 'unknown' ? 'cause unknown' : '';
 }

@@ -3,11 +3,10 @@
  * means: the guide's advice (stay under 70%) is about the busiest moments.
  */
 import { formatBytes, formatCount } from '../format.ts';
-import type { RunResult } from '../run-result.ts';
-import { limitOfResult, whileSending } from './run-limit.ts';
+import { limitOfResult, whileSending, type LimitFigures } from './run-limit.ts';
 import { peakOf, type ServerMetricsRecord } from './series.ts';
 
-type RunFigures = Pick<RunResult, 'points' | 'totals' | 'server'>;
+type RunFigures = LimitFigures;
 
 /** [label, text] rows: the server's figures (when they were read) and which side set the limit. */
 export function serverFacts(result: RunFigures): [label: string, text: string][] {

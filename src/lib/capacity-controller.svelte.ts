@@ -47,7 +47,7 @@ export class CapacityController {
     // The climb so far: the highest load that held below any that broke.
     const held = stepByIndex(result, result.finding.heldStep);
     const sofar = held ? ` · held so far ${held.load.toLocaleString('en-US')} ${RAMP_UNITS[result.settings.ramp]}` : '';
-    return { step: step.index, total: this.#total, label: `${step.phase === 'bisect' ? 'bisecting, ' : ''}${load}${sofar}`, pauseLeftSec: 0 };
+    return { step: step.index, total: this.#total, label: `${step.phase === 'bisect' ? 'bisecting, ' : step.phase === 'confirm' ? 'running the break again to confirm it, ' : ''}${load}${sofar}`, pauseLeftSec: 0 };
   }
 
   /** Runs the search from `base`; `connectionCap` is the most connections this client holds (a browser's cap), null when agents carry the load. */

@@ -1,6 +1,7 @@
 /** A kept run shown with the live run's components: its document as the summary's view. */
 import type { RunResult } from '../../core/run-result.ts';
 import type { RunView } from './run-controller.svelte.ts';
+import { clientSchedule } from '../../core/client-schedule.ts';
 import { limitOfResult } from '../../core/server-metrics/run-limit.ts';
 
 export function viewOfResult(result: RunResult): RunView {
@@ -20,7 +21,7 @@ export function viewOfResult(result: RunResult): RunView {
     errorCounts: result.errorCounts,
     errorSamples: result.errorSamples,
     workerFailures: result.workerFailures,
-    maxEventLoopLagMs: result.points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
+    schedule: clientSchedule({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent }),
     workers: result.workers,
     agents: result.agents ?? [],
     // Runs kept before server metrics existed have none: the limit then rests on the client alone.

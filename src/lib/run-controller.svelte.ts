@@ -2,6 +2,7 @@
  * The dashboard's run: the one module that creates Web Workers. It hands them to a
  * RunCoordinator and copies the merged figures into reactive state at most once per frame.
  */
+import { clientSchedule, type ClientSchedule } from '../../core/client-schedule.ts';
 import { plannedDropOf, runDrops, type RunDrops } from '../../core/drop-report.ts';
 import { systemClock, systemTimers } from '../../core/clock.ts';
 import type { Fates } from '../../core/fates.ts';
@@ -20,7 +21,7 @@ import { platformFetchText, ServerScraper } from '../../core/server-metrics/scra
 import type { ServerMetricsRecord } from '../../core/server-metrics/series.ts';
 import type { LimitExplanation } from '../../core/server-metrics/attribution.ts';
 import { queryToMetrics } from '../../core/config-url.ts';
-import { runLimit } from '../../core/server-metrics/run-limit.ts';
+import { clientLimitsOf, runLimit } from '../../core/server-metrics/run-limit.ts';
 import { ServerMetricsSettings } from './server-metrics.svelte.ts';
 
 export interface RunView {
@@ -41,8 +42,8 @@ export interface RunView {
   errorCounts: ErrorCounts;
   errorSamples: ErrorSample[];
   workerFailures: string[];
-  /** Worst event-loop lag of any worker over the run so far, in ms. */
-  maxEventLoopLagMs: number;
+  /** Whether the client kept its schedule over the sending seconds (core/client-schedule.ts). */
+  schedule: ClientSchedule;
   workers: WorkerHealth[];
   /** Agents taking part, and which workers are their threads (empty without agents). */
   agents: RunAgent[];
@@ -283,11 +284,11 @@ export class RunController {
       errorCounts: a.errorCounts(),
       errorSamples: a.errorSamples(),
       workerFailures: [...coordinator.workerFailures],
-      maxEventLoopLagMs: points.reduce((max, p) => Math.max(max, p.eventLoopLagMs), 0),
+      schedule: clientSchedule({ points, missedSlots: a.totals().missedSlots, sent: a.totals().sent }),
       workers: a.workerHealth(),
       agents: this.#agents,
       server,
-      limit: runLimit({ points, missedSlots: a.totals().missedSlots, sent: a.totals().sent, server }),
+      limit: runLimit({ points, missedSlots: a.totals().missedSlots, sent: a.totals().sent, server, clientLimits: clientLimitsOf({ config: coordinator.config, totals: a.totals(), connectCauses: a.connectCauses(), workers: a.workerHealth(), workerFailures: coordinator.workerFailures }) }),
       // Latency by phase merges every second's histogram: computed once the run is kept, not per frame.
       drops: runDrops(coordinator.config, a, false),
       sendStartUs: coordinator.sendWindowUs.startUs,

@@ -72,8 +72,10 @@ describe('server metrics in the dashboard', () => {
     }
     // The connections chart's legend shows the server's latest count: the 10 connections, closed by now or not.
     const limit = page.getByTestId('summary-limit');
-    expect(['neither', 'near', 'server', 'client', 'both']).toContain(await limit.getAttribute('data-limit'));
-    expect(await limit.textContent()).toMatch(/server (peaked|was) at \d+% CPU|stopped answering/);
+    // 10 connections at 4 msg/s: neither side is near its limit over the sending seconds (the one
+    // window for both: the connects, the warm-up and the drain are outside it).
+    expect(await limit.getAttribute('data-limit')).toBe('neither');
+    expect(await limit.textContent()).toMatch(/^Neither was saturated: the server peaked at \d+% CPU and the client kept its schedule\.$/);
     for (const [width, height] of [[1280, 720], [1440, 900], [390, 844]] as const) {
       await page.setViewportSize({ width, height });
       await page.getByTestId('server-charts').scrollIntoViewIfNeeded();

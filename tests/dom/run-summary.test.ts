@@ -6,6 +6,7 @@ import type { RunView } from '../../src/lib/run-controller.svelte.ts';
 import { emptyErrorCounts, emptyTotals } from '../../core/protocol.ts';
 import { emptyFates, type Fates } from '../../core/fates.ts';
 import { runVerdict, type RunOutcome } from '../../core/run-outcome.ts';
+import { clientSchedule } from '../../core/client-schedule.ts';
 import { explainLimit } from '../../core/server-metrics/attribution.ts';
 import { emptyServerRecord, type ServerSecond } from '../../core/server-metrics/series.ts';
 import { importRuns } from '../../core/kept-run.ts';
@@ -31,7 +32,7 @@ function view(overrides: Partial<RunView>, outcome: RunOutcome = { kind: 'finish
     errorCounts: emptyErrorCounts(),
     errorSamples: [],
     workerFailures: [],
-    maxEventLoopLagMs: 2,
+    schedule: clientSchedule({ points: [{ second: 1, maxSendLagMs: 1, eventLoopLagMs: 2, fates: { planned: 100 } }], missedSlots: 0, sent: 100 }),
     workers: [{ workerIndex: 0, maxEventLoopLagMs: 2, maxSendLagMs: 1, missedSlots: 0, connectionsOpen: 10, lost: false }],
     agents: [],
     server: null,
@@ -90,7 +91,7 @@ describe('RunSummary', () => {
   it('blames the client in words when sends missed their slots', () => {
     const { text, target, destroy } = render(view({
       totals: { ...view({}).totals, missedSlots: 12 },
-      maxEventLoopLagMs: 340,
+      schedule: clientSchedule({ points: [{ second: 1, maxSendLagMs: 410, eventLoopLagMs: 340, fates: { planned: 100 } }], missedSlots: 12, sent: 100 }),
       workers: [
         { workerIndex: 0, maxEventLoopLagMs: 3, maxSendLagMs: 1, missedSlots: 0, connectionsOpen: 5, lost: false },
         { workerIndex: 1, maxEventLoopLagMs: 340, maxSendLagMs: 410, missedSlots: 12, connectionsOpen: 5, lost: false },

@@ -1,8 +1,9 @@
 /**
  * `live-bench --find-capacity` against real hub-samples: one limited to a known message rate
  * (--TestMessageRateLimit), found within 15% by a rate ramp and by a connection ramp with every
- * step in the JSON; one that lacks the methods (exit 3 at once); one killed mid-search (the step
- * that lost messages breaks, and no step that lost any is ever said to have held).
+ * step in the JSON, the break run once more and confirmed; one that lacks the methods (exit 3 at
+ * once); one killed mid-search (the step that lost messages breaks, and no step that lost any is
+ * ever said to have held); one frozen for a moment (the break does not recur: unconfirmed).
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -59,9 +60,15 @@ describe('live-bench --find-capacity', () => {
     const held = result.steps.find((s) => s.index === result.finding.heldStep)!;
     expect(Math.abs(held.plannedSendsPerSec - LIMIT) / LIMIT).toBeLessThanOrEqual(0.15);
     expect(result.steps.filter((s) => s.phase === 'bisect')).toHaveLength(2);
+    // The lowest break, run once more, broke again: confirmed.
+    expect(result.steps.at(-1)).toMatchObject({ phase: 'confirm', load: result.steps.find((s) => s.index === result.finding.brokeStep)!.load });
+    expect(result.finding.confirmed).toBe(true);
+    // Held is what the step offered and kept, never more.
+    for (const step of result.steps) expect(step.heldPerSec!).toBeLessThanOrEqual(step.offeredPerSec!);
     expect(run.stdout).toMatch(/^Held [\d,]+ msg\/s of 2\.0 KB echo over WebSockets \+ JSON with 40 connections/m);
     expect(run.stdout).toMatch(/That is \d+% of Unit\d+'s published echo rate \([\d,]+ msg\/s, current edition\)/);
-    expect(run.stdout).toMatch(/because of the service: p99 1\.\d\d s while the client kept its schedule/);
+    // What failed it, never a p99 that passes; then the second run's word.
+    expect(run.stdout).toMatch(/because of the service: [\d,]+ of [\d,]+ arrived 1 s or more after their planned time \(p99 \d[.\d]* s\) while the client kept its schedule\. Confirmed: the same load broke again at step \d+\./);
     // The report: the search with every step and its chart, then the runs of the steps that held and broke; nothing external.
     const html = await readFile(htmlPath, 'utf8');
     expect(html).toContain('<h2>Capacity search (rate ramp)</h2>');
@@ -82,6 +89,18 @@ describe('live-bench --find-capacity', () => {
     const held = result.steps.find((s) => s.index === result.finding.heldStep)!;
     expect(held.sendIntervalMs).toBe(250);
     expect(Math.abs(held.connections * 4 - LIMIT) / LIMIT).toBeLessThanOrEqual(0.15);
+  });
+
+  it('a first step that the service failed: exit 1, with what failed it, confirmed, nothing called a capacity', async () => {
+    const jsonPath = await tempFile('first.json');
+    const run = await liveBench(['--find-capacity', '--endpoint', `${limited.httpUrl}/signalrbench`, '--connections', '40', '--ramp', 'rate',
+      '--start', '1000', '--step', '100', '--max', '1100', ...short, '--json', jsonPath]);
+    expect(run.code, run.stderr).toBe(1);
+    const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
+    expect(result.finding).toMatchObject({ kind: 'firstStepFailed', limitedBy: 'service', heldStep: null, brokeStep: 1, confirmed: true });
+    expect(result.steps.map((s) => s.phase)).toEqual(['ramp', 'confirm']);
+    expect(run.stderr).toMatch(/live-bench: even the first step broke: no capacity was found/);
+    expect(run.stdout).not.toMatch(/^Held/m);
   });
 
   it('a hub without the methods: exit 3 in seconds, nothing called a capacity', async () => {
@@ -124,10 +143,16 @@ describe('live-bench --find-capacity', () => {
     expect(result.steps[1]!.judgement).toMatchObject({ passed: false, limitedBy: 'service' });
     expect(result.steps.slice(1).every((s) => s.judgement.passed !== true)).toBe(true);
     expect(result.finding).toMatchObject({ heldStep: 1, brokeStep: 2 });
-    expect(run.stdout).toMatch(/Broke at step 2 \(20 connections every 250 ms\), because of the service/);
+    expect(run.stdout).toMatch(/Broke at step 2 \(20 connections every 250 ms\), because of the service: [\d,]+ of [\d,]+ (planned receptions were lost|were never sent)/);
+    // The next step opened nothing (refused: the hub is gone): judged the service's, and the search ended there.
+    expect(result.steps).toHaveLength(3);
+    expect(result.steps[2]!.judgement).toMatchObject({ passed: false, limitedBy: 'service' });
+    expect(result.steps[2]!.judgement.reasons[0]).toMatch(/^[\d,]+ of [\d,]+ connections failed to open \([\d,]+ refused with ECONNREFUSED\)$/);
+    expect(run.stdout).toMatch(/Unconfirmed: at step 3 the service opened no connection/);
+    expect(run.code).toBe(1);
   });
 
-  it('a hub frozen (SIGSTOP) during a step: that step broke because of the service, exit 0 with the step below as the capacity', async () => {
+  it('a hub frozen (SIGSTOP) during a step: that step broke because of the service; run again it held, so the break is said to be unconfirmed', async () => {
     const jsonPath = await tempFile('frozen.json');
     let frozen = false;
     const run = await liveBench(['--find-capacity', '--endpoint', `${plain.httpUrl}/signalrbench`, '--interval-ms', '250', '--ramp', 'connections',
@@ -144,9 +169,14 @@ describe('live-bench --find-capacity', () => {
     plain.process.kill('SIGCONT');
     expect(run.code, run.stderr).toBe(0);
     const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
-    expect(result.steps).toHaveLength(2);
+    expect(result.steps).toHaveLength(3);
     expect(result.steps[1]!.judgement).toMatchObject({ passed: false, limitedBy: 'service' });
+    expect(result.steps[1]!.judgement.reasons[0]).not.toMatch(/p99 [\d.]+ ms/);
     expect(result.steps[1]!.verdict.share).toBeLessThan(0.99);
-    expect(result.finding).toMatchObject({ kind: 'found', heldStep: 1, brokeStep: 2 });
+    expect(result.steps[2]).toMatchObject({ phase: 'confirm', load: 20, judgement: { passed: true } });
+    expect(result.finding).toMatchObject({ kind: 'found', heldStep: 1, brokeStep: 2, confirmed: false });
+    expect(run.stdout).toMatch(/Unconfirmed: the same load held when run again at step 3/);
+    // The search never sits silent while the frozen step waits out its drain.
+    expect(run.stderr).toMatch(/^step 2: draining, \d+ of 20 open after \d+ s$/m);
   });
 });

@@ -3,6 +3,7 @@
  * GroupBroadcast and SendToConnection like the hub-sample does, with knobs for the faults the
  * engine must count: refused starts, dropped and duplicated deliveries, closes.
  */
+import { connectCauseOf } from '../../core/connect-causes.ts';
 import type { BenchConnection, ClassifiedError, ConnectionFactory } from '../../workers/engine/connection.ts';
 import type { FakeTime } from './fake-time.ts';
 
@@ -157,7 +158,7 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
 
 export function classifyPlainly(error: unknown): ClassifiedError {
   const message = error instanceof Error ? error.message : String(error);
-  return { kind: /negotiat/.test(message) ? 'negotiate' : 'connect', message };
+  return { kind: /negotiat/.test(message) ? 'negotiate' : 'connect', message, cause: connectCauseOf(message) };
 }
 
 /** Sizes a hub call as its JSON text would be. */

@@ -16,6 +16,8 @@ export interface StepRunSpec {
   p99Ms?: number;
   lagMs?: number;
   totals?: Partial<WorkerTotals>;
+  /** Fields of the run set as they are (connect causes, lost workers, points, fates). */
+  run?: Partial<RunResult>;
 }
 
 export function stepRun(spec: StepRunSpec = {}): RunResult {
@@ -58,5 +60,6 @@ export function stepRun(spec: StepRunSpec = {}): RunResult {
       maxSendLagMs: 1,
     })),
     histograms: [],
+    ...spec.run,
   };
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { lostOf, unaccountedOf } from '../../core/fates.ts';
 import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
 import { runResult } from '../../core/run-result.ts';
+import { limitOfResult } from '../../core/server-metrics/run-limit.ts';
 import type { RunCoordinator } from '../../core/run-coordinator.ts';
 import { fakeRun } from '../support/fake-run.ts';
 import { flushMicrotasks } from '../support/fake-time.ts';
@@ -77,6 +78,22 @@ describe('a run with fake connections', () => {
     // The two that never opened still had their slots: 2 each, counted as never sent.
     expect(result(coordinator).fates).toMatchObject({ planned: 10, underOneSecond: 6, notSent: { disconnected: 4 }, lost: 0 });
     expect(result(coordinator).verdict.status).toBe('fail');
+    // The refusal names no cause: counted as such, never put on either side.
+    expect(result(coordinator).connectCauses).toEqual({ other: 2 });
+  });
+
+  it('counts failed connects by cause, so the client\'s own limits (EMFILE) reach the run\'s document and its limit', async () => {
+    const { time, coordinator } = fakeRun(config({ connections: 5, workers: 2, sendIntervalMs: 500, durationSec: 1 }), {
+      deliveryDelayMs: 1,
+      failStart: new Set([1, 3, 4]),
+      failStartMessage: 'Failed to complete negotiation with the server: TypeError: fetch failed (EMFILE: connect EMFILE 127.0.0.1:5000 - Local (undefined:undefined))',
+    });
+    coordinator.start();
+    await time.advanceByMs(30_000);
+    const run = result(coordinator);
+    expect(run.connectCauses).toEqual({ EMFILE: 3 });
+    expect(run.totals.connectionsFailed).toBe(3);
+    expect(limitOfResult(run)).toMatchObject({ side: 'client', sentence: expect.stringMatching(/^The client could not open 3 connections for want of its own resources \(3 EMFILE/) });
   });
 
   it('counts a connection closed by the server, stops its sends, counts its unanswered send as lost and its later slots as never sent', async () => {

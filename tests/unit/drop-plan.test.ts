@@ -67,6 +67,11 @@ describe('drop settings', () => {
     expect(problems[2]).toMatch(/WebSockets only.*LongPolling.*Choose WebSockets/);
     expect(dropProblems({ ...DROP_DEFAULTS, dropAtSec: 5 }, { durationSec: 30, reconnect: true, transport: 'WebSockets' })).toEqual([]);
   });
+  it('refuses a drop inside the warm-up, whose cost no figure would count, and accepts one at its end', () => {
+    const run = { durationSec: 10, warmupSec: 5, reconnect: true, transport: 'WebSockets' };
+    expect(dropProblems({ ...DROP_DEFAULTS, dropAtSec: 2 }, run)).toEqual(['Drop at (2 s) falls inside the warm-up (5 s), whose messages are left out of every figure: the drop\'s cost would not be counted. Set Drop at to 5 s or later, or shorten the warm-up.']);
+    expect(dropProblems({ ...DROP_DEFAULTS, dropAtSec: 5 }, run)).toEqual([]);
+  });
   it('refuses a repeat without a first drop', () => {
     expect(dropProblems({ ...DROP_DEFAULTS, dropEverySec: 5 }, { durationSec: 30, reconnect: true, transport: 'WebSockets' })[0]).toMatch(/needs a first drop/);
   });

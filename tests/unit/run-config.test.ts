@@ -87,3 +87,11 @@ describe('defaults derived from the page and the interval', () => {
     expect(validateRunConfig({ endpointUrl, scenario: 'bigGroup', connections: '20', groupCount: '10' }).ok).toBe(true);
   });
 });
+
+describe('a planned drop and the warm-up', () => {
+  it('a run that would drop inside its warm-up is refused', () => {
+    const result = validateRunConfig({ endpointUrl: 'http://h/hub', durationSec: 10, warmupSec: 5, reconnect: true, dropAtSec: 2 });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors).toEqual([expect.stringMatching(/^Drop at \(2 s\) falls inside the warm-up \(5 s\)/)]);
+  });
+});

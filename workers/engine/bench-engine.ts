@@ -221,6 +221,7 @@ export class BenchEngine {
       connectionsConnecting: pool?.connectingCount ?? 0,
       eventLoopLagMs: this.#lastTickLagMs,
       errorCounts: { ...this.stats.errorCounts },
+      connectCauses: { ...this.stats.connectCauses },
       errorSamples: this.stats.errorSamples(),
     });
   }

@@ -210,7 +210,7 @@ export class ConnectionPool {
       if (outcome === 'abandoned') {
         pooled.state = 'failed';
         void pooled.connection.stop().catch(() => undefined);
-        this.deps.stats.recordConnectFailure('connect', `${this.#where()}: abandoned, ${this.#gaveUp}.`);
+        this.deps.stats.recordConnectFailure('connect', `${this.#where()}: abandoned, ${this.#gaveUp}.`, 'timedOut');
         return;
       }
       this.#answered = true;
@@ -218,11 +218,14 @@ export class ConnectionPool {
         this.#failedOne('timeout');
         pooled.state = 'failed';
         void pooled.connection.stop().catch(() => undefined);
+        // In a browser, Server-Sent Events and long polling wait in its queue of 6 per origin: a
+        // time-out there is the browser's limit; elsewhere the server did not answer.
+        const cause = this.deps.inBrowser && this.options.transport !== 'WebSockets' ? 'browserQueue' : 'timedOut';
         this.deps.stats.recordConnectFailure('connect',
           `${this.#where()}: did not open within ${CONNECT_TIMEOUT_MS / 1_000} s. ` +
           (this.deps.inBrowser
             ? 'The server is not answering (stalled or overloaded), or the browser is holding the connection in its queue (6 connections per origin over HTTP/1.1 for Server-Sent Events and long polling).'
-            : 'The server accepted nothing in that time: it may be stalled or overloaded. Check that the hub is running and responsive.'));
+            : 'The server accepted nothing in that time: it may be stalled or overloaded. Check that the hub is running and responsive.'), cause);
         return;
       }
       pooled.state = 'open';
@@ -233,7 +236,7 @@ export class ConnectionPool {
       this.#answered = true;
       pooled.state = 'failed';
       const classified = this.deps.classify(error, this.options);
-      this.deps.stats.recordConnectFailure(classified.kind, classified.message);
+      this.deps.stats.recordConnectFailure(classified.kind, classified.message, classified.cause);
       this.#failedOne(classified.message);
     } finally {
       this.deps.timers.clearTimeout(timer);

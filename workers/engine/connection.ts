@@ -3,6 +3,7 @@
  * (signalr/bench-connection.ts); unit tests inject fakes.
  */
 import type { ProtocolName, TransportName } from '../../core/run-config.ts';
+import type { ConnectCause } from '../../core/connect-causes.ts';
 import type { ErrorKind } from '../../core/protocol.ts';
 import type { ReconnectPolicyName } from '../../core/drop-plan.ts';
 
@@ -68,6 +69,8 @@ export type EncodedSize = (method: string, args: unknown[]) => number;
 export interface ClassifiedError {
   kind: ErrorKind;
   message: string;
+  /** For a failed connect: why, by side (core/connect-causes.ts); absent: `other`. */
+  cause?: ConnectCause;
 }
 
 export type ErrorClassifier = (error: unknown, context: ConnectionOptions) => ClassifiedError;

@@ -3,6 +3,7 @@
  * it; the engine turns it into a snapshot once per second. It never computes percentiles: the
  * page does, after merging every worker's histograms.
  */
+import type { ConnectCause, ConnectCauseCounts } from '../../core/connect-causes.ts';
 import { DropLedger } from '../../core/drop-ledger.ts';
 import { FatesRecorder, type NotSentReason } from '../../core/fates.ts';
 import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs } from '../../core/latency.ts';
@@ -26,6 +27,8 @@ function emptyInterval(): IntervalCounts {
 export class WorkerStats {
   readonly totals: WorkerTotals = emptyTotals();
   readonly errorCounts: ErrorCounts = emptyErrorCounts();
+  /** Failed connects by cause (core/connect-causes.ts): which side each failure belongs to. */
+  readonly connectCauses: ConnectCauseCounts = {};
   /** What became of every planned reception, per planned second (core/fates.ts). */
   fates = new FatesRecorder(0);
   /** Receptions after this time (the page's "finish") arrived after the drain. Epoch µs. */
@@ -142,8 +145,9 @@ export class WorkerStats {
     if (tookUs !== null) recordLatencyUs(this.#reconnect, tookUs);
   }
 
-  recordConnectFailure(kind: ErrorKind, message: string): void {
+  recordConnectFailure(kind: ErrorKind, message: string, cause: ConnectCause = 'other'): void {
     this.totals.connectionsFailed++;
+    this.connectCauses[cause] = (this.connectCauses[cause] ?? 0) + 1;
     this.recordError(kind, message);
   }
 

@@ -47,3 +47,12 @@ describe('capacity settings', () => {
     expect(stepConfig(broadcast, settings, 20).sendIntervalMs).toBe(100);
   });
 });
+
+describe('a capacity search and planned drops', () => {
+  it('refuses a planned drop: the step would break by the drop it planned and the search would blame the service', () => {
+    const base = testConfig({ connections: 10, durationSec: 10, reconnect: true, dropAtSec: 1 });
+    const checked = validateCapacitySettings({ ramp: 'connections', start: 10, step: 10, max: 50 }, base);
+    expect(checked.ok).toBe(false);
+    expect(!checked.ok && checked.errors).toContainEqual(expect.stringMatching(/^A capacity search cannot plan drops \(Drop at 1 s\).*Remove the drop \(--drop-at\)/));
+  });
+});

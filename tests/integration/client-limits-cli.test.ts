@@ -1,0 +1,107 @@
+/**
+ * The client's limits are the client's, against a real hub-sample and the built runner run as a
+ * user would, under real limits of its own process:
+ * - out of file descriptors (`ulimit -n 150`): a connections ramp whose first step fits is warned
+ *   about before it connects and its later steps are judged client-limited by their EMFILE (exit
+ *   1), never the service's; a single run that cannot fit is refused before connecting (exit 2);
+ * - out of heap (`node --max-old-space-size`, which V8 applies to each engine thread too): the
+ *   engine threads die in the step (ERR_WORKER_OUT_OF_MEMORY) and the step is the client's;
+ * - planned drops a verdict could not count are refused before anything runs (exit 2).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCapacityResult } from '../../core/capacity/capacity-result.ts';
+import { REPO_ROOT, startHub, type RunningHub } from '../support/hub-process.ts';
+import { liveBench, type CliRun } from '../support/live-bench.ts';
+
+const short = ['--step-duration', '3', '--settle', '1', '--quiet'];
+
+/** The built runner started by bash with `limits` applied first, e.g. `ulimit -n 150`. */
+function liveBenchLimited(limits: string, nodeArgs: string[], args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn('bash', ['-c', `${limits}; exec "$0" "$@"`, process.execPath, ...nodeArgs, path.join(REPO_ROOT, 'bin/live-bench.js'), ...args], { cwd: REPO_ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }));
+  });
+}
+
+async function tempFile(name: string): Promise<string> {
+  return path.join(await mkdtemp(path.join(os.tmpdir(), 'live-bench-limits-')), name);
+}
+
+describe('the client\'s limits are the client\'s', () => {
+  let hub: RunningHub;
+  beforeAll(async () => {
+    hub = await startHub();
+  });
+  afterAll(async () => {
+    await hub?.stop();
+  });
+
+  it('a connections ramp out of file descriptors: warned before it connects, then limited by the client, exit 1', async () => {
+    // The JSON is written to stdout: at the limit, a file could not be opened either.
+    const run = await liveBenchLimited('ulimit -n 150', [], ['--find-capacity', '--endpoint', `${hub.httpUrl}/signalrbench`, '--ramp', 'connections',
+      '--start', '50', '--step', '100', '--max', '350', '--bisect', '0', ...short, '--json', '-']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^live-bench: warning: Steps above about \d+ connections will run out of this runner's 150 open files \(EMFILE\): they will be judged client-limited/m);
+    const result = parseCapacityResult(run.stdout.split('\n').find((line) => line.startsWith('{'))!);
+    expect(result.steps[0]!.judgement.passed).toBe(true);
+    const broke = result.steps[1]!;
+    expect(broke.judgement).toMatchObject({ passed: false, limitedBy: 'client' });
+    // Every failed connect names its cause, the WebSocket's own included (the SignalR client drops it in Node).
+    expect(broke.health.connectCauses).toEqual({ EMFILE: broke.health.connectionsFailed });
+    expect(broke.health.connectionsFailed).toBeGreaterThan(0);
+    expect(broke.judgement.reasons[0]).toMatch(/^the client could not open [\d,]+ connections? for want of its own resources \([\d,]+ EMFILE: this process ran out of file descriptors/);
+    expect(result.finding).toMatchObject({ kind: 'found', limitedBy: 'client', heldStep: 1, brokeStep: 2, confirmed: true });
+    expect(run.stdout).toMatch(/^Client-limited: this client held/m);
+    expect(run.stdout).toMatch(/Broke at step 2 \(150 connections every 1,000 ms\), because of the client: the client could not open/);
+    expect(run.stdout).not.toMatch(/because of the service/);
+  });
+
+  it('a single run that cannot fit in the open files is refused before it connects, saying what to type', async () => {
+    const run = await liveBenchLimited('ulimit -n 150', [], ['--endpoint', `${hub.httpUrl}/signalrbench`, '--connections', '400', '--duration', '3', '--quiet']);
+    expect(run.code).toBe(2);
+    expect(run.elapsedMs).toBeLessThan(10_000);
+    expect(run.stderr).toMatch(/400 connections need at least as many open files, but this runner may open 150 .*ulimit -n/);
+    expect(run.stderr).toMatch(/nothing was run/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('engine threads that run out of heap in a step: that step is the client\'s, exit 1', async () => {
+    const jsonPath = await tempFile('heap.json');
+    // 16 MB holds 50 connections per thread, not 1,000: the threads die while the second step opens them.
+    const run = await liveBenchLimited('true', ['--max-old-space-size=16'], ['--find-capacity', '--endpoint', `${hub.httpUrl}/signalrbench`, '--ramp', 'connections',
+      '--start', '100', '--step', '1900', '--max', '2000', '--workers', '2', '--bisect', '0', ...short, '--json', jsonPath]);
+    expect(run.code, run.stderr).toBe(1);
+    const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
+    expect(result.steps[0]!.judgement.passed).toBe(true);
+    const broke = result.steps[1]!;
+    expect(broke.health.workersLost).toBeGreaterThan(0);
+    expect(broke.judgement).toMatchObject({ passed: false, limitedBy: 'client' });
+    expect(broke.judgement.reasons[0]).toMatch(/^the client lost [12] of its 2 engines mid-run \(.*memory limit/);
+    expect(result.finding).toMatchObject({ kind: 'found', limitedBy: 'client', heldStep: 1, brokeStep: 2 });
+  });
+
+  it('a planned drop inside the warm-up is refused: exit 2, nothing run', async () => {
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--connections', '10', '--duration', '10', '--warmup', '5', '--reconnect', '--drop-at', '2']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Drop at \(2 s\) falls inside the warm-up \(5 s\).*Set Drop at to 5 s or later/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('a capacity search with a planned drop is refused: exit 2, saying why', async () => {
+    const run = await liveBench(['--find-capacity', '--endpoint', `${hub.httpUrl}/signalrbench`, '--connections', '10', '--reconnect', '--drop-at', '1',
+      '--ramp', 'rate', '--start', '10', '--step', '10', '--max', '50', ...short]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/A capacity search cannot plan drops \(Drop at 1 s\): each step would break by the drop it planned/);
+    expect(run.stdout).toBe('');
+  });
+});
