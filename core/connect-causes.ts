@@ -18,10 +18,13 @@ export const CLIENT_ERRNOS = ['EMFILE', 'ENFILE', 'EADDRNOTAVAIL', 'ENOBUFS', 'E
  *   queue past the connect time limit: Server-Sent Events and long polling share 6 per origin);
  * - the service's: `refused` (ECONNREFUSED), `reset` (ECONNRESET, EPIPE), `timedOut` (no answer in
  *   the connect time limit, ETIMEDOUT), `unreachable` (EHOSTUNREACH, ENETUNREACH), `httpStatus`
- *   (the server answered negotiate with an error status);
+ *   (the server answered negotiate with an error status: 5xx, 408 or 429);
+ * - `addressRefused`: the server answered negotiate 4xx otherwise (404: no hub at that path, 401
+ *   or 403: it wants a token): a wrong address or missing credentials, which say nothing about
+ *   load, so a step whose every connect failed this way measured nothing;
  * - `other`: nothing in the error says which side it was.
  */
-export const CONNECT_CAUSES = [...CLIENT_ERRNOS, 'browserQueue', 'refused', 'reset', 'timedOut', 'unreachable', 'httpStatus', 'other'] as const;
+export const CONNECT_CAUSES = [...CLIENT_ERRNOS, 'browserQueue', 'refused', 'reset', 'timedOut', 'unreachable', 'httpStatus', 'addressRefused', 'other'] as const;
 export type ConnectCause = (typeof CONNECT_CAUSES)[number];
 
 /** Failed connects by cause; absent causes are 0 (and runs kept before causes were counted have none). */
@@ -31,7 +34,7 @@ export type CauseSide = 'client' | 'service' | 'unknown';
 
 export function sideOfCause(cause: ConnectCause): CauseSide {
   if ((CLIENT_ERRNOS as readonly string[]).includes(cause) || cause === 'browserQueue') return 'client';
-  return cause === 'other' ? 'unknown' : 'service';
+  return cause === 'other' || cause === 'addressRefused' ? 'unknown' : 'service';
 }
 
 const SERVICE_PATTERNS: [RegExp, ConnectCause][] = [
@@ -39,6 +42,7 @@ const SERVICE_PATTERNS: [RegExp, ConnectCause][] = [
   [/ECONNRESET|EPIPE|socket hang up/i, 'reset'],
   [/ETIMEDOUT/, 'timedOut'],
   [/EHOSTUNREACH|ENETUNREACH/, 'unreachable'],
+  [/[Ss]tatus code '4(?!08|29)\d\d'|status 4(?!08|29)\d\d\b/, 'addressRefused'],
   [/[Ss]tatus code '\d{3}'|status \d{3}\b/, 'httpStatus'],
 ];
 
@@ -72,6 +76,7 @@ const CAUSE_WORDS: Record<ConnectCause, string> = {
   timedOut: 'not answered within the connect time limit',
   unreachable: 'the host or network was unreachable',
   httpStatus: 'answered with an HTTP error status',
+  addressRefused: 'refused by the address itself (HTTP 4xx: no hub at that path, or it wants a token)',
   other: 'for a reason the error does not say',
 };
 

@@ -84,7 +84,9 @@ export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
   const { outcome, verdict } = run;
   // A step in which nothing opened is judged by why its connects failed; one whose hub refused
   // the scenario's method (or that failed otherwise) measured nothing and has no verdict.
-  const couldNotConnect = outcome.kind === 'failed' && (run.totals.connectionsFailed > 0 || (health.workersLost ?? 0) > 0);
+  // Connects the address itself refused (404, 401, 403) say nothing about load: nothing measured.
+  const addressOnly = run.totals.connectionsFailed > 0 && (health.connectCauses?.addressRefused ?? 0) >= run.totals.connectionsFailed;
+  const couldNotConnect = outcome.kind === 'failed' && !addressOnly && (run.totals.connectionsFailed > 0 || (health.workersLost ?? 0) > 0);
   if (outcome.kind === 'failed' && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };
   if (outcome.kind !== 'finished' && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
   if (verdict.status === 'pass') return { passed: true, limitedBy: null, reasons: [verdict.sentence] };

@@ -18,6 +18,9 @@ describe('connect causes', () => {
     ['fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5000)', 'refused', 'service'],
     ['read ECONNRESET', 'reset', 'service'],
     ["Failed to complete negotiation with the server: Error: Service Unavailable: Status code '503'", 'httpStatus', 'service'],
+    ["Failed to complete negotiation with the server: Error: Too Many Requests: Status code '429'", 'httpStatus', 'service'],
+    ["Failed to complete negotiation with the server: Error: Not Found: Status code '404'", 'addressRefused', 'unknown'],
+    ["Failed to complete negotiation with the server: Error: Unauthorized: Status code '401'", 'addressRefused', 'unknown'],
     ['WebSocket failed to connect. The connection could not be found on the server', 'other', 'unknown'],
   ] as const)('%s → %s (%s)', (text, cause, side) => {
     expect(connectCauseOf(text)).toBe(cause);
