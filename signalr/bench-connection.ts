@@ -4,8 +4,8 @@
  */
 import { HttpTransportType, HubConnectionBuilder, LogLevel, NullLogger, type IHubProtocol } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
-import { retryDelayMs } from '../core/drop-plan.ts';
-import type { TransportName } from '../core/run-config.ts';
+import { retryDelayMs } from '../core/drops/index.ts';
+import type { TransportName } from '../core/run/index.ts';
 import { ExplainingHttpClient } from './explaining-http-client.ts';
 import { cutTransport, statefulGranted, watchStatefulReconnect } from './transport-cut.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions } from '../workers/engine/connection.ts';
@@ -51,7 +51,7 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     // repeated once per connection.
     .configureLogging(LogLevel.None);
   if (protocol) builder = builder.withHubProtocol(protocol);
-  // The run's reconnect policy (core/drop-plan.ts); 'fixed' (every second for a minute) when a
+  // The run's reconnect policy (core/drops/plan.ts); 'fixed' (every second for a minute) when a
   // caller names none, as before policies existed.
   if (options.reconnect) {
     const policy = options.reconnectPolicy ?? 'fixed';

@@ -6,8 +6,8 @@
  */
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 import type { EditionId } from '../guide/index.ts';
-import { combinationLabel, SCENARIO_LABELS } from '../labels.ts';
-import { formatPercent, judgeTiers, tierLoad } from '../tier-view.ts';
+import { combinationLabel, SCENARIO_LABELS } from '../run/index.ts';
+import { formatPercent, judgeTiers, tierLoad } from '../tiers/index.ts';
 import { stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS, stepConfig } from './settings.ts';
 

@@ -2,7 +2,7 @@
  * The verdict on one step of a capacity search, and who broke when it failed. Pure.
  *
  * A step holds when its run finished and passed the guide's rule over every planned reception
- * (core/run-outcome.ts). A failing step is put down to the *client* when the client's own health
+ * (core/run/outcome.ts). A failing step is put down to the *client* when the client's own health
  * can explain the failure, by the same rule the run summary uses (core/server-metrics/attribution.ts:
  * its sends or event loop ran a quarter of the 1 s budget late, or it missed more than 1% of its
  * send slots), or when it asked for more connections than the browser allows and some failed.
@@ -11,11 +11,8 @@
  * client-limited step never counts as the service's capacity.
  */
 import { formatCount, formatMs } from '../format.ts';
-import { lostOf, notSentOf } from '../fates.ts';
-import { drained } from '../run-outcome.ts';
-import type { RunResult } from '../run-result.ts';
-import { clientLagReasons } from '../server-metrics/attribution.ts';
-import { limitOfResult } from '../server-metrics/run-limit.ts';
+import { lostOf, notSentOf, drained, limitOfResult, type RunResult } from '../run/index.ts';
+import { clientLagReasons } from '../server-metrics/index.ts';
 
 export type LimitedBy = 'service' | 'client';
 

@@ -4,13 +4,8 @@
  * The control connection is injected (a real SignalR connection to the control hub in the
  * page, a fake in unit tests).
  */
-import type { Clock, Timers } from '../clock.ts';
-import type { WorkerPort } from '../run-coordinator.ts';
-import type { RunAgent } from '../run-result.ts';
-import { SCENARIO_LABELS } from '../labels.ts';
-import type { ScenarioName } from '../run-config.ts';
-import type { FromWorker } from '../protocol.ts';
-import { estimateClockOffset, type ClockEstimate, type ClockSample } from './clock-offset.ts';
+import { estimateClockOffset, type Clock, type Timers, type ClockEstimate, type ClockSample } from '../clocks/index.ts';
+import { SCENARIO_LABELS, type WorkerPort, type RunAgent, type ScenarioName, type FromWorker } from '../run/index.ts';
 import { parseAgentInfo, type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
 import { PieceJoiner, toPieces } from './pieces.ts';
 

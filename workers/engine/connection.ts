@@ -2,9 +2,8 @@
  * What the engine needs from a connection. The real one wraps `@microsoft/signalr`
  * (signalr/bench-connection.ts); unit tests inject fakes.
  */
-import type { ProtocolName, TransportName } from '../../core/run-config.ts';
-import type { ErrorKind } from '../../core/protocol.ts';
-import type { ReconnectPolicyName } from '../../core/drop-plan.ts';
+import type { ProtocolName, TransportName, ErrorKind } from '../../core/run/index.ts';
+import type { ReconnectPolicyName } from '../../core/drops/index.ts';
 
 export interface BenchConnection {
   /** The hub's id of this connection once open (what SendToConnection targets); null before. */

@@ -3,18 +3,19 @@
  * it; the engine turns it into a snapshot once per second. It never computes percentiles: the
  * page does, after merging every worker's histograms.
  */
-import { DropLedger } from '../../core/drop-ledger.ts';
-import { FatesRecorder, type NotSentReason } from '../../core/fates.ts';
-import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs } from '../../core/latency.ts';
+import { DropLedger } from '../../core/drops/index.ts';
 import {
+  FatesRecorder,
   emptyErrorCounts,
   emptyTotals,
+  type NotSentReason,
   type ErrorCounts,
   type ErrorKind,
   type ErrorSample,
   type IntervalCounts,
   type WorkerTotals,
-} from '../../core/protocol.ts';
+} from '../../core/run/index.ts';
+import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs } from '../../core/latency/index.ts';
 
 /** Distinct failure messages kept per worker; beyond this only the counts grow. */
 export const MAX_ERROR_SAMPLES = 20;
@@ -26,7 +27,7 @@ function emptyInterval(): IntervalCounts {
 export class WorkerStats {
   readonly totals: WorkerTotals = emptyTotals();
   readonly errorCounts: ErrorCounts = emptyErrorCounts();
-  /** What became of every planned reception, per planned second (core/fates.ts). */
+  /** What became of every planned reception, per planned second (core/run/fates.ts). */
   fates = new FatesRecorder(0);
   /** Receptions after this time (the page's "finish") arrived after the drain. Epoch µs. */
   drainEndUs = Infinity;
@@ -34,7 +35,7 @@ export class WorkerStats {
   readonly #latency = createLatencyHistogram();
   readonly #uncorrected = createLatencyHistogram();
   readonly #connect = createLatencyHistogram();
-  /** Drops and reconnects (core/drop-ledger.ts). */
+  /** Drops and reconnects (core/drops/totals.ts). */
   readonly drops = new DropLedger();
   readonly #reconnect = createLatencyHistogram();
   #interval = emptyInterval();
