@@ -8,7 +8,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { slotsInWindow } from '../../core/drops/totals.ts';
+import { slotsInWindow } from '../support/drop-slots.ts';
 import { arrivedOf, notSentOf } from '../../core/run/fates.ts';
 import { parseRunResult, type RunResult } from '../../core/run/result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';

@@ -4,7 +4,7 @@
  * reconnect, the receptions each gap costs (exactly the slots in the gap), and group rejoins.
  */
 import { describe, expect, it } from 'vitest';
-import { expectedGapReceptions } from '../../core/drops/totals.ts';
+import { expectedGapReceptions } from '../support/drop-slots.ts';
 import { isDropped } from '../../core/drops/plan.ts';
 import { notSentOf } from '../../core/run/fates.ts';
 import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';

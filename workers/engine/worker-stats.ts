@@ -3,7 +3,7 @@
  * it; the engine turns it into a snapshot once per second. It never computes percentiles: the
  * page does, after merging every worker's histograms.
  */
-import { DropLedger } from '../../core/drops/index.ts';
+import { DropLedger } from './drop-ledger.ts';
 import {
   FatesRecorder,
   emptyErrorCounts,
