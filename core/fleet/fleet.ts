@@ -193,7 +193,7 @@ export class Fleet {
 
   /**
    * The run's end: a second clock round with each of its agents still here (all at once), so the
-   * run can tell how far each clock drifted while it ran (clock-drift.ts), then "run-over" to
+   * run can tell how far each clock drifted while it ran (core/clocks/clock-drift.ts), then "run-over" to
    * each (an agent started for one run leaves on it). Returns the run's agents with `clockEnd`
    * set: the round's estimate, or null for an agent that left or did not answer.
    */

@@ -1,5 +1,5 @@
 /**
- * A finished run's receptions judged against its agents' clocks (clock-drift.ts): the glue
+ * A finished run's receptions judged against its agents' clocks (core/clocks/clock-drift.ts): the glue
  * between the run's merged figures and the pure judgement, shared by the run document and the
  * page's live view so both give the same verdict. Decodes each second's histogram once per run
  * and set of clocks (a judged run is asked for its document more than once).
