@@ -1,7 +1,9 @@
 /**
  * A BenchEngine as a worker runs it, in a browser Web Worker or a Node worker thread: the
  * system clock and timers, the real SignalR client, and every failure reported as "fatal"
- * instead of dying silently.
+ * instead of dying silently. The one place the engine (workers/) meets the SignalR client
+ * (signalr/): it stands outside both, so signalr/ implements the engine's connection interface
+ * (workers/engine/connection.ts) and workers/ never import signalr/.
  */
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
 import { BenchEngine } from '../workers/engine/bench-engine.ts';
