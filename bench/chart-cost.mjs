@@ -1,6 +1,6 @@
 // Drawing the live charts: what one new second costs the page's main thread as a run grows, the
 // way the charts drew before (every column remapped, every point drawn) and now (columns
-// extended, a long run drawn min/max-decimated: core/chart-columns.ts, core/chart-decimate.ts).
+// extended, a long run drawn min/max-decimated: core/charts/columns.ts, core/charts/decimate.ts).
 // Five uPlot charts like the dashboard's (16 lines, 440 px) in Chromium launched directly; the
 // renderer's main-thread CPU from /proc over 30 s per case, after 5 s to settle.
 // Usage: node bench/chart-cost.mjs [mode:seconds ...]   (default: full and decimated at 60, 600, 1800, 3600)

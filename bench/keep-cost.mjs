@@ -20,7 +20,7 @@ const WRITES_PER_SIZE = 20;
 /** Messages per second in the synthetic run (200 connections echoing every 100 ms). */
 const MESSAGES_PER_SECOND = 2_000;
 
-// Distinct per-second histograms, built by the tool's own settings (core/latency.ts, through the kit).
+// Distinct per-second histograms, built by the tool's own settings (core/latency/latency.ts, through the kit).
 function secondHistogram(seed) {
   const h = createLatencyHistogram();
   let x = seed;

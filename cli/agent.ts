@@ -3,10 +3,8 @@
  * the threads the dashboard starts, until the dashboard closes the session (or, with --once,
  * after one run). Prints each run's own totals so they can be checked against the dashboard's.
  */
-import { systemClock } from '../core/clock.ts';
-import { AgentRelay, type AgentRunReport } from '../core/fleet/agent-relay.ts';
-import { CLOCK_ROUND_MAX_MS } from '../core/fleet/fleet.ts';
-import type { AgentInfo } from '../core/fleet/control-messages.ts';
+import { systemClock } from '../core/clocks/index.ts';
+import { AgentRelay, CLOCK_ROUND_MAX_MS, type AgentRunReport, type AgentInfo } from '../core/fleet/index.ts';
 import { openControlConnection } from '../signalr/control-connection.ts';
 import { AGENT_USAGE, parseAgentArgs } from './agent-args.ts';
 import type { Output } from './output.ts';

@@ -3,11 +3,11 @@
  * validation and error messages, plus thresholds for smoke tests.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULTS, validateRunConfig, type RunConfig } from '../core/run-config.ts';
+import { DEFAULTS, validateRunConfig, type RunConfig } from '../core/run/index.ts';
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
-import { metricsUrlProblem } from '../core/server-metrics/scraper.ts';
-import { CAPACITY_DEFAULTS, validateCapacitySettings, type CapacitySettings } from '../core/capacity/settings.ts';
+import { metricsUrlProblem } from '../core/server-metrics/index.ts';
+import { CAPACITY_DEFAULTS, validateCapacitySettings, type CapacitySettings } from '../core/capacity/index.ts';
 
 export interface Thresholds {
   /** Fail when the run's p99 (from planned send times) is above this, in ms. */

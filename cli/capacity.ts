@@ -4,18 +4,23 @@
  * step, then the answer in the guide's terms; --json writes the search with every step, --html a
  * report with the search and the runs of the steps that held and broke.
  */
-import { systemClock, systemTimers } from '../core/clock.ts';
-import { answerLines, loadText } from '../core/capacity/answer.ts';
-import { capacitySection } from '../core/capacity/capacity-export.ts';
-import { CapacitySearch } from '../core/capacity/capacity-search.ts';
-import { heldPerSecOf, judgedLoadOf, stepByIndex, type CapacityResult, type CapacityStep } from '../core/capacity/capacity-result.ts';
-import { limitedByText } from '../core/capacity/step-judge.ts';
+import { systemClock, systemTimers } from '../core/clocks/index.ts';
+import {
+  answerLines,
+  loadText,
+  capacitySection,
+  CapacitySearch,
+  stepByIndex,
+  limitedByText,
+  heldPerSecOf,
+  judgedLoadOf,
+  type CapacityResult,
+  type CapacityStep,
+} from '../core/capacity/index.ts';
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
-import { keptRunOf } from '../core/kept-run.ts';
-import { reportHtml } from '../core/report-html.ts';
-import { RunCoordinator } from '../core/run-coordinator.ts';
-import { runResult, type RunResult } from '../core/run-result.ts';
-import { VERSIONS } from '../core/versions.ts';
+import { keptRunOf, VERSIONS } from '../core/history/index.ts';
+import { reportHtml } from '../core/report/index.ts';
+import { RunCoordinator, runResult, type RunResult } from '../core/run/index.ts';
 import type { CliOptions } from './args.ts';
 import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { serverScraper } from './server-metrics.ts';

@@ -3,7 +3,7 @@
  * one file descriptor) and the ephemeral ports for one destination (every connection to the hub
  * takes one). A run that cannot fit is refused with what to type; one that may not fit, or a
  * capacity search whose later steps will not, is warned about: those steps are then judged
- * client-limited by their EMFILE/EADDRNOTAVAIL failures (core/connect-causes.ts), never the
+ * client-limited by their EMFILE/EADDRNOTAVAIL failures (core/client/connect-causes.ts), never the
  * service's. Linux only (read from /proc); elsewhere nothing is checked. The parsing is pure.
  */
 import { readFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
  * where they can use more cores. The engine and the coordinator are the same either way.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { WorkerPort } from '../core/run-coordinator.ts';
+import type { WorkerPort } from '../core/run/index.ts';
 import { inProcessPort } from './in-process-port.ts';
 import { threadPort } from './thread-port.ts';
 

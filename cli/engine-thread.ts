@@ -2,8 +2,8 @@
  * Entry point of one headless worker thread: the same engine as a dashboard Web Worker.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { hostEngine } from '../workers/engine-host.ts';
-import type { ToWorker } from '../core/protocol.ts';
+import { hostEngine } from '../hosts/engine-host.ts';
+import type { ToWorker } from '../core/run/index.ts';
 import { answerHeapRequests } from './memory-log.ts';
 import { nodePlatform } from './node-websocket.ts';
 

@@ -9,10 +9,9 @@
  * throw in a timer, a rejected promise) is reported as the worker's "fatal" instead of ending
  * the process, so the run goes on and keeps what was measured.
  */
-import { hostEngine, type EngineHost } from '../workers/engine-host.ts';
+import { hostEngine, type EngineHost } from '../hosts/engine-host.ts';
+import type { FromWorker, WorkerPort } from '../core/run/index.ts';
 import { nodePlatform } from './node-websocket.ts';
-import type { FromWorker } from '../core/protocol.ts';
-import type { WorkerPort } from '../core/run-coordinator.ts';
 
 /** The engine that is running in this thread, if any: an uncaught failure is its failure. */
 let running: EngineHost | null = null;

@@ -4,7 +4,7 @@
  * delays a planned send.
  */
 import { parentPort } from 'node:worker_threads';
-import { readMetrics } from '../core/server-metrics/reading.ts';
+import { readMetrics } from '../core/server-metrics/index.ts';
 import type { ParseRequest, ParseAnswer } from './server-metrics.ts';
 
 if (!parentPort) throw new Error('metrics-thread runs as a worker thread of the headless runner, not on its own.');

@@ -1,17 +1,12 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
-import { clientSchedule } from '../core/client-schedule.ts';
-import { dropPlanText, dropsText, resentText } from '../core/drop-report.ts';
-import { fatesText, unaccountedOf } from '../core/fates.ts';
+import { dropPlanText, dropsText, resentText } from '../core/drops/index.ts';
+import { fatesText, unaccountedOf, outcomeText, recentRates, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
+import { clientSchedule } from '../core/client/index.ts';
 import { formatBytes, formatCount, formatMs, formatShare } from '../core/format.ts';
-import { outcomeText } from '../core/run-outcome.ts';
-import type { RunAggregator } from '../core/run-aggregator.ts';
-import type { RunResult } from '../core/run-result.ts';
-import { recentRates } from '../core/recent-rates.ts';
-import { judgeTiers, tierLoad } from '../core/tier-view.ts';
+import { judgeTiers, tierLoad } from '../core/tiers/index.ts';
 import type { EditionId } from '../core/guide/index.ts';
-import { serverLines } from '../core/server-metrics/summary.ts';
-import type { ServerMetricsRecord } from '../core/server-metrics/series.ts';
-import { FIRST_ANSWER_MS } from '../core/run-config.ts';
+import { serverLines } from '../core/report/index.ts';
+import type { ServerMetricsRecord } from '../core/server-metrics/index.ts';
 
 /**
  * The runner's word while no connection has opened yet, `afterMs` into the run, from the
@@ -90,7 +85,7 @@ function foreignText(foreign: number | undefined): string {
 }
 
 function clientLine(result: RunResult): string {
-  // The one rule and window (core/client-schedule.ts) the summary's "Limit" line also uses.
+  // The one rule and window (core/client/schedule.ts) the summary's "Limit" line also uses.
   const schedule = clientSchedule({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent });
   const backedUp = result.totals.backedUp > 0 ? `, slots not sent because a connection was backed up ${formatCount(result.totals.backedUp)}` : '';
   const skew = result.totals.negativeLatencies > 0 ? `, receptions before their planned time (clocks apart) ${formatCount(result.totals.negativeLatencies)}` : '';

@@ -2,9 +2,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { systemClock, systemTimers } from '../core/clock.ts';
-import type { ServerReading } from '../core/server-metrics/reading.ts';
-import { platformFetchText, ServerScraper, type ParseMetrics } from '../core/server-metrics/scraper.ts';
+import { systemClock, systemTimers } from '../core/clocks/index.ts';
+import { platformFetchText, ServerScraper, type ServerReading, type ParseMetrics } from '../core/server-metrics/index.ts';
 import type { Output } from './output.ts';
 
 /** A scrape's text for the metrics thread, and its answer. */

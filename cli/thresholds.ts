@@ -1,7 +1,6 @@
 /** Smoke-test thresholds against a finished run: every broken one, worded. */
 import { formatCount, formatShare } from '../core/format.ts';
-import { notSentOf } from '../core/fates.ts';
-import type { RunResult } from '../core/run-result.ts';
+import { notSentOf, type RunResult } from '../core/run/index.ts';
 import type { Thresholds } from './args.ts';
 
 export function brokenThresholds(result: RunResult, thresholds: Omit<Thresholds, 'allowLossRatio'>): string[] {

@@ -1,5 +1,5 @@
 /** Formatting for people: milliseconds with sensible precision, counts with separators, bytes in the guide's units. */
-import { GUIDE_BYTES } from './guide/units.ts';
+import { GUIDE_BYTES } from './guide/index.ts';
 
 /** "1.20 ms", "12.3 ms", "1.50 s"; "–" for an unknown time (null). */
 export function formatMs(us: number | null): string {

@@ -4,8 +4,8 @@
  */
 import { HttpTransportType, HubConnectionBuilder, LogLevel, NullLogger, type IHubProtocol } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
-import { retryDelayMs } from '../core/drop-plan.ts';
-import type { TransportName } from '../core/run-config.ts';
+import { retryDelayMs } from '../core/drops/index.ts';
+import type { TransportName } from '../core/run/index.ts';
 import { ExplainingHttpClient } from './explaining-http-client.ts';
 import { cutTransport, statefulGranted, watchStatefulReconnect } from './transport-cut.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions } from '../workers/engine/connection.ts';
@@ -35,7 +35,7 @@ export interface PlatformOverrides {
    * Node: a WebSocket class, made per connection, that passes its socket's errors to `report`.
    * The SignalR client words a WebSocket that failed to connect without its reason outside
    * browsers (no ErrorEvent there); the reason (EMFILE, EADDRNOTAVAIL, ECONNREFUSED) says whose
-   * limit it was (core/connect-causes.ts), so it is added to the failure's message.
+   * limit it was (core/client/connect-causes.ts), so it is added to the failure's message.
    */
   reportingWebSocket?: (report: (error: Error) => void) => unknown;
 }
@@ -60,7 +60,7 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     // repeated once per connection.
     .configureLogging(LogLevel.None);
   if (protocol) builder = builder.withHubProtocol(protocol);
-  // The run's reconnect policy (core/drop-plan.ts); 'fixed' (every second for a minute) when a
+  // The run's reconnect policy (core/drops/plan.ts); 'fixed' (every second for a minute) when a
   // caller names none, as before policies existed.
   if (options.reconnect) {
     const policy = options.reconnectPolicy ?? 'fixed';

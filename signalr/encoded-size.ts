@@ -1,7 +1,7 @@
 /** The size of a hub call in a protocol, as the official client's own writers encode it. */
 import { JsonHubProtocol, MessageType, type IHubProtocol, type InvocationMessage } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
-import type { ProtocolName } from '../core/run-config.ts';
+import type { ProtocolName } from '../core/run/index.ts';
 import type { EncodedSize } from '../workers/engine/connection.ts';
 
 /**

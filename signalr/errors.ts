@@ -3,7 +3,7 @@
  * failed, the likely cause and the next step. By the client's own error types and status codes
  * first, its wording second.
  */
-import { connectCauseOf } from '../core/connect-causes.ts';
+import { connectCauseOf } from '../core/client/index.ts';
 import type { ClassifiedError, ConnectionOptions } from '../workers/engine/connection.ts';
 
 /** Sorts a SignalR client error into a failure kind and says it with the transport and endpoint. */

@@ -3,8 +3,8 @@
 // the way the charts did it before (every column remapped from the points, every point drawn:
 // mode=full) or as they do now (columns extended, a long run drawn decimated: mode=decimated).
 import uPlot from 'uplot';
-import { ChartColumns, type Pick } from '../../core/chart-columns.ts';
-import { ChartDecimator } from '../../core/chart-decimate.ts';
+import { ChartColumns, type Pick } from '../../core/charts/columns.ts';
+import { ChartDecimator } from '../../core/charts/decimate.ts';
 
 interface Point {
   second: number;

@@ -6,9 +6,9 @@
  * (`npm run build:bench`, vite.bench.config.ts), a plain ES module for Node and for the raw
  * browser client's workers alike.
  */
-export { systemClock, systemTimers } from '../../core/clock.ts';
-export { createLatencyHistogram, recordLatencyUs, summarizeLatency, encodeHistogram, decodeHistogram } from '../../core/latency.ts';
-export { PayloadBuilder, parsePayloadHeader } from '../../core/payload.ts';
-export { newRunId } from '../../core/run-id.ts';
-export { drainPlan } from '../../core/run-config.ts';
+export { systemClock, systemTimers } from '../../core/clocks/clock.ts';
+export { createLatencyHistogram, recordLatencyUs, summarizeLatency, encodeHistogram, decodeHistogram } from '../../core/latency/latency.ts';
+export { PayloadBuilder, parsePayloadHeader } from '../../workers/engine/payload.ts';
+export { newRunId } from '../../core/run/id.ts';
+export { drainPlan } from '../../core/run/config.ts';
 export { OpenLoop } from '../../workers/engine/open-loop.ts';

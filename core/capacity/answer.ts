@@ -8,9 +8,9 @@
  */
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 import type { EditionId } from '../guide/index.ts';
-import { combinationLabel, SCENARIO_LABELS } from '../labels.ts';
-import { formatPercent, judgeTiers, tierLoad } from '../tier-view.ts';
-import { heldPerSecOf, judgedLoadOf, stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';
+import { combinationLabel, SCENARIO_LABELS } from '../run/index.ts';
+import { formatPercent, judgeTiers, tierLoad } from '../tiers/index.ts';
+import { stepByIndex, heldPerSecOf, judgedLoadOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS, stepConfig } from './settings.ts';
 
 export interface TierShare {

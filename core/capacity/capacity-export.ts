@@ -3,7 +3,7 @@
  * inline SVG step chart, the answer, every step) for the self-contained report. Pure.
  */
 import { formatCount, formatMs, formatShare } from '../format.ts';
-import { escapeXml as esc, lineChartSvg } from '../svg-chart.ts';
+import { escapeXml as esc, lineChartSvg } from '../charts/index.ts';
 import { answerLines, loadText } from './answer.ts';
 import { heldPerSecOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS } from './settings.ts';

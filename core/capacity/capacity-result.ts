@@ -3,13 +3,9 @@
  * who broke, and the finding. The runner writes it with --json; the dashboard keeps and exports
  * it. Self-describing (format and version) so later versions can read it. Pure.
  */
-import { withLost, type Fates } from '../fates.ts';
-import type { LatencySummary } from '../latency.ts';
-import { recentRates } from '../recent-rates.ts';
-import type { RunOutcome, RunVerdict } from '../run-outcome.ts';
-import type { RunConfig } from '../run-config.ts';
-import type { RunResult } from '../run-result.ts';
-import { bounds, breakConfirmed, type JudgedLoad, type StepPhase } from './search-plan.ts';
+import { withLost, recentRates, type Fates, type RunOutcome, type RunVerdict, type RunConfig, type RunResult } from '../run/index.ts';
+import type { LatencySummary } from '../latency/index.ts';
+import { bounds, breakConfirmed, type StepPhase, type JudgedLoad } from './search-plan.ts';
 import { plannedSendRate, type CapacitySettings } from './settings.ts';
 import { judgeStep, stepHealth, type ClientContext, type LimitedBy, type StepHealth, type StepJudgement } from './step-judge.ts';
 

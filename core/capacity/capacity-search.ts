@@ -4,10 +4,9 @@
  * (step-judge.ts), and keeps the document (capacity-result.ts) up to date after every step. Pure:
  * the step runner, the clock and the timers are injected.
  */
-import type { Clock, Timers } from '../clock.ts';
-import type { RunConfig } from '../run-config.ts';
-import type { RunResult } from '../run-result.ts';
-import { CAPACITY_FORMAT, CAPACITY_VERSION, findingOf, judgedLoadOf, stepOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
+import type { Clock, Timers } from '../clocks/index.ts';
+import type { RunConfig, RunResult } from '../run/index.ts';
+import { CAPACITY_FORMAT, CAPACITY_VERSION, findingOf, stepOf, judgedLoadOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { nextStep, type NextStep } from './search-plan.ts';
 import { stepConfig, type CapacitySettings } from './settings.ts';
 import type { ClientContext } from './step-judge.ts';

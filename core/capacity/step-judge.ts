@@ -2,11 +2,11 @@
  * The verdict on one step of a capacity search, and who broke when it failed, by evidence. Pure.
  *
  * A step holds when its run finished and passed the guide's rule over every planned reception
- * (core/run-outcome.ts). A failing step's first reason names what failed it: receptions lost,
+ * (core/run/outcome.ts). A failing step's first reason names what failed it: receptions lost,
  * never sent, late, connections that did not open; never a figure that passed. Who broke:
- * - the *client*, when anything shows its own limits (core/client-evidence.ts: an engine thread
+ * - the *client*, when anything shows its own limits (core/client/evidence.ts: an engine thread
  *   or agent lost, connects it could not open for want of file descriptors or ports, a browser's
- *   cap or queue), or when it did not keep its schedule (core/client-schedule.ts, the one rule);
+ *   cap or queue), or when it did not keep its schedule (core/client/schedule.ts, the one rule);
  * - the *service*, when the client kept its schedule and still receptions were lost, late or
  *   never sent, or the service refused, reset or did not answer connects, or its own metrics
  *   show it saturated;
@@ -14,15 +14,10 @@
  *   says why connects failed): said as such, and never a capacity.
  * A step in which no connection opened is judged the same way, from why the connects failed.
  */
-import { clientLimitReasons } from '../client-evidence.ts';
-import { clientSchedule, scheduleReasons, sendingSeconds } from '../client-schedule.ts';
-import { causesText, failuresOfSide, type ConnectCauseCounts } from '../connect-causes.ts';
+import { clientLimitReasons, clientSchedule, scheduleReasons, sendingSeconds, causesText, failuresOfSide, type ConnectCauseCounts } from '../client/index.ts';
 import { formatCount, formatMs } from '../format.ts';
-import { GUIDE_LATENCY_LIMIT_US } from '../latency.ts';
-import { lostOf, NOT_SENT_REASONS, notSentOf, type NotSentReason } from '../fates.ts';
-import { drained } from '../run-outcome.ts';
-import type { RunResult } from '../run-result.ts';
-import { limitOfResult } from '../server-metrics/run-limit.ts';
+import { lostOf, notSentOf, drained, limitOfResult, NOT_SENT_REASONS, type RunResult, type NotSentReason } from '../run/index.ts';
+import { GUIDE_LATENCY_LIMIT_US } from '../latency/index.ts';
 
 export type LimitedBy = 'service' | 'client' | 'unknown';
 
@@ -31,7 +26,7 @@ export interface ClientContext {
   connectionCap: number | null;
 }
 
-/** The client's own health over a step's sending seconds (core/client-schedule.ts). */
+/** The client's own health over a step's sending seconds (core/client/schedule.ts). */
 export interface StepHealth {
   /** Worst event-loop lag of any worker over the sending seconds, ms. */
   maxEventLoopLagMs: number;

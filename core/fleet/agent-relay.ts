@@ -5,9 +5,8 @@
  * runner (worker threads) and in a browser opened as an agent (Web Workers); the control
  * connection and the workers are injected.
  */
-import type { Clock } from '../clock.ts';
-import type { WorkerPort } from '../run-coordinator.ts';
-import { emptyTotals, type FromWorker, type WorkerTotals } from '../protocol.ts';
+import type { Clock } from '../clocks/index.ts';
+import { emptyTotals, type WorkerPort, type FromWorker, type WorkerTotals } from '../run/index.ts';
 import type { FromAgent, ToAgent } from './control-messages.ts';
 import { PieceJoiner, toPieces } from './pieces.ts';
 
@@ -20,7 +19,7 @@ export interface AgentChannel {
 export interface AgentRunReport {
   threads: number;
   totals: WorkerTotals;
-  /** Receptions its threads' slots planned (core/fates.ts), to add up against the dashboard's. */
+  /** Receptions its threads' slots planned (core/run/fates.ts), to add up against the dashboard's. */
   planned: number;
   /** Threads that failed instead of finishing. */
   failedThreads: number;

@@ -4,13 +4,8 @@
  * The control connection is injected (a real SignalR connection to the control hub in the
  * page, a fake in unit tests).
  */
-import type { Clock, Timers } from '../clock.ts';
-import type { WorkerPort } from '../run-coordinator.ts';
-import type { RunAgent } from '../run-result.ts';
-import { SCENARIO_LABELS } from '../labels.ts';
-import type { ScenarioName } from '../run-config.ts';
-import type { FromWorker } from '../protocol.ts';
-import { estimateClockOffset, type ClockEstimate, type ClockSample } from './clock-offset.ts';
+import { estimateClockOffset, type Clock, type Timers, type ClockEstimate, type ClockSample } from '../clocks/index.ts';
+import { SCENARIO_LABELS, type WorkerPort, type RunAgent, type ScenarioName, type FromWorker } from '../run/index.ts';
 import { parseAgentInfo, type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
 import { PieceJoiner, toPieces } from './pieces.ts';
 
@@ -198,7 +193,7 @@ export class Fleet {
 
   /**
    * The run's end: a second clock round with each of its agents still here (all at once), so the
-   * run can tell how far each clock drifted while it ran (clock-drift.ts), then "run-over" to
+   * run can tell how far each clock drifted while it ran (core/clocks/clock-drift.ts), then "run-over" to
    * each (an agent started for one run leaves on it). Returns the run's agents with `clockEnd`
    * set: the round's estimate, or null for an agent that left or did not answer.
    */

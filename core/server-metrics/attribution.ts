@@ -1,10 +1,10 @@
 /**
  * Which side set the limit of a run: the server, the client, both, or neither. The guide's first
  * advice is to keep the service's Server Load under 70%; a client that falls behind its own
- * schedule measures itself as much as the server (core/client-schedule.ts, the one rule). One rule
+ * schedule measures itself as much as the server (core/client/schedule.ts, the one rule). One rule
  * for the live summary, kept runs, the report and the runner.
  */
-import { scheduleReasons } from '../client-schedule.ts';
+import { scheduleReasons } from '../client/index.ts';
 import { formatCount } from '../format.ts';
 
 /** The guide's advice: keep server load under this, in %. */
@@ -23,7 +23,7 @@ export interface LimitInput {
   missedSlots: number;
   /** Sends made, the base of the missed-slot share. */
   sent: number;
-  /** The client's own limits shown otherwise (core/client-evidence.ts: a lost engine, connects
+  /** The client's own limits shown otherwise (core/client/evidence.ts: a lost engine, connects
    *  it could not open for want of file descriptors or ports), worded to follow "the client". */
   clientLimits?: readonly string[];
 }

@@ -6,7 +6,7 @@
  * time, so a huge or endless answer costs the run it observes nothing but a skipped reading; the
  * runner parses off the thread that sends (ScraperOptions.parse).
  */
-import type { Clock, Timers } from '../clock.ts';
+import type { Clock, Timers } from '../clocks/index.ts';
 import { readMetrics, type ServerReading } from './reading.ts';
 import { addDeliveries, emptyServerRecord, secondOf, serverSecond, type ServerMetricsRecord } from './series.ts';
 

@@ -3,9 +3,8 @@
  * it joins the session on the control hub and runs, in its own Web Workers, whatever the
  * dashboard starts. Its own totals of each run are kept, to check against the dashboard's.
  */
-import { systemClock } from '../../core/clock.ts';
-import { AgentRelay, type AgentRunReport } from '../../core/fleet/agent-relay.ts';
-import type { AgentInfo } from '../../core/fleet/control-messages.ts';
+import { systemClock } from '../../core/clocks/index.ts';
+import { AgentRelay, type AgentRunReport, type AgentInfo } from '../../core/fleet/index.ts';
 import { openControlConnection } from '../../signalr/control-connection.ts';
 import { createWorkerPort } from './run-controller.svelte.ts';
 

@@ -5,12 +5,9 @@
  * and POSTs the search's document (core/capacity/) to `<url>`. Chromium is launched directly, not
  * under Playwright (see bench-hook.ts).
  */
-import { systemClock, systemTimers } from '../../core/clock.ts';
-import { browserConnectionCapacity } from '../../core/browser-limits.ts';
-import { CapacitySearch } from '../../core/capacity/capacity-search.ts';
-import type { CapacityResult } from '../../core/capacity/capacity-result.ts';
-import { validateCapacitySettings } from '../../core/capacity/settings.ts';
-import type { RunConfig } from '../../core/run-config.ts';
+import { systemClock, systemTimers } from '../../core/clocks/index.ts';
+import { browserConnectionCapacity, type RunConfig } from '../../core/run/index.ts';
+import { CapacitySearch, validateCapacitySettings, type CapacityResult } from '../../core/capacity/index.ts';
 import type { RunController } from './run-controller.svelte.ts';
 
 export const CAPACITY_PARAM = 'capacity';

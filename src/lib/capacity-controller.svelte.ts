@@ -5,14 +5,22 @@
  * step is kept in the history like any run, tagged with the search's id and carrying the search
  * as it stood once the step was judged.
  */
-import { systemClock, systemTimers } from '../../core/clock.ts';
-import { loadText } from '../../core/capacity/answer.ts';
-import { CapacitySearch } from '../../core/capacity/capacity-search.ts';
-import { stepByIndex, type CapacityResult } from '../../core/capacity/capacity-result.ts';
-import { maxSteps, type NextStep } from '../../core/capacity/search-plan.ts';
-import { CAPACITY_DEFAULTS, plannedSendRate, RAMP_UNITS, validateCapacitySettings, type RampKind } from '../../core/capacity/settings.ts';
-import { newRunId } from '../../core/kept-run.ts';
-import type { RunConfig } from '../../core/run-config.ts';
+import { systemClock, systemTimers } from '../../core/clocks/index.ts';
+import {
+  loadText,
+  CapacitySearch,
+  stepByIndex,
+  maxSteps,
+  CAPACITY_DEFAULTS,
+  plannedSendRate,
+  RAMP_UNITS,
+  validateCapacitySettings,
+  type CapacityResult,
+  type NextStep,
+  type RampKind,
+} from '../../core/capacity/index.ts';
+import { newRunId } from '../../core/history/index.ts';
+import type { RunConfig } from '../../core/run/index.ts';
 import type { ComparisonStatus } from './comparison-controller.svelte.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { RunKeeper } from './run-keeper.svelte.ts';

@@ -4,11 +4,19 @@
  * the combination that is running). Each run is kept like any other, tagged with the
  * comparison's id; the finished ones are collected for the side-by-side view.
  */
-import { ALL_COMBINATIONS, combinationKey, comparisonProblem, DEFAULT_PAUSE_SEC, planComparison, type PlannedCombination } from '../../core/comparison-plan.ts';
-import { newRunId, type KeptRun } from '../../core/kept-run.ts';
-import { planDropComparison, type DropComparisonKind, type DropVariant } from '../../core/drop-comparison.ts';
-import { defaultRunName } from '../../core/labels.ts';
-import type { RunConfig } from '../../core/run-config.ts';
+import {
+  ALL_COMBINATIONS,
+  combinationKey,
+  comparisonProblem,
+  DEFAULT_PAUSE_SEC,
+  planComparison,
+  planDropComparison,
+  type PlannedCombination,
+  type DropComparisonKind,
+  type DropVariant,
+} from '../../core/compare/index.ts';
+import { newRunId, type KeptRun } from '../../core/history/index.ts';
+import { defaultRunName, type RunConfig } from '../../core/run/index.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { RunKeeper } from './run-keeper.svelte.ts';
 
@@ -58,7 +66,7 @@ export class ComparisonController {
   }
 
   /**
-   * One drop under each variant (core/drop-comparison.ts): each reconnect policy, or stateful
+   * One drop under each variant (core/compare/drop-comparison.ts): each reconnect policy, or stateful
    * reconnect off and on, in turn, side by side like combinations.
    */
   async startDropComparison(base: RunConfig, kind: DropComparisonKind, run: RunController, keeper: RunKeeper): Promise<void> {

@@ -2,11 +2,9 @@
  * The dashboard's agents: opens a session on the control hub on request, lists who joined,
  * and hands their threads to the next run. Reactive state only; the logic is core/fleet.
  */
-import { systemClock, systemTimers } from '../../core/clock.ts';
-import { attachFleet, Fleet, type AgentView } from '../../core/fleet/fleet.ts';
-import type { RunConfig } from '../../core/run-config.ts';
-import { browserConnectionCapacity, capacityRefusal } from '../../core/browser-limits.ts';
-import { capacityShortfall } from '../../core/split.ts';
+import { systemClock, systemTimers } from '../../core/clocks/index.ts';
+import { attachFleet, Fleet, type AgentView } from '../../core/fleet/index.ts';
+import { browserConnectionCapacity, capacityRefusal, capacityShortfall, type RunConfig } from '../../core/run/index.ts';
 import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
 import type { RemoteWorkers } from './run-controller.svelte.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Which form fields a list of validation messages is about, so each can be outlined and point at
  * the messages (aria-invalid, aria-describedby). Messages start with the field's label
- * (core/run-config.ts); "advanced" is added when any folded field is at fault, to unfold it.
+ * (core/run/config.ts); "advanced" is added when any folded field is at fault, to unfold it.
  */
 const FIELD_LABELS: [field: string, label: string][] = [
   ['endpointUrl', 'Endpoint'],

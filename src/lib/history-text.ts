@@ -1,6 +1,6 @@
 /** What the History page says about runs: the facts beside a name, and what an import did. */
-import type { KeptRun, KeptRunHead } from '../../core/kept-run.ts';
-import { combinationLabel, defaultRunName, SCENARIO_LABELS } from '../../core/labels.ts';
+import type { KeptRun, KeptRunHead } from '../../core/history/index.ts';
+import { combinationLabel, defaultRunName, SCENARIO_LABELS } from '../../core/run/index.ts';
 import { formatCount } from '../../core/format.ts';
 
 const names = (runs: readonly KeptRun[]) => (runs.length === 1 ? `"${runs[0]!.name}"` : `${runs.length} runs`);

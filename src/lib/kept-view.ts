@@ -1,8 +1,7 @@
 /** A kept run shown with the live run's components: its document as the summary's view. */
-import type { RunResult } from '../../core/run-result.ts';
+import { limitOfResult, type RunResult } from '../../core/run/index.ts';
 import type { RunView } from './run-controller.svelte.ts';
-import { clientSchedule } from '../../core/client-schedule.ts';
-import { limitOfResult } from '../../core/server-metrics/run-limit.ts';
+import { clientSchedule } from '../../core/client/index.ts';
 
 export function viewOfResult(result: RunResult): RunView {
   const last = result.points.at(-1);

@@ -2,33 +2,44 @@
  * The dashboard's run: the one module that creates Web Workers. It hands them to a
  * RunCoordinator and copies the merged figures into reactive state at most once per frame.
  */
-import { clientSchedule, type ClientSchedule } from '../../core/client-schedule.ts';
-import { plannedDropOf, runDrops, type RunDrops } from '../../core/drop-report.ts';
-import { systemClock, systemTimers } from '../../core/clock.ts';
-import type { Fates } from '../../core/fates.ts';
-import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../../core/run-outcome.ts';
-import type { LatencySummary } from '../../core/latency.ts';
-import { RecentLatency } from '../../core/recent-latency.ts';
-import type { SecondPoint, WorkerHealth } from '../../core/run-aggregator.ts';
-import type { RunConfig } from '../../core/run-config.ts';
-import { runResult, type RunAgent, type RunResult } from '../../core/run-result.ts';
-import { runClocks } from '../../core/fleet/run-clocks.ts';
-import type { ClockJudgement } from '../../core/fleet/clock-drift.ts';
-import { REWRITTEN_SECONDS } from '../../core/run-recorder.ts';
-import { GO_LEAD_MS, RunCoordinator, type RunPhase, type WorkerPort } from '../../core/run-coordinator.ts';
-import type { ErrorCounts, ErrorSample, FromWorker, WorkerTotals } from '../../core/protocol.ts';
-import { platformFetchText, ServerScraper } from '../../core/server-metrics/scraper.ts';
-import type { ServerMetricsRecord } from '../../core/server-metrics/series.ts';
-import type { LimitExplanation } from '../../core/server-metrics/attribution.ts';
-import { queryToMetrics } from '../../core/config-url.ts';
-import { clientLimitsOf, runLimit } from '../../core/server-metrics/run-limit.ts';
+import { plannedDropOf, runDrops, type RunDrops } from '../../core/drops/index.ts';
+import { systemClock, systemTimers, type ClockJudgement } from '../../core/clocks/index.ts';
+import {
+  drained,
+  runVerdict,
+  runResult,
+  runClocks,
+  GO_LEAD_MS,
+  RunCoordinator,
+  queryToMetrics,
+  runLimit,
+  clientLimitsOf,
+  type Fates,
+  type RunOutcome,
+  type RunVerdict,
+  type SecondPoint,
+  type WorkerHealth,
+  type RunConfig,
+  type RunAgent,
+  type RunResult,
+  type RunPhase,
+  type WorkerPort,
+  type ErrorCounts,
+  type ErrorSample,
+  type FromWorker,
+  type WorkerTotals,
+} from '../../core/run/index.ts';
+import { RecentLatency, type LatencySummary } from '../../core/latency/index.ts';
+import { REWRITTEN_SECONDS } from '../../core/history/index.ts';
+import { platformFetchText, ServerScraper, type ServerMetricsRecord, type LimitExplanation } from '../../core/server-metrics/index.ts';
+import { clientSchedule, type ClientSchedule } from '../../core/client/index.ts';
 import { ServerMetricsSettings } from './server-metrics.svelte.ts';
 
 export interface RunView {
   phase: RunPhase;
   /** How the run ended; running until it has. */
   outcome: RunOutcome;
-  /** The guide's rule over every planned reception (core/run-outcome.ts). */
+  /** The guide's rule over every planned reception (core/run/outcome.ts). */
   verdict: RunVerdict;
   /** While running: the share so far over receptions planned over 1 s ago; null otherwise. */
   judgedShare: number | null;
@@ -42,7 +53,7 @@ export interface RunView {
   errorCounts: ErrorCounts;
   errorSamples: ErrorSample[];
   workerFailures: string[];
-  /** Whether the client kept its schedule over the sending seconds (core/client-schedule.ts). */
+  /** Whether the client kept its schedule over the sending seconds (core/client/schedule.ts). */
   schedule: ClientSchedule;
   workers: WorkerHealth[];
   /** Agents taking part, and which workers are their threads (empty without agents). */
@@ -56,9 +67,9 @@ export interface RunView {
   /** Planned send window, epoch microseconds (both 0 before "go"): the run bar's elapsed time. */
   sendStartUs: number;
   sendEndUs: number;
-  /** Latency of the last 10 closed seconds, merged (core/recent-latency.ts); null without messages. */
+  /** Latency of the last 10 closed seconds, merged (core/latency/recent-latency.ts); null without messages. */
   recentLatency: LatencySummary | null;
-  /** With agents, once drained: receptions judged against their clocks (core/fleet/clock-drift.ts). */
+  /** With agents, once drained: receptions judged against their clocks (core/clocks/clock-drift.ts). */
   clocks?: ClockJudgement | null;
 }
 
@@ -84,7 +95,7 @@ const AGENT_GO_LEAD_MS = 1_000;
 
 /** A Web Worker running the engine (also used by a browser that is an agent of another dashboard). */
 export function createWorkerPort(): WorkerPort {
-  const worker = new Worker(new URL('../../workers/bench.worker.ts', import.meta.url), { type: 'module', name: 'bench' });
+  const worker = new Worker(new URL('../../hosts/bench.worker.ts', import.meta.url), { type: 'module', name: 'bench' });
   return {
     post: (message) => worker.postMessage(message),
     onMessage: (handler) => {
@@ -186,7 +197,7 @@ export class RunController {
     return this.#finished;
   }
 
-  /** The finished run as a document (core/run-result.ts); null while it runs. */
+  /** The finished run as a document (core/run/result.ts); null while it runs. */
   result(): RunResult | null {
     const coordinator = this.#coordinator;
     if (!coordinator || coordinator.phase !== 'done') return null;
@@ -195,7 +206,7 @@ export class RunController {
 
   /** The run so far as a document, while it runs too: what the history keeps each second. While
    *  it runs, seconds the keeper will not rewrite are taken from the last such document, not
-   *  copied again (core/run-result.ts ReusedPoints); once done, every second is copied afresh. */
+   *  copied again (core/run/result.ts ReusedPoints); once done, every second is copied afresh. */
   partialResult(): RunResult | null {
     const coordinator = this.#coordinator;
     if (!coordinator) return null;

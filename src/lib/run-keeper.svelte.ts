@@ -1,15 +1,12 @@
 /**
- * Keeps every run of the page in the browser as it goes (core/run-history.ts over IndexedDB)
+ * Keeps every run of the page in the browser as it goes (core/history/history.ts over IndexedDB)
  * and holds the history list the History page shows.
  */
-import type { CapacityResult } from '../../core/capacity/capacity-result.ts';
-import type { KeptRun, KeptRunHead } from '../../core/kept-run.ts';
-import { RunHistory } from '../../core/run-history.ts';
-import { RunRecorder, type RecordingOptions } from '../../core/run-recorder.ts';
-import type { RunConfig } from '../../core/run-config.ts';
+import type { CapacityResult } from '../../core/capacity/index.ts';
+import { RunHistory, RunRecorder, VERSIONS, type KeptRun, type KeptRunHead, type RecordingOptions } from '../../core/history/index.ts';
+import type { RunConfig } from '../../core/run/index.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import { openRunDb } from './run-store.ts';
-import { VERSIONS } from '../../core/versions.ts';
 
 export class RunKeeper {
   /** Every kept run (without its series), newest first, as of the last refresh. */

@@ -4,11 +4,7 @@
  * figures a person looks at first, each labelled with what it covers. Pure: the clock is passed in.
  */
 import { formatCount, formatMs, formatShare } from '../../core/format.ts';
-import { notSentOf } from '../../core/fates.ts';
-import { recentRates } from '../../core/recent-rates.ts';
-import type { SecondPoint } from '../../core/run-aggregator.ts';
-import type { RunConfig } from '../../core/run-config.ts';
-import { outcomeText, verdictDisplay, type VerdictDisplay } from '../../core/run-outcome.ts';
+import { notSentOf, recentRates, outcomeText, verdictDisplay, type SecondPoint, type RunConfig, type VerdictDisplay } from '../../core/run/index.ts';
 import type { RunView } from './run-controller.svelte.ts';
 
 export type BarPhase = 'preparing' | 'connecting' | 'starting' | 'running' | 'draining' | 'done';

@@ -1,11 +1,10 @@
 /**
  * Kept runs in this browser's IndexedDB (database "signalr-live-bench"): store "runs" holds each
  * run's head keyed by id, store "seconds" one row per second keyed by [runId, second]. The
- * history's logic, and how a run splits into head and seconds, are in core/run-history.ts.
+ * history's logic, and how a run splits into head and seconds, are in core/history/history.ts.
  * Records are plain objects (run documents, never Svelte $state proxies, which IndexedDB cannot clone).
  */
-import { headOf, type KeptRun, type KeptRunHead } from '../../core/kept-run.ts';
-import { joinRun, MemoryRunDb, secondsOf, type KeptSecond, type RunDb } from '../../core/run-db.ts';
+import { headOf, joinRun, MemoryRunDb, secondsOf, type KeptRun, type KeptRunHead, type KeptSecond, type RunDb } from '../../core/history/index.ts';
 
 const DB_NAME = 'signalr-live-bench';
 const DB_VERSION = 1;

@@ -10,7 +10,7 @@ import {
   type WorkloadEstimate,
   type WorkloadPart,
 } from '../../core/guide/index.ts';
-import { SCENARIO_WORDS, fitSummary, messageOf, rate } from '../../core/tier-view.ts';
+import { SCENARIO_WORDS, fitSummary, messageOf, rate } from '../../core/tiers/index.ts';
 
 
 /** One finder row as typed. Empty senders or group size mean the guide's default for the scenario. */

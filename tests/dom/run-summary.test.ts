@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { mount, unmount, flushSync } from 'svelte';
 import RunSummary from '../../src/components/RunSummary.svelte';
 import type { RunView } from '../../src/lib/run-controller.svelte.ts';
-import { emptyErrorCounts, emptyTotals } from '../../core/protocol.ts';
-import { emptyFates, type Fates } from '../../core/fates.ts';
-import { runVerdict, type RunOutcome } from '../../core/run-outcome.ts';
-import { clientSchedule } from '../../core/client-schedule.ts';
+import { emptyErrorCounts, emptyTotals } from '../../core/run/protocol.ts';
+import { emptyFates, type Fates } from '../../core/run/fates.ts';
+import { runVerdict, type RunOutcome } from '../../core/run/outcome.ts';
+import { clientSchedule } from '../../core/client/schedule.ts';
 import { explainLimit } from '../../core/server-metrics/attribution.ts';
 import { emptyServerRecord, type ServerSecond } from '../../core/server-metrics/series.ts';
-import { importRuns } from '../../core/kept-run.ts';
+import { importRuns } from '../../core/history/kept-run.ts';
 import { viewOfResult } from '../../src/lib/kept-view.ts';
 import { finishedRun } from '../support/finished-run.ts';
 

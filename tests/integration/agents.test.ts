@@ -4,11 +4,11 @@
  * page uses, in Node.
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { systemClock, systemTimers } from '../../core/clock.ts';
+import { systemClock, systemTimers } from '../../core/clocks/clock.ts';
 import { attachFleet, Fleet, type RunAgents } from '../../core/fleet/fleet.ts';
-import type { RunConfig } from '../../core/run-config.ts';
-import { RunCoordinator } from '../../core/run-coordinator.ts';
-import { parseRunResult, runResult } from '../../core/run-result.ts';
+import type { RunConfig } from '../../core/run/config.ts';
+import { RunCoordinator } from '../../core/run/coordinator.ts';
+import { parseRunResult, runResult } from '../../core/run/result.ts';
 import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
 import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
 import { hubConfig } from '../support/hub-run.ts';

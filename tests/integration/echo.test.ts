@@ -5,7 +5,7 @@
 import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import { describe, expect, inject, it } from 'vitest';
-import { PROTOCOLS, TRANSPORTS, validateRunConfig } from '../../core/run-config.ts';
+import { PROTOCOLS, TRANSPORTS, validateRunConfig } from '../../core/run/config.ts';
 import { encodedSizeFor } from '../../signalr/encoded-size.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
 

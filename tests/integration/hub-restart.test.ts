@@ -5,10 +5,10 @@
  */
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { systemClock, systemTimers } from '../../core/clock.ts';
-import { validateRunConfig } from '../../core/run-config.ts';
-import { RunCoordinator } from '../../core/run-coordinator.ts';
-import { runResult } from '../../core/run-result.ts';
+import { systemClock, systemTimers } from '../../core/clocks/clock.ts';
+import { validateRunConfig } from '../../core/run/config.ts';
+import { RunCoordinator } from '../../core/run/coordinator.ts';
+import { runResult } from '../../core/run/result.ts';
 import { startHub } from '../support/hub-process.ts';
 import { inProcessWorkers } from '../support/in-process-workers.ts';
 

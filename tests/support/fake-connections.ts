@@ -3,7 +3,7 @@
  * GroupBroadcast and SendToConnection like the hub-sample does, with knobs for the faults the
  * engine must count: refused starts, dropped and duplicated deliveries, closes.
  */
-import { connectCauseOf } from '../../core/connect-causes.ts';
+import { connectCauseOf } from '../../core/client/connect-causes.ts';
 import type { BenchConnection, ClassifiedError, ConnectionFactory } from '../../workers/engine/connection.ts';
 import type { FakeTime } from './fake-time.ts';
 

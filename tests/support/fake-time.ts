@@ -1,5 +1,5 @@
 /** A clock and timers that move only when a test says so; timers fire in due order. */
-import type { Clock, Timers } from '../../core/clock.ts';
+import type { Clock, Timers } from '../../core/clocks/clock.ts';
 
 const MAX_TIMERS_PER_ADVANCE = 1_000_000;
 

@@ -2,11 +2,11 @@
  * Worker ports backed by engines running in this process, with the real clock, timers and
  * SignalR client: the engine exactly as a Web Worker runs it, minus the thread.
  */
-import { systemClock, systemTimers } from '../../core/clock.ts';
-import type { WorkerPort } from '../../core/run-coordinator.ts';
+import { systemClock, systemTimers } from '../../core/clocks/clock.ts';
+import type { WorkerPort } from '../../core/run/coordinator.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import type { ConnectionFactory } from '../../workers/engine/connection.ts';
-import type { FromWorker } from '../../core/protocol.ts';
+import type { FromWorker } from '../../core/run/protocol.ts';
 import { signalRConnectionFactory } from '../../signalr/bench-connection.ts';
 import { encodedSizeFor } from '../../signalr/encoded-size.ts';
 import { classifySignalRError } from '../../signalr/errors.ts';

@@ -3,11 +3,11 @@
  * accounting of lost and duplicated messages, failures that do not stop the run.
  */
 import { describe, expect, it } from 'vitest';
-import { lostOf, unaccountedOf } from '../../core/fates.ts';
-import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
-import { runResult } from '../../core/run-result.ts';
-import { limitOfResult } from '../../core/server-metrics/run-limit.ts';
-import type { RunCoordinator } from '../../core/run-coordinator.ts';
+import { lostOf, unaccountedOf } from '../../core/run/fates.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
+import { runResult } from '../../core/run/result.ts';
+import type { RunCoordinator } from '../../core/run/coordinator.ts';
+import { limitOfResult } from '../../core/run/limit.ts';
 import { fakeRun } from '../support/fake-run.ts';
 import { flushMicrotasks } from '../support/fake-time.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ChartColumns, type Columns } from '../../core/chart-columns.ts';
-import { bucketSeconds, ChartDecimator, EXACT_TAIL_SECONDS, indexOfSecond } from '../../core/chart-decimate.ts';
+import { ChartColumns, type Columns } from '../../core/charts/columns.ts';
+import { bucketSeconds, ChartDecimator, EXACT_TAIL_SECONDS, indexOfSecond } from '../../core/charts/decimate.ts';
 
 interface Point {
   second: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cutAfter, formatChartValue, lastWholeRateIndex, latestValue, needsOwnAxis, niceStep, roundTicks, secondTicks } from '../../core/chart-scale.ts';
-import { lineChartSvg } from '../../core/svg-chart.ts';
+import { cutAfter, formatChartValue, lastWholeRateIndex, latestValue, needsOwnAxis, niceStep, roundTicks, secondTicks } from '../../core/charts/scale.ts';
+import { lineChartSvg } from '../../core/charts/svg-chart.ts';
 
 describe('chart scales', () => {
   it('ticks y axes on round steps that end just above the data (224 ends at 250, not 500)', () => {

@@ -8,8 +8,8 @@ import { parseCliArgs } from '../../cli/args.ts';
 import { EXIT, runCli, type Output } from '../../cli/output.ts';
 import { summaryText } from '../../cli/report.ts';
 import { lossBeyondAllowance } from '../../cli/thresholds.ts';
-import { createLatencyHistogram, knownLatency, summarizeLatency } from '../../core/latency.ts';
-import { parseRunResult } from '../../core/run-result.ts';
+import { createLatencyHistogram, knownLatency, summarizeLatency } from '../../core/latency/latency.ts';
+import { parseRunResult } from '../../core/run/result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
 function capture(): Output & { outLines: string[]; errLines: string[] } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_COMBINATIONS, comparisonProblem, planComparison } from '../../core/comparison-plan.ts';
+import { ALL_COMBINATIONS, comparisonProblem, planComparison } from '../../core/compare/comparison-plan.ts';
 import { testConfig } from '../support/finished-run.ts';
 
 describe('planComparison', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonTable, RATE_TOLERANCE, sharedLoad, WIN_TOLERANCE, type ComparedRun } from '../../core/comparison.ts';
-import { CURVE_PERCENTILES, ninesPosition, percentileCurve } from '../../core/percentile-curve.ts';
-import { overlay, p99Ms } from '../../core/series-overlay.ts';
-import type { RunResult } from '../../core/run-result.ts';
+import { comparisonTable, RATE_TOLERANCE, sharedLoad, WIN_TOLERANCE, type ComparedRun } from '../../core/compare/comparison.ts';
+import { CURVE_PERCENTILES, ninesPosition, percentileCurve } from '../../core/charts/percentile-curve.ts';
+import { overlay, p99Ms } from '../../core/charts/series-overlay.ts';
+import type { RunResult } from '../../core/run/result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
 const column = (table: ReturnType<typeof comparisonTable>, key: string) => {

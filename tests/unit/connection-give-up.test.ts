@@ -4,7 +4,7 @@
  * planned connection is counted; a slow hub, or one connect that opens, is never given up on.
  */
 import { describe, expect, it } from 'vitest';
-import { FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, validateRunConfig, type RunConfig } from '../../core/run-config.ts';
+import { FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, validateRunConfig, type RunConfig } from '../../core/run/config.ts';
 import { fakeRun } from '../support/fake-run.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {

@@ -4,11 +4,11 @@
  * reconnect, the receptions each gap costs (exactly the slots in the gap), and group rejoins.
  */
 import { describe, expect, it } from 'vitest';
-import { expectedGapReceptions } from '../../core/drop-ledger.ts';
-import { isDropped } from '../../core/drop-plan.ts';
-import { notSentOf } from '../../core/fates.ts';
-import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
-import { runResult } from '../../core/run-result.ts';
+import { expectedGapReceptions } from '../support/drop-slots.ts';
+import { isDropped } from '../../core/drops/plan.ts';
+import { notSentOf } from '../../core/run/fates.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
+import { runResult } from '../../core/run/result.ts';
 import { fakeRun } from '../support/fake-run.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DropLedger, expectedGapReceptions, neverBackOf, slotsInWindow } from '../../core/drop-ledger.ts';
-import { dropPhases } from '../../core/drop-phases.ts';
-import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../../core/latency.ts';
-import { DROP_DEFAULTS, dropProblems, dropSettingsOf, droppedCount, dropTimesUs, isDropped, retryDelayMs } from '../../core/drop-plan.ts';
+import { neverBackOf } from '../../core/drops/totals.ts';
+import { DropLedger } from '../../workers/engine/drop-ledger.ts';
+import { expectedGapReceptions, slotsInWindow } from '../support/drop-slots.ts';
+import { dropPhases } from '../../core/drops/phases.ts';
+import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../../core/latency/latency.ts';
+import { DROP_DEFAULTS, dropProblems, dropSettingsOf, droppedCount, dropTimesUs, isDropped, retryDelayMs } from '../../core/drops/plan.ts';
 
 const S = 1_000_000;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HistogramLogReader } from 'hdr-histogram-js';
-import { histogramLog, logTag, taggedHistogramLog } from '../../core/histogram-log.ts';
-import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../../core/latency.ts';
+import { histogramLog, logTag, taggedHistogramLog } from '../../core/latency/histogram-log.ts';
+import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../../core/latency/latency.ts';
 
 describe('histogramLog', () => {
   it('writes HdrHistogram\'s interval log, which its own reader reads back second by second', () => {

@@ -1,20 +1,39 @@
 /**
  * The house's layout as a test: imports flow one way. core/ is pure (it imports only core/,
  * hdr-histogram-js, parse-prometheus-text-format and package.json for the version), only signalr/ imports the SignalR client, workers/ never import the page,
- * and no module imports itself back through others (type-only imports count: they tie the
- * modules' meaning together just the same).
+ * the runner, the SignalR adapters or the hosts that wire them together, core/'s rooms are
+ * entered from outside through their index.ts only and import each other one way, and no module
+ * imports itself back through others (type-only imports count: they tie the modules' meaning
+ * together just the same). Every import form is read: static and type-only imports, side-effect
+ * imports, `export ... from`, dynamic `import()`, and a worker's `new URL(..., import.meta.url)`.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/hub-process.ts';
 
-const FOLDERS = ['core', 'workers', 'signalr', 'src', 'cli'];
+const FOLDERS = ['core', 'hosts', 'workers', 'signalr', 'src', 'cli'];
 
 function sources(folder: string): string[] {
   return readdirSync(path.join(REPO_ROOT, folder), { recursive: true, encoding: 'utf8' })
     .filter((file) => /\.(ts|svelte)$/.test(file) && !file.endsWith('.d.ts'))
-    .map((file) => path.join(folder, file));
+    .map((file) => path.join(folder, file).split(path.sep).join('/'));
+}
+
+/** Static imports and re-exports (`import x from`, `import type`, `export * from`, over several lines). */
+const STATIC = /(?:^|[\n;}])\s*(?:import|export)\b[^;'"]*?\bfrom\s*(['"])([^'"\n]+)\1/g;
+/** Side-effect imports: `import './x'`. */
+const SIDE_EFFECT = /(?:^|[\n;}])\s*import\s*(['"])([^'"\n]+)\1/g;
+/** Dynamic imports, and the module a worker is started from. */
+const DYNAMIC = /\bimport\(\s*(['"])([^'"\n]+)\1\s*\)|\bnew\s+URL\(\s*(['"])(\.[^'"\n]+)\3\s*,\s*import\.meta\.url/g;
+
+/** Every specifier a source names, in any of the forms above. */
+function specifiersOf(text: string): string[] {
+  return [
+    ...[...text.matchAll(STATIC)].map((m) => m[2]!),
+    ...[...text.matchAll(SIDE_EFFECT)].map((m) => m[2]!),
+    ...[...text.matchAll(DYNAMIC)].map((m) => (m[2] ?? m[4])!),
+  ];
 }
 
 /** Every module's imports: project files as repo-relative paths, packages by name. */
@@ -22,14 +41,39 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of FOLDERS.flatMap(sources)) {
     const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
-    const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/g)].map((m) => m[1]!);
-    graph.set(file, specifiers.map((s) => (s.startsWith('.') ? path.normalize(path.join(path.dirname(file), s)) : s)));
+    graph.set(file, specifiersOf(text).map((s) => (s.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(file), s)) : s)));
   }
   return graph;
 }
 
 const graph = importGraph();
 const importsOf = (prefix: string) => [...graph].filter(([file]) => file.startsWith(prefix)).flatMap(([file, deps]) => deps.map((dep) => [file, dep] as const));
+
+/** core/'s rooms: its folders, each with a front door. */
+const ROOMS = readdirSync(path.join(REPO_ROOT, 'core'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => `core/${entry.name}/`);
+const roomOf = (file: string) => ROOMS.find((room) => file.startsWith(room)) ?? null;
+
+describe('reading imports', () => {
+  it('reads every import form, in single and double quotes', () => {
+    const text = [
+      `import { a } from './a.ts';`,
+      `import type { B } from "./b.ts";`,
+      `import {\n  c,\n  type D,\n} from '../c.ts';`,
+      `import './side.css';`,
+      `import "./side-effect.ts";`,
+      `export * from './e.ts';`,
+      `export { f } from "./f.ts";`,
+      `const g = await import('./g.ts');`,
+      `const h = () => import("./h.ts");`,
+      `new Worker(new URL('./i.worker.ts', import.meta.url), { type: 'module' });`,
+      `// a comment that says where a value comes from, not an import`,
+      `const text = 'taken from nowhere';`,
+    ].join('\n');
+    expect(specifiersOf(text).sort()).toEqual(['../c.ts', './a.ts', './b.ts', './e.ts', './f.ts', './g.ts', './h.ts', './i.worker.ts', './side-effect.ts', './side.css']);
+  });
+});
 
 describe('imports flow one way', () => {
   it('core/ imports only core/, hdr-histogram-js, the Prometheus text parser and the package\'s version', () => {
@@ -43,9 +87,40 @@ describe('imports flow one way', () => {
     expect(users.filter((file) => !file.startsWith('signalr/'))).toEqual([]);
   });
 
-  it('workers/ and signalr/ never import the page or the runner', () => {
-    const wrong = [...importsOf('workers/'), ...importsOf('signalr/')].filter(([, dep]) => dep.startsWith('src/') || dep.startsWith('cli/'));
+  it('workers/ and signalr/ never import the page, the runner or the hosts', () => {
+    const wrong = [...importsOf('workers/'), ...importsOf('signalr/')].filter(([, dep]) => dep.startsWith('src/') || dep.startsWith('cli/') || dep.startsWith('hosts/'));
     expect(wrong).toEqual([]);
+  });
+
+  it('workers/ never import signalr/: the engine knows connections by its own interface, hosts/ hands it the SignalR ones', () => {
+    expect(importsOf('workers/').filter(([, dep]) => dep.startsWith('signalr/'))).toEqual([]);
+  });
+
+  it('a core/ room is entered from outside through its index.ts only', () => {
+    expect(ROOMS.length).toBeGreaterThan(5);
+    for (const room of ROOMS) expect(existsSync(path.join(REPO_ROOT, room, 'index.ts')), `${room}index.ts`).toBe(true);
+    const deep = [...graph].flatMap(([file, deps]) =>
+      deps.filter((dep) => {
+        const room = roomOf(dep);
+        return room !== null && !file.startsWith(room) && dep !== `${room}index.ts`;
+      }).map((dep) => `${file} -> ${dep}`));
+    expect(deep).toEqual([]);
+  });
+
+  it('core/ rooms import each other one way', () => {
+    const arrows = new Map<string, Set<string>>();
+    for (const [file, dep] of importsOf('core/')) {
+      const from = roomOf(file) ?? file;
+      const to = roomOf(dep) ?? dep;
+      if (from === to || !dep.startsWith('core/')) continue;
+      if (!arrows.has(from)) arrows.set(from, new Set());
+      arrows.get(from)!.add(to);
+    }
+    const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+      [...(arrows.get(from) ?? [])].some((next) => next === to || (!seen.has(next) && (seen.add(next), reaches(next, to, seen))));
+    const both = [...arrows].flatMap(([from, tos]) => [...tos].filter((to) => reaches(to, from)).map((to) => `${from} -> ${to}`));
+    expect(arrows.size).toBeGreaterThan(5);
+    expect(both).toEqual([]);
   });
 
   it('no module imports itself back through others', () => {

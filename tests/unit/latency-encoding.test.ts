@@ -4,7 +4,7 @@
  * non-empty one adds the same counts, total and maximum as decoding its HdrHistogram encoding.
  */
 import { describe, expect, it } from 'vitest';
-import { addPosted, createLatencyHistogram, decodeHistogram, encodeHistogram, postHistogram, recordLatencyUs, summarizeLatency, type Histogram } from '../../core/latency.ts';
+import { addPosted, createLatencyHistogram, decodeHistogram, encodeHistogram, postHistogram, recordLatencyUs, summarizeLatency, type Histogram } from '../../core/latency/latency.ts';
 
 /** A seeded spread of latencies from 1 us to past the histogram's top (clamped), with repeats. */
 function recorded(seed: number, values: number): Histogram {

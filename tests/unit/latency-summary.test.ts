@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countBetweenUs, createLatencyHistogram, decodeHistogram, encodeHistogram, recordLatencyUs, summarizeLatency, HIGHEST_LATENCY_US } from '../../core/latency.ts';
+import { countBetweenUs, createLatencyHistogram, decodeHistogram, encodeHistogram, recordLatencyUs, summarizeLatency, HIGHEST_LATENCY_US } from '../../core/latency/latency.ts';
 
 /** A small deterministic generator, so every run records the same values. */
 function values(seed: number, n: number, spreadUs: number): number[] {

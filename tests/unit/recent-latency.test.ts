@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../../core/latency.ts';
-import { RecentLatency, recentLatency } from '../../core/recent-latency.ts';
+import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../../core/latency/latency.ts';
+import { RecentLatency, recentLatency } from '../../core/latency/recent-latency.ts';
 
 function second(second: number, latencyUs: number, count: number) {
   const h = createLatencyHistogram();

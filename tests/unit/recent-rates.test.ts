@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { recentRates } from '../../core/recent-rates.ts';
-import { emptyFates } from '../../core/fates.ts';
-import type { SecondPoint } from '../../core/run-aggregator.ts';
+import { recentRates } from '../../core/run/recent-rates.ts';
+import { emptyFates } from '../../core/run/fates.ts';
+import type { SecondPoint } from '../../core/run/aggregator.ts';
 
 const point = (second: number, sent: number, received = sent): SecondPoint => ({
   second,

@@ -4,7 +4,7 @@
  * distinct count when nothing falls out of the window.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WINDOW_SEQS, ReceptionLedger, type Reception } from '../../core/reception-ledger.ts';
+import { DEFAULT_WINDOW_SEQS, ReceptionLedger, type Reception } from '../../workers/engine/reception-ledger.ts';
 import { seeded } from '../support/seeded-random.ts';
 
 

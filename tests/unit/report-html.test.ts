@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { interruptedResult, type KeptRun } from '../../core/kept-run.ts';
-import { reportHtml, runLabels } from '../../core/report-html.ts';
-import { lineChartSvg, niceCeiling } from '../../core/svg-chart.ts';
-import type { RunConfig } from '../../core/run-config.ts';
+import { interruptedResult, type KeptRun } from '../../core/history/kept-run.ts';
+import { reportHtml, runLabels } from '../../core/report/html.ts';
+import { lineChartSvg, niceCeiling } from '../../core/charts/svg-chart.ts';
+import type { RunConfig } from '../../core/run/config.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
 async function kept(name: string, overrides: Partial<RunConfig>, delayMs: number, status: KeptRun['status'] = 'finished'): Promise<KeptRun> {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { exportComparison, headOf, type KeptRun } from '../../core/kept-run.ts';
-import { joinRun, MemoryRunDb, secondsOf, type RunDb } from '../../core/run-db.ts';
-import { RunHistory } from '../../core/run-history.ts';
-import { RunRecorder } from '../../core/run-recorder.ts';
-import type { RunResult } from '../../core/run-result.ts';
+import { exportComparison, headOf, type KeptRun } from '../../core/history/kept-run.ts';
+import { joinRun, MemoryRunDb, secondsOf, type RunDb } from '../../core/history/db.ts';
+import { RunHistory } from '../../core/history/history.ts';
+import { RunRecorder } from '../../core/history/recorder.ts';
+import type { RunResult } from '../../core/run/result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
 const versions = { toolVersion: '0.1.0', signalrClientVersion: '10.0.11' };

@@ -3,10 +3,10 @@
  * which arguments, to whom, and the exact expected and received counts.
  */
 import { describe, expect, it } from 'vitest';
-import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
-import { PayloadBuilder } from '../../core/payload.ts';
-import { runResult } from '../../core/run-result.ts';
-import { arrivedOf, notSentOf, type Fates } from '../../core/fates.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
+import { PayloadBuilder } from '../../workers/engine/payload.ts';
+import { runResult } from '../../core/run/result.ts';
+import { arrivedOf, notSentOf, type Fates } from '../../core/run/fates.ts';
 import type { FakeHubOptions } from '../support/fake-connections.ts';
 import { fakeRun } from '../support/fake-run.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { connectConcurrencyPerWorker, splitConnections } from '../../core/split.ts';
-import { parsePayloadHeader, PayloadBuilder } from '../../core/payload.ts';
-import { isRunId, newRunId, runGroupName } from '../../core/run-id.ts';
+import { connectConcurrencyPerWorker, splitConnections } from '../../core/run/split.ts';
+import { parsePayloadHeader, PayloadBuilder } from '../../workers/engine/payload.ts';
+import { isRunId, newRunId, runGroupName } from '../../core/run/id.ts';
 
 describe('splitConnections', () => {
   const cases: [number, number, number[]][] = [

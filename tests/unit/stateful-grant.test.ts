@@ -1,9 +1,9 @@
 /** Stateful reconnect as the hub granted it, in words, and what a failed drop's verdict offers as the fix. */
 import { describe, expect, it } from 'vitest';
-import { dropPlanText, plannedDropOf, resentText, statefulStateOf } from '../../core/drop-report.ts';
-import { dropSettingsOf } from '../../core/drop-plan.ts';
-import { emptyFates } from '../../core/fates.ts';
-import { runVerdict } from '../../core/run-outcome.ts';
+import { dropPlanText, plannedDropOf, resentText, statefulStateOf } from '../../core/drops/report.ts';
+import { dropSettingsOf } from '../../core/drops/plan.ts';
+import { emptyFates } from '../../core/run/fates.ts';
+import { runVerdict } from '../../core/run/outcome.ts';
 
 const asked = { dropAtSec: 5, reconnect: true, statefulReconnect: true };
 
@@ -29,7 +29,8 @@ describe('stateful reconnect, granted or not', () => {
     expect(refused.sentence).toContain('The hub at http://hub/x never granted stateful reconnect');
     expect(refused.sentence).not.toMatch(/Stateful reconnect, or a shorter reconnect/);
     expect(verdict(10).sentence).toMatch(/Stateful reconnect was granted and did not bridge every gap/);
-    const off = runVerdict({ outcome: { kind: 'finished' }, fates, durationSec: 10, p99Us: 5_000, lostWorkers: 0, plannedDrop: plannedDropOf({ dropAtSec: 5, reconnect: true }, { duplicated: 0, statefulGranted: 0, connectionsOpened: 10 }) });
+    const reconnectOnly = { dropAtSec: 5, reconnect: true };
+    const off = runVerdict({ outcome: { kind: 'finished' }, fates, durationSec: 10, p99Us: 5_000, lostWorkers: 0, plannedDrop: plannedDropOf(reconnectOnly, { duplicated: 0, statefulGranted: 0, connectionsOpened: 10 }) });
     expect(off.sentence).toMatch(/Stateful reconnect, or a shorter reconnect, is what saves them/);
   });
 

@@ -1,6 +1,6 @@
 /** The tier panel's and the tier finder's math, with named cases from the guide's tables. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, type RunConfig } from '../../core/run-config.ts';
+import { DEFAULTS, type RunConfig } from '../../core/run/config.ts';
 import {
   editionTiers,
   expectedLine,
@@ -12,7 +12,7 @@ import {
   tierRows,
   conditionsNote,
   type MeasuredRates,
-} from '../../core/tier-view.ts';
+} from '../../core/tiers/tier-figures.ts';
 import { evaluateFinder, finderEditionView, newFinderRow, parseFinderRow, type FinderRowInput } from '../../src/lib/tier-finder.ts';
 import { formatBytes } from '../../core/format.ts';
 import { formatBytesPerSecond } from '../../core/guide/units.ts';

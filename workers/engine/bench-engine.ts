@@ -4,10 +4,9 @@
  * "finish" → final snapshot, close. Environment-agnostic: the browser worker, Node and unit
  * tests each inject the clock, the timers, the connection factory and where messages go.
  */
-import type { Clock, Timers } from '../../core/clock.ts';
-import { planScenario } from '../../core/scenario-plan.ts';
-import { dropSettingsOf, dropTimesUs, isDropped } from '../../core/drop-plan.ts';
-import type { FromWorker, GoMessage, StartMessage, ToWorker, WorkerPhase } from '../../core/protocol.ts';
+import type { Clock, Timers } from '../../core/clocks/index.ts';
+import { planScenario, type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/run/index.ts';
+import { dropSettingsOf, dropTimesUs, isDropped } from '../../core/drops/index.ts';
 import { createScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import type { ConnectionFactory, EncodedSize, ErrorClassifier } from './connection.ts';
@@ -119,7 +118,7 @@ export class BenchEngine {
     this.#scheduleDrops(message);
   }
 
-  /** The planned drops (core/drop-plan.ts): each worker drops its part of the share at each time. */
+  /** The planned drops (core/drops/plan.ts): each worker drops its part of the share at each time. */
   #scheduleDrops(go: GoMessage): void {
     const config = this.#start!.config;
     const drop = dropSettingsOf(config);

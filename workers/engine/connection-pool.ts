@@ -8,8 +8,8 @@
  * over a minute; waiting out a frozen hub's 15-s connect timeouts, wave after wave, half a minute.
  * A slow hub is never given up on: one connect that opens, or any answer in time, keeps it going.
  */
-import type { Clock, Timers } from '../../core/clock.ts';
-import { CONNECT_TIMEOUT_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES } from '../../core/run-config.ts';
+import type { Clock, Timers } from '../../core/clocks/index.ts';
+import { CONNECT_TIMEOUT_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES } from '../../core/run/index.ts';
 import type { WorkerStats } from './worker-stats.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
 

@@ -2,10 +2,9 @@
  * What the engine needs from a connection. The real one wraps `@microsoft/signalr`
  * (signalr/bench-connection.ts); unit tests inject fakes.
  */
-import type { ProtocolName, TransportName } from '../../core/run-config.ts';
-import type { ConnectCause } from '../../core/connect-causes.ts';
-import type { ErrorKind } from '../../core/protocol.ts';
-import type { ReconnectPolicyName } from '../../core/drop-plan.ts';
+import type { ProtocolName, TransportName, ErrorKind } from '../../core/run/index.ts';
+import type { ReconnectPolicyName } from '../../core/drops/index.ts';
+import type { ConnectCause } from '../../core/client/index.ts';
 
 export interface BenchConnection {
   /** The hub's id of this connection once open (what SendToConnection targets); null before. */
@@ -69,7 +68,7 @@ export type EncodedSize = (method: string, args: unknown[]) => number;
 export interface ClassifiedError {
   kind: ErrorKind;
   message: string;
-  /** For a failed connect: why, by side (core/connect-causes.ts); absent: `other`. */
+  /** For a failed connect: why, by side (core/client/connect-causes.ts); absent: `other`. */
   cause?: ConnectCause;
 }
 

@@ -4,7 +4,7 @@
  * how late it is, so the latency can be measured from the planned time (wrk2's correction for
  * coordinated omission) and the lateness counted.
  */
-import type { Clock, Timers } from '../../core/clock.ts';
+import type { Clock, Timers } from '../../core/clocks/index.ts';
 
 export type SlotHandler = (plannedUs: number, sendLagUs: number, seq: number) => void;
 

@@ -9,11 +9,10 @@
  * "receiverAbsent", the rest are sent or counted unsent for a reason of their own. So `planned`
  * is what the arguments say, and a run whose receivers could not connect never passes.
  */
-import type { Clock, Timers } from '../../core/clock.ts';
-import type { NotSentReason } from '../../core/fates.ts';
-import { parsePayloadHeader, PayloadBuilder } from '../../core/payload.ts';
-import { ReceptionLedger } from '../../core/reception-ledger.ts';
-import type { GoMessage } from '../../core/protocol.ts';
+import type { Clock, Timers } from '../../core/clocks/index.ts';
+import type { NotSentReason, GoMessage } from '../../core/run/index.ts';
+import { parsePayloadHeader, PayloadBuilder } from './payload.ts';
+import { ReceptionLedger } from './reception-ledger.ts';
 import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts';
 import type { PooledConnection } from './connection-pool.ts';
 import { OpenLoop } from './open-loop.ts';
@@ -41,7 +40,7 @@ export interface RunnerContext {
   /** Connections in the whole run: send offsets are spread evenly across the interval over all of them. */
   totalConnections: number;
   warmupSec: number;
-  /** The run's id (core/run-id.ts): in every payload header; a message with another is foreign. */
+  /** The run's id (core/run/id.ts): in every payload header; a message with another is foreign. */
   runId: string;
   /** Encoded size in bytes of a hub call (method + arguments) in the run's protocol. */
   encodedBytes: (method: string, args: unknown[]) => number;

@@ -3,19 +3,20 @@
  * it; the engine turns it into a snapshot once per second. It never computes percentiles: the
  * page does, after merging every worker's histograms.
  */
-import type { ConnectCause, ConnectCauseCounts } from '../../core/connect-causes.ts';
-import { DropLedger } from '../../core/drop-ledger.ts';
-import { FatesRecorder, type NotSentReason } from '../../core/fates.ts';
-import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs } from '../../core/latency.ts';
+import { DropLedger } from './drop-ledger.ts';
+import type { ConnectCause, ConnectCauseCounts } from '../../core/client/index.ts';
 import {
+  FatesRecorder,
   emptyErrorCounts,
   emptyTotals,
+  type NotSentReason,
   type ErrorCounts,
   type ErrorKind,
   type ErrorSample,
   type IntervalCounts,
   type WorkerTotals,
-} from '../../core/protocol.ts';
+} from '../../core/run/index.ts';
+import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs } from '../../core/latency/index.ts';
 
 /** Distinct failure messages kept per worker; beyond this only the counts grow. */
 export const MAX_ERROR_SAMPLES = 20;
@@ -27,9 +28,9 @@ function emptyInterval(): IntervalCounts {
 export class WorkerStats {
   readonly totals: WorkerTotals = emptyTotals();
   readonly errorCounts: ErrorCounts = emptyErrorCounts();
-  /** Failed connects by cause (core/connect-causes.ts): which side each failure belongs to. */
+  /** Failed connects by cause (core/client/connect-causes.ts): which side each failure belongs to. */
   readonly connectCauses: ConnectCauseCounts = {};
-  /** What became of every planned reception, per planned second (core/fates.ts). */
+  /** What became of every planned reception, per planned second (core/run/fates.ts). */
   fates = new FatesRecorder(0);
   /** Receptions after this time (the page's "finish") arrived after the drain. Epoch µs. */
   drainEndUs = Infinity;
@@ -37,7 +38,7 @@ export class WorkerStats {
   readonly #latency = createLatencyHistogram();
   readonly #uncorrected = createLatencyHistogram();
   readonly #connect = createLatencyHistogram();
-  /** Drops and reconnects (core/drop-ledger.ts). */
+  /** Drops and reconnects (core/drops/totals.ts). */
   readonly drops = new DropLedger();
   readonly #reconnect = createLatencyHistogram();
   #interval = emptyInterval();

@@ -3,7 +3,7 @@
  * latency is measured at each receiver. The guide's "broadcast" use case. Each send plans every
  * configured connection, open or not: those absent at "go" are counted apart (receiverAbsent).
  */
-import type { ScenarioPlan } from '../../core/scenario-plan.ts';
+import type { ScenarioPlan } from '../../core/run/index.ts';
 import { noPreparation, PROBE_PAYLOAD, PROBE_TS, type Scenario } from './scenario.ts';
 
 export const broadcast = (plan: ScenarioPlan, connections: number): Scenario => ({

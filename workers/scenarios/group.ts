@@ -6,8 +6,7 @@
  * connected, refused) are counted apart (receiverAbsent). Group names carry the run id, so two
  * runs on one hub never share a group.
  */
-import { runGroupName } from '../../core/run-id.ts';
-import type { ScenarioPlan } from '../../core/scenario-plan.ts';
+import { runGroupName, type ScenarioPlan } from '../../core/run/index.ts';
 import { PROBE_PAYLOAD, PROBE_TS, type Scenario } from './scenario.ts';
 
 export function group(plan: ScenarioPlan, runId: string): Scenario {

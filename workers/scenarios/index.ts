@@ -1,13 +1,12 @@
 /** The scenario of a run, by name. */
-import type { ScenarioName } from '../../core/run-config.ts';
-import type { ScenarioPlan } from '../../core/scenario-plan.ts';
+import type { ScenarioName, ScenarioPlan } from '../../core/run/index.ts';
 import { broadcast } from './broadcast.ts';
 import { echo } from './echo.ts';
 import { group } from './group.ts';
 import type { Scenario } from './scenario.ts';
 import { sendToConnection } from './send-to-connection.ts';
 
-/** @param connections configured connections of the run; @param runId the run's id (core/run-id.ts). */
+/** @param connections configured connections of the run; @param runId the run's id (core/run/id.ts). */
 export function createScenario(name: ScenarioName, plan: ScenarioPlan, connections: number, runId: string): Scenario {
   switch (name) {
     case 'echo':

@@ -3,8 +3,7 @@
  * to whom; the engine's ScenarioRunner schedules the sends, and accounts for and measures what
  * arrives. A scenario never computes statistics and never talks to the page.
  */
-import type { ScenarioPlan } from '../../core/scenario-plan.ts';
-import type { ErrorKind, GoMessage } from '../../core/protocol.ts';
+import type { ScenarioPlan, ErrorKind, GoMessage } from '../../core/run/index.ts';
 import type { PooledConnection } from '../engine/connection-pool.ts';
 
 /** What one connection sends on each of its slots. */

@@ -4,11 +4,11 @@
 // - the open loop: workers/engine/open-loop.ts (send n of connection i planned at
 //   start + i/N x interval + n x interval, one timer chain per connection, never early);
 // - the hub's ts argument carries the planned time in us since the epoch; latency = receive time
-//   minus planned time, recorded with the engine's HdrHistogram settings (core/latency.ts); a
+//   minus planned time, recorded with the engine's HdrHistogram settings (core/latency/latency.ts); a
 //   send more than one interval late is a missed slot;
-// - the engine's payload with its "<runId>:<sender>:<seq>:<sendLagUs>|" header (core/payload.ts);
+// - the engine's payload with its "<runId>:<sender>:<seq>:<sendLagUs>|" header (workers/engine/payload.ts);
 // - connects paced like the tool's (8 in flight), warm-up sends left out, and the engine's drain
-//   rule (core/run-config.ts drainPlan): wait while messages still arrive, up to the cap.
+//   rule (core/run/config.ts drainPlan): wait while messages still arrive, up to the cap.
 import { createLatencyHistogram, drainPlan, newRunId, OpenLoop, parsePayloadHeader, PayloadBuilder, recordLatencyUs, summarizeLatency, systemClock, systemTimers } from '../../../dist-bench/kit.js';
 
 const nowUs = () => systemClock.nowUs();

@@ -128,7 +128,7 @@ export async function runBrowserRaw(ctx, load, { library = false } = {}) {
   }
 }
 
-/** The tool's own histogram (core/latency.ts, through the kit), for latencies a client kept one by one. */
+/** The tool's own histogram (core/latency/latency.ts, through the kit), for latencies a client kept one by one. */
 function summarize(valuesUs) {
   const h = createLatencyHistogram();
   for (const v of valuesUs) recordLatencyUs(h, v);

@@ -4,7 +4,7 @@ import { answerLines, capacityAnswer } from '../../../core/capacity/answer.ts';
 import { parseCapacityResult } from '../../../core/capacity/capacity-result.ts';
 import { capacityCsv, capacitySection } from '../../../core/capacity/capacity-export.ts';
 import { plannedSendRate, type CapacitySettings } from '../../../core/capacity/settings.ts';
-import type { RunConfig } from '../../../core/run-config.ts';
+import type { RunConfig } from '../../../core/run/config.ts';
 import { FakeTime } from '../../support/fake-time.ts';
 import { testConfig } from '../../support/finished-run.ts';
 import { stepRun } from '../../support/step-run.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CapacitySearch } from '../../../core/capacity/capacity-search.ts';
 import type { CapacityResult } from '../../../core/capacity/capacity-result.ts';
-import { exportRun, importRuns, type KeptRun } from '../../../core/kept-run.ts';
-import { MemoryRunDb } from '../../../core/run-db.ts';
-import { RunRecorder } from '../../../core/run-recorder.ts';
+import { exportRun, importRuns, type KeptRun } from '../../../core/history/kept-run.ts';
+import { MemoryRunDb } from '../../../core/history/db.ts';
+import { RunRecorder } from '../../../core/history/recorder.ts';
 import { FakeTime } from '../../support/fake-time.ts';
 import { finishedRun, testConfig } from '../../support/finished-run.ts';
 import { stepRun } from '../../support/step-run.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateClockOffset } from '../../../core/fleet/clock-offset.ts';
+import { estimateClockOffset } from '../../../core/clocks/clock-offset.ts';
 
 describe('clock offset estimate', () => {
   it('is null without a usable round trip', () => {

@@ -1,8 +1,8 @@
 /** Which side set the limit: the rule's named cases, table-driven. */
 import { describe, expect, it } from 'vitest';
-import { CLIENT_LAG_LIMIT_MS } from '../../../core/client-schedule.ts';
 import { explainLimit, SERVER_SATURATED_PERCENT, type LimitInput, type LimitSide } from '../../../core/server-metrics/attribution.ts';
-import { runLimit } from '../../../core/server-metrics/run-limit.ts';
+import { runLimit } from '../../../core/run/limit.ts';
+import { CLIENT_LAG_LIMIT_MS } from '../../../core/client/schedule.ts';
 import { emptyServerRecord, type ServerSecond } from '../../../core/server-metrics/series.ts';
 
 interface Case {

@@ -1,0 +1,8 @@
+// What charts draw, for the live page (uPlot) and the report (inline SVG) alike: columns and
+// min/max decimation, axes and ticks, the SVG line chart, and runs overlaid. Pure.
+export * from './columns.ts';
+export * from './decimate.ts';
+export * from './percentile-curve.ts';
+export * from './scale.ts';
+export * from './series-overlay.ts';
+export * from './svg-chart.ts';

@@ -1,0 +1,90 @@
+/**
+ * Why a connection failed to open, by cause, and which side each cause belongs to. Pure.
+ *
+ * The engine counts every failed connect by cause (workers/engine/worker-stats.ts), so a run and
+ * a capacity step can tell a service that refused connections from a client that ran out of its
+ * own resources: file descriptors (EMFILE per process, ENFILE for the whole system), ephemeral
+ * ports (EADDRNOTAVAIL: about 28,000 per destination on Linux's default range), socket buffers
+ * (ENOBUFS, ENOMEM) or a full local queue (EAGAIN), or a browser that held the connection in its
+ * own queue until it timed out. Those are the client's limits, never the service's.
+ */
+import { formatCount } from '../format.ts';
+
+/** errno codes of a client out of its own resources. */
+export const CLIENT_ERRNOS = ['EMFILE', 'ENFILE', 'EADDRNOTAVAIL', 'ENOBUFS', 'ENOMEM', 'EAGAIN'] as const;
+
+/**
+ * - the client's errno codes above, and `browserQueue` (a browser held the connection in its
+ *   queue past the connect time limit: Server-Sent Events and long polling share 6 per origin);
+ * - the service's: `refused` (ECONNREFUSED), `reset` (ECONNRESET, EPIPE), `timedOut` (no answer in
+ *   the connect time limit, ETIMEDOUT), `unreachable` (EHOSTUNREACH, ENETUNREACH), `httpStatus`
+ *   (the server answered negotiate with an error status: 5xx, 408 or 429);
+ * - `addressRefused`: the server answered negotiate 4xx otherwise (404: no hub at that path, 401
+ *   or 403: it wants a token): a wrong address or missing credentials, which say nothing about
+ *   load, so a step whose every connect failed this way measured nothing;
+ * - `other`: nothing in the error says which side it was.
+ */
+export const CONNECT_CAUSES = [...CLIENT_ERRNOS, 'browserQueue', 'refused', 'reset', 'timedOut', 'unreachable', 'httpStatus', 'addressRefused', 'other'] as const;
+export type ConnectCause = (typeof CONNECT_CAUSES)[number];
+
+/** Failed connects by cause; absent causes are 0 (and runs kept before causes were counted have none). */
+export type ConnectCauseCounts = Partial<Record<ConnectCause, number>>;
+
+export type CauseSide = 'client' | 'service' | 'unknown';
+
+export function sideOfCause(cause: ConnectCause): CauseSide {
+  if ((CLIENT_ERRNOS as readonly string[]).includes(cause) || cause === 'browserQueue') return 'client';
+  return cause === 'other' || cause === 'addressRefused' ? 'unknown' : 'service';
+}
+
+const SERVICE_PATTERNS: [RegExp, ConnectCause][] = [
+  [/ECONNREFUSED/, 'refused'],
+  [/ECONNRESET|EPIPE|socket hang up/i, 'reset'],
+  [/ETIMEDOUT/, 'timedOut'],
+  [/EHOSTUNREACH|ENETUNREACH/, 'unreachable'],
+  [/[Ss]tatus code '4(?!08|29)\d\d'|status 4(?!08|29)\d\d\b/, 'addressRefused'],
+  [/[Ss]tatus code '\d{3}'|status \d{3}\b/, 'httpStatus'],
+];
+
+/** The cause a failure's wording names: a client errno first (it is the more specific), else the service's, else `other`. */
+export function connectCauseOf(text: string): ConnectCause {
+  const errno = CLIENT_ERRNOS.find((code) => new RegExp(`\\b${code}\\b`).test(text));
+  if (errno) return errno;
+  return SERVICE_PATTERNS.find(([pattern]) => pattern.test(text))?.[1] ?? 'other';
+}
+
+export function addCauses(into: ConnectCauseCounts, delta: ConnectCauseCounts | undefined): ConnectCauseCounts {
+  for (const [cause, count] of Object.entries(delta ?? {}) as [ConnectCause, number][]) into[cause] = (into[cause] ?? 0) + count;
+  return into;
+}
+
+/** Failed connects whose cause belongs to `side`. */
+export function failuresOfSide(counts: ConnectCauseCounts | undefined, side: CauseSide): number {
+  return (Object.entries(counts ?? {}) as [ConnectCause, number][]).filter(([cause]) => sideOfCause(cause) === side).reduce((sum, [, n]) => sum + n, 0);
+}
+
+const CAUSE_WORDS: Record<ConnectCause, string> = {
+  EMFILE: 'EMFILE: this process ran out of file descriptors',
+  ENFILE: 'ENFILE: the system ran out of file descriptors',
+  EADDRNOTAVAIL: 'EADDRNOTAVAIL: no ephemeral port was free for this destination',
+  ENOBUFS: 'ENOBUFS: the system ran out of socket buffers',
+  ENOMEM: 'ENOMEM: the system ran out of socket memory',
+  EAGAIN: 'EAGAIN: the system could not take another connect now',
+  browserQueue: 'held in the browser\'s connection queue until the connect time limit',
+  refused: 'refused with ECONNREFUSED',
+  reset: 'reset by the other end',
+  timedOut: 'not answered within the connect time limit',
+  unreachable: 'the host or network was unreachable',
+  httpStatus: 'answered with an HTTP error status',
+  addressRefused: 'refused by the address itself (HTTP 4xx: no hub at that path, or it wants a token)',
+  other: 'for a reason the error does not say',
+};
+
+/** "27 failed to open (19 EMFILE: this process ran out of file descriptors, 8 ...)", for the causes of `side` (all when omitted). */
+export function causesText(counts: ConnectCauseCounts | undefined, side?: CauseSide): string {
+  const parts = (Object.entries(counts ?? {}) as [ConnectCause, number][])
+    .filter(([cause, n]) => n > 0 && (side === undefined || sideOfCause(cause) === side))
+    .sort((a, b) => b[1] - a[1])
+    .map(([cause, n]) => `${formatCount(n)} ${CAUSE_WORDS[cause]}`);
+  return parts.join(', ');
+}

@@ -1,0 +1,40 @@
+/**
+ * What in a run shows the client hit its own limits, besides falling behind its schedule
+ * (client-schedule.ts): an engine thread or agent lost mid-run, connections it could not open
+ * for want of its own resources (EMFILE, EADDRNOTAVAIL, … in connect-causes.ts), a browser's
+ * queue that held connections until they timed out, or more connections than a browser allows.
+ * Each reason is worded to follow "the client …". Pure; the run's limit (server-metrics/run-limit.ts)
+ * and a capacity step's judgement (capacity/step-judge.ts) both read it, so they agree.
+ */
+import { causesText, failuresOfSide, type ConnectCauseCounts } from './connect-causes.ts';
+import { formatCount } from '../format.ts';
+
+export interface ClientEvidenceInput {
+  /** Connections the run asked for. */
+  connections: number;
+  connectionsFailed: number;
+  /** Failed connects by cause; absent in runs kept before causes were counted. */
+  connectCauses?: ConnectCauseCounts;
+  /** Engines of the run (worker threads, Web Workers, agents' threads) and whether each was lost. */
+  workers: readonly { lost: boolean }[];
+  /** Why engines failed, worded by the coordinator ("Worker 2 failed and was stopped: …"). */
+  workerFailures: readonly string[];
+  /** Most connections the client can hold (a browser's cap); null or absent when none is known. */
+  connectionCap?: number | null;
+}
+
+export function clientLimitReasons(input: ClientEvidenceInput): string[] {
+  const reasons: string[] = [];
+  const lost = Math.max(input.workers.filter((w) => w.lost).length, input.workerFailures.length);
+  if (lost > 0) {
+    const why = input.workerFailures[0]?.replace(/^Worker \d+ failed and was stopped: /, '').replace(/\. Its figures up to then are kept\.$/, '');
+    reasons.push(`lost ${formatCount(lost)} of its ${formatCount(Math.max(lost, input.workers.length))} engine${input.workers.length === 1 ? '' : 's'} mid-run${why ? ` (${why})` : ''}, and the load they carried with them`);
+  }
+  const ownFailures = failuresOfSide(input.connectCauses, 'client');
+  if (ownFailures > 0) reasons.push(`could not open ${formatCount(ownFailures)} connection${ownFailures === 1 ? '' : 's'} for want of its own resources (${causesText(input.connectCauses, 'client')})`);
+  const cap = input.connectionCap ?? null;
+  if (cap !== null && input.connections > cap && input.connectionsFailed > 0) {
+    reasons.push(`asked for ${formatCount(input.connections)} connections, above the ${formatCount(cap)} this browser allows, and ${formatCount(input.connectionsFailed)} failed to open`);
+  }
+  return reasons;
+}

@@ -1,0 +1,72 @@
+/**
+ * A comparison run's plan: the same scenario and load once per chosen transport x protocol, in
+ * turn. Each combination is validated on its own (SignalR cannot carry MessagePack over
+ * Server-Sent Events) and carries the browser's limits for its transport. Pure.
+ */
+import {
+  browserLimitWarnings,
+  combinationLabel,
+  PROTOCOLS,
+  TRANSPORTS,
+  validateRunConfig,
+  type LimitWarning,
+  type ProtocolName,
+  type RunConfig,
+  type TransportName,
+} from '../run/index.ts';
+
+export interface Combination {
+  transport: TransportName;
+  protocol: ProtocolName;
+}
+
+/** Every transport with every protocol, in the form's order. */
+export const ALL_COMBINATIONS: readonly Combination[] = TRANSPORTS.flatMap((transport) => PROTOCOLS.map((protocol) => ({ transport, protocol })));
+
+/** Pause between two combinations, in s: the hub closes the last one's connections first. Default 3. */
+export const DEFAULT_PAUSE_SEC = 3;
+export const MAX_PAUSE_SEC = 600;
+
+export interface PlannedCombination extends Combination {
+  /** "WebSockets + MessagePack". */
+  label: string;
+  /** The run's configuration; null when the combination is refused. */
+  config: RunConfig | null;
+  /** Why it cannot run, as validation words it; empty when it can. */
+  refusals: string[];
+  /** What the browser allows for this transport at this load. */
+  limits: LimitWarning[];
+}
+
+export function combinationKey(c: Combination): string {
+  return `${c.transport}:${c.protocol}`;
+}
+
+/** Each combination of `chosen` (in ALL_COMBINATIONS order, duplicates dropped) with its configuration. */
+export function planComparison(base: RunConfig, chosen: readonly Combination[]): PlannedCombination[] {
+  const keys = new Set(chosen.map(combinationKey));
+  return ALL_COMBINATIONS.filter((c) => keys.has(combinationKey(c))).map((c) => planOne(base, c));
+}
+
+export function planOne(base: RunConfig, combination: Combination): PlannedCombination {
+  const checked = validateRunConfig({ ...base, ...combination });
+  return {
+    ...combination,
+    label: combinationLabel(combination),
+    config: checked.ok ? checked.config : null,
+    refusals: checked.ok ? [] : checked.errors,
+    limits: browserLimitWarnings(combination.transport, base.endpointUrl, base.connections),
+  };
+}
+
+/** Why a comparison cannot start, or null: it needs two runnable combinations and a sane pause. */
+export function comparisonProblem(plan: readonly PlannedCombination[], pauseSec: number): string | null {
+  const runnable = plan.filter((p) => p.config !== null).length;
+  if (!Number.isInteger(pauseSec) || pauseSec < 0 || pauseSec > MAX_PAUSE_SEC) {
+    return `The pause between combinations must be a whole number of seconds from 0 to ${MAX_PAUSE_SEC}, but is ${String(pauseSec)}.`;
+  }
+  if (runnable < 2) {
+    return `A comparison needs at least two combinations that can run; ${runnable === 0 ? 'none is' : 'only one is'} chosen${plan.length > runnable ? ` (${plan.length - runnable} refused, see the reasons beside them)` : ''}. Tick more transports or protocols.`;
+  }
+  return null;
+}

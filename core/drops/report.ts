@@ -1,0 +1,151 @@
+/**
+ * A run's drops in one record and one line of words: what the summary, the runner, History, the
+ * JSON and the HTML report say about connections that were lost and came back.
+ */
+import { neverBackOf, type DropTotals } from './totals.ts';
+import { dropPhases, type DropPhases, type DropSecond } from './phases.ts';
+import { droppedCount, dropSettingsOf, RECONNECT_POLICY_LABELS, type DropSettings } from './plan.ts';
+import { formatBytes, formatCount, formatMs } from '../format.ts';
+import type { EncodedSecond, LatencySummary } from '../latency/index.ts';
+
+/** What a run's drops read of its configuration (core/run/config.ts RunConfig has it all). */
+type DropConfig = Partial<DropSettings> & { connections: number };
+
+/** What a run's drops read of its counters (core/run/aggregator.ts RunAggregator has it all). */
+export interface DropCounters {
+  dropTotals(): DropTotals;
+  reconnectTimes(): LatencySummary;
+  points(): readonly DropSecond[];
+  secondHistograms(): readonly EncodedSecond[];
+  totals(): { statefulGranted?: number; connectionsOpened: number };
+}
+
+export interface RunDrops {
+  settings: DropSettings;
+  /** Connections the planned drops were to take per drop (0 with no drop planned). */
+  plannedPerDrop: number;
+  totals: DropTotals;
+  /** Connections that never came back: the policy gave up, or the run ended while they were away. */
+  neverBack: number;
+  /** Time to reconnect, from the start of each gap (the drop) to the connection being back. */
+  reconnectTimes: LatencySummary;
+  /** Most connections back in one second (the storm's peak); null with no per-second points. */
+  peakReconnectsPerSec: number | null;
+  /** Latency before, during and after the drop; absent while a run goes (it merges every
+   *  second's histogram) and null when no loss shows in the per-second points. */
+  latency?: DropPhases | null;
+  /** With stateful reconnect asked for: connections the hub granted it to, of those opened.
+   *  Absent when it was not asked for, and in runs kept before the grant was read. */
+  stateful?: StatefulGrant;
+}
+
+/** How many opened connections the hub granted stateful reconnect (its negotiate answer decides). */
+export interface StatefulGrant {
+  granted: number;
+  opened: number;
+}
+
+/** The grant, from a run's totals; null when stateful reconnect was not asked for. */
+export function statefulGrantOf(config: Partial<DropSettings>, totals: { statefulGranted?: number; connectionsOpened: number }): StatefulGrant | null {
+  if (!dropSettingsOf(config).statefulReconnect || totals.statefulGranted === undefined) return null;
+  return { granted: totals.statefulGranted, opened: totals.connectionsOpened };
+}
+
+/** The drops of a run; null when none was planned and no connection was lost. */
+export function runDrops(config: DropConfig, aggregator: DropCounters, withPhases = true): RunDrops | null {
+  const settings = dropSettingsOf(config);
+  const totals = aggregator.dropTotals();
+  if (settings.dropAtSec === null && totals.dropped === 0) return null;
+  const stateful = statefulGrantOf(config, aggregator.totals());
+  return {
+    ...(stateful ? { stateful } : {}),
+    settings,
+    plannedPerDrop: settings.dropAtSec === null ? 0 : droppedCount(config.connections, settings.dropSharePercent),
+    totals,
+    neverBack: neverBackOf(totals),
+    reconnectTimes: aggregator.reconnectTimes(),
+    peakReconnectsPerSec: peakOf(aggregator.points()),
+    ...(withPhases ? { latency: dropPhases(aggregator.points(), aggregator.secondHistograms()) } : {}),
+  };
+}
+
+function peakOf(points: readonly DropSecond[]): number | null {
+  if (points.length === 0) return null;
+  return Math.max(...points.map((p) => p.reconnects ?? 0));
+}
+
+/** The verdict's view of a planned drop (core/run/outcome.ts): null when the run planned none. */
+export function plannedDropOf(config: Partial<DropSettings>, totals: { duplicated: number; statefulGranted?: number; connectionsOpened: number }): { duplicated: number; statefulReconnect: StatefulState } | null {
+  if (dropSettingsOf(config).dropAtSec === null) return null;
+  return { duplicated: totals.duplicated, statefulReconnect: statefulStateOf(config, statefulGrantOf(config, totals)) };
+}
+
+/**
+ * Stateful reconnect as it was, not as it was asked for: off; on (the hub granted it to every
+ * connection that opened); partly (to some); refused (asked for, never granted: the hub's
+ * negotiate answer lacks `useStatefulReconnect`, so a drop cannot be bridged); asked (a run kept
+ * before the grant was read).
+ */
+export type StatefulState = 'off' | 'on' | 'partly' | 'refused' | 'asked';
+
+export function statefulStateOf(config: Partial<DropSettings>, grant: StatefulGrant | null | undefined): StatefulState {
+  if (!dropSettingsOf(config).statefulReconnect) return 'off';
+  if (!grant || grant.opened === 0) return 'asked';
+  return grant.granted === 0 ? 'refused' : grant.granted < grant.opened ? 'partly' : 'on';
+}
+
+/** "stateful reconnect on", "… asked for, never granted by the hub at http://…", in words. */
+export function statefulText(state: StatefulState, grant: StatefulGrant | null | undefined, endpointUrl: string): string {
+  switch (state) {
+    case 'off': return 'stateful reconnect off';
+    case 'on': return 'stateful reconnect on (granted by the hub)';
+    case 'partly': return `stateful reconnect granted by the hub to ${formatCount(grant?.granted ?? 0)} of ${formatCount(grant?.opened ?? 0)} connections`;
+    case 'refused': return `stateful reconnect asked for, never granted by the hub at ${endpointUrl} (its negotiate answer lacks useStatefulReconnect: in ASP.NET Core the hub's endpoint needs AllowStatefulReconnects), so it was off`;
+    case 'asked': return 'stateful reconnect asked for (whether the hub granted it was not recorded)';
+  }
+}
+
+/** "network drop of 100% at 5 s (fixed 1 s…), stateful reconnect on (granted by the hub)" */
+export function dropPlanText(settings: DropSettings, grant?: StatefulGrant | null, endpointUrl = 'the endpoint'): string {
+  if (settings.dropAtSec === null) return `no planned drop; reconnect policy ${RECONNECT_POLICY_LABELS[settings.reconnectPolicy]}`;
+  const when = settings.dropEverySec === null ? `at ${settings.dropAtSec} s` : `at ${settings.dropAtSec} s and every ${settings.dropEverySec} s after`;
+  return `${settings.dropKind} drop of ${settings.dropSharePercent}% of the connections ${when}; reconnect policy ${RECONNECT_POLICY_LABELS[settings.reconnectPolicy]}; ${statefulText(statefulStateOf(settings, grant), grant, endpointUrl)}`;
+}
+
+/**
+ * The figures in words: "100 lost, 100 back (100 reconnected, 0 resumed), 0 never back; time to
+ * reconnect p50 1.02 s, p99 1.10 s, max 1.20 s; peak 100 reconnects/s; 10 rejoined their group".
+ */
+export function dropsText(drops: RunDrops): string {
+  const t = drops.totals;
+  const times = drops.reconnectTimes.count > 0
+    ? `time to reconnect p50 ${formatMs(drops.reconnectTimes.p50Us)}, p99 ${formatMs(drops.reconnectTimes.p99Us)}, max ${formatMs(drops.reconnectTimes.maxUs)}`
+    : 'time to reconnect: none came back';
+  const parts = [
+    `${formatCount(t.dropped)} lost, ${formatCount(t.resumed + t.reconnected)} back (${formatCount(t.reconnected)} reconnected, ${formatCount(t.resumed)} resumed by stateful reconnect), ${formatCount(drops.neverBack)} never back`,
+    times,
+    `peak ${drops.peakReconnectsPerSec === null ? 'unknown' : formatCount(drops.peakReconnectsPerSec)} reconnects/s`,
+  ];
+  const phases = drops.latency;
+  if (phases) {
+    const p99 = (summary: { p99Us: number | null }) => (summary.p99Us === null ? 'nothing arrived' : formatMs(summary.p99Us));
+    parts.push(`latency p99 before ${p99(phases.before)}, during (s ${phases.fromSecond}–${phases.toSecond}) ${p99(phases.during)}, after ${p99(phases.after)}`);
+  }
+  if (t.rejoined + t.rejoinFailed > 0) {
+    parts.push(`${formatCount(t.rejoined)} rejoined their group${t.rejoinFailed > 0 ? `, ${formatCount(t.rejoinFailed)} rejoins failed` : ''} (mean ${formatMs(t.rejoinUs / (t.rejoined + t.rejoinFailed))} each)`);
+  }
+  return parts.join('; ');
+}
+
+/**
+ * What stateful reconnect carried a second time, in words ("stateful reconnect resent 12 messages
+ * (24.6 KB) from this client and 40 (81.9 KB) from the hub, which the client discarded as copies;
+ * the message and byte figures count each once"); null when nothing was resent (or, in runs kept
+ * before resends were counted, unknown).
+ */
+export function resentText(totals: { resentSent?: number; resentSentBytes?: number; resentReceived?: number; resentReceivedBytes?: number }): string | null {
+  const sent = totals.resentSent ?? 0;
+  const received = totals.resentReceived ?? 0;
+  if (sent === 0 && received === 0) return null;
+  return `stateful reconnect resent ${formatCount(sent)} message(s) (${formatBytes(totals.resentSentBytes ?? 0)}) from this client and ${formatCount(received)} (${formatBytes(totals.resentReceivedBytes ?? 0)}) from the hub, which the client discarded as copies; the message and byte figures count each message once`;
+}

@@ -1,0 +1,5 @@
+// The dashboard's agents: who joined, their threads as WorkerPorts for the run coordinator, and
+// the control messages and pieces that carry a run's messages over the control hub.
+export * from './agent-relay.ts';
+export * from './control-messages.ts';
+export * from './fleet.ts';

@@ -1,0 +1,136 @@
+/**
+ * A self-contained HTML report of one run or of runs side by side: one file, no scripts, no
+ * external resources, so it opens offline and can be mailed to people who never run the tool.
+ * Charts are inline SVG; the tables, verdicts and configurations are plain HTML. Pure.
+ */
+import { comparisonTable, sharedLoad, type ComparedRun } from '../compare/index.ts';
+import { CURVE_PERCENTILES, ninesPosition, percentileCurve, overlay, p99Ms, escapeXml as esc, lineChartSvg } from '../charts/index.ts';
+import type { KeptRun } from '../history/index.ts';
+import { runSection } from './run-report.ts';
+
+/** One color per run, in order; the dashboard's comparison chart uses the same. */
+export const RUN_COLORS = ['#1971c2', '#e8590c', '#2f9e44', '#ae3ec9', '#c92a2a', '#0c8599', '#f08c00', '#5c940d'];
+
+export interface ReportInput {
+  title: string;
+  runs: readonly KeptRun[];
+  generatedAt: Date;
+  /** HTML sections shown before the runs, e.g. a capacity search's (core/capacity/capacity-export.ts). */
+  sections?: readonly string[];
+}
+
+export function reportHtml(input: ReportInput): string {
+  const { runs } = input;
+  const body = [
+    `<h1>${esc(input.title)}</h1>`,
+    `<p class="muted">Report generated ${esc(input.generatedAt.toISOString())} by SignalR Live Bench${runs[0] ? ` ${esc(runs[0].toolVersion)}` : ''}. ` +
+      `${runs.length === 1 ? 'One run' : `${runs.length} runs`}; latency is measured from each message's planned send time.</p>`,
+  ];
+  body.push(...(input.sections ?? []));
+  if (runs.length === 0 && !input.sections?.length) body.push('<p>No runs were chosen for this report.</p>');
+  if (runs.length > 1) body.push(sideBySide(runs));
+  for (const run of runs) body.push(runSection(run));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(input.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${body.join('\n')}
+</body>
+</html>
+`;
+}
+
+/** The label each run gets in tables and legends: its name, numbered when names repeat. */
+export function runLabels(runs: readonly KeptRun[]): string[] {
+  const names = withoutSharedParts(runs.map((run) => run.name));
+  return names.map((name, i) => (names.filter((n) => n === name).length > 1 ? `${i + 1}. ${name}` : name));
+}
+
+/**
+ * Names without the " · " parts every one of them shares at the start or the end: "Echo · WebSockets +
+ * JSON · 10 connections" beside "Echo · Long Polling + JSON · 10 connections" reads "WebSockets +
+ * JSON" and "Long Polling + JSON" (the shared scenario and load are stated once beside them).
+ */
+function withoutSharedParts(names: readonly string[]): string[] {
+  if (names.length < 2) return [...names];
+  const parts = names.map((name) => name.split(' · '));
+  const shortest = Math.min(...parts.map((p) => p.length));
+  const same = (pick: (p: string[]) => string | undefined) => parts.every((p) => pick(p) === pick(parts[0]!));
+  let head = 0;
+  while (head < shortest - 1 && same((p) => p[head])) head++;
+  let tail = 0;
+  while (tail < shortest - head - 1 && same((p) => p[p.length - 1 - tail])) tail++;
+  return parts.map((p) => p.slice(head, p.length - tail).join(' · '));
+}
+
+function sideBySide(runs: readonly KeptRun[]): string {
+  const labels = runLabels(runs);
+  const compared: ComparedRun[] = runs.map((run, i) => ({ label: labels[i]!, result: run.result }));
+  const table = comparisonTable(compared);
+  const curves = runs.map((run) => percentileCurve(run.result));
+  const chart = lineChartSvg({
+    title: 'Latency by percentile (whole run, from planned send time)',
+    xLabel: 'percentile',
+    yLabel: 'ms',
+    xs: CURVE_PERCENTILES.map(ninesPosition),
+    xTicks: [0, 90, 99, 99.9, 99.99, 100].map((p) => ({ value: ninesPosition(p), label: p === 100 ? 'max' : `${p}%` })),
+    series: curves.map((curve, i) => ({ label: labels[i]!, color: RUN_COLORS[i % RUN_COLORS.length]!, values: curve.latencyMs })),
+    width: 760,
+  });
+  const overlays = overlayCharts(runs, labels);
+  const head = `<tr><th>run</th>${table.columns.map((c) => `<th title="${c.better} is better">${esc(c.label)}</th>`).join('')}</tr>`;
+  const rows = table.rows
+    .map((row, i) => `<tr><th><span class="swatch" style="background:${RUN_COLORS[i % RUN_COLORS.length]}"></span>${esc(row.label)}</th>${row.cells.map((cell) => `<td${cell.winner ? ' class="win"' : ''}>${esc(cell.text)}</td>`).join('')}</tr>`)
+    .join('');
+  const winners = table.winners
+    .map((w) => `<li><strong>${esc(w.label)}</strong> (${w.better} is better): ${w.tie ? 'a tie' : w.winners.length === 0 ? 'no figure' : esc(w.winners.join(', '))}</li>`)
+    .join('');
+  const load = sharedLoad(runs.map((run) => run.result));
+  return `<section>
+<h2>Side by side</h2>
+<p>${load === null ? 'The runs differ in scenario or load: compare with care.' : `The same load for every run: ${esc(load)}.`}</p>
+<figure>${chart}</figure>
+<div class="charts">${overlays.map((svg) => `<figure>${svg}</figure>`).join('')}</div>
+<div class="scroll"><table class="compare">${head}${rows}</table></div>
+<p class="muted">Bold: the best value of the column; latencies within 1% of it and rates within 5% count as equally good, losses and errors are compared exactly. Bandwidth counts encoded hub messages; for the same messages, fewer bytes win.</p>
+<h3>Winner per column</h3>
+<ul class="winners">${winners}</ul>
+</section>`;
+}
+
+/** p99 and messages received per second, one line per run. */
+function overlayCharts(runs: readonly KeptRun[], labels: readonly string[]): string[] {
+  const results = runs.map((run) => run.result);
+  const color = (i: number) => RUN_COLORS[i % RUN_COLORS.length]!;
+  return [
+    { title: 'p99 latency per second', yLabel: 'ms', data: overlay(results, p99Ms) },
+    { title: 'Messages received per second', yLabel: 'msg/s', data: overlay(results, (p) => p.received) },
+  ].map(({ title, yLabel, data }) =>
+    lineChartSvg({ title, xLabel: 'seconds since start', yLabel, xs: data.seconds, series: data.values.map((values, i) => ({ label: labels[i]!, color: color(i), values })) }),
+  );
+}
+
+const STYLE = `
+:root { color-scheme: light dark; --border: #dee2e6; --good: #2b8a3e; --bad: #c92a2a; --warn: #e67700; }
+@media (prefers-color-scheme: dark) { :root { --border: #373a40; --good: #69db7c; --bad: #ff8787; --warn: #ffd43b; } body { background: #141517; color: #e9ecef; } }
+body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; line-height: 1.4; }
+section { border-top: 1px solid var(--border); padding-top: 1rem; margin-top: 1.5rem; }
+table { border-collapse: collapse; }
+th, td { text-align: left; padding: 0.25rem 0.75rem 0.25rem 0; vertical-align: top; border-bottom: 1px solid var(--border); }
+.compare td, .compare th { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.facts td { overflow-wrap: anywhere; }
+.win { font-weight: 700; color: var(--good); }
+.swatch { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.4rem; vertical-align: -1px; }
+.scroll { overflow-x: auto; }
+.muted { opacity: 0.7; }
+.verdict { font-weight: 600; font-size: 1.1rem; }
+.good { color: var(--good); } .bad { color: var(--bad); } .warn { color: var(--warn); }
+.charts { display: flex; flex-wrap: wrap; gap: 1rem; }
+figure { margin: 0.5rem 0; max-width: 100%; overflow-x: auto; }
+.errors { color: var(--bad); }
+`;

@@ -1,0 +1,157 @@
+/**
+ * One run's part of the HTML report (core/report/html.ts): status, verdict, figures, charts as
+ * inline SVG, and the configuration. Pure; everything people typed is escaped.
+ */
+import { clientSchedule } from '../client/index.ts';
+import {
+  configToQuery,
+  fatesText,
+  outcomeText,
+  verdictDisplay,
+  combinationLabel,
+  PROTOCOL_LABELS,
+  SCENARIO_LABELS,
+  TRANSPORT_LABELS,
+  recentRates,
+} from '../run/index.ts';
+import { formatBytes, formatCount, formatMs } from '../format.ts';
+import { dropPlanText, dropsText, resentText } from '../drops/index.ts';
+import type { KeptRun } from '../history/index.ts';
+import { judgeTiers, tierLoad } from '../tiers/index.ts';
+import { escapeXml as esc, lineChartSvg } from '../charts/index.ts';
+import { serverCharts } from './server-charts.ts';
+import { serverFacts } from './server-summary.ts';
+
+type Rows = [label: string, value: string][];
+
+export function runSection(run: KeptRun): string {
+  const r = run.result;
+  const samples = r.errorSamples.map((s) => `<li><strong>${esc(s.kind)}</strong> ×${formatCount(s.count)}: ${esc(s.message)}</li>`).join('');
+  const failures = r.workerFailures.map((f) => `<li>${esc(f)}</li>`).join('');
+  return `<section class="run">
+<h2>${esc(run.name)}</h2>
+<p class="muted">${esc(combinationLabel(r.config))} · ${esc(outcomeText(r.outcome, r.config.durationSec))}</p>
+${statusNote(run)}${verdictLine(run)}
+${factTable(figureRows(run))}
+${samples || failures ? `<ul class="errors">${failures}${samples}</ul>` : ''}
+<div class="charts">${charts(run).map((svg) => `<figure>${svg}</figure>`).join('')}</div>
+<h3>Configuration</h3>
+${factTable(configRows(run))}
+</section>`;
+}
+
+function factTable(rows: Rows): string {
+  return `<table class="facts">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
+}
+
+function statusNote(run: KeptRun): string {
+  if (run.result.outcome.kind === 'interrupted') {
+    return '<p class="warn">This run was interrupted (the page was reloaded or closed): the figures cover what it had recorded until then; losses were never counted.</p>';
+  }
+  if (run.result.outcome.kind === 'running') return '<p class="warn">This run was still going when the report was made: the figures are partial.</p>';
+  return '';
+}
+
+function verdictLine(run: KeptRun): string {
+  const verdict = verdictDisplay(run.result.verdict, false);
+  return `<p class="verdict ${verdict.tone}">${esc(verdict.text)}</p>`;
+}
+
+function figureRows(run: KeptRun): Rows {
+  const r = run.result;
+  const t = r.totals;
+  const errors = Object.entries(r.errorCounts).filter(([, n]) => n > 0);
+  const schedule = clientSchedule({ points: r.points, missedSlots: t.missedSlots, sent: t.sent });
+  return [
+    ['Planned receptions', fatesText(r.fates)],
+    ...(r.drops ? [['Drops', dropPlanText(r.drops.settings, r.drops.stateful, r.config.endpointUrl)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
+    ['Messages', `sent ${formatCount(t.sent)} · received ${formatCount(t.received)} · duplicated ${formatCount(t.duplicated)}${t.foreign ? ` · foreign ${formatCount(t.foreign)} (another run or client on this hub: not counted as arrivals)` : ''}`],
+    ['Latency', r.latency.count === 0 ? 'no message arrived' : `p50 ${formatMs(r.latency.p50Us)} · p90 ${formatMs(r.latency.p90Us)} · p99 ${formatMs(r.latency.p99Us)} · p99.9 ${formatMs(r.latency.p999Us)} · max ${formatMs(r.latency.maxUs)} (from actual send time: p99 ${formatMs(r.uncorrectedLatency.p99Us)})`],
+    ['Connect time', r.connectTimes.count === 0 ? 'no connection opened' : `p50 ${formatMs(r.connectTimes.p50Us)} · p99 ${formatMs(r.connectTimes.p99Us)} · max ${formatMs(r.connectTimes.maxUs)} · ${formatCount(t.connectionsOpened)} opened, ${formatCount(t.connectionsFailed)} failed`],
+    ['Bytes', `sent ${formatBytes(t.sentBytes)}, received ${formatBytes(t.receivedBytes)} (encoded hub messages)`],
+    ...(resentText(t) ? [['Resent', resentText(t)!]] as Rows : []),
+    ['Errors', errors.length === 0 ? 'none' : errors.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')],
+    ['Client health', `worst lag while sending ${schedule.lagMs === null ? '–' : `${schedule.lagMs.toFixed(1)} ms`}, sends that missed their slot ${formatCount(t.missedSlots)}${schedule.kept === false ? `: it could not keep the schedule (it ${schedule.reasons.join(' and ')})` : ''}`],
+    ['Guide tier', tierLine(run)],
+    ...serverFacts(r),
+  ];
+}
+
+function configRows(run: KeptRun): Rows {
+  const c = run.result.config;
+  return [
+    ['Endpoint', c.endpointUrl],
+    ['Scenario', SCENARIO_LABELS[c.scenario]],
+    ['Transport + protocol', `${TRANSPORT_LABELS[c.transport]} + ${PROTOCOL_LABELS[c.protocol]}`],
+    ['Connections', formatCount(c.connections)],
+    ['Workers', formatCount(c.workers)],
+    ['Message size', `${formatCount(c.messageBytes)} B`],
+    ['Send interval', `${formatCount(c.sendIntervalMs)} ms`],
+    ['Duration', `${formatCount(c.durationSec)} s${c.warmupSec > 0 ? ` (first ${c.warmupSec} s warm-up, left out)` : ''}`],
+    ['Reconnect', c.reconnect ? 'on' : 'off'],
+    ['Setup as a link query', `?${configToQuery(c)}`],
+    ['Started', run.result.startedAt],
+    ['Client', run.result.client],
+    ['Versions', `SignalR Live Bench ${run.toolVersion}, @microsoft/signalr ${run.signalrClientVersion}`],
+  ];
+}
+
+/** Latency percentiles and message rates per second, as in the dashboard's charts. */
+function charts(run: KeptRun): string[] {
+  const points = run.result.points;
+  const xs = points.map((p) => p.second);
+  const ms = (count: number, us: number | null) => (count === 0 || us === null ? null : us / 1_000);
+  return [
+    lineChartSvg({
+      title: 'Latency per second',
+      xLabel: 'seconds since start',
+      yLabel: 'ms',
+      xs,
+      series: [
+        { label: 'p50', color: '#2f9e44', values: points.map((p) => ms(p.latency.count, p.latency.p50Us)) },
+        { label: 'p99', color: '#e8590c', values: points.map((p) => ms(p.latency.count, p.latency.p99Us)) },
+        { label: 'max', color: '#c92a2a', values: points.map((p) => ms(p.latency.count, p.latency.maxUs)) },
+      ],
+    }),
+    lineChartSvg({
+      title: 'Messages per second',
+      xLabel: 'seconds since start',
+      yLabel: 'msg/s',
+      xs,
+      series: [
+        { label: 'inbound (sent)', color: '#1971c2', values: points.map((p) => p.sent) },
+        { label: 'outbound (received)', color: '#2f9e44', values: points.map((p) => p.received) },
+      ],
+    }),
+    ...serverCharts(run.result),
+    ...(run.result.drops
+      ? [
+          lineChartSvg({
+            title: 'Connections open through the drop',
+            xLabel: 'seconds since start',
+            yLabel: 'connections',
+            xs,
+            series: [{ label: 'open', color: '#7048e8', values: points.map((p) => p.connectionsOpen) }],
+          }),
+          lineChartSvg({
+            title: 'Reconnects per second',
+            xLabel: 'seconds since start',
+            yLabel: 'connections/s',
+            xs,
+            series: [
+              { label: 'back', color: '#2f9e44', values: points.map((p) => p.reconnects ?? null) },
+              { label: 'lost', color: '#c92a2a', values: points.map((p) => p.dropped ?? null) },
+            ],
+          }),
+        ]
+      : []),
+  ];
+}
+
+/** Each edition's headline by the one rule: limits against the configuration, published numbers against the run's load. */
+function tierLine(run: KeptRun): string {
+  const r = run.result;
+  const rates = recentRates(r.points, Number.MAX_SAFE_INTEGER);
+  const load = tierLoad(r.config, r.totals.connectionsOpened, rates.inboundPerSec, rates.outboundPerSec);
+  return (['current', '2019'] as const).map((id) => `${id} edition: ${judgeTiers(r.config, id, load).headline}`).join(' ');
+}

@@ -1,0 +1,40 @@
+/**
+ * The server's side of a run in words: what the runner prints and the report shows. Peaks, not
+ * means: the guide's advice (stay under 70%) is about the busiest moments.
+ */
+import { formatBytes, formatCount } from '../format.ts';
+import { limitOfResult, whileSending, type LimitFigures, type RunResult } from '../run/index.ts';
+import { peakOf, type ServerMetricsRecord } from '../server-metrics/index.ts';
+
+type RunFigures = LimitFigures;
+
+/** [label, text] rows: the server's figures (when they were read) and which side set the limit. */
+export function serverFacts(result: RunFigures): [label: string, text: string][] {
+  const limit = limitOfResult(result);
+  return [...(result.server ? [['Server', serverText(result.server, result.points)] as [string, string]] : []), ['Limit', limit.sentence]];
+}
+
+/** "Server: peak CPU 43% of all cores, … (read from url)." and "Limit: …", as the runner prints them. */
+export function serverLines(result: RunFigures): string[] {
+  return serverFacts(result).map(([label, text]) => `${label}: ${text}`);
+}
+
+function serverText(server: ServerMetricsRecord, clientPoints: RunFigures['points']): string {
+  const read = server.points.length;
+  if (read === 0) return `not read from ${server.url}. ${server.problem ?? 'No scrape answered.'}`;
+  const cpu = peakOf(whileSending(server.points, clientPoints), 'cpuPercent');
+  const parts = [
+    `peak CPU ${cpu === null ? 'unknown' : `${Math.round(cpu)}%`} of all cores while sending`,
+    known(peakOf(server.points, 'connections'), (n) => `peak ${formatCount(n)} hub connections`),
+    known(server.deliveries, (n) => `${formatCount(n)} deliveries counted by the hub`),
+    known(peakOf(server.points, 'gcPauseMsPerSec'), (n) => `GC pauses up to ${n.toFixed(1)} ms/s`),
+    known(peakOf(server.points, 'threadPoolQueue'), (n) => `thread-pool queue up to ${formatCount(n)}`),
+    known(peakOf(server.points, 'workingSetBytes'), (n) => `working set up to ${formatBytes(n)}`),
+  ].filter((part): part is string => part !== null);
+  const failed = server.failedScrapes > 0 ? ` ${formatCount(server.failedScrapes)} reading(s) got no answer.` : '';
+  return `${parts.join(', ')} (read from ${server.url}).${failed}`;
+}
+
+function known(value: number | null, text: (n: number) => string): string | null {
+  return value === null ? null : text(value);
+}

@@ -1,0 +1,272 @@
+/**
+ * The configuration of one benchmark run, its defaults and its validation. Pure: used by the
+ * dashboard, the workers and Node alike.
+ */
+
+import { DROP_DEFAULTS, DROP_KINDS, dropProblems, RECONNECT_POLICIES, type DropSettings } from '../drops/index.ts';
+import { planScenario, SCENARIOS, type ScenarioName } from './scenario-plan.ts';
+
+/** Transports, named as `@microsoft/signalr`'s `HttpTransportType` names them. */
+export const TRANSPORTS = ['WebSockets', 'ServerSentEvents', 'LongPolling'] as const;
+export type TransportName = (typeof TRANSPORTS)[number];
+
+/** Hub protocols, named as they appear in the SignalR handshake. */
+export const PROTOCOLS = ['json', 'messagepack'] as const;
+export type ProtocolName = (typeof PROTOCOLS)[number];
+
+export { SCENARIOS, type ScenarioName };
+
+/** The drop fields (core/drops/plan.ts) are optional in kept runs and links made before drops
+ *  existed; validateRunConfig always fills them in. */
+export interface RunConfig extends DropSettings {
+  /** Default echo. */
+  scenario: ScenarioName;
+  /** Sending connections; null for the scenario's own default: broadcast 2 (the guide uses at
+   *  most 4), big groups 40 (at most the connections), every connection otherwise. */
+  senders: number | null;
+  /** Members per group (group scenarios); null for the preset: 10 for small groups,
+   *  connections / group count for big groups. */
+  groupSize: number | null;
+  /** Groups (group scenarios); null for the preset: connections / 10 for small groups, 10 for big groups. */
+  groupCount: number | null;
+  /** Seconds at the start of the sends left out of every figure. Default 0. */
+  warmupSec: number;
+  /** Reconnect lost connections (SignalR's automatic reconnect, retried every second for up to
+   *  a minute) and resume their sends. Default false: a lost connection stays lost. */
+  reconnect: boolean;
+  /** Absolute http(s) URL of the hub. Default: the bundled hub-sample on this page's origin. */
+  endpointUrl: string;
+  /** Default WebSockets, the guide's default. */
+  transport: TransportName;
+  /** Default json. */
+  protocol: ProtocolName;
+  /** Connections in the whole run, split between the workers. Default 20. */
+  connections: number;
+  /** Web Workers (or worker threads) sharing the connections. Default 2. */
+  workers: number;
+  /** Payload of each message in bytes. Default 2,048, the guide's default. */
+  messageBytes: number;
+  /** Time between two sends of one connection, in ms. Default 1,000, the guide's default. */
+  sendIntervalMs: number;
+  /** Measured time, in s, from the moment every connection has been opened. Default 30. */
+  durationSec: number;
+  /** Longest wait, in s, after the last planned send for messages still in flight. The drain
+   *  ends sooner when every planned reception is accounted for, or when nothing has arrived for
+   *  a quiet period (see drainPlan). Default 30. */
+  drainSec: number;
+  /** Connects in flight at once across all workers. Default 8: Chromium opens 255 WebSockets in
+   *  ~3 s this way and in ~5 s all at once. */
+  connectConcurrency: number;
+}
+
+export const DEFAULT_HUB_PATH = '/signalrbench';
+
+export const DEFAULTS: Omit<RunConfig, 'endpointUrl'> = {
+  scenario: 'echo',
+  senders: null,
+  groupSize: null,
+  groupCount: null,
+  warmupSec: 0,
+  reconnect: false,
+  transport: 'WebSockets',
+  protocol: 'json',
+  connections: 20,
+  workers: 2,
+  messageBytes: 2_048,
+  sendIntervalMs: 1_000,
+  durationSec: 30,
+  drainSec: 30,
+  connectConcurrency: 8,
+  ...DROP_DEFAULTS,
+};
+
+/** The endpoint of the hub-sample that serves the page at `origin`. */
+export function defaultEndpointUrl(origin: string): string {
+  return new URL(DEFAULT_HUB_PATH, origin).toString();
+}
+
+interface WholeNumberRule {
+  key: keyof RunConfig;
+  label: string;
+  min: number;
+  max: number;
+  unit: string;
+  hint: string;
+}
+
+const WHOLE_NUMBER_RULES: WholeNumberRule[] = [
+  { key: 'connections', label: 'Connections', min: 1, max: 100_000, unit: '', hint: 'Past one browser, run more agents.' },
+  { key: 'workers', label: 'Workers', min: 1, max: 64, unit: '', hint: 'One or two per CPU core is plenty.' },
+  // The payload carries a ~40-byte header (sender, sequence, send lag) that must fit.
+  { key: 'messageBytes', label: 'Message size', min: 64, max: 262_144, unit: ' B', hint: 'The hub-sample accepts up to 256 KiB, the size of the guide\'s largest example.' },
+  { key: 'sendIntervalMs', label: 'Send interval', min: 10, max: 3_600_000, unit: ' ms', hint: 'Below 10 ms timers cannot keep the schedule.' },
+  { key: 'durationSec', label: 'Duration', min: 1, max: 86_400, unit: ' s', hint: 'Up to one day.' },
+  { key: 'drainSec', label: 'Drain', min: 1, max: 600, unit: ' s', hint: 'It is the longest wait for late messages after the last send; the drain ends sooner once everything has arrived.' },
+  { key: 'warmupSec', label: 'Warm-up', min: 0, max: 3_600, unit: ' s', hint: 'Use 0 for none.' },
+  { key: 'connectConcurrency', label: 'Connects in flight', min: 1, max: 256, unit: '', hint: 'About 8 opens connections fastest in Chromium.' },
+];
+
+const OPTIONAL_COUNTS = ['senders', 'groupSize', 'groupCount'] as const;
+const OPTIONAL_LABELS: Record<(typeof OPTIONAL_COUNTS)[number], string> = {
+  senders: 'Senders',
+  groupSize: 'Group size',
+  groupCount: 'Group count',
+};
+
+export type ValidationResult = { ok: true; config: RunConfig } | { ok: false; errors: string[] };
+
+/**
+ * Checks every field and reports every problem at once, each saying what is wrong and what to do.
+ * Numbers may arrive as strings (form fields, query strings, command lines).
+ */
+export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown>>): ValidationResult {
+  const errors: string[] = [];
+  const config: RunConfig = { ...DEFAULTS, endpointUrl: '' };
+
+  const endpointError = checkEndpoint(input.endpointUrl);
+  if (endpointError) errors.push(endpointError);
+  else config.endpointUrl = String(input.endpointUrl).trim();
+
+  const reconnect = input.reconnect ?? DEFAULTS.reconnect;
+  if (reconnect === true || reconnect === 'true' || reconnect === 'on') config.reconnect = true;
+  else if (reconnect === false || reconnect === 'false' || reconnect === '') config.reconnect = false;
+  else errors.push(`Reconnect must be true or false, but is "${String(reconnect)}".`);
+
+  errors.push(...readDropFields(input, config));
+
+  const scenario = input.scenario ?? DEFAULTS.scenario;
+  if ((SCENARIOS as readonly unknown[]).includes(scenario)) config.scenario = scenario as ScenarioName;
+  else errors.push(`Scenario must be one of ${SCENARIOS.join(', ')}, but is "${String(scenario)}".`);
+
+  const transport = input.transport ?? DEFAULTS.transport;
+  if ((TRANSPORTS as readonly unknown[]).includes(transport)) config.transport = transport as TransportName;
+  else errors.push(`Transport must be one of ${TRANSPORTS.join(', ')}, but is "${String(transport)}".`);
+
+  const protocol = input.protocol ?? DEFAULTS.protocol;
+  if ((PROTOCOLS as readonly unknown[]).includes(protocol)) config.protocol = protocol as ProtocolName;
+  else errors.push(`Protocol must be one of ${PROTOCOLS.join(', ')}, but is "${String(protocol)}".`);
+
+  for (const rule of WHOLE_NUMBER_RULES) {
+    const raw = input[rule.key] ?? DEFAULTS[rule.key as keyof typeof DEFAULTS];
+    const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < rule.min || value > rule.max) {
+      errors.push(
+        `${rule.label} must be a whole number from ${fmt(rule.min)} to ${fmt(rule.max)}${rule.unit}, ` +
+          `but is ${describe(raw)}. ${rule.hint}`,
+      );
+    } else {
+      (config as unknown as Record<string, number>)[rule.key] = value;
+    }
+  }
+  for (const key of OPTIONAL_COUNTS) {
+    const raw = input[key];
+    if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) continue;
+    const value = typeof raw === 'string' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 100_000) {
+      errors.push(`${OPTIONAL_LABELS[key]} must be a whole number from 1 to 100,000, or empty for the scenario's default, but is ${describe(raw)}.`);
+    } else {
+      config[key] = value;
+    }
+  }
+  if (config.warmupSec >= config.durationSec && errors.length === 0) {
+    errors.push(`Warm-up (${config.warmupSec} s) must be shorter than the duration (${config.durationSec} s): nothing would be measured. Lower the warm-up or lengthen the run.`);
+  }
+  if (config.transport === 'ServerSentEvents' && config.protocol === 'messagepack') {
+    errors.push(
+      'Server-Sent Events carry text only, so SignalR cannot send MessagePack (binary) over them. ' +
+        'Choose JSON with Server-Sent Events, or WebSockets or Long Polling with MessagePack.',
+    );
+  }
+  if (errors.length === 0) errors.push(...dropProblems(config, config));
+  if (errors.length === 0 && config.workers > config.connections) {
+    errors.push(
+      `Workers (${config.workers}) must not outnumber connections (${config.connections}): ` +
+        'each worker needs at least one connection. Lower the workers or raise the connections.',
+    );
+  }
+  // Group and sender problems are listed along with the others, once the counts they depend on are valid.
+  const countsValid = !errors.some((e) => /^(Connections|Senders|Group size|Group count|Scenario) /.test(e));
+  if (countsValid) {
+    const planned = planScenario(config);
+    if (!planned.ok) errors.push(...planned.errors);
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
+}
+
+/** Reads the drop fields into `config`; returns what is wrong with them. */
+function readDropFields(input: Partial<Record<keyof RunConfig, unknown>>, config: RunConfig): string[] {
+  const errors: string[] = [];
+  const optionalWhole = (key: 'dropAtSec' | 'dropEverySec', label: string, min: number, hint: string) => {
+    const raw = input[key];
+    if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return;
+    const value = typeof raw === 'string' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > 86_400) {
+      errors.push(`${label} must be a whole number of seconds from ${min} to 86,400, or empty for ${hint}, but is ${describe(raw)}.`);
+    } else config[key] = value;
+  };
+  optionalWhole('dropAtSec', 'Drop at', 0, 'no drop');
+  optionalWhole('dropEverySec', 'Drop every', 1, 'a single drop');
+  const share = input.dropSharePercent ?? DEFAULTS.dropSharePercent;
+  const shareValue = typeof share === 'string' && share.trim() !== '' ? Number(share) : share;
+  if (typeof shareValue !== 'number' || !Number.isFinite(shareValue) || shareValue <= 0 || shareValue > 100) {
+    errors.push(`Drop share must be a percentage above 0 and at most 100, but is ${describe(share)}. Use 100 to drop every connection.`);
+  } else config.dropSharePercent = shareValue;
+  const kind = input.dropKind ?? DEFAULTS.dropKind;
+  if ((DROP_KINDS as readonly unknown[]).includes(kind)) config.dropKind = kind as RunConfig['dropKind'];
+  else errors.push(`Drop kind must be one of ${DROP_KINDS.join(', ')}, but is ${describe(kind)}. network cuts the client's transport; server asks the hub-sample to abort the connection.`);
+  const policy = input.reconnectPolicy ?? DEFAULTS.reconnectPolicy;
+  if ((RECONNECT_POLICIES as readonly unknown[]).includes(policy)) config.reconnectPolicy = policy as RunConfig['reconnectPolicy'];
+  else errors.push(`Reconnect policy must be one of ${RECONNECT_POLICIES.join(', ')}, but is ${describe(policy)}.`);
+  const stateful = input.statefulReconnect ?? DEFAULTS.statefulReconnect;
+  if (stateful === true || stateful === 'true' || stateful === 'on') config.statefulReconnect = true;
+  else if (stateful === false || stateful === 'false' || stateful === '') config.statefulReconnect = false;
+  else errors.push(`Stateful reconnect must be true or false, but is ${describe(stateful)}.`);
+  return errors;
+}
+
+function checkEndpoint(raw: unknown): string | null {
+  const text = typeof raw === 'string' ? raw.trim() : '';
+  if (text === '') return 'Endpoint is empty. Enter the hub URL, for example http://127.0.0.1:5180/signalrbench.';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `Endpoint "${text}" is not a URL. Enter an absolute http:// or https:// URL, for example http://127.0.0.1:5180/signalrbench.`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `Endpoint "${text}" uses ${url.protocol.replace(':', '')}; SignalR negotiates over http:// or https:// (it switches to WebSockets itself). Use http(s)://${url.host}${url.pathname}.`;
+  }
+  return null;
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function describe(raw: unknown): string {
+  if (raw === undefined || raw === null || raw === '') return 'empty';
+  return typeof raw === 'string' ? `"${raw}"` : String(raw);
+}
+
+/**
+ * How the end of a run waits for messages in flight, in ms. It ends when every planned
+ * reception is accounted for, when nothing more has been accounted for during `quietMs` (two
+ * send intervals, at least 3 s: a hub that still delivers keeps the drain going), or at `capMs`
+ * (the run's drainSec), whichever comes first. What never arrives is then counted as lost.
+ */
+export function drainPlan(config: Pick<RunConfig, 'sendIntervalMs' | 'drainSec'>): { capMs: number; quietMs: number } {
+  const capMs = config.drainSec * 1_000;
+  return { capMs, quietMs: Math.min(capMs, Math.max(3_000, 2 * config.sendIntervalMs)) };
+}
+
+/** How long one connection may take to open before it counts as failed, in ms. */
+export const CONNECT_TIMEOUT_MS = 15_000;
+
+/** Connect failures, none open, after which a worker's other connections are not tried:
+ *  two waves of the default 8 in flight, so one unlucky connect cannot decide. */
+export const GIVE_UP_AFTER_FAILURES = 16;
+
+/** Time from the first connect for any connect to answer (open or fail), in ms; with no answer
+ *  and none open, the connects in flight are abandoned and the rest not tried. A healthy hub
+ *  answers its first connects in well under a second, even on a loaded machine. */
+export const FIRST_ANSWER_MS = 5_000;

@@ -1,0 +1,309 @@
+/**
+ * Runs one benchmark across workers, whatever they are (Web Workers in the page, engines in the
+ * same process in tests): splits the connections, starts every worker, waits until all are
+ * ready, hands out what the scenario needs from the whole run (the configured receivers absent
+ * at "go", send-to-connection targets), gives one common "go", and ends the drain when every
+ * planned reception is accounted for, when nothing more arrives, or at the drain's cap. It
+ * decides the run's outcome: finished, stopped by the user, or failed when nothing can be
+ * measured. It names the run (core/run/id.ts): every worker puts the id on the wire.
+ */
+import type { Clock, Timers } from '../clocks/index.ts';
+import { derangement } from './derangement.ts';
+import { arrivedOf, notSentOf } from './fates.ts';
+import { drainPlan, type RunConfig } from './config.ts';
+import { newRunId } from './id.ts';
+import type { RunOutcome } from './outcome.ts';
+import { planScenario } from './scenario-plan.ts';
+import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from './split.ts';
+import { RunAggregator } from './aggregator.ts';
+import type { FromWorker, GoMessage, ToWorker, WorkerReady } from './protocol.ts';
+
+/** A way to talk to one worker. */
+export interface WorkerPort {
+  post(message: ToWorker): void;
+  onMessage(handler: (message: FromWorker) => void): void;
+  terminate(): void;
+}
+
+export type RunPhase = 'connecting' | 'running' | 'draining' | 'done';
+
+/** Time between "go" and the first planned send, in ms, so that every worker has the message in hand. */
+export const GO_LEAD_MS = 250;
+
+export interface CoordinatorOptions {
+  /** Called after each message from a worker, for a UI to refresh. */
+  onUpdate?: () => void;
+  /** Shuffles send-to-connection targets; injectable for tests. */
+  random?: () => number;
+  /** Time from "go" to the first planned send, ms (default GO_LEAD_MS): longer when agents get "go" over a network. */
+  goLeadMs?: number;
+  /** Most connections each worker can hold (null: no known limit), e.g. a browser agent's 255
+   *  WebSockets; the split respects them. Default: no limits, an even split. */
+  capacities?: readonly (number | null)[];
+  /** The run's id (default: a new random one); each run, each capacity step, has its own. */
+  runId?: string;
+}
+
+export class RunCoordinator {
+  readonly aggregator: RunAggregator;
+  /** This run's id, on the wire in every payload header and group name (core/run/id.ts). */
+  readonly runId: string;
+  /** Failures of whole workers (a crash), worded for people. */
+  readonly workerFailures: string[] = [];
+  #runStartUs = 0;
+  #phase: RunPhase = 'connecting';
+  readonly #ready = new Map<number, WorkerReady | null>();
+  /** Each worker's part of the configured connections, from start(). */
+  #shares: ConnectionShare[] = [];
+  #sendStartUs = 0;
+  #sendEndUs = 0;
+  #drainTimer: unknown = null;
+  #quietTimer: unknown = null;
+  /** Planned receptions accounted for (arrived or known unsent) when the drain last made progress. */
+  #drainAccounted = -1;
+  #finishSent = false;
+  /** How the run is ending, once known; reported as the outcome when the run is done. */
+  #ending: RunOutcome | null = null;
+  readonly #finished: Promise<void>;
+  #resolveFinished!: () => void;
+
+  readonly #onUpdate: () => void;
+  readonly #random: () => number;
+  readonly #goLeadMs: number;
+  readonly #capacities: readonly (number | null)[] | undefined;
+
+  constructor(
+    readonly config: RunConfig,
+    private readonly ports: WorkerPort[],
+    private readonly clock: Clock,
+    private readonly timers: Timers,
+    options: CoordinatorOptions = {},
+  ) {
+    this.#onUpdate = options.onUpdate ?? (() => {});
+    this.#random = options.random ?? Math.random;
+    this.#goLeadMs = options.goLeadMs ?? GO_LEAD_MS;
+    this.#capacities = options.capacities;
+    this.runId = options.runId ?? newRunId();
+    this.aggregator = new RunAggregator(ports.length);
+    this.#finished = new Promise((resolve) => (this.#resolveFinished = resolve));
+  }
+
+  get phase(): RunPhase {
+    return this.#phase;
+  }
+
+  /** How the run ended; running until every worker has reported its end. */
+  get outcome(): RunOutcome {
+    if (this.#phase !== 'done') return { kind: 'running' };
+    const ending = this.#ending ?? { kind: 'finished' };
+    // The workers' failures reach the page with their final snapshots: name the most frequent.
+    const first = this.aggregator.errorSamples()[0];
+    return ending.reason === NO_CONNECTION && first ? { ...ending, reason: `${NO_CONNECTION} ${first.message}` } : ending;
+  }
+
+  /** The run's time base (its seconds count from it), epoch µs; 0 before it starts. */
+  get runStartUs(): number {
+    return this.#runStartUs;
+  }
+
+  /** Planned send window, epoch microseconds; 0 before "go". */
+  get sendWindowUs(): { startUs: number; endUs: number } {
+    return { startUs: this.#sendStartUs, endUs: this.#sendEndUs };
+  }
+
+  /** Resolves once every worker has reported its end or been lost. */
+  finished(): Promise<void> {
+    return this.#finished;
+  }
+
+  start(): void {
+    const shares = this.#capacities ? splitWithinCapacity(this.config.connections, this.#capacities) : splitConnections(this.config.connections, this.ports.length);
+    this.#shares = shares;
+    const concurrency = connectConcurrencyPerWorker(this.config.connectConcurrency, this.ports.length);
+    const runStartUs = this.clock.nowUs();
+    this.#runStartUs = runStartUs;
+    this.ports.forEach((port, workerIndex) => {
+      port.onMessage((message) => this.#receive(message));
+      port.post({ type: 'start', workerIndex, config: this.config, share: shares[workerIndex]!, connectConcurrency: concurrency, runStartUs, runId: this.runId });
+    });
+  }
+
+  /** Ends the run early (the user's Stop): workers stop sending, what is in flight drains, then they report. */
+  stop(): void {
+    if (this.#ending || this.#phase === 'draining' || this.#phase === 'done') return;
+    const plannedUs = this.#phase === 'running' ? Math.max(0, this.clock.nowUs() - this.#sendStartUs) : 0;
+    this.#ending = { kind: 'stopped', stoppedAtSec: Math.min(this.config.durationSec, Math.floor(plannedUs / 1_000_000)) };
+    if (this.#phase === 'connecting') this.#finish();
+    else this.#startDrain();
+  }
+
+  terminate(): void {
+    this.#clearDrainTimers();
+    for (const port of this.ports) port.terminate();
+  }
+
+  #receive(message: FromWorker): void {
+    if (message.type === 'ready') {
+      this.#ready.set(message.workerIndex, message);
+      this.#goWhenAllReady();
+    } else if (message.type === 'snapshot') {
+      this.aggregator.add(message);
+      if (this.#phase === 'running' && this.clock.nowUs() >= this.#sendEndUs) this.#startDrain();
+      if (this.#phase === 'draining') this.#drainProgress();
+    } else {
+      this.workerFailures.push(`Worker ${message.workerIndex + 1} failed and was stopped: ${message.message}. Its figures up to then are kept.`);
+      this.aggregator.markWorkerLost(message.workerIndex);
+      this.ports[message.workerIndex]?.terminate();
+      // A lost worker cannot hold the others at the start line.
+      this.#ready.set(message.workerIndex, null);
+      this.#goWhenAllReady();
+    }
+    if (this.aggregator.finished && this.#phase !== 'done') {
+      this.#phase = 'done';
+      this.#clearDrainTimers();
+      this.#resolveFinished();
+    }
+    this.#onUpdate();
+  }
+
+  #goWhenAllReady(): void {
+    if (this.#ready.size !== this.ports.length || this.#phase !== 'connecting' || this.#finishSent) return;
+    const ready = [...this.#ready.values()].filter((r): r is WorkerReady => r !== null);
+    const failure = nothingToMeasure(ready);
+    if (failure) {
+      // Waiting out the run's duration would only delay the answer.
+      this.#ending = { kind: 'failed', reason: failure };
+      this.#finish();
+      return;
+    }
+    this.#phase = 'running';
+    // Whole microseconds: the planned times travel as integers, and a receiver compares them
+    // with the warm-up's end.
+    this.#sendStartUs = Math.round(this.clock.nowUs()) + this.#goLeadMs * 1_000;
+    this.#sendEndUs = this.#sendStartUs + this.config.durationSec * 1_000_000;
+    const common = {
+      type: 'go' as const,
+      sendStartUs: this.#sendStartUs,
+      sendEndUs: this.#sendEndUs,
+      warmupEndUs: this.#sendStartUs + this.config.warmupSec * 1_000_000,
+      ...this.#absent(ready),
+    };
+    const targets = this.config.scenario === 'sendToConnection' ? this.#targets() : null;
+    this.ports.forEach((port, workerIndex) => {
+      const go: GoMessage = { ...common, targets: targets?.get(workerIndex) ?? [] };
+      port.post(go);
+    });
+    // Workers stop sending at the planned end by themselves; the drain clock starts then.
+    // Whole ms rounded up: a fractional delay is truncated, and "stop" before the planned end
+    // would cut the workers' last slots out of the plan.
+    this.#drainTimer = this.timers.setTimeout(() => this.#startDrain(), Math.ceil((this.#sendEndUs - this.clock.nowUs()) / 1_000));
+  }
+
+  /**
+   * The configured receivers absent at "go", which every send still plans: connections not open
+   * (never opened, or on a lost worker) for broadcast; members that did not join, per group.
+   */
+  #absent(ready: readonly WorkerReady[]): { absentReceivers: number; absentMembers: number[] } {
+    const open = ready.reduce((sum, r) => sum + r.connectionsOpen, 0);
+    if (this.config.scenario !== 'smallGroup' && this.config.scenario !== 'bigGroup') {
+      return { absentReceivers: this.config.scenario === 'broadcast' ? Math.max(0, this.config.connections - open) : 0, absentMembers: [] };
+    }
+    const planned = planScenario(this.config);
+    if (!planned.ok) return { absentReceivers: 0, absentMembers: [] };
+    const joined = sumGroups(ready.map((r) => r.groupMembers));
+    const absentMembers = Array.from({ length: planned.plan.groupCount }, (_, g) => Math.max(0, planned.plan.membersOf(g) - (joined[g] ?? 0)));
+    return { absentReceivers: 0, absentMembers };
+  }
+
+  /**
+   * Every configured connection sends to another configured connection: a derangement of the
+   * run-wide indices, whatever opened. A target that is not open has no id (null): its sender's
+   * slots plan it all the same, as absent.
+   */
+  #targets(): Map<number, (string | null)[]> {
+    const ids: (string | null)[] = [];
+    const places: { workerIndex: number; local: number }[] = [];
+    this.#shares.forEach((share, workerIndex) => {
+      const ready = this.#ready.get(workerIndex) ?? null;
+      for (let local = 0; local < share.count; local++) {
+        ids.push(ready?.connectionIds[local] ?? null);
+        places.push({ workerIndex, local });
+      }
+    });
+    const perWorker = new Map<number, (string | null)[]>();
+    this.#shares.forEach((share, workerIndex) => perWorker.set(workerIndex, new Array<string | null>(share.count).fill(null)));
+    if (ids.length < 2) return perWorker;
+    const order = derangement(ids.length, this.#random);
+    places.forEach((place, i) => (perWorker.get(place.workerIndex)![place.local] = ids[order[i]!] ?? null));
+    return perWorker;
+  }
+
+  #startDrain(): void {
+    if (this.#phase !== 'running') return;
+    this.#phase = 'draining';
+    for (const port of this.ports) port.post({ type: 'stop' });
+    this.#clearDrainTimers();
+    const { capMs } = drainPlan(this.config);
+    this.#drainTimer = this.timers.setTimeout(() => this.#finish(), capMs);
+    this.#drainProgress();
+  }
+
+  /** After each snapshot of the drain: done when everything is accounted for; otherwise the quiet
+   *  period restarts whenever more was accounted for, so a hub that still delivers is waited for. */
+  #drainProgress(): void {
+    // Only figures taken after every worker stopped sending count: an earlier snapshot can
+    // balance before its worker's last sends.
+    if (!this.aggregator.allWorkersIn(['draining', 'done'])) {
+      if (this.#quietTimer === null) this.#restartQuiet();
+      return;
+    }
+    const fates = this.aggregator.fates();
+    if (this.aggregator.unaccounted() === 0) {
+      this.#finish();
+      return;
+    }
+    const accounted = arrivedOf(fates) + notSentOf(fates);
+    if (accounted !== this.#drainAccounted) {
+      this.#drainAccounted = accounted;
+      this.#restartQuiet();
+    }
+  }
+
+  #restartQuiet(): void {
+    if (this.#quietTimer !== null) this.timers.clearTimeout(this.#quietTimer);
+    this.#quietTimer = this.timers.setTimeout(() => this.#finish(), drainPlan(this.config).quietMs);
+  }
+
+  #clearDrainTimers(): void {
+    if (this.#drainTimer !== null) this.timers.clearTimeout(this.#drainTimer);
+    if (this.#quietTimer !== null) this.timers.clearTimeout(this.#quietTimer);
+    this.#drainTimer = null;
+    this.#quietTimer = null;
+  }
+
+  #finish(): void {
+    if (this.#finishSent) return;
+    this.#finishSent = true;
+    if (this.#phase !== 'done') this.#phase = 'draining';
+    this.#clearDrainTimers();
+    const drainEndUs = Math.round(this.clock.nowUs());
+    for (const port of this.ports) port.post({ type: 'finish', drainEndUs });
+  }
+}
+
+/**
+ * Why a run that every worker is ready for cannot measure anything, or null: no connection
+ * opened anywhere, or the hub refused the scenario's method.
+ */
+function nothingToMeasure(ready: readonly WorkerReady[]): string | null {
+  const refusal = ready.find((r) => r.refusal)?.refusal;
+  if (refusal) return refusal;
+  return ready.reduce((sum, r) => sum + r.connectionsOpen, 0) > 0 ? null : NO_CONNECTION;
+}
+
+const NO_CONNECTION = 'no connection could be opened.';
+
+function sumGroups(perWorker: number[][]): number[] {
+  const length = Math.max(0, ...perWorker.map((g) => g.length));
+  return Array.from({ length }, (_, g) => perWorker.reduce((sum, groups) => sum + (groups[g] ?? 0), 0));
+}

@@ -1,0 +1,28 @@
+/** Names of transports, protocols and scenarios as people read them, and a run's default name. */
+import type { ProtocolName, RunConfig, ScenarioName, TransportName } from './config.ts';
+
+export const TRANSPORT_LABELS: Record<TransportName, string> = {
+  WebSockets: 'WebSockets',
+  ServerSentEvents: 'Server-Sent Events',
+  LongPolling: 'Long Polling',
+};
+
+export const PROTOCOL_LABELS: Record<ProtocolName, string> = { json: 'JSON', messagepack: 'MessagePack' };
+
+export const SCENARIO_LABELS: Record<ScenarioName, string> = {
+  echo: 'Echo',
+  broadcast: 'Broadcast',
+  smallGroup: 'Send to small groups',
+  bigGroup: 'Send to big groups',
+  sendToConnection: 'Send to connection',
+};
+
+/** "WebSockets + MessagePack". */
+export function combinationLabel(config: Pick<RunConfig, 'transport' | 'protocol'>): string {
+  return `${TRANSPORT_LABELS[config.transport]} + ${PROTOCOL_LABELS[config.protocol]}`;
+}
+
+/** "Echo · WebSockets + JSON · 20 connections": what a run is called until someone renames it. */
+export function defaultRunName(config: RunConfig): string {
+  return `${SCENARIO_LABELS[config.scenario]} · ${combinationLabel(config)} · ${config.connections.toLocaleString('en-US')} connections`;
+}

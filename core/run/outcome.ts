@@ -1,0 +1,190 @@
+/**
+ * How a run ended, and the guide's verdict on it: one rule for the dashboard, the presentation,
+ * the history, comparisons, the HTML report and the runner's exit code.
+ *
+ * The guide's rule (both editions): a load is within a tier when 99% of messages arrive in under
+ * 1 s. Here the share is taken over every *planned* reception (core/run/fates.ts), so a message that
+ * was lost, never sent, or arrived late counts against the run. Only a run that finished can pass,
+ * and only when its accounting holds: more arrived or never sent than planned (an accounting
+ * error) fails it, since such an excess could hide a loss.
+ */
+import { formatCount, formatMs, formatShare } from '../format.ts';
+import { deliveryOf, lostOf, notSentOf, overCountOf, shareUnderOneSecond, type Fates } from './fates.ts';
+import { edition } from '../guide/index.ts';
+import { clockProblem, type ClockJudgement } from '../clocks/index.ts';
+
+/** The guide's share of messages that must arrive in under 1 s (0.99 in both editions). Marked
+ *  pure so a bundle that never reads it (the engine's, through core/run/index.ts) leaves the
+ *  guide's tables out. */
+export const REQUIRED_SHARE = /* @__PURE__ */ requiredShare();
+
+function requiredShare(): number {
+  return edition('current').defaults.latencyRule.shareOfMessages;
+}
+
+/**
+ * - running: not over yet (or, in a kept record, still being written);
+ * - finished: sent to its planned end and drained;
+ * - stopped: the user (Stop, Ctrl+C, SIGTERM) ended it early; it drained what it had sent;
+ * - failed: nothing could be measured (no connection opened, the hub refused the method);
+ * - interrupted: the page closed mid-run; the record holds what it had, never drained.
+ */
+export const OUTCOME_KINDS = ['running', 'finished', 'stopped', 'failed', 'interrupted'] as const;
+export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
+
+export interface RunOutcome {
+  kind: OutcomeKind;
+  /** stopped: measured seconds planned before the stop (of config.durationSec). */
+  stoppedAtSec?: number;
+  /** failed: why nothing could be measured, worded for people. */
+  reason?: string;
+}
+
+export const OUTCOME_LABELS: Record<OutcomeKind, string> = {
+  running: 'running',
+  finished: 'finished',
+  stopped: 'stopped',
+  failed: 'failed',
+  interrupted: 'interrupted',
+};
+
+/** True once the outcome's losses are known: the run drained (finished or stopped). */
+export function drained(outcome: RunOutcome): boolean {
+  return outcome.kind === 'finished' || outcome.kind === 'stopped';
+}
+
+/** "stopped at 10 of 30 s", "failed: …", "finished". */
+export function outcomeText(outcome: RunOutcome, durationSec: number): string {
+  if (outcome.kind === 'stopped') return `stopped at ${formatCount(outcome.stoppedAtSec ?? 0)} of ${formatCount(durationSec)} s`;
+  if (outcome.kind === 'failed') return `failed: ${outcome.reason ?? 'nothing could be measured'}`;
+  return OUTCOME_LABELS[outcome.kind];
+}
+
+export type VerdictStatus = 'pass' | 'fail' | 'none';
+
+export interface RunVerdict {
+  /** none: no verdict can be given (running, stopped early, interrupted). Never a pass. */
+  status: VerdictStatus;
+  /** Arrived in under 1 s over planned; null when nothing was planned. */
+  share: number | null;
+  /** Arrived (at any time) over planned; null when nothing was planned. */
+  delivery: number | null;
+  /** One sentence for people, with the share and the delivery. */
+  sentence: string;
+}
+
+export interface VerdictInput {
+  outcome: RunOutcome;
+  /** The run's fates, all seconds together. */
+  fates: Fates;
+  durationSec: number;
+  /** Whole-run p99 from the planned send time, µs; null when nothing arrived. */
+  p99Us: number | null;
+  /** Workers (or agents' threads) lost mid-run: what they would have sent and received is unknown. */
+  lostWorkers: number;
+  /** Receptions that arrived more than once (totals.duplicated); default 0. */
+  duplicated?: number;
+  /** Set when the run planned a drop: its duplicated messages, and stateful reconnect as the hub
+   *  granted it (core/drops/report.ts statefulStateOf; absent: off). A failure for messages the
+   *  drop cost then says what saves them, never stateful reconnect when the hub refused it. */
+  plannedDrop?: { duplicated: number; statefulReconnect?: 'off' | 'on' | 'partly' | 'refused' | 'asked' } | null;
+  /** The hub's address, to name a hub that refused stateful reconnect. */
+  endpointUrl?: string;
+  /** With agents: the receptions judged against their clocks (core/clocks/clock-drift.ts). More
+   *  than 1% undecidable, or a reception before its planned time beyond the clocks' bound, and
+   *  the run has no verdict (unless it already failed for messages lost, which no clock changes). */
+  clocks?: ClockJudgement | null;
+}
+
+export function runVerdict(input: VerdictInput): RunVerdict {
+  const { outcome, fates } = input;
+  const share = shareUnderOneSecond(fates);
+  const delivery = deliveryOf(fates);
+  const verdict = (status: VerdictStatus, sentence: string): RunVerdict => ({ status, share, delivery, sentence });
+  switch (outcome.kind) {
+    case 'running':
+      return verdict('none', 'Running: the verdict comes once the run has drained.');
+    case 'interrupted':
+      return verdict('none', 'Interrupted: the page closed before the run ended. No verdict; what was in flight was never counted.');
+    case 'failed':
+      return verdict('fail', `Failed: ${outcome.reason ?? 'nothing could be measured'}`);
+    case 'stopped':
+      return verdict('none', `Stopped at ${formatCount(outcome.stoppedAtSec ?? 0)} of ${formatCount(input.durationSec)} s: no verdict for an incomplete run. Until then, ${measured(input)}.`);
+    case 'finished':
+      if (fates.planned === 0) return verdict('fail', 'Fail: no message was planned, so the guide\'s rule cannot be met. Check the errors below.');
+      if (input.lostWorkers > 0) {
+        return verdict('fail', `Fail: ${formatCount(input.lostWorkers)} worker(s) were lost mid-run, so what they would have sent and received is unknown. Until then, ${measured(input)}.`);
+      }
+      if ((overCountOf(fates, true) ?? 0) > 0) {
+        return verdict('fail', `Fail: accounting error: ${formatCount(overCountOf(fates, true) ?? 0)} receptions were counted beyond the plan (arrived or never sent above what was planned), so a loss may hide behind them and the counts cannot be trusted. Until then, ${measured(input)}. Please report it with the run's JSON.`);
+      }
+      // Every planned message counts: a run that lost one, never sent one or delivered one twice
+      // is not a pass, however many of the rest arrived in under 1 s.
+      const missing = missingText(input, input.plannedDrop?.duplicated ?? input.duplicated ?? 0);
+      if (missing && input.plannedDrop) return verdict('fail', `Fail: the planned drop cost messages (${missing}); ${measured(input)}. ${whatSaves(input.plannedDrop.statefulReconnect ?? 'off', input.endpointUrl)}`);
+      // Loss is known whatever the clocks say; in time or late is not, within their bound.
+      const clocks = missing ? null : clockProblem(input.clocks, fates.planned);
+      if (clocks) return verdict('none', `${clocks} Until then, ${measured(input)}.`);
+      if (share === null || share < REQUIRED_SHARE) {
+        return verdict('fail', `Fail: only ${measured(input)}; the guide's rule needs at least 99% in under 1 s, so the run did not hold this load; the client's health and the server's load say which side set the limit.`);
+      }
+      if (missing) return verdict('fail', `Fail: not every planned message arrived once (${missing}); ${measured(input)}. A run that loses messages is not a pass, whatever its share under 1 s.`);
+      return verdict('pass', `Pass: ${measured(input)}, meeting the guide's rule that at least 99% arrive in under 1 s.`);
+  }
+}
+
+/** What would have saved the messages a planned drop cost, given stateful reconnect as it was. */
+function whatSaves(stateful: 'off' | 'on' | 'partly' | 'refused' | 'asked', endpointUrl = 'the endpoint'): string {
+  if (stateful === 'refused') return `The hub at ${endpointUrl} never granted stateful reconnect (its negotiate answer lacks useStatefulReconnect), so asking for it changed nothing: a shorter reconnect is what saves them, or a hub that allows stateful reconnect (AllowStatefulReconnects on its endpoint).`;
+  if (stateful === 'on' || stateful === 'partly') return 'Stateful reconnect was granted and did not bridge every gap (a gap longer than the hub\'s buffer or its disconnect timeout, or a connection it was not granted to): a shorter reconnect is what saves them.';
+  return 'Stateful reconnect, or a shorter reconnect, is what saves them.';
+}
+
+/** The planned messages that did not arrive once ("12 lost, 40 never sent, 3 duplicated"); null when none. */
+function missingText({ outcome, fates }: VerdictInput, duplicated: number): string | null {
+  const lost = lostOf(fates, drained(outcome)) ?? 0;
+  const notSent = notSentOf(fates);
+  const parts = [
+    ...(lost > 0 ? [`${formatCount(lost)} lost`] : []),
+    ...(notSent > 0 ? [`${formatCount(notSent)} never sent`] : []),
+    ...(duplicated > 0 ? [`${formatCount(duplicated)} duplicated`] : []),
+  ];
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+/** "99.50% of 6,000 planned receptions arrived in under 1 s (delivery 99.80%: 12 lost; p99 12 ms)". */
+function measured({ outcome, fates, p99Us }: VerdictInput): string {
+  if (fates.planned === 0) return 'no message had been planned';
+  const share = shareUnderOneSecond(fates);
+  const delivery = deliveryOf(fates);
+  const lost = lostOf(fates, drained(outcome));
+  const notSent = notSentOf(fates);
+  const overCount = overCountOf(fates, drained(outcome));
+  const missing = [
+    ...(lost !== null && lost > 0 ? [`${formatCount(lost)} lost`] : []),
+    ...(notSent > 0 ? [`${formatCount(notSent)} never sent`] : []),
+    ...(overCount !== null && overCount > 0 ? [`${formatCount(overCount)} counted beyond the plan`] : []),
+  ];
+  const deliveryText = delivery === null ? '' : `delivery ${formatShare(delivery)}${missing.length > 0 ? `: ${missing.join(', ')}` : ''}`;
+  const p99Text = p99Us === null ? 'nothing arrived' : `p99 ${formatMs(p99Us)}`;
+  return `${formatShare(share ?? 0)} of ${formatCount(fates.planned)} planned receptions arrived in under 1 s (${[deliveryText, p99Text].filter(Boolean).join('; ')})`;
+}
+
+export interface VerdictDisplay {
+  /** good: pass; bad: fail; warn: no verdict (stopped, interrupted) or failing so far; neutral: running. */
+  tone: 'good' | 'bad' | 'warn' | 'neutral';
+  text: string;
+}
+
+/**
+ * The verdict as every view shows it. While running, `judgedShare` (RunAggregator.judgedShare:
+ * the share over receptions planned over 1 s ago) says how the run stands so far.
+ */
+export function verdictDisplay(verdict: RunVerdict, running: boolean, judgedShare: number | null = null): VerdictDisplay {
+  if (running) {
+    if (judgedShare === null) return { tone: 'neutral', text: verdict.sentence };
+    const failing = judgedShare < REQUIRED_SHARE;
+    return { tone: failing ? 'warn' : 'neutral', text: `${verdict.sentence} So far ${formatShare(judgedShare)} of the receptions planned over 1 s ago arrived in under 1 s${failing ? ', below the guide\'s 99%' : ''}.` };
+  }
+  return { tone: verdict.status === 'pass' ? 'good' : verdict.status === 'fail' ? 'bad' : 'warn', text: verdict.sentence };
+}

@@ -1,0 +1,216 @@
+/**
+ * The one typed message file between the dashboard (src/) and the engine (workers/).
+ * Workers post at most one snapshot per second each; never one message per benchmark message.
+ *
+ * A run, as the page sees it: start → every worker "ready" (connections open, groups joined,
+ * connection ids known) → one common "go" → workers send until the planned end, then drain →
+ * the page decides the drain is over ("finish") → final snapshots.
+ */
+import type { ConnectCauseCounts } from '../client/index.ts';
+import type { DropTotals } from '../drops/index.ts';
+import type { SecondFates } from './fates.ts';
+import type { PostedHistogram } from '../latency/index.ts';
+import type { RunConfig } from './config.ts';
+import type { ConnectionShare } from './split.ts';
+
+/** Failure kinds, counted in every snapshot. */
+export const ERROR_KINDS = ['negotiate', 'transport', 'handshake', 'connect', 'join', 'send', 'closed', 'protocol'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export type ErrorCounts = Record<ErrorKind, number>;
+
+/** One distinct failure message and how often it happened (bounded per worker). */
+export interface ErrorSample {
+  kind: ErrorKind;
+  message: string;
+  count: number;
+}
+
+export type WorkerPhase = 'connecting' | 'ready' | 'running' | 'draining' | 'done';
+
+/** Page → worker: open this worker's share of the connections. */
+export interface StartMessage {
+  type: 'start';
+  workerIndex: number;
+  config: RunConfig;
+  share: ConnectionShare;
+  /** Connects in flight for this worker. */
+  connectConcurrency: number;
+  /** Common time base of the run: snapshots cover the seconds after it. Epoch microseconds. */
+  runStartUs: number;
+  /** The run's id (core/run/id.ts), in every payload header and group name: a message of
+   *  another run on the same hub is counted as foreign. */
+  runId: string;
+  /** This worker's clock minus the run's reference clock (the dashboard's), in µs; 0 or absent
+   *  for workers on the dashboard's own machine. An agent on another machine subtracts it, so
+   *  every planned time and every receive time in the run is on one time base. */
+  clockOffsetUs?: number;
+}
+
+/** Page → worker: every worker is ready; start sending. */
+export interface GoMessage {
+  type: 'go';
+  /** Sends are planned in [sendStartUs, sendEndUs), epoch microseconds. */
+  sendStartUs: number;
+  sendEndUs: number;
+  /** Messages planned before this time are warm-up: sent, but left out of every figure. */
+  warmupEndUs: number;
+  /** Broadcast: configured connections not open at "go" (never opened, or on a lost worker).
+   *  A broadcast plans every configured connection; these receptions are never sent, for
+   *  "receiverAbsent" (core/run/fates.ts). 0 for other scenarios. */
+  absentReceivers: number;
+  /** Groups: configured members of each group that did not join it (never opened, refused, or on
+   *  a lost worker), run-wide; empty for other scenarios. */
+  absentMembers: number[];
+  /** Send to connection: the connection id each of this worker's connections sends to (local
+   *  order, one entry for every configured connection of the worker, chosen as a derangement of
+   *  the configured connections); null when that target never opened (its receptions are
+   *  "receiverAbsent"). Empty for other scenarios. */
+  targets: (string | null)[];
+}
+
+/** Page → worker: stop sending now (the user pressed Stop); keep receiving until "finish". */
+export interface StopMessage {
+  type: 'stop';
+}
+
+/** Page → worker: the drain is over: report the last figures and close the connections. */
+export interface FinishMessage {
+  type: 'finish';
+  /** When the page ended the drain, epoch µs on the run's time base: anything that arrives
+   *  later (an agent hears "finish" over a network) counts as arrived after the drain. */
+  drainEndUs?: number;
+}
+
+export type ToWorker = StartMessage | GoMessage | StopMessage | FinishMessage;
+
+/** Worker → page, once per second and once more at the end (`final`). */
+export interface WorkerSnapshot {
+  type: 'snapshot';
+  workerIndex: number;
+  phase: WorkerPhase;
+  /** The snapshot covers [runStart + (second - 1) s, runStart + second s). */
+  second: number;
+  final: boolean;
+  /** Latency from the planned send time (corrected for coordinated omission), this interval
+   *  only. Every histogram here is posted by bucket (core/latency/latency.ts PostedHistogram). */
+  latencyHistogram: PostedHistogram;
+  /** Latency from the actual send time (what a closed-loop client would report), this interval. */
+  uncorrectedHistogram: PostedHistogram;
+  /** Time to open each connection that opened in this interval (negotiate + transport + handshake). */
+  connectHistogram: PostedHistogram;
+  /** Time to reconnect of each connection that came back in this interval (from the start of
+   *  its gap). Absent from agents older than drops. */
+  reconnectHistogram?: PostedHistogram;
+  /** Drops: the run's totals so far, and connections back and lost in this interval (the
+   *  storm's rates). Absent from agents older than drops. */
+  drops?: WorkerDrops;
+  interval: IntervalCounts;
+  /** What became of planned receptions since the last snapshot, by the second they were planned
+   *  in (deltas: the page adds them up; see core/run/fates.ts). */
+  fates: SecondFates[];
+  /** Run totals so far. */
+  totals: WorkerTotals;
+  connectionsOpen: number;
+  connectionsConnecting: number;
+  /** How late this worker's 1-s report timer fired, in ms: the worker's own event-loop lag. */
+  eventLoopLagMs: number;
+  /** Largest lag of a send behind its planned time in this interval, in ms. */
+  maxSendLagMs: number;
+  /** The most a reception of the run so far came before its planned send time, µs (0: none):
+   *  how far apart the clocks were at worst. Absent from agents older than it. */
+  maxNegativeLatencyUs?: number;
+  errorCounts: ErrorCounts;
+  /** Failed connects so far by cause (core/client/connect-causes.ts), run totals; absent from agents
+   *  older than causes. */
+  connectCauses?: ConnectCauseCounts;
+  errorSamples: ErrorSample[];
+}
+
+export interface WorkerDrops {
+  totals: DropTotals;
+  back: number;
+  dropped: number;
+}
+
+/** Counts of one interval. Inbound is client → hub, outbound hub → client, as in the guide. */
+export interface IntervalCounts {
+  sent: number;
+  received: number;
+  /** Encoded hub-protocol bytes of the messages sent and received (without transport framing). */
+  sentBytes: number;
+  receivedBytes: number;
+}
+
+export interface WorkerTotals {
+  /** Measured sends (warm-up excluded) handed to the connection; a write that then failed is
+   *  counted here and among the fates' writeFailed. What was planned is in the fates. */
+  sent: number;
+  /** Distinct measured messages received (each counted once per receiving connection). */
+  received: number;
+  duplicated: number;
+  /** Too old to tell whether seen before (beyond the duplicate-detection window): not counted as received. */
+  stale: number;
+  /** Sends that left more than one send interval after their planned time. */
+  missedSlots: number;
+  /** Slots not sent because the connection already had too many sends unwritten (a stalled
+   *  hub or network): counted, never silently skipped, and never queued without bound. */
+  backedUp: number;
+  connectionsOpened: number;
+  connectionsFailed: number;
+  /** Connections lost during the run (closed, or reconnecting) and connections that came back. */
+  disconnects: number;
+  reconnects: number;
+  sentBytes: number;
+  receivedBytes: number;
+  /** Receptions whose receive time came before their planned send time: the sender's clock is
+   *  ahead of the receiver's (agents on other machines). Recorded as 1 µs; a clock-health figure. */
+  negativeLatencies: number;
+  /** Measure messages of another run (another run id in the header, or no header of this tool):
+   *  someone else uses the same hub. Never arrivals, never duplicates. Absent in snapshots and
+   *  runs from before run ids. */
+  foreign: number;
+  /** Connections opened with stateful reconnect granted by the hub (asked for with
+   *  statefulReconnect; the hub's negotiate answer decides). 0 when it was not asked for. */
+  statefulGranted: number;
+  /** Messages (and their encoded bytes) that stateful reconnect carried a second time: `resentSent`
+   *  written again by this client after a resumed transport, `resentReceived` copies the hub sent
+   *  again and the client discarded. Counted apart: `sent`, `received` and their bytes hold each
+   *  message once. Absent in runs kept before they were counted. */
+  resentSent: number;
+  resentSentBytes: number;
+  resentReceived: number;
+  resentReceivedBytes: number;
+}
+
+/** Worker → page, once: connections open (or failed), groups joined; waiting for "go". */
+export interface WorkerReady {
+  type: 'ready';
+  workerIndex: number;
+  connectionsOpen: number;
+  connectionsFailed: number;
+  /** The hub's id of each of this worker's connections, local order; null when not open. */
+  connectionIds: (string | null)[];
+  /** Members of this worker that joined each group (group scenarios; empty otherwise). */
+  groupMembers: number[];
+  /** Why the hub refused the scenario's method when probed; null when it accepted (or nothing
+   *  was open to ask). A refusal means the run cannot measure anything. */
+  refusal: string | null;
+}
+
+/** Worker → page: the worker could not run at all (bad message, crash). */
+export interface WorkerFatal {
+  type: 'fatal';
+  workerIndex: number;
+  message: string;
+}
+
+export type FromWorker = WorkerSnapshot | WorkerReady | WorkerFatal;
+
+export function emptyErrorCounts(): ErrorCounts {
+  return Object.fromEntries(ERROR_KINDS.map((kind) => [kind, 0])) as ErrorCounts;
+}
+
+export function emptyTotals(): WorkerTotals {
+  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0, foreign: 0, statefulGranted: 0, resentSent: 0, resentSentBytes: 0, resentReceived: 0, resentReceivedBytes: 0 };
+}

@@ -1,0 +1,221 @@
+/**
+ * A finished run as one JSON document: what the headless runner writes, and what the dashboard
+ * will export and import. Self-describing (format and version) so old files can be recognised.
+ */
+import { plannedDropOf, runDrops, type RunDrops } from '../drops/index.ts';
+import { withLost, type Fates } from './fates.ts';
+import type { ConnectCauseCounts } from '../client/index.ts';
+import { knownLatency, type LatencySummary, type EncodedSecond } from '../latency/index.ts';
+import { drained, runVerdict, type RunOutcome, type RunVerdict } from './outcome.ts';
+import type { RunConfig } from './config.ts';
+import type { RunCoordinator } from './coordinator.ts';
+import type { SecondPoint, WorkerHealth } from './aggregator.ts';
+import type { ErrorCounts, ErrorSample, WorkerTotals } from './protocol.ts';
+import type { ServerMetricsRecord } from '../server-metrics/index.ts';
+import type { ClockJudgement, ClockRound } from '../clocks/index.ts';
+import { runClocks } from './clocks.ts';
+
+export const RUN_RESULT_FORMAT = 'signalr-live-bench/run';
+/** 2: every planned reception counted (fates), the outcome and the verdict in the document. */
+export const RUN_RESULT_VERSION = 2;
+
+export interface RunResult {
+  format: typeof RUN_RESULT_FORMAT;
+  version: typeof RUN_RESULT_VERSION;
+  /** ISO 8601 time the run started. */
+  startedAt: string;
+  /** The run's id on the wire (core/run/id.ts): in its payload headers and group names (e.g.
+   *  "k3f9x0qa-group-3" on the hub). Absent in runs kept before run ids. */
+  runId?: string;
+  config: RunConfig;
+  /** Where the load came from, e.g. "node v20.20.2" or the browser's user agent. */
+  client: string;
+  /** How the run ended: finished, stopped (and how far it got), failed (and why), interrupted,
+   *  or running for a record still being written. */
+  outcome: RunOutcome;
+  /** The guide's rule over every planned reception: pass, fail, or none (no verdict). */
+  verdict: RunVerdict;
+  /** What became of every planned reception, all seconds together; its buckets sum to
+   *  `planned` once the run has drained (`lost` is null until then), less `overCount`, the
+   *  accounting error (0 in a sound run; it fails the verdict). Per second: `points[].fates`. */
+  fates: Fates;
+  totals: WorkerTotals;
+  latency: LatencySummary;
+  uncorrectedLatency: LatencySummary;
+  connectTimes: LatencySummary;
+  errorCounts: ErrorCounts;
+  /** Failed connects by cause (core/client/connect-causes.ts): the client's own limits (EMFILE,
+   *  EADDRNOTAVAIL, …) apart from the service's refusals. Absent in runs kept before causes. */
+  connectCauses?: ConnectCauseCounts;
+  errorSamples: ErrorSample[];
+  workerFailures: string[];
+  workers: WorkerHealth[];
+  /** One entry per second of the run. */
+  points: SecondPoint[];
+  /** Each second's merged latency histogram (HdrHistogram compressed base64, microseconds). */
+  histograms: EncodedSecond[];
+  /** Drops and reconnects: absent when no drop was planned and no connection was lost, and in
+   *  runs kept before drops were measured. */
+  drops?: RunDrops;
+  /** Agents that took part (absent when the run had none). */
+  agents?: RunAgent[];
+  /** The server's own figures per second, read from its /metrics (absent when they were off,
+   *  and in runs kept before they existed). */
+  server?: ServerMetricsRecord;
+  /** The planned send window, epoch µs: the first slot's time and the end of the last (warm-up
+   *  included; its end is `startUs + config.warmupSec` s). Lets a reader cut other figures, such
+   *  as the process's CPU, to the measured seconds. Absent when the run never reached "go", and
+   *  in runs kept before it was recorded. */
+  sendWindow?: SendWindow;
+  /** With agents, once drained: the receptions judged against their clocks (the combined bound,
+   *  the undecidable receptions, those before their planned time); null when a clock was
+   *  unknown. Absent for runs without agents, and in runs kept before clocks were judged. */
+  clocks?: ClockJudgement | null;
+}
+
+export interface SendWindow {
+  startUs: number;
+  endUs: number;
+}
+
+/** An agent of the run: which of the run's workers were its threads, and how well its clock was known. */
+export interface RunAgent {
+  name: string;
+  kind: 'node' | 'browser';
+  client: string;
+  /** The run's worker indices of its threads: [first, first + threads). */
+  firstWorkerIndex: number;
+  threads: number;
+  /** Its clock minus the dashboard's, µs, from the clock round taken at this run's start; null
+   *  when none of that round's round trips was answered (then only an echo run takes it, and it
+   *  runs on its own clock). */
+  clockOffsetUs: number | null;
+  /** The true offset is within ± this, µs (half the round's best round trip). Cross-agent latencies
+   *  (broadcast, groups, send to connection) can be off by up to the sum of two agents' bounds. */
+  clockUncertaintyUs: number | null;
+  /** Dashboard clock when that estimate's answer came, epoch µs; null with no estimate, absent in
+   *  runs kept before clocks were measured per run. */
+  clockMeasuredAtUs?: number | null;
+  /** The clock round taken at the run's end (every time the agent reported is interpolated
+   *  between the two rounds: core/clocks/clock-drift.ts); null when it got no answer (the agent
+   *  left, or did not answer); absent in runs kept before it was taken. */
+  clockEnd?: ClockRound | null;
+  /** True when it left during the run. */
+  lost: boolean;
+}
+
+export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string, agents?: RunAgent[], server?: ServerMetricsRecord | null, reuse?: ReusedPoints): RunResult {
+  const a = coordinator.aggregator;
+  const health = a.workerHealth();
+  const outcome = coordinator.outcome;
+  const isDrained = drained(outcome);
+  const fates = a.settledFates(isDrained);
+  const latency = a.latency();
+  const clocks = runClocks(coordinator, agents, isDrained);
+  return {
+    format: RUN_RESULT_FORMAT,
+    version: RUN_RESULT_VERSION,
+    startedAt: startedAt.toISOString(),
+    runId: coordinator.runId,
+    config: coordinator.config,
+    client,
+    outcome,
+    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()), endpointUrl: coordinator.config.endpointUrl, clocks }),
+    fates,
+    totals: a.totals(),
+    latency,
+    uncorrectedLatency: a.uncorrectedLatency(),
+    connectTimes: a.connectTimes(),
+    errorCounts: a.errorCounts(),
+    connectCauses: a.connectCauses(),
+    errorSamples: a.errorSamples(),
+    workerFailures: [...coordinator.workerFailures],
+    workers: a.workerHealth(),
+    points: resultPoints(a.points(), isDrained, reuse),
+    histograms: [...a.secondHistograms()],
+    ...dropsField(coordinator),
+    ...(agents && agents.length > 0
+      ? { agents: agents.map((agent) => ({ ...agent, lost: health.slice(agent.firstWorkerIndex, agent.firstWorkerIndex + agent.threads).some((w) => w.lost) })) }
+      : {}),
+    ...(server ? { server } : {}),
+    ...sendWindowField(coordinator),
+    ...(clocks !== undefined ? { clocks } : {}),
+  };
+}
+
+/**
+ * A run still going, written once a second (core/history/recorder.ts), needs its older seconds as
+ * already copied: only seconds from `fresh` on are rewritten, so copying every second of an
+ * hour-long run each second would cost time for nothing.
+ */
+export interface ReusedPoints {
+  points: readonly SecondPoint[];
+  /** Seconds before the newest that are copied again (their receptions may still arrive). */
+  freshSeconds: number;
+}
+
+export function resultPoints(points: readonly SecondPoint[], isDrained: boolean, reuse?: ReusedPoints): SecondPoint[] {
+  const copy = (point: SecondPoint) => ({ ...point, fates: withLost(point.fates, isDrained) });
+  if (!reuse || isDrained) return points.map(copy);
+  const kept = Math.max(0, Math.min(reuse.points.length - reuse.freshSeconds, points.length));
+  const out = reuse.points.slice(0, kept);
+  for (let i = kept; i < points.length; i++) out.push(copy(points[i]!));
+  return out;
+}
+
+function sendWindowField(coordinator: RunCoordinator): { sendWindow?: SendWindow } {
+  const { startUs, endUs } = coordinator.sendWindowUs;
+  return startUs > 0 ? { sendWindow: { startUs, endUs } } : {};
+}
+
+function dropsField(coordinator: RunCoordinator): { drops?: RunDrops } {
+  const drops = runDrops(coordinator.config, coordinator.aggregator);
+  return drops ? { drops } : {};
+}
+
+/** Reads a run result, saying what is wrong with a file that is not one. */
+export function parseRunResult(text: string): RunResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
+  }
+  const doc = value as Partial<RunResult> | null;
+  if (!doc || doc.format !== RUN_RESULT_FORMAT) {
+    throw new Error(`This JSON is not a SignalR Live Bench run (its "format" is ${JSON.stringify(doc?.format)}, expected "${RUN_RESULT_FORMAT}").`);
+  }
+  if ((doc.version as number | undefined) === 1) {
+    throw new Error('This run was written by an earlier version (format 1), whose verdict counted only the messages that arrived. Its figures cannot be judged by the current rule: run it again.');
+  }
+  if (doc.version !== RUN_RESULT_VERSION) {
+    throw new Error(`This run was written in format version ${String(doc.version)}; this version of the tool reads version ${RUN_RESULT_VERSION}.`);
+  }
+  for (const key of ['config', 'outcome', 'verdict', 'fates', 'totals', 'latency', 'points'] as const) {
+    if (doc[key] === undefined) throw new Error(`This run file has no "${key}": it is incomplete or damaged.`);
+  }
+  // Optional (runs kept before server metrics have none), but when present the charts read it.
+  if (doc.server !== undefined && (doc.server === null || typeof doc.server !== 'object' || !Array.isArray(doc.server.points))) {
+    throw new Error('This run file\'s "server" metrics have no list of points: it is damaged. Remove its "server" field to import the rest.');
+  }
+  return withKnownLatencies(doc as RunResult);
+}
+
+/**
+ * A stored run as this version reads it. Documents written before unknown figures were null hold
+ * 0 for every percentile of an empty histogram (a second, a run or a phase where nothing
+ * arrived): those read as null, so "–" is shown and nothing compares a 0 that was never measured.
+ * Works on a head too (no points).
+ */
+export function withKnownLatencies<T extends Partial<Pick<RunResult, 'latency' | 'uncorrectedLatency' | 'connectTimes' | 'points' | 'drops'>>>(result: T): T {
+  const known = (summary: LatencySummary | undefined) => (summary ? knownLatency(summary) : summary);
+  const { drops } = result;
+  return {
+    ...result,
+    ...(result.latency ? { latency: known(result.latency) } : {}),
+    ...(result.uncorrectedLatency ? { uncorrectedLatency: known(result.uncorrectedLatency) } : {}),
+    ...(result.connectTimes ? { connectTimes: known(result.connectTimes) } : {}),
+    ...(result.points ? { points: result.points.map((point) => (point.latency.count > 0 ? point : { ...point, latency: knownLatency(point.latency) })) } : {}),
+    ...(drops ? { drops: { ...drops, reconnectTimes: knownLatency(drops.reconnectTimes), ...(drops.latency ? { latency: { ...drops.latency, before: knownLatency(drops.latency.before), during: knownLatency(drops.latency.during), after: knownLatency(drops.latency.after) } } : {}) } } : {}),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Who sends and who is in which group, computed from a connection's run-wide index alone, so
+ * every worker knows its part without exchanging lists.
+ */
+import { formatCount } from '../format.ts';
+import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, MIN_GROUP_SIZE, planGroups, SMALL_GROUP_SIZE } from './group-plan.ts';
+
+/** The guide's use cases, named as in core/guide. */
+export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+/** What a plan is made from: the run configuration's scenario, load and group fields. */
+export interface PlanInput {
+  scenario: ScenarioName;
+  connections: number;
+  /** null: the scenario's default. */
+  senders: number | null;
+  groupSize: number | null;
+  groupCount: number | null;
+}
+
+export interface ScenarioPlan {
+  senderCount: number;
+  isSender(connectionIndex: number): boolean;
+  /** 0 when the scenario has no groups. */
+  groupCount: number;
+  /** Group index of a connection; -1 when it is in none. */
+  groupOf(connectionIndex: number): number;
+  groupName(groupIndex: number): string;
+  /** Configured members of a group: what each send to it plans, whoever joined. */
+  membersOf(groupIndex: number): number;
+}
+
+/** Broadcast senders when none are given: the guide's default of 2 (it uses at most 4). */
+export const DEFAULT_BROADCAST_SENDERS = 2;
+
+export type PlanResult = { ok: true; plan: ScenarioPlan } | { ok: false; errors: string[] };
+
+export function planScenario(config: PlanInput): PlanResult {
+  if (config.scenario === 'smallGroup' || config.scenario === 'bigGroup') return planGroupScenario(config);
+  const senders = config.senders ?? defaultSenders(config.scenario, config.connections);
+  if (senders > config.connections) {
+    return { ok: false, errors: [`Senders (${senders}) must not outnumber connections (${config.connections}). Lower the senders or raise the connections.`] };
+  }
+  if (config.scenario === 'sendToConnection' && config.connections < 2) {
+    return { ok: false, errors: ['Send to connection needs at least 2 connections: nobody sends to itself.'] };
+  }
+  return {
+    ok: true,
+    plan: {
+      senderCount: senders,
+      isSender: (index) => isSpreadSender(index, senders, config.connections),
+      groupCount: 0,
+      groupOf: () => -1,
+      groupName: () => '',
+      membersOf: () => 0,
+    },
+  };
+}
+
+function defaultSenders(scenario: ScenarioName, connections: number): number {
+  return scenario === 'broadcast' ? Math.min(DEFAULT_BROADCAST_SENDERS, connections) : connections;
+}
+
+/** `senders` of `connections` chosen evenly across the indices (and so across the workers). */
+export function isSpreadSender(index: number, senders: number, connections: number): boolean {
+  if (senders >= connections) return true;
+  return index === 0 || Math.floor((index * senders) / connections) !== Math.floor(((index - 1) * senders) / connections);
+}
+
+function planGroupScenario(config: PlanInput): PlanResult {
+  const small = config.scenario === 'smallGroup';
+  const custom = config.groupSize !== null || config.groupCount !== null || config.senders !== null;
+  const conflict = custom ? typedGroupConflict(config) : null;
+  if (conflict) return { ok: false, errors: [conflict] };
+  const result = custom
+    ? planGroups({ connections: config.connections, preset: 'custom', ...customGroups(config, small) })
+    : planGroups({ connections: config.connections, preset: small ? 'smallGroups' : 'bigGroups' });
+  if (!result.ok) return result;
+  const groups = result.plan;
+  return {
+    ok: true,
+    plan: {
+      senderCount: groups.senderCount,
+      isSender: (index) => groups.isSender(index),
+      groupCount: groups.groupCount,
+      groupOf: (index) => groups.groupOf(index),
+      groupName: (groupIndex) => groups.groupName(groupIndex),
+      membersOf: (groupIndex) => groups.membersOf(groupIndex),
+    },
+  };
+}
+
+/**
+ * A group size or count that cannot fit the connections, said with the values typed: the value
+ * left empty would be derived from it as 0 or 1 ("Group count ... is 0", "Senders ... is 0"),
+ * numbers nobody typed. Null when the typed values fit, or when both are typed (group-plan.ts
+ * then names both).
+ */
+function typedGroupConflict({ connections: n, groupSize, groupCount }: PlanInput): string | null {
+  const whole = (v: number | null): v is number => v !== null && Number.isInteger(v) && v >= 1;
+  if (!Number.isInteger(n) || n < MIN_GROUP_SIZE) return null;
+  if (groupCount === null && whole(groupSize) && groupSize >= MIN_GROUP_SIZE && groupSize > n) {
+    return `${formatCount(groupSize)} members per group but only ${formatCount(n)} connections: not one group fits. ` +
+      `Lower the group size to at most ${formatCount(n)}, or raise the connections to at least ${formatCount(groupSize)}.`;
+  }
+  if (groupSize === null && whole(groupCount) && groupCount * MIN_GROUP_SIZE > n) {
+    return `${formatCount(groupCount)} groups but only ${formatCount(n)} connections: each group needs at least ${MIN_GROUP_SIZE} members, ` +
+      `so ${formatCount(groupCount)} groups need ${formatCount(groupCount * MIN_GROUP_SIZE)}. Lower the group count to at most ` +
+      `${formatCount(Math.floor(n / MIN_GROUP_SIZE))}, or raise the connections to at least ${formatCount(groupCount * MIN_GROUP_SIZE)}.`;
+  }
+  return null;
+}
+
+/** What the user left empty comes from the preset's rule: small groups of 10 where every
+ *  member sends; 10 big groups with at most 40 senders. Connections left over join no group. */
+function customGroups(config: Omit<PlanInput, 'scenario'>, small: boolean) {
+  const n = config.connections;
+  const groupSize = config.groupSize ?? (config.groupCount ? Math.floor(n / config.groupCount) : small ? SMALL_GROUP_SIZE : Math.floor(n / BIG_GROUP_COUNT));
+  const groupCount = config.groupCount ?? Math.floor(n / Math.max(1, groupSize));
+  const members = groupSize * groupCount;
+  const senders = config.senders ?? (small ? members : Math.min(BIG_GROUP_MAX_SENDERS, members));
+  return { groupSize, groupCount, senders };
+}

@@ -1,0 +1,50 @@
+/**
+ * A BenchEngine as a worker runs it, in a browser Web Worker or a Node worker thread: the
+ * system clock and timers, the real SignalR client, and every failure reported as "fatal"
+ * instead of dying silently. The one place the engine (workers/) meets the SignalR client
+ * (signalr/): it stands outside both, so signalr/ implements the engine's connection interface
+ * (workers/engine/connection.ts) and workers/ never import signalr/.
+ */
+import { systemClock, systemTimers } from '../core/clocks/index.ts';
+import { BenchEngine } from '../workers/engine/bench-engine.ts';
+import type { FromWorker, ToWorker } from '../core/run/index.ts';
+import { signalRConnectionFactory, type PlatformOverrides } from '../signalr/bench-connection.ts';
+import { encodedSizeFor } from '../signalr/encoded-size.ts';
+import { classifySignalRError } from '../signalr/errors.ts';
+
+export interface EngineHost {
+  handle(message: ToWorker): void;
+  fatal(error: unknown): void;
+}
+
+/** `platform`: what the SignalR client needs where there are no browser globals (cli/ in Node). */
+export function hostEngine(post: (message: FromWorker) => void, platform: PlatformOverrides = {}): EngineHost {
+  let workerIndex = -1;
+  // Agents on other machines run on the dashboard's time base (see StartMessage.clockOffsetUs).
+  let clockOffsetUs = 0;
+  const engine = new BenchEngine({
+    clock: { nowUs: () => systemClock.nowUs() - clockOffsetUs },
+    timers: systemTimers,
+    connect: signalRConnectionFactory(platform),
+    classify: classifySignalRError,
+    encodedSize: encodedSizeFor,
+    post,
+    // A dedicated Web Worker has WorkerGlobalScope; a Node worker thread does not.
+    inBrowser: 'WorkerGlobalScope' in globalThis,
+  });
+  const fatal = (error: unknown) => post({ type: 'fatal', workerIndex, message: error instanceof Error ? error.message : String(error) });
+  return {
+    handle(message) {
+      if (message.type === 'start') {
+        workerIndex = message.workerIndex;
+        clockOffsetUs = message.clockOffsetUs ?? 0;
+      }
+      try {
+        engine.handle(message);
+      } catch (error) {
+        fatal(error);
+      }
+    },
+    fatal,
+  };
+}

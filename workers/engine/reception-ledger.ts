@@ -1,0 +1,157 @@
+/**
+ * Tells, for one receiving connection, whether each message from a sender is new, a duplicate, or
+ * too old to tell apart; the caller counts the answers (workers/engine/worker-stats.ts). Messages
+ * are identified by the payload header's (sender, seq).
+ *
+ * Memory must not grow with the length of a run (hours at 1 msg/s), so a set of every seq seen is
+ * out. Per sender we keep a low watermark `base` and a sliding bitmap of `windowSeqs` bits covering
+ * seqs [base, base + windowSeqs):
+ * - a seq inside the window is decided exactly, in any order: new the first time, duplicate after;
+ * - a seq at or beyond the window's end slides the window forward so that seq is its last bit.
+ *   Seqs slid over without being seen are simply not received: the planned receptions that never
+ *   arrive are counted as lost by the run (core/run/fates.ts);
+ * - a seq below `base` is stale: it may be new or a duplicate, we can no longer tell, so it is
+ *   counted apart and never as new.
+ *
+ * The bitmap is a ring: seq s lives at bit s % windowSeqs, so sliding clears bits instead of moving
+ * them. All senders' rings share one Uint32Array (plus one Float64Array for the watermarks), grown
+ * by doubling when a new sender shows up: recording a message allocates nothing.
+ */
+
+export type Reception = 'new' | 'duplicate' | 'stale';
+
+export interface ReceptionLedgerOptions {
+  /**
+   * Seqs per sender that can still be told apart, in messages; a whole multiple of 32, from 32 to
+   * 2^24. Default 4,096 (512 B per sender): at 1 msg/s a message may arrive up to 68 min late and at
+   * 100 msg/s 41 s late and still be decided exactly.
+   */
+  windowSeqs?: number;
+  /**
+   * Senders this receiver expects to hear from, in connections; room for more is made by doubling.
+   * Default 4. Give the exact number when known (a group's senders): 1,000 receivers x 40 senders
+   * then hold ~23 MB with the default window, instead of up to 1.6 times that after doubling.
+   */
+  expectedSenders?: number;
+}
+
+export const DEFAULT_WINDOW_SEQS = 4_096;
+const MAX_WINDOW_SEQS = 2 ** 24;
+const BITS_PER_WORD = 32;
+const DEFAULT_EXPECTED_SENDERS = 4;
+/** A V8 Map entry (key, value, hash chain) is about this big; used only for the estimate. */
+const MAP_ENTRY_BYTES = 40;
+
+export class ReceptionLedger {
+  /** Seqs per sender that can be told apart. */
+  readonly windowSeqs: number;
+  readonly #wordsPerSender: number;
+  /** Sender index → slot in the arrays below. */
+  readonly #slots = new Map<number, number>();
+  /** Ring bitmaps, #wordsPerSender words per slot. */
+  #bits: Uint32Array;
+  /** Per slot: the lowest seq still in the window (the low watermark). Float64: seqs pass 2^32. */
+  #base: Float64Array;
+
+  constructor(options: ReceptionLedgerOptions = {}) {
+    const windowSeqs = options.windowSeqs ?? DEFAULT_WINDOW_SEQS;
+    if (
+      !Number.isInteger(windowSeqs) ||
+      windowSeqs < BITS_PER_WORD ||
+      windowSeqs > MAX_WINDOW_SEQS ||
+      windowSeqs % BITS_PER_WORD !== 0
+    ) {
+      throw new Error(
+        `windowSeqs must be a whole multiple of 32 from 32 to ${MAX_WINDOW_SEQS}, but is ${String(windowSeqs)}. ` +
+          `Leave it out for the default of ${DEFAULT_WINDOW_SEQS}.`,
+      );
+    }
+    const slots = options.expectedSenders ?? DEFAULT_EXPECTED_SENDERS;
+    if (!Number.isInteger(slots) || slots < 1 || slots > 1_000_000) {
+      throw new Error(
+        `expectedSenders must be a whole number from 1 to 1,000,000, but is ${String(slots)}. ` +
+          `Leave it out for the default of ${DEFAULT_EXPECTED_SENDERS}.`,
+      );
+    }
+    this.windowSeqs = windowSeqs;
+    this.#wordsPerSender = windowSeqs / BITS_PER_WORD;
+    this.#bits = new Uint32Array(slots * this.#wordsPerSender);
+    this.#base = new Float64Array(slots);
+  }
+
+  /**
+   * Accounts for one received message.
+   * @param sender run-wide index of the sending connection (whole number >= 0).
+   * @param seq the sender's counter, from 0 (whole number >= 0).
+   * @throws Error when either is not a whole number >= 0: a caller should drop such payloads
+   *   (`parsePayloadHeader` lets negative numbers through) before they get here.
+   */
+  record(sender: number, seq: number): Reception {
+    if (!isIndex(sender) || !isIndex(seq)) {
+      throw new Error(
+        `Cannot record sender ${String(sender)}, seq ${String(seq)}: both must be whole numbers >= 0 ` +
+          '(a foreign or corrupted payload?). Drop such messages before recording them.',
+      );
+    }
+    const slot = this.#slotOf(sender);
+    const base = this.#base[slot]!;
+    if (seq < base) return 'stale';
+    if (seq >= base + this.windowSeqs) this.#slide(slot, base, seq - this.windowSeqs + 1);
+
+    const offset = seq % this.windowSeqs;
+    const word = slot * this.#wordsPerSender + (offset >>> 5);
+    const mask = 1 << (offset & 31);
+    if ((this.#bits[word]! & mask) !== 0) return 'duplicate';
+    this.#bits[word] = this.#bits[word]! | mask;
+    return 'new';
+  }
+
+  /**
+   * Bytes held, roughly: the arrays' full capacity plus a Map entry per sender. Bounded by the
+   * number of senders, whatever the number of messages.
+   */
+  get memoryBytesEstimate(): number {
+    return (
+      this.#bits.byteLength + this.#base.byteLength + this.#slots.size * MAP_ENTRY_BYTES
+    );
+  }
+
+  #slotOf(sender: number): number {
+    const known = this.#slots.get(sender);
+    if (known !== undefined) return known;
+    const slot = this.#slots.size;
+    if (slot === this.#base.length) this.#grow(slot * 2);
+    // Fresh slots are zero: base 0 (senders count from 0), no bits set.
+    this.#slots.set(sender, slot);
+    return slot;
+  }
+
+  #grow(slots: number): void {
+    const bits = new Uint32Array(slots * this.#wordsPerSender);
+    bits.set(this.#bits);
+    this.#bits = bits;
+    const base = new Float64Array(slots);
+    base.set(this.#base);
+    this.#base = base;
+  }
+
+  /** Moves the window of `slot` from [oldBase, ...) to [newBase, ...), forgetting the seqs passed. */
+  #slide(slot: number, oldBase: number, newBase: number): void {
+    const first = slot * this.#wordsPerSender;
+    if (newBase - oldBase >= this.windowSeqs) {
+      this.#bits.fill(0, first, first + this.#wordsPerSender);
+    } else {
+      // Fewer than windowSeqs bits; over a run this clears each seq's bit once, O(1) per message.
+      for (let seq = oldBase; seq < newBase; seq++) {
+        const offset = seq % this.windowSeqs;
+        const word = first + (offset >>> 5);
+        this.#bits[word] = this.#bits[word]! & ~(1 << (offset & 31));
+      }
+    }
+    this.#base[slot] = newBase;
+  }
+}
+
+function isIndex(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0;
+}
