@@ -5,6 +5,8 @@
 import { parseArgs } from 'node:util';
 import { DEFAULTS, validateRunConfig, type RunConfig } from '../core/run-config.ts';
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
+import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf } from './auth-args.ts';
+import type { Credentials } from '../core/credentials.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
 import { metricsUrlProblem } from '../core/server-metrics/scraper.ts';
 import { CAPACITY_DEFAULTS, validateCapacitySettings, type CapacitySettings } from '../core/capacity/settings.ts';
@@ -36,6 +38,8 @@ export interface CliOptions {
   quiet: boolean;
   /** Set with --find-capacity: the search's ramp; the run configuration is its base. */
   capacity: CapacitySettings | null;
+  /** Tokens, headers and query parameters (cli/auth-args.ts): for the workers only, never kept. */
+  credentials: Credentials;
 }
 
 export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; errors: string[] } | { ok: 'help' };
@@ -96,6 +100,8 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
                             with node --expose-gc the heap figures are after a full GC)
   --quiet                   no per-second progress
   --help                    this text
+
+${AUTH_USAGE}
 
 Capacity search (--find-capacity): ramp the load until the guide's rule breaks, then bisect
   --find-capacity           run steps of rising load instead of one run; prints one line per
@@ -178,6 +184,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         'step-duration': { type: 'string' },
         settle: { type: 'string' },
         bisect: { type: 'string' },
+        ...AUTH_OPTIONS,
       },
     });
   } catch (error) {
@@ -218,6 +225,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (serverMetricsProblem) errors.push(`--server-metrics: ${serverMetricsProblem}`);
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
   errors.push(...ignoredOptionProblems(v, parsed.tokens));
+  const credentials = credentialsOf(v, errors);
   const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
   if (errors.length > 0 || !result.ok) return { ok: false, errors };
   return {
@@ -231,6 +239,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       serverMetricsUrl: v['server-metrics'] ?? null,
       quiet: v.quiet ?? false,
       capacity,
+      credentials,
     },
   };
 }
@@ -251,7 +260,7 @@ const SINGLE_RUN_ONLY = [
 const MISSING_WORDS = { ramp: 'Ramp must', start: 'Ramp start ', step: 'Ramp step ', max: 'Ramp maximum ' } as const;
 
 /** The capacity search's settings, with every problem added to `errors`; null without --find-capacity. */
-function capacityOptions(v: Record<string, string | boolean | undefined>, base: RunConfig | null, errors: string[]): CapacitySettings | null {
+function capacityOptions(v: Record<string, string | boolean | string[] | undefined>, base: RunConfig | null, errors: string[]): CapacitySettings | null {
   if (!v['find-capacity']) {
     const stray = CAPACITY_ONLY.filter((name) => v[name] !== undefined).map((name) => `--${name}`);
     if (stray.length > 0) errors.push(`${stray.join(', ')} belong${stray.length === 1 ? 's' : ''} to a capacity search: add --find-capacity, or drop ${stray.length === 1 ? 'it' : 'them'}.`);

@@ -6,6 +6,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, systemTimers } from '../core/clock.ts';
+import { credentialsSummary } from '../core/credentials.ts';
 import { RunCoordinator } from '../core/run-coordinator.ts';
 import { keptRunOf } from '../core/kept-run.ts';
 import { reportHtml } from '../core/report-html.ts';
@@ -63,7 +64,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const scraper = serverScraper(serverMetricsUrl, io);
   let printedSecond = 0;
   let firstErrorShown = false;
-  const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => {
+  const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: parsed.options.credentials, onUpdate: () => {
     const a = coordinator.aggregator;
     // The first failure's reason at once: "errors 20" alone says nothing about what to fix.
     const first = a.errorSamples()[0];
@@ -91,7 +92,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   const startedAt = new Date();
-  io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread'}`);
+  const secrets = credentialsSummary(parsed.options.credentials);
+  io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread'}${secrets ? ` (${secrets})` : ''}`);
   scraper?.start();
   coordinator.start();
   await coordinator.finished();

@@ -6,6 +6,7 @@
  * connection ids known) → one common "go" → workers send until the planned end, then drain →
  * the page decides the drain is over ("finish") → final snapshots.
  */
+import type { Credentials } from './credentials.ts';
 import type { DropTotals } from './drop-ledger.ts';
 import type { SecondFates } from './fates.ts';
 import type { PostedHistogram } from './latency.ts';
@@ -44,6 +45,9 @@ export interface StartMessage {
    *  for workers on the dashboard's own machine. An agent on another machine subtracts it, so
    *  every planned time and every receive time in the run is on one time base. */
   clockOffsetUs?: number;
+  /** Tokens, headers and query parameters for a protected hub (core/credentials.ts): apart from
+   *  `config`, which results and exports keep. Absent: none. */
+  credentials?: Credentials;
 }
 
 /** Page → worker: every worker is ready; start sending. */

@@ -29,7 +29,8 @@ public sealed class SeenRequests
             kind,
             header = request.Headers[ProbeHeader].ToString(),
             query = request.Query[ProbeQuery].ToString(),
-            // Whether a token came, never the token.
+            // The token's user when it was valid, and whether a token came; never the token.
+            user = request.HttpContext.User.Identity?.IsAuthenticated == true ? request.HttpContext.User.Identity.Name : null,
             bearer = request.Headers.Authorization.ToString().StartsWith("Bearer ", StringComparison.Ordinal) || request.Query.ContainsKey("access_token"),
         });
     }

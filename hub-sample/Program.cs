@@ -94,12 +94,13 @@ app.UseHostFilter(allowedHosts);
 // Before CORS, which browsers apply to fetch and XHR but not to WebSockets.
 app.UseOriginCheck(new OriginCheck(settings.CorsOriginList(), allowedHosts), [.. benchPaths, "/control", "/testhubs", HubMetrics.Path]);
 app.UseCors();
-if (settings.EnableTestHubs) app.UseSeenRequests("/signalrbench");
 if (signingKey is not null)
 {
     app.UseAuthentication();
     app.UseAuthorization();
 }
+// After authentication: it records the token's user, never the token.
+if (settings.EnableTestHubs) app.UseSeenRequests("/signalrbench");
 app.UseDashboard(settings.DashboardDir);
 app.MapGet("/healthz", () => Results.Text("ok"));
 if (settings.EnableMetrics) app.MapHubMetrics();

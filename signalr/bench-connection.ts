@@ -4,6 +4,7 @@
  */
 import { HttpTransportType, HubConnectionBuilder, LogLevel, NullLogger, type IHubProtocol } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
+import { withQuery } from '../core/credentials.ts';
 import { retryDelayMs } from '../core/drop-plan.ts';
 import type { TransportName } from '../core/run-config.ts';
 import { ExplainingHttpClient } from './explaining-http-client.ts';
@@ -39,11 +40,19 @@ export function signalRConnectionFactory(overrides: PlatformOverrides = {}): Con
 
 function createSignalRConnection(options: ConnectionOptions, overrides: PlatformOverrides): BenchConnection {
   const protocol: IHubProtocol | undefined = options.protocol === 'messagepack' ? new MessagePackHubProtocol() : undefined;
+  const credentials = options.credentials;
+  const accessToken = credentials?.accessToken ?? null;
   let builder = new HubConnectionBuilder()
-    .withUrl(options.endpointUrl, {
+    .withUrl(withQuery(options.endpointUrl, credentials?.query ?? []), {
       // Exactly the chosen transport: falling back silently would measure something else.
       transport: TRANSPORT_TYPES[options.transport],
       httpClient: new ExplainingHttpClient(NullLogger.instance),
+      // The client sends it as the official client does on each transport: an Authorization
+      // header, or access_token in the query where a browser cannot set headers (WebSockets, SSE).
+      // After an Azure-style negotiate redirect the client uses the redirect's token instead.
+      ...(accessToken ? { accessTokenFactory: () => accessToken } : {}),
+      // Negotiate and the other HTTP requests, and in Node the WebSocket upgrade too.
+      ...(credentials && credentials.headers.length > 0 ? { headers: Object.fromEntries(credentials.headers) } : {}),
       ...(overrides.WebSocket ? { WebSocket: overrides.WebSocket } : {}),
       ...(overrides.EventSource ? { EventSource: overrides.EventSource } : {}),
     })

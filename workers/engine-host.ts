@@ -4,6 +4,7 @@
  * instead of dying silently.
  */
 import { systemClock, systemTimers } from '../core/clock.ts';
+import { scrubSecrets, type Credentials } from '../core/credentials.ts';
 import { BenchEngine } from './engine/bench-engine.ts';
 import type { FromWorker, ToWorker } from '../core/protocol.ts';
 import { signalRConnectionFactory } from '../signalr/bench-connection.ts';
@@ -29,12 +30,14 @@ export function hostEngine(post: (message: FromWorker) => void): EngineHost {
     // A dedicated Web Worker has WorkerGlobalScope; a Node worker thread does not.
     inBrowser: 'WorkerGlobalScope' in globalThis,
   });
-  const fatal = (error: unknown) => post({ type: 'fatal', workerIndex, message: error instanceof Error ? error.message : String(error) });
+  let credentials: Credentials | undefined;
+  const fatal = (error: unknown) => post({ type: 'fatal', workerIndex, message: scrubSecrets(error instanceof Error ? error.message : String(error), credentials) });
   return {
     handle(message) {
       if (message.type === 'start') {
         workerIndex = message.workerIndex;
         clockOffsetUs = message.clockOffsetUs ?? 0;
+        credentials = message.credentials;
       }
       try {
         engine.handle(message);

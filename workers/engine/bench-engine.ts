@@ -8,6 +8,7 @@ import type { Clock, Timers } from '../../core/clock.ts';
 import { planScenario } from '../../core/scenario-plan.ts';
 import { dropSettingsOf, dropTimesUs, isDropped } from '../../core/drop-plan.ts';
 import type { FromWorker, GoMessage, StartMessage, ToWorker, WorkerPhase } from '../../core/protocol.ts';
+import { scrubSecrets } from '../../core/credentials.ts';
 import { createScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import type { ConnectionFactory, EncodedSize, ErrorClassifier } from './connection.ts';
@@ -60,6 +61,8 @@ export class BenchEngine {
     if (this.#start) throw new Error('This worker has already started a run; start a new worker for the next run.');
     this.#start = message;
     this.stats.startRun(message.runStartUs);
+    // Every error text passes here: none may carry a token, header value or query value.
+    this.stats.scrub = (text) => scrubSecrets(text, message.credentials);
     const { config, share } = message;
     const planned = planScenario(config);
     if (!planned.ok) throw new Error(planned.errors.join(' '));
@@ -73,6 +76,7 @@ export class BenchEngine {
       share.firstIndex,
       share.count,
       message.connectConcurrency,
+      message.credentials,
     );
     this.#pool = pool;
     this.#runner = new ScenarioRunner({

@@ -4,6 +4,7 @@
  */
 import type { ProtocolName, TransportName } from '../../core/run-config.ts';
 import type { ErrorKind } from '../../core/protocol.ts';
+import type { ConnectionCredentials } from '../../core/credentials.ts';
 import type { ReconnectPolicyName } from '../../core/drop-plan.ts';
 
 export interface BenchConnection {
@@ -57,6 +58,8 @@ export interface ConnectionOptions {
   /** Absent: 'fixed' (every second for a minute), the behaviour before policies existed. */
   reconnectPolicy?: ReconnectPolicyName;
   statefulReconnect?: boolean;
+  /** This connection's token, headers and query (core/credentials.ts); never in a message. */
+  credentials?: ConnectionCredentials;
 }
 
 export type ConnectionFactory = (options: ConnectionOptions) => BenchConnection;

@@ -3,6 +3,7 @@
  * it; the engine turns it into a snapshot once per second. It never computes percentiles: the
  * page does, after merging every worker's histograms.
  */
+import { scrubSecrets } from '../../core/credentials.ts';
 import { DropLedger } from '../../core/drop-ledger.ts';
 import { FatesRecorder, type NotSentReason } from '../../core/fates.ts';
 import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs } from '../../core/latency.ts';
@@ -147,7 +148,11 @@ export class WorkerStats {
     this.recordError(kind, message);
   }
 
+  /** Takes secrets out of error texts (set by the engine from the run's credentials). */
+  scrub: (text: string) => string = (text) => scrubSecrets(text);
+
   recordError(kind: ErrorKind, message: string): void {
+    message = this.scrub(message);
     this.errorCounts[kind]++;
     const key = `${kind}\u0000${message}`;
     const sample = this.#errorSamples.get(key);
