@@ -22,6 +22,7 @@ import type { LimitExplanation } from '../../core/server-metrics/attribution.ts'
 import { queryToMetrics } from '../../core/config-url.ts';
 import { runLimit } from '../../core/server-metrics/run-limit.ts';
 import { ServerMetricsSettings } from './server-metrics.svelte.ts';
+import { sessionCredentials } from './session-credentials.svelte.ts';
 
 export interface RunView {
   phase: RunPhase;
@@ -154,7 +155,7 @@ export class RunController {
     // Agents' threads come after this page's workers; their indices were given from localCount on.
     const ports = [...local, ...(remote?.ports ?? [])];
     const goLeadMs = remote && remote.ports.length > 0 ? AGENT_GO_LEAD_MS : GO_LEAD_MS;
-    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => this.#requestRefresh(), goLeadMs, capacities: remote ? [...local.map((_, w) => remote.localCapacities[w] ?? null), ...remote.capacities] : undefined });
+    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: sessionCredentials.credentials, onUpdate: () => this.#requestRefresh(), goLeadMs, capacities: remote ? [...local.map((_, w) => remote.localCapacities[w] ?? null), ...remote.capacities] : undefined });
     this.#agents = remote?.agents ?? [];
     this.#coordinator = coordinator;
     this.#startedAt = new Date();
