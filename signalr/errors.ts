@@ -41,6 +41,8 @@ function notAHubReason(err: Error, text: string, context: ConnectionOptions): st
   const status = (err as { statusCode?: number }).statusCode ?? Number(/Status code '(\d{3})'/i.exec(text)?.[1] ?? NaN);
   const hint = 'Check the URL and the hub path (the hub-sample maps /signalrbench).';
   if (status === 401 || status === 403) return authRefusal(status, context);
+  // The Azure SignalR SDK answers the app's negotiate while it has no connection to the service.
+  if (/Azure SignalR Service is not connected/i.test(text)) return 'The app runs its hubs through Azure SignalR Service and is not connected to the service: check the app\'s connection string (Endpoint, AccessKey), that the service instance is running, and the app\'s log.';
   if (status >= 400) return `This is not a SignalR hub at this URL: the server answered the negotiate request with status ${status}. ${hint}`;
   if (/Unexpected token|not valid JSON|JSON\.parse|Unexpected end of JSON/i.test(text)) return `This is not a SignalR hub at this URL: the server answered the negotiate request, but not with SignalR's negotiate JSON (an HTML page?). ${hint}`;
   return null;

@@ -111,3 +111,26 @@ describe('the runner against a hub that requires a token', () => {
     expect(missing.stderr).toContain('is not "Name: value"');
   });
 });
+
+describe('the hub-sample through Azure SignalR Service, without the service', () => {
+  // The service cannot be reached from here: a connection string to a port where nothing
+  // listens shows the wiring (the app's negotiate is the service SDK's) and the runner's words.
+  let azure: RunningHub;
+  beforeAll(async () => {
+    azure = await startHub({ extraArgs: ['--Azure:SignalR:ConnectionString', 'Endpoint=http://127.0.0.1:9;AccessKey=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop012345=;Version=1.0;'] });
+  }, 60_000);
+  afterAll(async () => {
+    await azure?.stop();
+  });
+
+  it('negotiate is answered by the service SDK, and the runner says the app is not connected to the service', async () => {
+    const negotiate = await fetch(`${azure.httpUrl}/signalrbench/negotiate?negotiateVersion=1`, { method: 'POST' });
+    expect(negotiate.status).toBe(500);
+    expect(await negotiate.text()).toContain('Azure SignalR Service is not connected yet');
+    const run = await liveBench(['--endpoint', `${azure.httpUrl}/signalrbench`, '--connections', '20', ...short]);
+    expect(run.code).toBe(3);
+    expect(run.elapsedMs).toBeLessThan(10_000);
+    expect(run.stderr).toContain('The app runs its hubs through Azure SignalR Service and is not connected to the service');
+    expect(run.stderr).not.toContain('ABCDEFGHIJKLMNOP');
+  });
+});
