@@ -134,3 +134,13 @@ describe('the hub-sample through Azure SignalR Service, without the service', ()
     expect(run.stderr).not.toContain('ABCDEFGHIJKLMNOP');
   });
 });
+
+describe('a token that expires during the run', () => {
+  it('the hub closes the connections; the run does not pass, and says the token may have expired', async () => {
+    const short2 = await (await fetch(`${hub.httpUrl}/testhubs/token?user=brief&seconds=2`, { method: 'POST' })).text();
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--connections', '2', '--duration', '6', '--warmup', '0', '--quiet', '--drain-s', '2', '--access-token', short2]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('a hub closes a connection whose token expires');
+    expect(run.stdout + run.stderr).not.toContain(short2);
+  });
+});

@@ -170,7 +170,7 @@ export class ConnectionPool {
       stats.recordLost(pooled.index, now());
       stats.drops.gaveUp(pooled.index);
       if (wasOpen) this.deps.stats.totals.disconnects++;
-      const reason = error ? this.deps.classify(error, this.#optionsOf(pooled.index)).message : 'the server closed it without an error';
+      const reason = error ? this.deps.classify(error, this.#optionsOf(pooled.index)).message : this.#closedWithoutError(pooled.index);
       this.deps.stats.recordError('closed', wasOpen ? `Connection closed during the run: ${reason}` : `Reconnecting gave up: ${reason}`);
     });
     pooled.connection.onReconnecting((error) => {
@@ -181,7 +181,7 @@ export class ConnectionPool {
       const planned = stats.drops.inGap(pooled.index);
       stats.recordLost(pooled.index, now());
       if (planned) return;
-      const reason = error ? this.deps.classify(error, this.#optionsOf(pooled.index)).message : 'the server closed it without an error';
+      const reason = error ? this.deps.classify(error, this.#optionsOf(pooled.index)).message : this.#closedWithoutError(pooled.index);
       this.deps.stats.recordError('closed', `Connection lost during the run, reconnecting: ${reason}`);
     });
     pooled.connection.onReconnected(() => {
@@ -251,6 +251,13 @@ export class ConnectionPool {
       const how = this.#allRefused ? 'were all refused (nothing accepts connections there)' : 'all failed';
       this.#giveUp(`the first ${this.#failed} connects ${how} and none opened, so the others would fail the same way`, false);
     }
+  }
+
+  /** Why a connection the server closed without an error may have gone. */
+  #closedWithoutError(index: number): string {
+    return credentialsFor(this.credentials, index)?.accessToken
+      ? 'the server closed it without an error. It has an access token: a hub closes a connection whose token expires (ASP.NET Core\'s CloseOnAuthenticationExpiration), and reconnecting then needs a fresh token; give tokens that outlast the run'
+      : 'the server closed it without an error';
   }
 
   /** One connection's options: the run's, with its own token (i mod n), headers and query. */
