@@ -6,7 +6,8 @@ namespace HubSample;
 /// For this tool's own tests of pointing it at a deployment, mapped only with
 /// <c>--EnableTestHubs true</c>: what the bench hub's requests carried (the probe header and query
 /// parameter, per kind of request), a token endpoint, and a negotiate that redirects the client
-/// to the JWT-protected bench hub with a token, as Azure SignalR Service's negotiate does.
+/// to the JWT-protected bench hub with a token, as Azure SignalR Service's negotiate does, and a
+/// hub that refuses its WebSocket upgrades.
 /// </summary>
 public sealed class SeenRequests
 {
@@ -57,6 +58,23 @@ public static class AuthTestEndpoints
             url = $"{request.Scheme}://{request.Host}{request.PathBase}{benchPath}",
             accessToken = HubAuthentication.IssueToken(key, "redirected-user", TimeSpan.FromMinutes(10)),
         }));
+    }
+
+    /// <summary>A bench hub at <paramref name="path"/> whose negotiate is open but whose WebSocket
+    /// upgrades get 401, as a hub that checks the token on the upgrade and refuses it there.</summary>
+    public static void MapUpgradeRefusingHub(this WebApplication app, string path)
+    {
+        app.Use(async (context, next) =>
+        {
+            if (context.Request.Path.StartsWithSegments(path) && context.Request.Headers.Upgrade.ToString().Equals("websocket", StringComparison.OrdinalIgnoreCase))
+            {
+                context.Response.StatusCode = StatusCodes.Status401Unauthorized;
+                await context.Response.WriteAsync("401: the access token was refused on the WebSocket upgrade.\n");
+                return;
+            }
+            await next();
+        });
+        app.MapHub<BenchHub>(path);
     }
 
     /// <summary>Records what each request to <paramref name="benchPath"/> carried, for /testhubs/seen.</summary>

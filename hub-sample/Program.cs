@@ -28,7 +28,7 @@ var listenAddress = IPAddress.Parse(settings.Host);
 var allowedHosts = HostFilter.List(settings);
 var signingKey = HubAuthentication.SigningKey(settings).Key;
 // Every path a bench client reaches (the redirect's negotiate is a test hub's).
-string[] benchPaths = ["/signalrbench", "/emptyhub", "/redirecthub"];
+string[] benchPaths = ["/signalrbench", "/emptyhub", "/redirecthub", "/upgraderefusedhub"];
 
 var builder = WebApplication.CreateBuilder(new WebApplicationOptions
 {
@@ -132,6 +132,7 @@ if (settings.EnableTestHubs)
     var emptyHub = app.MapHub<EmptyHub>("/emptyhub");
     if (signingKey is not null) emptyHub.RequireAuthorization();
     app.MapAuthTestEndpoints("/signalrbench", signingKey);
+    app.MapUpgradeRefusingHub("/upgraderefusedhub");
 }
 
 app.Lifetime.ApplicationStarted.Register(() =>

@@ -70,7 +70,7 @@ function upgradeRefusal(text: string, context: ConnectionOptions): string | null
     return '. The hub refused the WebSocket upgrade with 401/403 after negotiate accepted the client: the token may have expired just then, or the hub reads the token from the header on negotiate but not from access_token on the upgrade (see JwtBearerEvents.OnMessageReceived).';
   }
   if (context.credentials?.accessToken && context.transport !== 'LongPolling' && /WebSocket failed to connect|EventSource failed to connect/i.test(text)) {
-    return '. If the hub needs the token on this transport too: the client sends it as access_token in the query (a browser cannot set headers here), which the hub must accept (JwtBearerEvents.OnMessageReceived).';
+    return `. Negotiate accepted this client, then the ${context.transport} connection was refused: a hub that checks the token there may have refused it (expired just then, or read only from the Authorization header). A browser sends it as access_token in the URL on WebSockets and Server-Sent Events, and the hub must accept it there (JwtBearerEvents.OnMessageReceived).`;
   }
   return null;
 }

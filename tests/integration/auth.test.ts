@@ -100,6 +100,13 @@ describe('the runner against a hub that requires a token', () => {
     expect(upgrades.map((r) => r.user)).toEqual(['redirected-user', 'redirected-user', 'redirected-user', 'redirected-user']);
   });
 
+  it('a token refused on the WebSocket upgrade after negotiate accepted it: exit 3, worded', async () => {
+    // The test hub's negotiate is open and its WebSocket upgrades get 401 (hub-sample/AuthTestEndpoints.cs).
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/upgraderefusedhub`, '--connections', '4', ...short, '--access-token', await token('upgrade-user')]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('Negotiate accepted this client, then the WebSockets connection was refused: a hub that checks the token there may have refused it');
+  });
+
   it('two ways of giving the token, an unreadable token file, a bad header: exit 2 before anything runs', async () => {
     const both = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--access-token-env', 'X', '--access-token', 'abc']);
     expect(both.code).toBe(2);

@@ -74,5 +74,7 @@ describe('401 and 403 worded for what to do', () => {
     const { kind, message } = classifySignalRError(error, withToken);
     expect(kind).toBe('transport');
     expect(message).toContain('The hub refused the WebSocket upgrade with 401/403 after negotiate accepted the client');
+    const browserLike = classifySignalRError(new Error('Unable to connect to the server with any of the available transports. Error: WebSockets failed: Error: WebSocket failed to connect.'), withToken).message;
+    expect(browserLike).toContain('Negotiate accepted this client, then the WebSockets connection was refused');
   });
 });
