@@ -78,3 +78,17 @@ describe('401 and 403 worded for what to do', () => {
     expect(browserLike).toContain('Negotiate accepted this client, then the WebSockets connection was refused');
   });
 });
+
+describe('an endpoint carrying a credential', () => {
+  it('is refused without quoting it, pointing at where a token goes', async () => {
+    const { validateRunConfig } = await import('../../core/run-config.ts');
+    for (const endpointUrl of ['http://h:5180/hub?access_token=secret-in-url', 'http://user:secret-in-url@h:5180/hub']) {
+      const result = validateRunConfig({ endpointUrl });
+      expect(result.ok).toBe(false);
+      const errors = (result as { errors: string[] }).errors;
+      expect(errors[0]).toMatch(/^Endpoint http:\/\/h:5180\/hub carries a credential .* give the token in Advanced → Authentication/);
+      expect(errors.join()).not.toContain('secret-in-url');
+    }
+    expect(validateRunConfig({ endpointUrl: 'http://h/hub?code=ok' }).ok).toBe(true);
+  });
+});
