@@ -3,8 +3,9 @@
  * validation and error messages, plus thresholds for smoke tests.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULTS, validateRunConfig, type RunConfig } from '../core/run/index.ts';
+import { DEFAULTS, validateRunConfig, type RunConfig, type Credentials } from '../core/run/index.ts';
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
+import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf } from './auth-args.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
 import { metricsUrlProblem } from '../core/server-metrics/index.ts';
 import { CAPACITY_DEFAULTS, validateCapacitySettings, type CapacitySettings } from '../core/capacity/index.ts';
@@ -38,6 +39,8 @@ export interface CliOptions {
   capacity: CapacitySettings | null;
   /** --workers was given: a connections ramp then keeps it, else it scales its engines per step. */
   workersGiven: boolean;
+  /** Tokens, headers and query parameters (cli/auth-args.ts): for the workers only, never kept. */
+  credentials: Credentials;
 }
 
 export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; errors: string[] } | { ok: 'help' };
@@ -98,6 +101,8 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
                             with node --expose-gc the heap figures are after a full GC)
   --quiet                   no per-second progress
   --help                    this text
+
+${AUTH_USAGE}
 
 Capacity search (--find-capacity): ramp the load until the guide's rule breaks, then bisect
   --find-capacity           run steps of rising load instead of one run; prints one line per
@@ -185,6 +190,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         'step-duration': { type: 'string' },
         settle: { type: 'string' },
         bisect: { type: 'string' },
+        ...AUTH_OPTIONS,
       },
     });
   } catch (error) {
@@ -225,6 +231,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (serverMetricsProblem) errors.push(`--server-metrics: ${serverMetricsProblem}`);
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
   errors.push(...ignoredOptionProblems(v, parsed.tokens));
+  const credentials = credentialsOf(v, errors);
   const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
   if (errors.length > 0 || !result.ok) return { ok: false, errors };
   return {
@@ -239,6 +246,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       quiet: v.quiet ?? false,
       capacity,
       workersGiven: v.workers !== undefined,
+      credentials,
     },
   };
 }
@@ -259,7 +267,7 @@ const SINGLE_RUN_ONLY = [
 const MISSING_WORDS = { ramp: 'Ramp must', start: 'Ramp start ', step: 'Ramp step ', max: 'Ramp maximum ' } as const;
 
 /** The capacity search's settings, with every problem added to `errors`; null without --find-capacity. */
-function capacityOptions(v: Record<string, string | boolean | undefined>, base: RunConfig | null, errors: string[]): CapacitySettings | null {
+function capacityOptions(v: Record<string, string | boolean | string[] | undefined>, base: RunConfig | null, errors: string[]): CapacitySettings | null {
   if (!v['find-capacity']) {
     const stray = CAPACITY_ONLY.filter((name) => v[name] !== undefined).map((name) => `--${name}`);
     if (stray.length > 0) errors.push(`${stray.join(', ')} belong${stray.length === 1 ? 's' : ''} to a capacity search: add --find-capacity, or drop ${stray.length === 1 ? 'it' : 'them'}.`);

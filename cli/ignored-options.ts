@@ -8,15 +8,24 @@ const NEEDS = [
   ['reconnect-policy', 'reconnect', 'without it a lost connection does not come back, and no policy applies'],
 ] as const;
 
+/** Options of which a run takes one: with two, one would be ignored. */
+const ONE_OF = [
+  [['access-token-file', 'access-token-env', 'access-token'], 'ways to give the access token, and a run takes one: keep one (--access-token-file holds one token per user)'],
+] as const;
+
 /**
  * Options that would be ignored or overwritten without a word: one that needs another which is
  * missing, two result files on one path (the second would overwrite the first), and an endpoint
  * given twice (the last would win; a run has one endpoint).
  */
-export function ignoredOptionProblems(v: Record<string, string | boolean | undefined>, tokens: readonly { kind: string; name?: string; value?: string }[]): string[] {
+export function ignoredOptionProblems(v: Record<string, string | boolean | string[] | undefined>, tokens: readonly { kind: string; name?: string; value?: string }[]): string[] {
   const problems: string[] = [];
   for (const [option, needed, why] of NEEDS) {
     if (v[option] !== undefined && v[needed] === undefined) problems.push(`--${option} needs --${needed} (${why}). Add --${needed}, or drop --${option}.`);
+  }
+  for (const [options, why] of ONE_OF) {
+    const given = options.filter((option) => v[option] !== undefined);
+    if (given.length > 1) problems.push(`${given.map((option) => `--${option}`).join(' and ')} are ${given.length === 2 ? 'both' : 'all'} ${why}.`);
   }
   const outputs = (['json', 'html', 'memory-log'] as const)
     .map((option) => [option, v[option]] as const)

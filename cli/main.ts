@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
-import { RunCoordinator, runResult, outcomeText, type RunResult } from '../core/run/index.ts';
+import { credentialsSummary, RunCoordinator, runResult, outcomeText, type RunResult } from '../core/run/index.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
 import { runAgent } from './agent.ts';
@@ -67,7 +67,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const scraper = serverScraper(serverMetricsUrl, io);
   let printedSecond = 0;
   let firstErrorShown = false;
-  const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => {
+  const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: parsed.options.credentials, onUpdate: () => {
     const a = coordinator.aggregator;
     // The first failure's reason at once: "errors 20" alone says nothing about what to fix.
     const first = a.errorSamples()[0];
@@ -95,7 +95,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   const startedAt = new Date();
-  io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread'}`);
+  const secrets = credentialsSummary(parsed.options.credentials);
+  io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread'}${secrets ? ` (${secrets})` : ''}`);
   scraper?.start();
   coordinator.start();
   await coordinator.finished();

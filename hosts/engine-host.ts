@@ -6,8 +6,8 @@
  * (workers/engine/connection.ts) and workers/ never import signalr/.
  */
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
+import { scrubSecrets, type Credentials, type FromWorker, type ToWorker } from '../core/run/index.ts';
 import { BenchEngine } from '../workers/engine/bench-engine.ts';
-import type { FromWorker, ToWorker } from '../core/run/index.ts';
 import { signalRConnectionFactory, type PlatformOverrides } from '../signalr/bench-connection.ts';
 import { encodedSizeFor } from '../signalr/encoded-size.ts';
 import { classifySignalRError } from '../signalr/errors.ts';
@@ -32,12 +32,14 @@ export function hostEngine(post: (message: FromWorker) => void, platform: Platfo
     // A dedicated Web Worker has WorkerGlobalScope; a Node worker thread does not.
     inBrowser: 'WorkerGlobalScope' in globalThis,
   });
-  const fatal = (error: unknown) => post({ type: 'fatal', workerIndex, message: error instanceof Error ? error.message : String(error) });
+  let credentials: Credentials | undefined;
+  const fatal = (error: unknown) => post({ type: 'fatal', workerIndex, message: scrubSecrets(error instanceof Error ? error.message : String(error), credentials) });
   return {
     handle(message) {
       if (message.type === 'start') {
         workerIndex = message.workerIndex;
         clockOffsetUs = message.clockOffsetUs ?? 0;
+        credentials = message.credentials;
       }
       try {
         engine.handle(message);

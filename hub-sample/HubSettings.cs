@@ -104,6 +104,19 @@ public sealed class HubSettings
     /// the hub hold, and how long a drop it can bridge before the sends wait.</summary>
     public long StatefulReconnectBufferBytes { get; set; } = 100_000;
 
+    /// <summary>Puts the bench hubs behind JWT bearer (<see cref="HubAuthentication"/>): requests
+    /// without a valid token signed with <see cref="JwtSigningKey"/> get 401. Default false. The
+    /// control hub and the dashboard stay open.</summary>
+    public bool RequireAuth { get; set; }
+
+    /// <summary>The HMAC-SHA256 key (at least 32 characters) that signs the tokens of
+    /// <see cref="RequireAuth"/>. Prefer <see cref="JwtSigningKeyFile"/>: a command line is visible
+    /// to other users of the machine and kept in the shell's history.</summary>
+    public string JwtSigningKey { get; set; } = "";
+
+    /// <summary>A file whose first line is the signing key of <see cref="RequireAuth"/>.</summary>
+    public string JwtSigningKeyFile { get; set; } = "";
+
     /// <summary>Folder of the built dashboard (<c>npm run build</c> writes <c>dist/</c>). Relative
     /// paths are taken from the current directory.</summary>
     public string DashboardDir { get; set; } = "dist";

@@ -16,6 +16,8 @@ var problems = SettingsCheck.ArgumentProblems(args);
 var (settings, valueProblems) = SettingsCheck.Read(given);
 if (problems.Count == 0) problems.AddRange(valueProblems);
 if (problems.Count == 0) problems.AddRange(SettingsCheck.ListenProblems(settings));
+var azureConnectionString = AzureSignalR.ConnectionString(given, Environment.GetEnvironmentVariable);
+if (problems.Count == 0 && azureConnectionString is not null && AzureSignalR.Problem(azureConnectionString) is { } azureProblem) problems.Add(azureProblem);
 if (problems.Count > 0)
 {
     foreach (var problem in problems) Console.Error.WriteLine(problem);
@@ -24,6 +26,9 @@ if (problems.Count > 0)
 var transports = settings.TransportTypes();
 var listenAddress = IPAddress.Parse(settings.Host);
 var allowedHosts = HostFilter.List(settings);
+var signingKey = HubAuthentication.SigningKey(settings).Key;
+// Every path a bench client reaches (the redirect's negotiate is a test hub's).
+string[] benchPaths = ["/signalrbench", "/emptyhub", "/redirecthub", "/upgraderefusedhub"];
 
 var builder = WebApplication.CreateBuilder(new WebApplicationOptions
 {
@@ -59,6 +64,8 @@ builder.Services.AddSingleton<DeliveryLimit>();
 builder.Services.AddSingleton<ControlSessions>();
 builder.Services.AddSingleton<ControlOutsiders>();
 builder.Services.AddSingleton<RefusalLog>();
+builder.Services.AddSingleton<SeenRequests>();
+if (signingKey is not null) builder.Services.AddHubAuthentication(signingKey, benchPaths);
 if (settings.EnableMetrics) builder.Services.AddHubMetrics();
 builder.Services.AddSingleton<ServerDrops>();
 builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
@@ -68,7 +75,7 @@ builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
     // The SignalR JS client sends credentials by default, so origins must be listed, not '*'.
     .AllowCredentials()));
 
-builder.Services
+var signalR = builder.Services
     .AddSignalR(hub =>
     {
         hub.MaximumReceiveMessageSize = settings.MaxMessageBytes;
@@ -80,17 +87,28 @@ builder.Services
     })
     .AddMessagePackProtocol()
     .AddHubOptions<ControlHub>(hub => hub.MaximumReceiveMessageSize = settings.MaxControlMessageBytes);
+if (azureConnectionString is not null) signalR.AddHubSampleAzureSignalR(azureConnectionString, settings);
 
 var app = builder.Build();
 app.UseHostFilter(allowedHosts);
 // Before CORS, which browsers apply to fetch and XHR but not to WebSockets.
-app.UseOriginCheck(new OriginCheck(settings.CorsOriginList(), allowedHosts), "/signalrbench", "/control", "/emptyhub", HubMetrics.Path);
+app.UseOriginCheck(new OriginCheck(settings.CorsOriginList(), allowedHosts), [.. benchPaths, "/control", "/testhubs", HubMetrics.Path]);
 app.UseCors();
+if (signingKey is not null)
+{
+    app.UseAuthentication();
+    app.UseAuthorization();
+}
+// After authentication: it records the token's user, never the token.
+if (settings.EnableTestHubs) app.UseSeenRequests("/signalrbench");
 app.UseDashboard(settings.DashboardDir);
 app.MapGet("/healthz", () => Results.Text("ok"));
 if (settings.EnableMetrics) app.MapHubMetrics();
-app.MapHub<BenchHub>("/signalrbench", connection =>
+var benchHub = app.MapHub<BenchHub>("/signalrbench", connection =>
 {
+    // A connection whose token expires is closed, as a deployed hub would; the client's reconnect
+    // then meets the 401.
+    connection.CloseOnAuthenticationExpiration = signingKey is not null;
     connection.Transports = transports;
     // Benchmark setting: let one whole message (see MaxMessageBytes) sit in the pipes before
     // back-pressure starts; the 64 KB defaults would stall 256 KiB messages.
@@ -98,6 +116,7 @@ app.MapHub<BenchHub>("/signalrbench", connection =>
     connection.ApplicationMaxBufferSize = settings.MaxMessageBytes;
     connection.AllowStatefulReconnects = settings.AllowStatefulReconnects;
 });
+if (signingKey is not null) benchHub.RequireAuthorization();
 
 if (settings.EnableControlHub)
 {
@@ -110,7 +129,10 @@ if (settings.EnableControlHub)
 
 if (settings.EnableTestHubs)
 {
-    app.MapHub<EmptyHub>("/emptyhub");
+    var emptyHub = app.MapHub<EmptyHub>("/emptyhub");
+    if (signingKey is not null) emptyHub.RequireAuthorization();
+    app.MapAuthTestEndpoints("/signalrbench", signingKey);
+    app.MapUpgradeRefusingHub("/upgraderefusedhub");
 }
 
 app.Lifetime.ApplicationStarted.Register(() =>
@@ -124,6 +146,8 @@ app.Lifetime.ApplicationStarted.Register(() =>
         Console.WriteLine($"  hub:       {address}/signalrbench");
     }
     Console.WriteLine($"  answers to: {string.Join(", ", allowedHosts)} (--AllowedHosts; other names get 400)");
+    if (signingKey is not null) Console.WriteLine("  bench hubs need a JWT bearer token (--RequireAuth)");
+    if (azureConnectionString is not null) Console.WriteLine("  hubs run through Azure SignalR Service (--Azure:SignalR:ConnectionString)");
 });
 
 try

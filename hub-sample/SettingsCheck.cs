@@ -43,7 +43,21 @@ public static class SettingsCheck
         var problems = new List<string>();
         foreach (var entry in given.GetChildren())
         {
-            if (entry.Key.Equals("urls", StringComparison.OrdinalIgnoreCase))
+            if (entry.Key.Equals("Azure", StringComparison.OrdinalIgnoreCase))
+            {
+                // Azure SignalR Service's own setting name (AzureSignalR.cs), and only that one.
+                var connectionString = entry.GetSection("SignalR:ConnectionString");
+                var others = entry.AsEnumerable(makePathsRelative: true).Where(pair => pair.Value is not null && !pair.Key.Equals("SignalR:ConnectionString", StringComparison.OrdinalIgnoreCase));
+                if (others.Any() || connectionString.Value is null)
+                {
+                    problems.Add("Of Azure's settings this hub takes only --Azure:SignalR:ConnectionString <connection string>: check the spelling.");
+                }
+                else if (AzureSignalR.Problem(connectionString.Value) is { } azureProblem)
+                {
+                    problems.Add(azureProblem);
+                }
+            }
+            else if (entry.Key.Equals("urls", StringComparison.OrdinalIgnoreCase))
             {
                 problems.Add("--urls is not used by this hub: it listens on --host and --port (and --HttpsPort for HTTPS). Pass those instead.");
             }
@@ -78,6 +92,7 @@ public static class SettingsCheck
         {
             problems.Add("--TestMessageRateLimit makes the hub deliver late on purpose, for this tool's tests only, and is refused unless --EnableTestHubs true is given too: drop it to measure the hub, or add --EnableTestHubs true in a test.");
         }
+        if (HubAuthentication.SigningKey(settings).Problem is { } keyProblem) problems.Add(keyProblem);
         try
         {
             settings.TransportTypes();

@@ -4,8 +4,8 @@
  */
 import { HttpTransportType, HubConnectionBuilder, LogLevel, NullLogger, type IHubProtocol } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
+import { withQuery, type TransportName } from '../core/run/index.ts';
 import { retryDelayMs } from '../core/drops/index.ts';
-import type { TransportName } from '../core/run/index.ts';
 import { ExplainingHttpClient } from './explaining-http-client.ts';
 import { cutTransport, statefulGranted, watchStatefulReconnect } from './transport-cut.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions } from '../workers/engine/connection.ts';
@@ -48,11 +48,19 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
   const protocol: IHubProtocol | undefined = options.protocol === 'messagepack' ? new MessagePackHubProtocol() : undefined;
   let socketError: string | null = null;
   const webSocket = overrides.reportingWebSocket ? overrides.reportingWebSocket((error) => (socketError = error.message)) : overrides.WebSocket;
+  const credentials = options.credentials;
+  const accessToken = credentials?.accessToken ?? null;
   let builder = new HubConnectionBuilder()
-    .withUrl(options.endpointUrl, {
+    .withUrl(withQuery(options.endpointUrl, credentials?.query ?? []), {
       // Exactly the chosen transport: falling back silently would measure something else.
       transport: TRANSPORT_TYPES[options.transport],
       httpClient: new ExplainingHttpClient(NullLogger.instance),
+      // The client sends it as the official client does on each transport: an Authorization
+      // header, or access_token in the query where a browser cannot set headers (WebSockets, SSE).
+      // After an Azure-style negotiate redirect the client uses the redirect's token instead.
+      ...(accessToken ? { accessTokenFactory: () => accessToken } : {}),
+      // Negotiate and the other HTTP requests, and in Node the WebSocket upgrade too.
+      ...(credentials && credentials.headers.length > 0 ? { headers: Object.fromEntries(credentials.headers) } : {}),
       ...(webSocket ? { WebSocket: webSocket } : {}),
       ...(overrides.EventSource ? { EventSource: overrides.EventSource } : {}),
     })

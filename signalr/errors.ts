@@ -3,6 +3,7 @@
  * failed, the likely cause and the next step. By the client's own error types and status codes
  * first, its wording second.
  */
+import { scrubSecrets } from '../core/run/index.ts';
 import { connectCauseOf } from '../core/client/index.ts';
 import type { ClassifiedError, ConnectionOptions } from '../workers/engine/connection.ts';
 
@@ -17,11 +18,13 @@ export function classifySignalRError(error: unknown, context: ConnectionOptions)
 function classify(error: unknown, context: ConnectionOptions): Omit<ClassifiedError, 'cause'> {
   const err = error instanceof Error ? error : new Error(String(error));
   const type = (err as { errorType?: string }).errorType ?? err.name;
-  const text = oneLine(err.message || String(error));
+  // Secrets first: the client puts access_token in WebSocket and SSE URLs, and errors quote URLs.
+  const raw = scrubSecrets(err.message || String(error), context.credentials);
+  const text = oneLine(raw);
   const where = `${context.transport} (${context.protocol}) to ${context.endpointUrl}`;
   if (type === 'FailedToNegotiateWithServerError' || /negotiat/i.test(text)) {
     // Judged on the whole message: the quoted one may be cut short.
-    const notAHub = notAHubReason(err, err.message || String(error));
+    const notAHub = notAHubReason(err, raw, context);
     return { kind: 'negotiate', message: `${where}: ${text}${notAHub ? `. ${notAHub}` : hintFor(text)}` };
   }
   if (/handshake/i.test(text)) {
@@ -32,7 +35,7 @@ function classify(error: unknown, context: ConnectionOptions): Omit<ClassifiedEr
     // AggregateErrors carries no errorType: recognise its wording.
     /with any of the available transports/.test(text)
   ) {
-    return { kind: 'transport', message: `${where}: ${text}${hintFor(text)}` };
+    return { kind: 'transport', message: `${where}: ${text}${upgradeRefusal(text, context) ?? hintFor(text)}` };
   }
   return { kind: 'connect', message: `${where}: ${text}${hintFor(text)}` };
 }
@@ -42,12 +45,41 @@ function classify(error: unknown, context: ConnectionOptions): Omit<ClassifiedEr
  * (the client's HttpError.statusCode, or the status its negotiate error quotes) other than an
  * authorization refusal, or a body that is not negotiate JSON (an HTML page).
  */
-function notAHubReason(err: Error, text: string): string | null {
+function notAHubReason(err: Error, text: string, context: ConnectionOptions): string | null {
   const status = (err as { statusCode?: number }).statusCode ?? Number(/Status code '(\d{3})'/i.exec(text)?.[1] ?? NaN);
   const hint = 'Check the URL and the hub path (the hub-sample maps /signalrbench).';
-  if (status === 401 || status === 403) return `The server refused the negotiate request (status ${status}): the hub may need authentication, or refuse this origin. Check the hub's authentication and allowed origins.`;
+  if (status === 401 || status === 403) return authRefusal(status, context);
+  // The Azure SignalR SDK answers the app's negotiate while it has no connection to the service.
+  if (/Azure SignalR Service is not connected/i.test(text)) return 'The app runs its hubs through Azure SignalR Service and is not connected to the service: check the app\'s connection string (Endpoint, AccessKey), that the service instance is running, and the app\'s log.';
   if (status >= 400) return `This is not a SignalR hub at this URL: the server answered the negotiate request with status ${status}. ${hint}`;
   if (/Unexpected token|not valid JSON|JSON\.parse|Unexpected end of JSON/i.test(text)) return `This is not a SignalR hub at this URL: the server answered the negotiate request, but not with SignalR's negotiate JSON (an HTML page?). ${hint}`;
+  return null;
+}
+
+/** Where a person gives a token, in the runner and in the dashboard. */
+const WHERE_TOKENS = 'the runner\'s --access-token-file <file> (or --access-token-env <VAR>), or the dashboard\'s Advanced → Authentication';
+
+/** A 401 or 403 at negotiate, worded for what to do: with a token or without one. */
+function authRefusal(status: 401 | 403, context: ConnectionOptions): string {
+  const hasToken = Boolean(context.credentials?.accessToken);
+  if (status === 403) {
+    return hasToken
+      ? 'The hub refused this client (403 at negotiate): the token was accepted, but its user may not use this hub, or the hub refuses this origin. Check the user\'s rights and the hub\'s allowed origins.'
+      : 'The hub refused this client (403 at negotiate): it may need a token whose user has the right, or refuse this origin (or an API gateway wants a header or key). Give a token with ' + WHERE_TOKENS + ', a header with --header, or check the hub\'s allowed origins.';
+  }
+  return hasToken
+    ? 'The hub refused the access token (401 at negotiate): it is expired, wrong, or for another hub or audience (during a run: it expired, and the reconnect was refused). Give a fresh token.'
+    : `The hub needs authentication (401 at negotiate) and no access token was given. Give one with ${WHERE_TOKENS}; a gateway's key goes in --header or --query.`;
+}
+
+/** A token accepted at negotiate, then refused on the WebSocket upgrade (Node says the status; browsers do not). */
+function upgradeRefusal(text: string, context: ConnectionOptions): string | null {
+  if (/Unexpected server response: 40[13]/i.test(text)) {
+    return '. The hub refused the WebSocket upgrade with 401/403 after negotiate accepted the client: the token may have expired just then, or the hub reads the token from the header on negotiate but not from access_token on the upgrade (see JwtBearerEvents.OnMessageReceived).';
+  }
+  if (context.credentials?.accessToken && context.transport !== 'LongPolling' && /WebSocket failed to connect|EventSource failed to connect/i.test(text)) {
+    return `. Negotiate accepted this client, then the ${context.transport} connection was refused: a hub that checks the token there may have refused it (expired just then, or read only from the Authorization header). A browser sends it as access_token in the URL on WebSockets and Server-Sent Events, and the hub must accept it there (JwtBearerEvents.OnMessageReceived).`;
+  }
   return null;
 }
 

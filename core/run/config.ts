@@ -236,6 +236,10 @@ function checkEndpoint(raw: unknown): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `Endpoint "${text}" uses ${url.protocol.replace(':', '')}; SignalR negotiates over http:// or https:// (it switches to WebSockets itself). Use http(s)://${url.host}${url.pathname}.`;
   }
+  // The endpoint is kept in links, results and exports; a secret in it would be too (not quoted here).
+  if (url.searchParams.has('access_token') || url.username !== '' || url.password !== '') {
+    return `Endpoint ${url.origin}${url.pathname} carries a credential (access_token in its query, or a user name and password), which would be kept in the link, the results and the exports. Drop it from the URL and give the token in Advanced → Authentication (the runner: --access-token-file).`;
+  }
   return null;
 }
 

@@ -16,6 +16,7 @@ import type { RunOutcome } from './outcome.ts';
 import { planScenario } from './scenario-plan.ts';
 import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from './split.ts';
 import { RunAggregator } from './aggregator.ts';
+import type { Credentials } from './credentials.ts';
 import type { FromWorker, GoMessage, ToWorker, WorkerReady } from './protocol.ts';
 
 /** A way to talk to one worker. */
@@ -42,6 +43,9 @@ export interface CoordinatorOptions {
   capacities?: readonly (number | null)[];
   /** The run's id (default: a new random one); each run, each capacity step, has its own. */
   runId?: string;
+  /** Tokens, headers and query parameters for a protected hub: sent to the workers in their
+   *  start messages only, never kept (core/run/credentials.ts). */
+  credentials?: Credentials;
 }
 
 export class RunCoordinator {
@@ -71,6 +75,7 @@ export class RunCoordinator {
   readonly #random: () => number;
   readonly #goLeadMs: number;
   readonly #capacities: readonly (number | null)[] | undefined;
+  readonly #credentials: Credentials | undefined;
 
   constructor(
     readonly config: RunConfig,
@@ -83,6 +88,7 @@ export class RunCoordinator {
     this.#random = options.random ?? Math.random;
     this.#goLeadMs = options.goLeadMs ?? GO_LEAD_MS;
     this.#capacities = options.capacities;
+    this.#credentials = options.credentials;
     this.runId = options.runId ?? newRunId();
     this.aggregator = new RunAggregator(ports.length);
     this.#finished = new Promise((resolve) => (this.#resolveFinished = resolve));
@@ -124,7 +130,7 @@ export class RunCoordinator {
     this.#runStartUs = runStartUs;
     this.ports.forEach((port, workerIndex) => {
       port.onMessage((message) => this.#receive(message));
-      port.post({ type: 'start', workerIndex, config: this.config, share: shares[workerIndex]!, connectConcurrency: concurrency, runStartUs, runId: this.runId });
+      port.post({ type: 'start', workerIndex, config: this.config, share: shares[workerIndex]!, connectConcurrency: concurrency, runStartUs, runId: this.runId, ...(this.#credentials ? { credentials: this.#credentials } : {}) });
     });
   }
 

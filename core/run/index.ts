@@ -17,3 +17,4 @@ export * from './recent-rates.ts';
 export * from './result.ts';
 export * from './scenario-plan.ts';
 export * from './split.ts';
+export * from './credentials.ts';

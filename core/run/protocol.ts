@@ -6,8 +6,9 @@
  * connection ids known) → one common "go" → workers send until the planned end, then drain →
  * the page decides the drain is over ("finish") → final snapshots.
  */
-import type { ConnectCauseCounts } from '../client/index.ts';
+import type { Credentials } from './credentials.ts';
 import type { DropTotals } from '../drops/index.ts';
+import type { ConnectCauseCounts } from '../client/index.ts';
 import type { SecondFates } from './fates.ts';
 import type { PostedHistogram } from '../latency/index.ts';
 import type { RunConfig } from './config.ts';
@@ -45,6 +46,9 @@ export interface StartMessage {
    *  for workers on the dashboard's own machine. An agent on another machine subtracts it, so
    *  every planned time and every receive time in the run is on one time base. */
   clockOffsetUs?: number;
+  /** Tokens, headers and query parameters for a protected hub (core/run/credentials.ts): apart from
+   *  `config`, which results and exports keep. Absent: none. */
+  credentials?: Credentials;
 }
 
 /** Page → worker: every worker is ready; start sending. */

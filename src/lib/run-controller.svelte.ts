@@ -34,6 +34,7 @@ import { REWRITTEN_SECONDS } from '../../core/history/index.ts';
 import { platformFetchText, ServerScraper, type ServerMetricsRecord, type LimitExplanation } from '../../core/server-metrics/index.ts';
 import { clientSchedule, type ClientSchedule } from '../../core/client/index.ts';
 import { ServerMetricsSettings } from './server-metrics.svelte.ts';
+import { sessionCredentials } from './session-credentials.svelte.ts';
 
 export interface RunView {
   phase: RunPhase;
@@ -166,7 +167,7 @@ export class RunController {
     // Agents' threads come after this page's workers; their indices were given from localCount on.
     const ports = [...local, ...(remote?.ports ?? [])];
     const goLeadMs = remote && remote.ports.length > 0 ? AGENT_GO_LEAD_MS : GO_LEAD_MS;
-    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { onUpdate: () => this.#requestRefresh(), goLeadMs, capacities: remote ? [...local.map((_, w) => remote.localCapacities[w] ?? null), ...remote.capacities] : undefined });
+    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: sessionCredentials.credentials, onUpdate: () => this.#requestRefresh(), goLeadMs, capacities: remote ? [...local.map((_, w) => remote.localCapacities[w] ?? null), ...remote.capacities] : undefined });
     this.#agents = remote?.agents ?? [];
     this.#coordinator = coordinator;
     this.#startedAt = new Date();

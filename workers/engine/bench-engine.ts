@@ -5,7 +5,7 @@
  * tests each inject the clock, the timers, the connection factory and where messages go.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import { planScenario, type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/run/index.ts';
+import { planScenario, scrubSecrets, type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/run/index.ts';
 import { dropSettingsOf, dropTimesUs, isDropped } from '../../core/drops/index.ts';
 import { createScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
@@ -59,6 +59,8 @@ export class BenchEngine {
     if (this.#start) throw new Error('This worker has already started a run; start a new worker for the next run.');
     this.#start = message;
     this.stats.startRun(message.runStartUs);
+    // Every error text passes here: none may carry a token, header value or query value.
+    this.stats.scrub = (text) => scrubSecrets(text, message.credentials);
     const { config, share } = message;
     const planned = planScenario(config);
     if (!planned.ok) throw new Error(planned.errors.join(' '));
@@ -72,6 +74,7 @@ export class BenchEngine {
       share.firstIndex,
       share.count,
       message.connectConcurrency,
+      message.credentials,
     );
     this.#pool = pool;
     this.#runner = new ScenarioRunner({

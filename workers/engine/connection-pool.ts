@@ -9,7 +9,7 @@
  * A slow hub is never given up on: one connect that opens, or any answer in time, keeps it going.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import { CONNECT_TIMEOUT_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES } from '../../core/run/index.ts';
+import { CONNECT_TIMEOUT_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, credentialsFor, type Credentials } from '../../core/run/index.ts';
 import type { WorkerStats } from './worker-stats.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
 
@@ -60,6 +60,8 @@ export class ConnectionPool {
     firstIndex: number,
     count: number,
     private readonly concurrency: number,
+    /** The run's tokens, headers and query: connection i takes token i mod n. */
+    private readonly credentials?: Credentials,
   ) {
     for (let i = 0; i < count; i++) this.connections.push(this.#create(firstIndex + i));
   }
@@ -154,7 +156,7 @@ export class ConnectionPool {
   }
 
   #create(index: number): PooledConnection {
-    const pooled: PooledConnection = { index, connection: this.deps.connect(this.options), state: 'pending' };
+    const pooled: PooledConnection = { index, connection: this.deps.connect(this.#optionsOf(index)), state: 'pending' };
     pooled.connection.onMeasure((ts, payload) => pooled.onMeasure?.(ts, payload));
     const stats = this.deps.stats;
     const now = () => this.deps.clock.nowUs();
@@ -167,7 +169,7 @@ export class ConnectionPool {
       stats.recordLost(pooled.index, now());
       stats.drops.gaveUp(pooled.index);
       if (wasOpen) this.deps.stats.totals.disconnects++;
-      const reason = error ? this.deps.classify(error, this.options).message : 'the server closed it without an error';
+      const reason = error ? this.deps.classify(error, this.#optionsOf(pooled.index)).message : this.#closedWithoutError(pooled.index);
       this.deps.stats.recordError('closed', wasOpen ? `Connection closed during the run: ${reason}` : `Reconnecting gave up: ${reason}`);
     });
     pooled.connection.onReconnecting((error) => {
@@ -178,7 +180,7 @@ export class ConnectionPool {
       const planned = stats.drops.inGap(pooled.index);
       stats.recordLost(pooled.index, now());
       if (planned) return;
-      const reason = error ? this.deps.classify(error, this.options).message : 'the server closed it without an error';
+      const reason = error ? this.deps.classify(error, this.#optionsOf(pooled.index)).message : this.#closedWithoutError(pooled.index);
       this.deps.stats.recordError('closed', `Connection lost during the run, reconnecting: ${reason}`);
     });
     pooled.connection.onReconnected(() => {
@@ -235,7 +237,7 @@ export class ConnectionPool {
     } catch (error) {
       this.#answered = true;
       pooled.state = 'failed';
-      const classified = this.deps.classify(error, this.options);
+      const classified = this.deps.classify(error, this.#optionsOf(pooled.index));
       this.deps.stats.recordConnectFailure(classified.kind, classified.message, classified.cause);
       this.#failedOne(classified.message);
     } finally {
@@ -251,6 +253,18 @@ export class ConnectionPool {
       const how = this.#allRefused ? 'were all refused (nothing accepts connections there)' : 'all failed';
       this.#giveUp(`the first ${this.#failed} connects ${how} and none opened, so the others would fail the same way`, false);
     }
+  }
+
+  /** Why a connection the server closed without an error may have gone. */
+  #closedWithoutError(index: number): string {
+    return credentialsFor(this.credentials, index)?.accessToken
+      ? 'the server closed it without an error. It has an access token: a hub closes a connection whose token expires (ASP.NET Core\'s CloseOnAuthenticationExpiration), and reconnecting then needs a fresh token; give tokens that outlast the run'
+      : 'the server closed it without an error';
+  }
+
+  /** One connection's options: the run's, with its own token (i mod n), headers and query. */
+  #optionsOf(index: number): ConnectionOptions {
+    return { ...this.options, credentials: credentialsFor(this.credentials, index) };
   }
 
   #where(): string {

@@ -2,7 +2,7 @@
  * What the engine needs from a connection. The real one wraps `@microsoft/signalr`
  * (signalr/bench-connection.ts); unit tests inject fakes.
  */
-import type { ProtocolName, TransportName, ErrorKind } from '../../core/run/index.ts';
+import type { ProtocolName, TransportName, ErrorKind, ConnectionCredentials } from '../../core/run/index.ts';
 import type { ReconnectPolicyName } from '../../core/drops/index.ts';
 import type { ConnectCause } from '../../core/client/index.ts';
 
@@ -57,6 +57,8 @@ export interface ConnectionOptions {
   /** Absent: 'fixed' (every second for a minute), the behaviour before policies existed. */
   reconnectPolicy?: ReconnectPolicyName;
   statefulReconnect?: boolean;
+  /** This connection's token, headers and query (core/run/credentials.ts); never in a message. */
+  credentials?: ConnectionCredentials;
 }
 
 export type ConnectionFactory = (options: ConnectionOptions) => BenchConnection;

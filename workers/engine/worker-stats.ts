@@ -3,9 +3,8 @@
  * it; the engine turns it into a snapshot once per second. It never computes percentiles: the
  * page does, after merging every worker's histograms.
  */
-import { DropLedger } from './drop-ledger.ts';
-import type { ConnectCause, ConnectCauseCounts } from '../../core/client/index.ts';
 import {
+  scrubSecrets,
   FatesRecorder,
   emptyErrorCounts,
   emptyTotals,
@@ -17,6 +16,8 @@ import {
   type WorkerTotals,
 } from '../../core/run/index.ts';
 import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs } from '../../core/latency/index.ts';
+import { DropLedger } from './drop-ledger.ts';
+import type { ConnectCause, ConnectCauseCounts } from '../../core/client/index.ts';
 
 /** Distinct failure messages kept per worker; beyond this only the counts grow. */
 export const MAX_ERROR_SAMPLES = 20;
@@ -152,7 +153,11 @@ export class WorkerStats {
     this.recordError(kind, message);
   }
 
+  /** Takes secrets out of error texts (set by the engine from the run's credentials). */
+  scrub: (text: string) => string = (text) => scrubSecrets(text);
+
   recordError(kind: ErrorKind, message: string): void {
+    message = this.scrub(message);
     this.errorCounts[kind]++;
     const key = `${kind}\u0000${message}`;
     const sample = this.#errorSamples.get(key);

@@ -1,0 +1,130 @@
+/**
+ * The dashboard against a protected hub, in real Chromium: the hub-sample with --RequireAuth
+ * true. Without a token the run fails at once with the 401 worded; the Authentication field
+ * drives an authenticated run; afterwards the shared link, the page's storage and kept run
+ * (IndexedDB), and every export (JSON, CSV, HTML, HdrHistogram log, PNG) hold no trace of the
+ * token or the extra query parameter. An Azure-style negotiate redirect is followed too.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardOnOwnHub, type OwnDashboard } from '../support/own-dashboard.ts';
+import { openAdvanced } from '../support/dashboard-form.ts';
+
+let own: OwnDashboard;
+let token: string;
+const QUERY_SECRET = 'query-secret-4f1c';
+
+beforeAll(async () => {
+  own = await dashboardOnOwnHub(['--RequireAuth', 'true', '--EnableTestHubs', 'true']);
+  token = await (await fetch(`${own.hub.httpUrl}/testhubs/token?user=browser-user`, { method: 'POST' })).text();
+}, 60_000);
+
+afterAll(async () => {
+  await own?.close();
+});
+
+async function run(endpoint: string) {
+  const { page } = own;
+  await page.fill('input[name=endpointUrl]', endpoint);
+  await page.fill('input[name=connections]', '4');
+  await page.fill('input[name=durationSec]', '2');
+  await openAdvanced(page);
+  await page.fill('input[name=workers]', '1');
+  await page.fill('input[name=warmupSec]', '0');
+  await page.click('button[data-testid=start]');
+  await page.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });
+  const summary = page.getByTestId('summary');
+  return {
+    outcome: await summary.getAttribute('data-outcome'),
+    received: Number(await summary.getAttribute('data-received')),
+    planned: Number(await summary.getAttribute('data-planned')),
+    text: (await page.textContent('body')) ?? '',
+  };
+}
+
+/** Every record of every IndexedDB database of the page, as text. */
+async function indexedDbText(): Promise<string> {
+  return own.page.evaluate(async () => {
+    const texts: string[] = [];
+    for (const info of await indexedDB.databases()) {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(info.name!);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      for (const store of Array.from(db.objectStoreNames)) {
+        const all = await new Promise<unknown[]>((resolve, reject) => {
+          const request = db.transaction(store).objectStore(store).getAll();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        texts.push(JSON.stringify(all));
+      }
+      db.close();
+    }
+    return texts.join('\n');
+  });
+}
+
+async function download(testId: string): Promise<Buffer> {
+  const [file] = await Promise.all([own.page.waitForEvent('download'), own.page.getByTestId(testId).click()]);
+  return readFile((await file.path())!);
+}
+
+describe('the dashboard against a hub that requires a token', () => {
+  it('without a token: the run fails at once, saying the hub needs authentication and where to give it', async () => {
+    const result = await run(`${own.hub.httpUrl}/signalrbench`);
+    expect(result.outcome).toBe('failed');
+    expect(result.text).toContain('The hub needs authentication (401 at negotiate)');
+    expect(result.text).toContain('Advanced → Authentication');
+  });
+
+  it('the token field drives an authenticated run; afterwards no link, storage, kept run or export holds the token', async () => {
+    const { page } = own;
+    await openAdvanced(page);
+    await page.fill('[data-testid=access-token]', token);
+    await page.fill('[data-testid=extra-query]', `probe=${QUERY_SECRET}`);
+    await expect.poll(() => page.getByTestId('auth-state').textContent()).toContain('token set');
+    expect(await page.getAttribute('[data-testid=access-token]', 'type')).toBe('password');
+    const result = await run(`${own.hub.httpUrl}/signalrbench`);
+    expect(result.outcome).toBe('finished');
+    // 4 connections echo once a second for 2 s.
+    expect(result.planned).toBe(8);
+    expect(result.received).toBe(8);
+    // The token's user and the query parameter reached the hub on the WebSocket.
+    const seen = (await (await fetch(`${own.hub.httpUrl}/testhubs/seen`)).json()) as { kind: string; user: string | null; query: string }[];
+    expect(seen.filter((r) => r.kind === 'websocket' && r.user === 'browser-user' && r.query === QUERY_SECRET)).toHaveLength(4);
+
+    const traces: [string, string | Buffer][] = [
+      ['the shared link', page.url()],
+      ['the page', await page.content()],
+      ['localStorage and sessionStorage', await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))],
+      ['IndexedDB', await indexedDbText()],
+      ['JSON export', await download('kept-export-json')],
+      ['HTML report', await download('kept-export-html')],
+      ['CSV export', await download('kept-export-csv')],
+      ['HdrHistogram log', await download('kept-export-hlog')],
+      ['PNG chart', await download('chart-latency-png')],
+    ];
+    expect((traces[3]![1] as string).length).toBeGreaterThan(100);
+    for (const [where, content] of traces) {
+      const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);
+      for (const secret of [token, QUERY_SECRET, token.slice(-24)]) {
+        expect(bytes.includes(Buffer.from(secret)), `${where} holds a secret`).toBe(false);
+        expect(bytes.includes(Buffer.from(encodeURIComponent(secret))), `${where} holds a secret`).toBe(false);
+      }
+    }
+  });
+
+  it('an Azure-style negotiate ({ url, accessToken }) is followed to the protected hub', async () => {
+    const { page } = own;
+    await openAdvanced(page);
+    await page.getByTestId('auth-clear').click();
+    expect(await page.inputValue('[data-testid=access-token]')).toBe('');
+    const result = await run(`${own.hub.httpUrl}/redirecthub`);
+    expect(result.outcome).toBe('finished');
+    expect(result.received).toBe(8);
+    const seen = (await (await fetch(`${own.hub.httpUrl}/testhubs/seen`)).json()) as { kind: string; user: string | null }[];
+    expect(seen.filter((r) => r.kind === 'websocket' && r.user === 'redirected-user')).toHaveLength(4);
+  });
+});

@@ -1,0 +1,94 @@
+/** A run's secrets: which token a connection takes, the query on the URL, how they are shown, and how error texts lose them. */
+import { describe, expect, it } from 'vitest';
+import { credentialsFor, credentialsSummary, scrubSecrets, withQuery, type Credentials } from '../../core/run/credentials.ts';
+import { classifySignalRError } from '../../signalr/errors.ts';
+import { parseQueryText } from '../../src/lib/session-credentials.svelte.ts';
+
+const three: Credentials = { accessTokens: ['token-one', 'token-two', 'token-three'], headers: [['X-Api-Key', 'gateway-key-1']], query: [['code', 'function-key-9']] };
+const context = { endpointUrl: 'http://127.0.0.1:8000/signalrbench', transport: 'WebSockets', protocol: 'json', reconnect: false } as const;
+
+describe('credentials', () => {
+  it('connection i takes token i mod n; nothing set gives nothing', () => {
+    expect([0, 1, 2, 3, 7].map((i) => credentialsFor(three, i)?.accessToken)).toEqual(['token-one', 'token-two', 'token-three', 'token-one', 'token-two']);
+    expect(credentialsFor({ accessTokens: [], headers: [], query: [] }, 0)).toBeUndefined();
+    expect(credentialsFor(undefined, 0)).toBeUndefined();
+    expect(credentialsFor({ accessTokens: [], headers: [['A', 'b']], query: [] }, 4)).toEqual({ accessToken: null, headers: [['A', 'b']], query: [] });
+  });
+
+  it('appends the query to the endpoint, keeping what it had', () => {
+    expect(withQuery('http://h/hub?x=1', [['code', 'a b&c']])).toBe('http://h/hub?x=1&code=a+b%26c');
+    expect(withQuery('http://h/hub', [])).toBe('http://h/hub');
+  });
+
+  it('is shown as set, with names but never values', () => {
+    const summary = credentialsSummary(three)!;
+    expect(summary).toBe('3 tokens set (one per user, by connection); headers X-Api-Key; query code');
+    for (const secret of ['token-one', 'gateway-key-1', 'function-key-9']) expect(summary).not.toContain(secret);
+    expect(credentialsSummary({ accessTokens: ['t'], headers: [], query: [] })).toBe('token set');
+    expect(credentialsSummary(undefined)).toBeNull();
+  });
+
+  it('takes tokens, header and query values out of a text, as typed and URL-encoded, and any access_token in a URL', () => {
+    const text = 'ws://h/hub?id=1&access_token=eyJabc.def-ghi&code=function-key-9 failed; Authorization: Bearer abc.def; key gateway-key-1, token-two; ' + encodeURIComponent('token three/x');
+    const scrubbed = scrubSecrets(text, { ...three, accessTokens: [...three.accessTokens, 'token three/x'] });
+    expect(scrubbed).toBe('ws://h/hub?id=1&access_token=[hidden]&code=[hidden] failed; Authorization: Bearer [hidden]; key [hidden], [hidden]; [hidden]');
+  });
+
+  it('a SignalR error quoting a WebSocket URL loses the token in the worded failure', () => {
+    const error = new Error('WebSocket failed to connect. ws://127.0.0.1:8000/signalrbench?id=abc&access_token=secret-token-value');
+    const { message } = classifySignalRError(error, { ...context, credentials: { accessToken: 'secret-token-value', headers: [], query: [] } });
+    expect(message).not.toContain('secret-token-value');
+    expect(message).toContain('access_token=[hidden]');
+  });
+});
+
+describe('the dashboard\'s extra query parameters', () => {
+  it('reads name=value pairs split by & or lines, and names the bad ones', () => {
+    expect(parseQueryText('a=1&b=two\n c = 3 ')).toEqual({ query: [['a', '1'], ['b', 'two'], ['c', '3']], problems: [] });
+    expect(parseQueryText('novalue&=x&access_token=t').problems).toEqual(['"novalue" is not name=value.', '"=x" is not name=value.', 'access_token is how the client sends the token itself: put the token in the Access token field.']);
+  });
+});
+
+describe('401 and 403 worded for what to do', () => {
+  const refused = (status: number) => Object.assign(new Error(`Failed to complete negotiation with the server: Error: Unauthorized: Status code '${status}'`), { errorType: 'FailedToNegotiateWithServerError', statusCode: status });
+  const withToken = { ...context, credentials: { accessToken: 'tok-123456', headers: [], query: [] } };
+
+  it('401 without a token: where to give one', () => {
+    const { kind, message } = classifySignalRError(refused(401), context);
+    expect(kind).toBe('negotiate');
+    expect(message).toContain('The hub needs authentication (401 at negotiate) and no access token was given. Give one with the runner\'s --access-token-file <file>');
+    expect(message).toContain('Advanced → Authentication');
+  });
+
+  it('401 with a token: refused, give a fresh one', () => {
+    expect(classifySignalRError(refused(401), withToken).message).toContain('The hub refused the access token (401 at negotiate): it is expired, wrong, or for another hub');
+  });
+
+  it('403 with and without a token', () => {
+    expect(classifySignalRError(refused(403), withToken).message).toContain('the token was accepted, but its user may not use this hub, or the hub refuses this origin');
+    expect(classifySignalRError(refused(403), context).message).toContain('it may need a token whose user has the right, or refuse this origin');
+  });
+
+  it('a token refused on the WebSocket upgrade, as Node says it', () => {
+    const error = Object.assign(new Error('Unable to connect to the server with any of the available transports. FailedToStartTransportError: WebSockets failed: Error: Unexpected server response: 401'), {});
+    const { kind, message } = classifySignalRError(error, withToken);
+    expect(kind).toBe('transport');
+    expect(message).toContain('The hub refused the WebSocket upgrade with 401/403 after negotiate accepted the client');
+    const browserLike = classifySignalRError(new Error('Unable to connect to the server with any of the available transports. Error: WebSockets failed: Error: WebSocket failed to connect.'), withToken).message;
+    expect(browserLike).toContain('Negotiate accepted this client, then the WebSockets connection was refused');
+  });
+});
+
+describe('an endpoint carrying a credential', () => {
+  it('is refused without quoting it, pointing at where a token goes', async () => {
+    const { validateRunConfig } = await import('../../core/run/config.ts');
+    for (const endpointUrl of ['http://h:5180/hub?access_token=secret-in-url', 'http://user:secret-in-url@h:5180/hub']) {
+      const result = validateRunConfig({ endpointUrl });
+      expect(result.ok).toBe(false);
+      const errors = (result as { errors: string[] }).errors;
+      expect(errors[0]).toMatch(/^Endpoint http:\/\/h:5180\/hub carries a credential .* give the token in Advanced → Authentication/);
+      expect(errors.join()).not.toContain('secret-in-url');
+    }
+    expect(validateRunConfig({ endpointUrl: 'http://h/hub?code=ok' }).ok).toBe(true);
+  });
+});
