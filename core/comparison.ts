@@ -5,7 +5,7 @@
  */
 import { formatBytes, formatCount, formatMs, formatShare } from './format.ts';
 import { SCENARIO_LABELS } from './labels.ts';
-import { recentRates } from './recent-rates.ts';
+import { runRates } from './recent-rates.ts';
 import type { RunResult } from './run-result.ts';
 
 export interface ComparedRun {
@@ -45,8 +45,8 @@ function bytesPerMessage(result: RunResult): number | null {
   const messages = result.totals.sent + result.totals.received;
   return messages === 0 ? null : (result.totals.sentBytes + result.totals.receivedBytes) / messages;
 }
-/** Mean over the whole seconds of sending (core/recent-rates.ts leaves out the partial first and last). */
-const wholeRunRates = (result: RunResult) => recentRates(result.points, Number.MAX_SAFE_INTEGER);
+/** Mean over the whole seconds of sending, silent ones included (core/recent-rates.ts). */
+const wholeRunRates = (result: RunResult) => runRates(result);
 
 export const COMPARISON_COLUMNS: readonly ColumnSpec[] = [
   { key: 'p50', label: 'p50', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p50Us), format: formatMs, tolerance: WIN_TOLERANCE },

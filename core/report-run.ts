@@ -9,7 +9,7 @@ import { dropPlanText, dropsText } from './drop-report.ts';
 import type { KeptRun } from './kept-run.ts';
 import { outcomeText, verdictDisplay } from './run-outcome.ts';
 import { combinationLabel, PROTOCOL_LABELS, SCENARIO_LABELS, TRANSPORT_LABELS } from './labels.ts';
-import { recentRates } from './recent-rates.ts';
+import { runRates } from './recent-rates.ts';
 import { judgeTiers, tierLoad } from './tier-view.ts';
 import { escapeXml as esc, lineChartSvg } from './svg-chart.ts';
 import { serverCharts } from './server-metrics/report-charts.ts';
@@ -143,7 +143,7 @@ function charts(run: KeptRun): string[] {
 /** Each edition's headline by the one rule: limits against the configuration, published numbers against the run's load. */
 function tierLine(run: KeptRun): string {
   const r = run.result;
-  const rates = recentRates(r.points, Number.MAX_SAFE_INTEGER);
+  const rates = runRates(r);
   const load = tierLoad(r.config, r.totals.connectionsOpened, rates.inboundPerSec, rates.outboundPerSec);
   return (['current', '2019'] as const).map((id) => `${id} edition: ${judgeTiers(r.config, id, load).headline}`).join(' ');
 }

@@ -54,6 +54,7 @@ export class RunCoordinator {
   readonly #ready = new Map<number, WorkerReady | null>();
   /** Each worker's part of the configured connections, from start(). */
   #shares: ConnectionShare[] = [];
+  #runStartUs = 0;
   #sendStartUs = 0;
   #sendEndUs = 0;
   #drainTimer: unknown = null;
@@ -100,9 +101,10 @@ export class RunCoordinator {
     return ending.reason === NO_CONNECTION && first ? { ...ending, reason: `${NO_CONNECTION} ${first.message}` } : ending;
   }
 
-  /** Planned send window, epoch microseconds; 0 before "go". */
-  get sendWindowUs(): { startUs: number; endUs: number } {
-    return { startUs: this.#sendStartUs, endUs: this.#sendEndUs };
+  /** Planned send window, epoch microseconds; 0 before "go". `runStartUs`: when connecting
+   *  began, the time the points' seconds count from (0 before start). */
+  get sendWindowUs(): { startUs: number; endUs: number; runStartUs: number } {
+    return { startUs: this.#sendStartUs, endUs: this.#sendEndUs, runStartUs: this.#runStartUs };
   }
 
   /** Resolves once every worker has reported its end or been lost. */
@@ -115,6 +117,7 @@ export class RunCoordinator {
     this.#shares = shares;
     const concurrency = connectConcurrencyPerWorker(this.config.connectConcurrency, this.ports.length);
     const runStartUs = this.clock.nowUs();
+    this.#runStartUs = runStartUs;
     this.ports.forEach((port, workerIndex) => {
       port.onMessage((message) => this.#receive(message));
       port.post({ type: 'start', workerIndex, config: this.config, share: shares[workerIndex]!, connectConcurrency: concurrency, runStartUs, runId: this.runId });
@@ -141,6 +144,7 @@ export class RunCoordinator {
       this.#goWhenAllReady();
     } else if (message.type === 'snapshot') {
       this.aggregator.add(message);
+      this.#failWhenAllClosed();
       if (this.#phase === 'running' && this.clock.nowUs() >= this.#sendEndUs) this.#startDrain();
       if (this.#phase === 'draining') this.#drainProgress();
     } else {
@@ -229,6 +233,20 @@ export class RunCoordinator {
     const order = derangement(ids.length, this.#random);
     places.forEach((place, i) => (perWorker.get(place.workerIndex)![place.local] = ids[order[i]!] ?? null));
     return perWorker;
+  }
+
+  /**
+   * Every connection closed and none will come back (Reconnect off): nothing is left to measure,
+   * so the run ends now as failed instead of waiting out its time with nothing connected.
+   */
+  #failWhenAllClosed(): void {
+    if (this.#phase !== 'running' || this.#ending || this.config.reconnect) return;
+    // Only snapshots taken after "go" count: before it, connections may still be opening.
+    if (!this.aggregator.allWorkersIn(['running']) || this.aggregator.connectionsOpen() > 0) return;
+    const atSec = Math.max(0, Math.floor((this.clock.nowUs() - this.#sendStartUs) / 1_000_000));
+    const cause = this.aggregator.errorSamples().find((s) => s.kind === 'closed')?.message;
+    this.#ending = { kind: 'failed', reason: `every connection was closed by ${atSec} s and Reconnect is off: nothing was left to measure.${cause ? ` ${cause}` : ''}` };
+    this.#finish();
   }
 
   #startDrain(): void {

@@ -19,6 +19,7 @@ import type { ServerMetricsRecord } from '../../core/server-metrics/series.ts';
 import type { LimitExplanation } from '../../core/server-metrics/attribution.ts';
 import { queryToMetrics } from '../../core/config-url.ts';
 import { runLimit } from '../../core/server-metrics/run-limit.ts';
+import { firstLossSec, sendOffsetSec } from '../../core/time-axis.ts';
 import { ServerMetricsSettings } from './server-metrics.svelte.ts';
 
 export interface RunView {
@@ -53,6 +54,11 @@ export interface RunView {
   /** Planned send window, epoch microseconds (both 0 before "go"): the run bar's elapsed time. */
   sendStartUs: number;
   sendEndUs: number;
+  /** Seconds from the start of connecting (where the points' seconds count from) to the first
+   *  planned send; null before "go" or when not known (core/time-axis.ts). */
+  sendOffsetSec: number | null;
+  /** When open connections first fell after the first send, seconds on the send clock; null if never. */
+  connectionsLostAtSec: number | null;
   /** Latency of the last 10 closed seconds, merged (core/recent-latency.ts); null without messages. */
   recentLatency: LatencySummary | null;
 }
@@ -254,6 +260,7 @@ export class RunController {
     const fates = a.settledFates(drained(outcome));
     const latency = a.latency();
     const server = this.#scraper?.record() ?? null;
+    const offsetSec = sendOffsetSec(coordinator.sendWindowUs);
     this.view = {
       phase: coordinator.phase,
       outcome,
@@ -277,6 +284,8 @@ export class RunController {
       drops: runDrops(coordinator.config, a, false),
       sendStartUs: coordinator.sendWindowUs.startUs,
       sendEndUs: coordinator.sendWindowUs.endUs,
+      sendOffsetSec: offsetSec,
+      connectionsLostAtSec: a.totals().disconnects > 0 ? firstLossSec(points, offsetSec) : null,
       recentLatency: this.#recentLatency,
     };
   }

@@ -5,7 +5,7 @@
  */
 import { formatCount, formatMs, formatShare } from '../../core/format.ts';
 import { notSentOf } from '../../core/fates.ts';
-import { recentRates } from '../../core/recent-rates.ts';
+import { recentRates, sendingSecOf } from '../../core/recent-rates.ts';
 import type { SecondPoint } from '../../core/run-aggregator.ts';
 import type { RunConfig } from '../../core/run-config.ts';
 import { outcomeText, verdictDisplay, type VerdictDisplay } from '../../core/run-outcome.ts';
@@ -40,7 +40,9 @@ export function runBarState(view: RunView | null, config: RunConfig | null, prep
     if (sendStartUs === 0 || nowUs < sendStartUs) return { phase: 'starting', title: 'Starting', detail: `${formatCount(view.connectionsOpen)} of ${formatCount(total)} open, the first sends are due`, progress: 0, tone: 'neutral' };
     const elapsedSec = Math.min(config.durationSec, Math.floor((nowUs - sendStartUs) / 1_000_000));
     const leftSec = Math.max(0, Math.ceil((sendEndUs - nowUs) / 1_000_000));
-    return { phase: 'running', title: 'Running', detail: `${formatCount(elapsedSec)} of ${formatCount(config.durationSec)} s · ${formatCount(leftSec)} s left`, progress: clamp((nowUs - sendStartUs) / Math.max(1, sendEndUs - sendStartUs)), tone: 'neutral' };
+    const loss = connectionLoss(view, config);
+    const time = `${formatCount(elapsedSec)} of ${formatCount(config.durationSec)} s · ${formatCount(leftSec)} s left`;
+    return { phase: 'running', title: 'Running', detail: loss ? `${time} · ${loss.text}` : time, progress: clamp((nowUs - sendStartUs) / Math.max(1, sendEndUs - sendStartUs)), tone: loss?.tone ?? 'neutral' };
   }
   if (view.phase === 'draining') {
     return { phase: 'draining', title: 'Draining', detail: `waiting up to ${formatCount(config.drainSec)} s for the messages in flight`, progress: 1, tone: 'neutral' };
@@ -50,7 +52,8 @@ export function runBarState(view: RunView | null, config: RunConfig | null, prep
   const tone: Tone = outcome.kind === 'failed' ? 'bad' : outcome.kind === 'finished' ? (view.verdict.status === 'pass' ? 'good' : 'bad') : 'warn';
   // "Finished" says the run went its course, not that it passed: the verdict's word goes beside it.
   const verdictWord = view.verdict.status === 'pass' ? 'pass' : (view.fates.overCount ?? 0) > 0 ? 'fail: accounting error' : "fail: below the guide's rule";
-  const detail = outcome.kind === 'finished' ? `${formatCount(config.durationSec)} s of sending, drained · ${verdictWord}` : outcome.kind === 'failed' ? (outcome.reason ?? 'nothing could be measured') : outcomeText(outcome, config.durationSec);
+  // A failure's first sentence: the library's own words are in the error box (FailedRun) or the summary.
+  const detail = outcome.kind === 'finished' ? `${formatCount(config.durationSec)} s of sending, drained · ${verdictWord}` : outcome.kind === 'failed' ? firstSentence(outcome.reason ?? 'nothing could be measured') : outcomeText(outcome, config.durationSec);
   return { phase: 'done', title, detail, progress: null, tone };
 }
 
@@ -67,7 +70,7 @@ export interface HeroFigure {
 export function heroFigures(view: RunView, config: RunConfig, points: readonly SecondPoint[]): { figures: HeroFigure[]; verdict: VerdictDisplay } {
   const done = view.phase === 'done';
   // While running: the mean of the last whole seconds; at the end: of every whole second.
-  const rates = recentRates(points, done ? Number.MAX_SAFE_INTEGER : undefined);
+  const rates = recentRates(points, done ? Number.MAX_SAFE_INTEGER : undefined, sendingSecOf(config.durationSec, view.outcome));
   const rateNote = done ? 'mean of the run' : 'mean of the last 5 s';
   const hasRates = points.some((p) => p.sent > 0 || p.received > 0);
   const rate = (n: number) => (hasRates ? formatCount(n) : '–');
@@ -94,6 +97,41 @@ function missingNote(view: RunView): string {
   const notSentText = notSent > 0 ? `, ${formatCount(notSent)} never sent${absent > 0 ? ` (${formatCount(absent)} to receivers absent)` : ''}` : '';
   const overText = (view.fates.overCount ?? 0) > 0 ? `, accounting error: ${formatCount(view.fates.overCount ?? 0)} counted beyond the plan` : '';
   return (view.fates.lost === null ? `losses not counted${notSentText}` : `${formatCount(view.fates.lost)} lost${notSentText}`) + overText;
+}
+
+/**
+ * Connections lost while the run sends, in words with the close code when the client library gave
+ * one: "50 of 50 closed (1006) at 8 s; reconnect off" (red: nothing left to measure), or amber
+ * while some are still open or coming back. Null when none was lost, and for a planned drop
+ * (its own panel measures it).
+ */
+export function connectionLoss(view: RunView, config: RunConfig): { text: string; tone: Tone } | null {
+  if (view.totals.disconnects === 0 || (config.dropAtSec ?? null) !== null) return null;
+  const notOpen = Math.max(0, config.connections - view.connectionsOpen);
+  const code = closeCodeOf(view.errorSamples);
+  const at = view.connectionsLostAtSec === null ? '' : ` at ${formatCount(view.connectionsLostAtSec)} s`;
+  const what = config.reconnect ? `${formatCount(view.totals.disconnects - view.totals.reconnects)} of ${formatCount(config.connections)} lost${code}${at}; reconnecting` : `${formatCount(notOpen)} of ${formatCount(config.connections)} closed${code}${at}; reconnect off`;
+  return { text: what, tone: view.connectionsOpen === 0 ? 'bad' : 'warn' };
+}
+
+/** " (1006)": the WebSocket close code the client library quoted, or nothing. */
+function closeCodeOf(samples: readonly { kind: string; message: string }[]): string {
+  for (const sample of samples) {
+    const code = sample.kind === 'closed' ? /status code:? (\d{4})/.exec(sample.message)?.[1] : undefined;
+    if (code) return ` (${code})`;
+  }
+  return '';
+}
+
+/** A run that ended without a single connection ever open: nothing to chart or judge, one error box. */
+export function neverConnected(view: Pick<RunView, 'phase' | 'outcome' | 'totals'>): boolean {
+  return view.phase === 'done' && view.outcome.kind === 'failed' && view.totals.connectionsOpened === 0;
+}
+
+/** "no connection could be opened." of "no connection could be opened. WebSockets (json) to …". */
+export function firstSentence(text: string): string {
+  const end = text.search(/\.\s/);
+  return end < 0 ? text : text.slice(0, end + 1);
 }
 
 function clamp(share: number): number {

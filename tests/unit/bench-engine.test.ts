@@ -101,6 +101,38 @@ describe('a run with fake connections', () => {
     expect(result(coordinator).verdict.status).toBe('fail');
   });
 
+  it('ends the run early as failed once every connection is closed and Reconnect is off: nothing is left to measure', async () => {
+    const { time, hub, coordinator } = fakeRun(config({ connections: 2, workers: 2, sendIntervalMs: 100, durationSec: 30 }), { deliveryDelayMs: 5 });
+    const startedUs = time.nowUs();
+    coordinator.start();
+    await time.advanceByMs(0);
+    expect(coordinator.sendWindowUs.runStartUs).toBe(startedUs);
+    await time.advanceByMs(250 + 3_000);
+    hub.connections[0]!.serverClose(new Error('WebSocket closed with status code: 1006 (no reason given).'));
+    await time.advanceByMs(1_500);
+    // One connection is left: the run goes on.
+    expect(coordinator.phase).toBe('running');
+    hub.connections[1]!.serverClose(new Error('WebSocket closed with status code: 1006 (no reason given).'));
+    await time.advanceByMs(3_000);
+    expect(coordinator.phase).toBe('done');
+    expect(coordinator.outcome.kind).toBe('failed');
+    expect(coordinator.outcome.reason).toMatch(/^every connection was closed by [45] s and Reconnect is off: nothing was left to measure\. .*1006/);
+    // Well before the planned 30 s.
+    expect(time.nowUs() - startedUs).toBeLessThan(10_000_000);
+    expect(result(coordinator).verdict.status).toBe('fail');
+  });
+
+  it('waits out a run whose connections all closed when Reconnect is on', async () => {
+    const { time, hub, coordinator } = fakeRun(config({ connections: 1, workers: 1, sendIntervalMs: 100, durationSec: 5, reconnect: true }), { deliveryDelayMs: 5 });
+    coordinator.start();
+    await time.advanceByMs(250 + 1_000);
+    hub.connections[0]!.serverClose(new Error('gone'));
+    await time.advanceByMs(2_500);
+    expect(coordinator.phase).toBe('running');
+    await time.advanceByMs(30_000);
+    expect(coordinator.outcome.kind).toBe('finished');
+  });
+
   it('counts sends that left more than one interval late as missed slots', async () => {
     const { time, coordinator } = fakeRun(config({ connections: 1, workers: 1, sendIntervalMs: 100, durationSec: 1 }), { deliveryDelayMs: 1 });
     coordinator.start();
