@@ -5,6 +5,7 @@
  * send clock the run bar counts on, so "11 of 30 s" and the charts' 11 s are the same moment.
  * Pure.
  */
+import { dropTimesUs, type DropSettings } from './drop-plan.ts';
 
 /** Seconds from the start of connecting to the first planned send; null when not known (the run
  *  never reached "go", or was kept before the start of connecting was recorded). */
@@ -46,4 +47,17 @@ export function firstLossSec(points: readonly { second: number; connectionsOpen:
     if (p.second - offsetSec > 0 && p.connectionsOpen < points[i - 1]!.connectionsOpen) return Math.max(0, Math.ceil(p.second - offsetSec));
   }
   return null;
+}
+
+/** The x range of a run's charts, client and server alike, on the send clock. */
+export function runRange(points: readonly { second: number }[], serverPoints: readonly { second: number }[], offsetSec: number | null): { min: number; max: number } | null {
+  const ends = (xs: readonly { second: number }[]) => (xs.length === 0 ? [] : [onSendClock(xs[0]!.second, offsetSec), onSendClock(xs[xs.length - 1]!.second, offsetSec)]);
+  return sharedRange(ends(points), ends(serverPoints));
+}
+
+/** The moments a run's charts mark: each planned drop (known from the configuration, on the send
+ *  clock exactly) and when connections were first lost without one. */
+export function runMarkers(config: Pick<DropSettings, 'dropAtSec' | 'dropEverySec'> & { durationSec: number }, lostAtSec: number | null): { x: number; label: string }[] {
+  const drops = dropTimesUs(config, 0, config.durationSec * 1_000_000).map((us) => ({ x: us / 1_000_000, label: 'drop' }));
+  return drops.length === 0 && lostAtSec !== null ? [{ x: lostAtSec, label: 'connections lost' }] : drops;
 }
