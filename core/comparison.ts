@@ -7,6 +7,7 @@ import { formatBytes, formatCount, formatMs, formatShare } from './format.ts';
 import { SCENARIO_LABELS } from './labels.ts';
 import { runRates } from './recent-rates.ts';
 import type { RunResult } from './run-result.ts';
+import { notSentOf } from './fates.ts';
 
 export interface ComparedRun {
   /** What the run is called in the table and the chart legend. */
@@ -69,6 +70,20 @@ export const COMPARISON_COLUMNS: readonly ColumnSpec[] = [
   { key: 'missedSlots', label: 'missed slots', better: 'lower', value: (r) => r.totals.missedSlots, format: formatCount, tolerance: 0 },
 ];
 
+/** A drop comparison's own columns: how fast connections came back, how many were resumed by
+ *  stateful reconnect (nothing to rejoin, nothing lost), and what was never sent meanwhile. */
+export const DROP_COLUMNS: readonly ColumnSpec[] = [
+  { key: 'reconnectP50', label: 'time to reconnect p50', better: 'lower', value: (r) => (r.drops && r.drops.reconnectTimes.count > 0 ? r.drops.reconnectTimes.p50Us : null), format: formatMs, tolerance: WIN_TOLERANCE },
+  { key: 'reconnectP99', label: 'time to reconnect p99', better: 'lower', value: (r) => (r.drops && r.drops.reconnectTimes.count > 0 ? r.drops.reconnectTimes.p99Us : null), format: formatMs, tolerance: WIN_TOLERANCE },
+  { key: 'resumed', label: 'resumed', better: 'higher', value: (r) => r.drops?.totals.resumed ?? null, format: formatCount, tolerance: 0 },
+  { key: 'neverSent', label: 'never sent', better: 'lower', value: (r) => notSentOf(r.fates), format: formatCount, tolerance: 0 },
+];
+
+/** The columns for these runs: a drop's own when any of them planned a drop. */
+function columnsFor(runs: readonly ComparedRun[]): readonly ColumnSpec[] {
+  return runs.some((run) => run.result.drops && run.result.drops.settings.dropAtSec !== null) ? [...COMPARISON_COLUMNS, ...DROP_COLUMNS] : COMPARISON_COLUMNS;
+}
+
 export interface ComparisonCell {
   value: number | null;
   /** "12.3 ms", or "–" when the run has no such figure. */
@@ -101,8 +116,9 @@ export interface ComparisonTable {
 
 
 export function comparisonTable(runs: readonly ComparedRun[]): ComparisonTable {
-  const values = runs.map((run) => COMPARISON_COLUMNS.map((column) => finiteOrNull(column.value(run.result))));
-  const winners = COMPARISON_COLUMNS.map((column, c): ColumnWinner => {
+  const columns = columnsFor(runs);
+  const values = runs.map((run) => columns.map((column) => finiteOrNull(column.value(run.result))));
+  const winners = columns.map((column, c): ColumnWinner => {
     const present = values.map((row) => row[c]!).filter((v): v is number => v !== null);
     const best = present.length === 0 ? null : column.better === 'lower' ? Math.min(...present) : Math.max(...present);
     const slack = best === null ? 0 : Math.abs(best) * column.tolerance;
@@ -113,12 +129,12 @@ export function comparisonTable(runs: readonly ComparedRun[]): ComparisonTable {
   });
   const rows = runs.map((run, r): ComparisonRow => ({
     label: run.label,
-    cells: COMPARISON_COLUMNS.map((column, c) => {
+    cells: columns.map((column, c) => {
       const value = values[r]![c]!;
       return { value, text: value === null ? '–' : column.format(value), winner: winners[c]!.winnerIndexes.includes(r) };
     }),
   }));
-  return { columns: COMPARISON_COLUMNS.map(({ key, label, better }) => ({ key, label, better })), rows, winners };
+  return { columns: columns.map(({ key, label, better }) => ({ key, label, better })), rows, winners };
 }
 
 function finiteOrNull(value: number | null): number | null {

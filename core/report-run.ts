@@ -13,6 +13,8 @@ import { runRates } from './recent-rates.ts';
 import { judgeTiers, tierLoad } from './tier-view.ts';
 import { escapeXml as esc, lineChartSvg } from './svg-chart.ts';
 import { serverCharts } from './server-metrics/report-charts.ts';
+import { onSendClock, sendOffsetSec } from './time-axis.ts';
+import { lastWholeRateIndex } from './chart-scale.ts';
 import { serverFacts } from './server-metrics/summary.ts';
 
 type Rows = [label: string, value: string][];
@@ -91,12 +93,21 @@ function configRows(run: KeptRun): Rows {
 /** Latency percentiles and message rates per second, as in the dashboard's charts. */
 function charts(run: KeptRun): string[] {
   const points = run.result.points;
-  const xs = points.map((p) => p.second);
+  // The page's one clock: 0 at the first planned send (core/time-axis.ts).
+  const offset = sendOffsetSec(run.result.sendWindow);
+  const xs = points.map((p) => onSendClock(p.second, offset));
+  const xLabel = offset === null ? 'seconds since start' : 's from the first planned send';
   const ms = (count: number, us: number) => (count === 0 ? null : us / 1_000);
+  // Rates over whole seconds of sending only, as the page draws them: no plunge to 0 at either end.
+  const sent = points.map((p) => p.sent);
+  const firstSend = sent.findIndex((n) => n > 0);
+  const lastWhole = lastWholeRateIndex(sent, true);
+  const from = lastWhole > firstSend ? firstSend + 1 : firstSend;
+  const rate = (pick: (p: (typeof points)[number]) => number) => points.map((p, i) => (firstSend < 0 || i < from || i > lastWhole ? null : pick(p)));
   return [
     lineChartSvg({
       title: 'Latency per second',
-      xLabel: 'seconds since start',
+      xLabel,
       yLabel: 'ms',
       xs,
       series: [
@@ -107,12 +118,12 @@ function charts(run: KeptRun): string[] {
     }),
     lineChartSvg({
       title: 'Messages per second',
-      xLabel: 'seconds since start',
+      xLabel,
       yLabel: 'msg/s',
       xs,
       series: [
-        { label: 'inbound (sent)', color: '#1971c2', values: points.map((p) => p.sent) },
-        { label: 'outbound (received)', color: '#2f9e44', values: points.map((p) => p.received) },
+        { label: 'inbound (sent)', color: '#1971c2', values: rate((p) => p.sent) },
+        { label: 'outbound (received)', color: '#2f9e44', values: rate((p) => p.received) },
       ],
     }),
     ...serverCharts(run.result),
@@ -120,14 +131,14 @@ function charts(run: KeptRun): string[] {
       ? [
           lineChartSvg({
             title: 'Connections open through the drop',
-            xLabel: 'seconds since start',
+            xLabel,
             yLabel: 'connections',
             xs,
             series: [{ label: 'open', color: '#7048e8', values: points.map((p) => p.connectionsOpen) }],
           }),
           lineChartSvg({
             title: 'Reconnects per second',
-            xLabel: 'seconds since start',
+            xLabel,
             yLabel: 'connections/s',
             xs,
             series: [
