@@ -95,6 +95,8 @@ describe.each(VIEWPORTS)('the dashboard at $width x $height', (viewport) => {
     await page.getByTestId('run-bar').waitFor({ timeout: 1_000 });
     expect(Date.now() - clickedAt).toBeLessThan(1_000);
     expect(await inFirstScreen('run-bar')).toBe(true);
+    // The focus follows the run: Stop is next, for the keyboard as for the eye.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('run-stop');
     expect(await page.getByTestId('run-bar').getAttribute('data-phase')).toMatch(/^(preparing|connecting|starting|running)$/);
     expect(await page.getByTestId('setup-folded').textContent()).toMatch(/Echo · WebSockets \+ JSON · 20 connections every 250 ms · 2,048 B · 5 s/);
     await look('live-connecting', viewport);
