@@ -56,8 +56,15 @@ export function runRange(points: readonly { second: number }[], serverPoints: re
 }
 
 /** The moments a run's charts mark: each planned drop (known from the configuration, on the send
- *  clock exactly) and when connections were first lost without one. */
-export function runMarkers(config: Pick<DropSettings, 'dropAtSec' | 'dropEverySec'> & { durationSec: number }, lostAtSec: number | null): { x: number; label: string }[] {
+ *  clock exactly), when connections were first lost without one, and each hub restart the
+ *  server's readings show. */
+export function runMarkers(
+  config: Pick<DropSettings, 'dropAtSec' | 'dropEverySec'> & { durationSec: number },
+  lostAtSec: number | null,
+  serverPoints: readonly { second: number; restarted?: boolean }[] = [],
+  offsetSec: number | null = null,
+): { x: number; label: string }[] {
   const drops = dropTimesUs(config, 0, config.durationSec * 1_000_000).map((us) => ({ x: us / 1_000_000, label: 'drop' }));
-  return drops.length === 0 && lostAtSec !== null ? [{ x: lostAtSec, label: 'connections lost' }] : drops;
+  const restarts = serverPoints.filter((p) => p.restarted).map((p) => ({ x: onSendClock(p.second, offsetSec), label: 'hub restarted' }));
+  return [...(drops.length === 0 && lostAtSec !== null ? [{ x: lostAtSec, label: 'connections lost' }] : drops), ...restarts];
 }

@@ -24,6 +24,8 @@ describe('the send clock', () => {
     expect(runMarkers({ dropAtSec: 5, dropEverySec: 10, durationSec: 30 }, null)).toEqual([{ x: 5, label: 'drop' }, { x: 15, label: 'drop' }, { x: 25, label: 'drop' }]);
     expect(runMarkers({ dropAtSec: null, dropEverySec: null, durationSec: 30 }, 8)).toEqual([{ x: 8, label: 'connections lost' }]);
     expect(runMarkers({ dropAtSec: null, dropEverySec: null, durationSec: 30 }, null)).toEqual([]);
+    // A hub restart the server's readings show, on the send clock.
+    expect(runMarkers({ dropAtSec: null, dropEverySec: null, durationSec: 30 }, 8, [{ second: 10 }, { second: 12, restarted: true }], 2)).toEqual([{ x: 8, label: 'connections lost' }, { x: 10, label: 'hub restarted' }]);
   });
 
   it('finds when open connections first fell after the first send', () => {
