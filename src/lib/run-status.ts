@@ -45,7 +45,11 @@ export function runBarState(view: RunView | null, config: RunConfig | null, prep
     return { phase: 'running', title: 'Running', detail: loss ? `${time} · ${loss.text}` : time, progress: clamp((nowUs - sendStartUs) / Math.max(1, sendEndUs - sendStartUs)), tone: loss?.tone ?? 'neutral' };
   }
   if (view.phase === 'draining') {
-    return { phase: 'draining', title: 'Draining', detail: `waiting up to ${formatCount(config.drainSec)} s for the messages in flight`, progress: 1, tone: 'neutral' };
+    // With every connection gone the run is ending (the coordinator ends it as failed): say why, not "waiting".
+    const loss = connectionLoss(view, config);
+    if (loss && view.connectionsOpen === 0 && !config.reconnect) return { phase: 'draining', title: 'Ending', detail: `${loss.text}: nothing left to measure`, progress: null, tone: 'bad' };
+    const waiting = `waiting up to ${formatCount(config.drainSec)} s for the messages in flight`;
+    return { phase: 'draining', title: 'Draining', detail: loss ? `${waiting} · ${loss.text}` : waiting, progress: 1, tone: loss?.tone ?? 'neutral' };
   }
   const outcome = view.outcome;
   const title = outcome.kind === 'finished' ? 'Finished' : outcome.kind === 'stopped' ? 'Stopped' : outcome.kind === 'failed' ? 'Failed' : 'Interrupted';

@@ -56,6 +56,12 @@ describe('RunBar', () => {
     expect(all.text('run-bar-detail')).toBe('11 of 30 s · 19 s left · 200 of 200 closed (1006) at 8 s; reconnect off');
     expect(all.bar?.className).toMatch(/\bbad\b/);
     all.done();
+    // Ending: nothing is left, so the run is over; the bar does not say it waits for messages.
+    const ending = render({ view: { ...running, phase: 'draining', connectionsOpen: 0, connectionsLostAtSec: 8, totals: { ...running.totals, disconnects: 200 }, errorSamples: closed } });
+    expect(ending.text('run-bar-title')).toBe('Ending');
+    expect(ending.text('run-bar-detail')).toBe('200 of 200 closed (1006) at 8 s; reconnect off: nothing left to measure');
+    expect(ending.bar?.className).toMatch(/\bbad\b/);
+    ending.done();
   });
 
   it('shows elapsed and remaining time while running, and the comparison step', async () => {
