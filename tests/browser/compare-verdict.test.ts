@@ -36,6 +36,9 @@ describe('the comparison verdict', () => {
     }
     const rows = page.getByTestId('history-row');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
+    // Each row gives its verdict's reason: the lossy run's lost message, nothing beside a pass.
+    const reasons = await page.locator('[data-testid=history-row]').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('[data-testid=history-verdict]')?.textContent, tr.querySelector('[data-testid=history-reason]')?.textContent ?? '']));
+    expect(reasons.slice(0, 2)).toEqual(expect.arrayContaining([['fail', '1 lost'], ['pass', '']]));
     await rows.nth(0).getByTestId('history-select').check();
     await rows.nth(1).getByTestId('history-select').check();
     await page.getByTestId('history-compare').click();
