@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 import { finishedRun } from '../support/finished-run.ts';
+import { chooseMode } from '../support/dashboard-form.ts';
 
 let browser: LaunchedBrowser;
 let page: Page;
@@ -66,5 +67,25 @@ describe('the comparison verdict', () => {
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
     expect(serious).toEqual([]);
     await report.close();
+  });
+
+  it('stops a comparison at its first combination when no connection could be opened: the others would meet the same hub', async () => {
+    await page.getByTestId('nav-run').click();
+    const endpoint = page.locator('input[name=endpointUrl]');
+    await endpoint.fill('http://127.0.0.1:1/signalrbench');
+    await page.fill('input[name=connections]', '4');
+    await chooseMode(page, 'compare');
+    for (const key of ['WebSockets:json', 'WebSockets:messagepack', 'ServerSentEvents:json', 'LongPolling:json', 'LongPolling:messagepack']) {
+      await page.getByTestId(`compare-${key}`).setChecked(key === 'WebSockets:json' || key === 'LongPolling:json');
+    }
+    await page.fill('input[name=comparePauseSec]', '0');
+    await page.getByTestId('compare-start').click();
+    const problem = page.getByTestId('compare-problem');
+    await problem.waitFor({ timeout: 30_000 });
+    expect(await problem.textContent()).toMatch(/^WebSockets \+ JSON failed: no connection could be opened\. .* The comparison stopped there/);
+    // One run, failed; the second combination never started.
+    expect(await page.getByTestId('run-bar-title').textContent()).toBe('Failed');
+    expect(await page.getByTestId('run-bar-step').count()).toBe(0);
+    expect(await page.getByTestId('failed-run').count()).toBe(1);
   });
 });
