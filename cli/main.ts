@@ -112,7 +112,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
 }
 
 function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolean, io: Output): number {
-  if (result.outcome.kind === 'failed') {
+  // A run that sent nothing measured nothing (3); one that lost every connection after sending
+  // ended early as failed, and is not a pass (1), like a stopped one.
+  if (result.outcome.kind === 'failed' && result.totals.sent === 0) {
     io.err(`live-bench: nothing could be measured: ${result.outcome.reason ?? 'see the errors above'}`);
     return EXIT.nothingMeasured;
   }
@@ -120,6 +122,7 @@ function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolea
   // A failed engine took its share of the load with it, whatever the verdict is set to decide.
   if (result.workerFailures.length > 0) reasons.push(`${result.workerFailures.length} of ${result.config.workers} engine(s) failed (see above): a run that lost part of its load is not a pass.`);
   if (result.outcome.kind === 'stopped') reasons.push(`the run was ${outcomeText(result.outcome, result.config.durationSec)}: an incomplete run is not a pass.`);
+  else if (result.outcome.kind === 'failed') reasons.push(`the run ${outcomeText(result.outcome, result.config.durationSec)}`);
   else if (thresholds.guideRule && result.verdict.status !== 'pass') reasons.push(`the guide's verdict is not a pass (${result.verdict.sentence}) Use --no-guide-rule to report it without failing.`);
   if (writeFailed) reasons.push('a result file could not be written (see above).');
   for (const reason of reasons) io.err(`live-bench: ${reason}`);

@@ -3,7 +3,7 @@
  * accounting of lost and duplicated messages, failures that do not stop the run.
  */
 import { describe, expect, it } from 'vitest';
-import { lostOf, unaccountedOf } from '../../core/fates.ts';
+import { arrivedOf, lostOf, notSentOf, unaccountedOf } from '../../core/fates.ts';
 import { validateRunConfig, type RunConfig } from '../../core/run-config.ts';
 import { runResult } from '../../core/run-result.ts';
 import type { RunCoordinator } from '../../core/run-coordinator.ts';
@@ -119,7 +119,16 @@ describe('a run with fake connections', () => {
     expect(coordinator.outcome.reason).toMatch(/^every connection was closed by [45] s and Reconnect is off: nothing was left to measure\. .*1006/);
     // Well before the planned 30 s.
     expect(time.nowUs() - startedUs).toBeLessThan(10_000_000);
-    expect(result(coordinator).verdict.status).toBe('fail');
+    const run = result(coordinator);
+    expect(run.verdict.status).toBe('fail');
+    // The configuration's plan still counts whole: what the closes left unsent is the
+    // disconnections', never the client's (no missed slot), and every planned second has its point.
+    expect(run.fates.planned).toBe(2 * 10 * 30);
+    expect(run.fates.notSent.clientBehind ?? 0).toBe(0);
+    expect(run.totals.missedSlots).toBe(0);
+    expect(run.fates.notSent.disconnected).toBeGreaterThan(2 * 10 * 25);
+    expect(run.fates.lost).toBe(run.fates.planned - arrivedOf(run.fates) - notSentOf(run.fates));
+    expect(run.points.reduce((sum, p) => sum + p.fates.planned, 0)).toBe(run.fates.planned);
   });
 
   it('waits out a run whose connections all closed when Reconnect is on', async () => {
