@@ -112,9 +112,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
 }
 
 function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolean, io: Output): number {
-  // A run that sent nothing measured nothing (3); one that lost every connection after sending
+  // A run that planned nothing measured nothing (3); one that lost every connection after "go"
   // ended early as failed, and is not a pass (1), like a stopped one.
-  if (result.outcome.kind === 'failed' && result.totals.sent === 0) {
+  if (result.outcome.kind === 'failed' && result.fates.planned === 0) {
     io.err(`live-bench: nothing could be measured: ${result.outcome.reason ?? 'see the errors above'}`);
     return EXIT.nothingMeasured;
   }

@@ -62,8 +62,10 @@ export function stepHealth(run: StepRun, client: ClientContext): StepHealth {
 
 export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
   const { outcome, verdict } = run;
-  if (outcome.kind === 'failed') return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };
-  if (outcome.kind !== 'finished') return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
+  // A step that planned nothing measured nothing; one that lost every connection after "go" ended
+  // early as failed (core/run-coordinator.ts) and is judged on what it measured, like a finished one.
+  if (outcome.kind === 'failed' && run.fates.planned === 0) return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };
+  if (outcome.kind !== 'finished' && outcome.kind !== 'failed') return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
   if (verdict.status === 'pass') return { passed: true, limitedBy: null, reasons: [verdict.sentence] };
   // The server's side from its metrics, when they were read: the same sentence as the run summary's.
   const server = run.server ? limitOfResult(run) : null;
