@@ -123,7 +123,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
 }
 
 function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolean, io: Output): number {
-  if (result.outcome.kind === 'failed') {
+  // A run that planned nothing measured nothing (3); one that lost every connection after "go"
+  // ended early as failed, and is not a pass (1), like a stopped one.
+  if (result.outcome.kind === 'failed' && result.fates.planned === 0) {
     io.err(`live-bench: nothing could be measured: ${result.outcome.reason ?? 'see the errors above'}`);
     return EXIT.nothingMeasured;
   }
@@ -134,6 +136,7 @@ function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolea
   // A failed engine took its share of the load with it, whatever the verdict is set to decide.
   if (result.workerFailures.length > 0) reasons.push(`${result.workerFailures.length} of ${result.config.workers} engine(s) failed (see above): a run that lost part of its load is not a pass.`);
   if (result.outcome.kind === 'stopped') reasons.push(`the run was ${outcomeText(result.outcome, result.config.durationSec)}: an incomplete run is not a pass.`);
+  else if (result.outcome.kind === 'failed') reasons.push(`the run ${outcomeText(result.outcome, result.config.durationSec)}`);
   else if (thresholds.guideRule && result.verdict.status !== 'pass') reasons.push(`the guide's verdict is not a pass (${result.verdict.sentence}) Use --no-guide-rule to report it without failing (lost messages still fail the run: see --allow-loss).`);
   if (writeFailed) reasons.push('a result file could not be written (see above).');
   for (const reason of reasons) io.err(`live-bench: ${reason}`);

@@ -77,13 +77,15 @@ export function stepHealth(run: StepRun, client: ClientContext): StepHealth {
 
 export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
   const { outcome, verdict } = run;
-  // A step in which nothing opened is judged by why its connects failed; one whose hub refused
-  // the scenario's method (or that failed otherwise) measured nothing and has no verdict.
   // Connects the address itself refused (404, 401, 403) say nothing about load: nothing measured.
   const addressOnly = run.totals.connectionsFailed > 0 && (health.connectCauses?.addressRefused ?? 0) >= run.totals.connectionsFailed;
+  // A step in which nothing opened is judged by why its connects failed; one that planned nothing
+  // otherwise (its hub refused the scenario's method) measured nothing and has no verdict. One that
+  // lost every connection after "go" ended early as failed (core/run/coordinator.ts) and is judged
+  // on what it measured, like a finished one.
   const couldNotConnect = outcome.kind === 'failed' && !addressOnly && (run.totals.connectionsFailed > 0 || (health.workersLost ?? 0) > 0);
-  if (outcome.kind === 'failed' && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };
-  if (outcome.kind !== 'finished' && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
+  if (outcome.kind === 'failed' && run.fates.planned === 0 && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };
+  if (outcome.kind !== 'finished' && outcome.kind !== 'failed') return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
   if (verdict.status === 'pass') return { passed: true, limitedBy: null, reasons: [verdict.sentence] };
   const failed = whatFailed(run, health.connectCauses);
   const what = failed.length > 0 ? failed.join('; ') : verdict.sentence.replace(/\.$/, '');

@@ -25,14 +25,15 @@ export class ChartColumns<P extends { second: number }> {
 
   constructor(private readonly picks: readonly Pick<P>[]) {}
 
-  /** The columns of `points`; `key` names whatever else the picks read (a cut index, a config). */
-  update(points: readonly P[], key = ''): Columns {
+  /** The columns of `points`; `key` names whatever else the picks and `x` read (a cut index, a
+   *  config, the send clock's offset). `x`: a point's place on the time axis (default its second). */
+  update(points: readonly P[], key = '', x: (point: P) => number = (point) => point.second): Columns {
     const appended = this.#columns !== null && key === this.#key && extends_(points, this.#points);
     if (!appended) this.#columns = [[], ...this.picks.map(() => [])];
     const columns = this.#columns!;
     for (let i = columns[0].length; i < points.length; i++) {
       const point = points[i]!;
-      columns[0].push(point.second);
+      columns[0].push(x(point));
       for (let s = 0; s < this.picks.length; s++) (columns[s + 1] as ChartValue[]).push(this.picks[s]!(point, i));
     }
     this.#points = points;

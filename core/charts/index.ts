@@ -6,3 +6,4 @@ export * from './percentile-curve.ts';
 export * from './scale.ts';
 export * from './series-overlay.ts';
 export * from './svg-chart.ts';
+export * from './time-axis.ts';

@@ -4,7 +4,7 @@
  * core/charts/series-overlay.ts for the charts).
  */
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
-import { SCENARIO_LABELS, recentRates, type RunResult } from '../run/index.ts';
+import { SCENARIO_LABELS, runRates, notSentOf, recentRates, type RunResult } from '../run/index.ts';
 
 export interface ComparedRun {
   /** What the run is called in the table and the chart legend. */
@@ -43,8 +43,8 @@ function bytesPerMessage(result: RunResult): number | null {
   const messages = result.totals.sent + result.totals.received;
   return messages === 0 ? null : (result.totals.sentBytes + result.totals.receivedBytes) / messages;
 }
-/** Mean over the whole seconds of sending (core/run/recent-rates.ts leaves out the partial first and last). */
-const wholeRunRates = (result: RunResult) => recentRates(result.points, Number.MAX_SAFE_INTEGER);
+/** Mean over the whole seconds of sending, silent ones included (core/run/recent-rates.ts). */
+const wholeRunRates = (result: RunResult) => runRates(result);
 
 export const COMPARISON_COLUMNS: readonly ColumnSpec[] = [
   { key: 'p50', label: 'p50', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p50Us), format: formatMs, tolerance: WIN_TOLERANCE },
@@ -66,6 +66,20 @@ export const COMPARISON_COLUMNS: readonly ColumnSpec[] = [
   { key: 'eventLoopLag', label: 'worst event-loop lag', better: 'lower', value: (r) => Math.max(0, ...r.workers.map((w) => w.maxEventLoopLagMs)), format: (v) => `${v.toFixed(1)} ms`, tolerance: WIN_TOLERANCE },
   { key: 'missedSlots', label: 'missed slots', better: 'lower', value: (r) => r.totals.missedSlots, format: formatCount, tolerance: 0 },
 ];
+
+/** A drop comparison's own columns: how fast connections came back, how many were resumed by
+ *  stateful reconnect (nothing to rejoin, nothing lost), and what was never sent meanwhile. */
+export const DROP_COLUMNS: readonly ColumnSpec[] = [
+  { key: 'reconnectP50', label: 'time to reconnect p50', better: 'lower', value: (r) => (r.drops && r.drops.reconnectTimes.count > 0 ? r.drops.reconnectTimes.p50Us : null), format: formatMs, tolerance: WIN_TOLERANCE },
+  { key: 'reconnectP99', label: 'time to reconnect p99', better: 'lower', value: (r) => (r.drops && r.drops.reconnectTimes.count > 0 ? r.drops.reconnectTimes.p99Us : null), format: formatMs, tolerance: WIN_TOLERANCE },
+  { key: 'resumed', label: 'resumed', better: 'higher', value: (r) => r.drops?.totals.resumed ?? null, format: formatCount, tolerance: 0 },
+  { key: 'neverSent', label: 'never sent', better: 'lower', value: (r) => notSentOf(r.fates), format: formatCount, tolerance: 0 },
+];
+
+/** The columns for these runs: a drop's own when any of them planned a drop. */
+function columnsFor(runs: readonly ComparedRun[]): readonly ColumnSpec[] {
+  return runs.some((run) => run.result.drops && run.result.drops.settings.dropAtSec !== null) ? [...COMPARISON_COLUMNS, ...DROP_COLUMNS] : COMPARISON_COLUMNS;
+}
 
 export interface ComparisonCell {
   value: number | null;
@@ -99,8 +113,9 @@ export interface ComparisonTable {
 
 
 export function comparisonTable(runs: readonly ComparedRun[]): ComparisonTable {
-  const values = runs.map((run) => COMPARISON_COLUMNS.map((column) => finiteOrNull(column.value(run.result))));
-  const winners = COMPARISON_COLUMNS.map((column, c): ColumnWinner => {
+  const columns = columnsFor(runs);
+  const values = runs.map((run) => columns.map((column) => finiteOrNull(column.value(run.result))));
+  const winners = columns.map((column, c): ColumnWinner => {
     const present = values.map((row) => row[c]!).filter((v): v is number => v !== null);
     const best = present.length === 0 ? null : column.better === 'lower' ? Math.min(...present) : Math.max(...present);
     const slack = best === null ? 0 : Math.abs(best) * column.tolerance;
@@ -111,12 +126,12 @@ export function comparisonTable(runs: readonly ComparedRun[]): ComparisonTable {
   });
   const rows = runs.map((run, r): ComparisonRow => ({
     label: run.label,
-    cells: COMPARISON_COLUMNS.map((column, c) => {
+    cells: columns.map((column, c) => {
       const value = values[r]![c]!;
       return { value, text: value === null ? '–' : column.format(value), winner: winners[c]!.winnerIndexes.includes(r) };
     }),
   }));
-  return { columns: COMPARISON_COLUMNS.map(({ key, label, better }) => ({ key, label, better })), rows, winners };
+  return { columns: columns.map(({ key, label, better }) => ({ key, label, better })), rows, winners };
 }
 
 function finiteOrNull(value: number | null): number | null {

@@ -3,3 +3,4 @@
 export * from './comparison-plan.ts';
 export * from './comparison.ts';
 export * from './drop-comparison.ts';
+export * from './verdict.ts';

@@ -3,8 +3,9 @@
  * external resources, so it opens offline and can be mailed to people who never run the tool.
  * Charts are inline SVG; the tables, verdicts and configurations are plain HTML. Pure.
  */
-import { comparisonTable, sharedLoad, type ComparedRun } from '../compare/index.ts';
-import { CURVE_PERCENTILES, ninesPosition, percentileCurve, overlay, p99Ms, escapeXml as esc, lineChartSvg } from '../charts/index.ts';
+import { comparisonTable, sharedLoad, comparisonVerdict, type ComparedRun } from '../compare/index.ts';
+import { lastWholeRateIndex, CURVE_PERCENTILES, ninesPosition, percentileCurve, overlay, p99Ms, escapeXml as esc, lineChartSvg } from '../charts/index.ts';
+import type { RunResult } from '../run/index.ts';
 import type { KeptRun } from '../history/index.ts';
 import { runSection } from './run-report.ts';
 
@@ -21,8 +22,11 @@ export interface ReportInput {
 
 export function reportHtml(input: ReportInput): string {
   const { runs } = input;
+  const verdict = runs.length > 1 ? comparisonVerdict(runs.map((run, i) => ({ label: runLabels(runs)[i]!, result: run.result }))) : null;
   const body = [
     `<h1>${esc(input.title)}</h1>`,
+    // The answer first: which combination is best, and why the others are not.
+    ...(verdict?.sentence ? [`<p class="verdict${verdict.passed ? ' good' : ''}" data-testid="report-verdict">${esc(verdict.sentence)}</p>`] : []),
     `<p class="muted">Report generated ${esc(input.generatedAt.toISOString())} by SignalR Live Bench${runs[0] ? ` ${esc(runs[0].toolVersion)}` : ''}. ` +
       `${runs.length === 1 ? 'One run' : `${runs.length} runs`}; latency is measured from each message's planned send time.</p>`,
   ];
@@ -96,7 +100,7 @@ function sideBySide(runs: readonly KeptRun[]): string {
 <p>${load === null ? 'The runs differ in scenario or load: compare with care.' : `The same load for every run: ${esc(load)}.`}</p>
 <figure>${chart}</figure>
 <div class="charts">${overlays.map((svg) => `<figure>${svg}</figure>`).join('')}</div>
-<div class="scroll"><table class="compare">${head}${rows}</table></div>
+<div class="scroll" tabindex="0" role="region" aria-label="Figures side by side"><table class="compare">${head}${rows}</table></div>
 <p class="muted">Bold: the best value of the column; latencies within 1% of it and rates within 5% count as equally good, losses and errors are compared exactly. Bandwidth counts encoded hub messages; for the same messages, fewer bytes win.</p>
 <h3>Winner per column</h3>
 <ul class="winners">${winners}</ul>
@@ -109,20 +113,35 @@ function overlayCharts(runs: readonly KeptRun[], labels: readonly string[]): str
   const color = (i: number) => RUN_COLORS[i % RUN_COLORS.length]!;
   return [
     { title: 'p99 latency per second', yLabel: 'ms', data: overlay(results, p99Ms) },
-    { title: 'Messages received per second', yLabel: 'msg/s', data: overlay(results, (p) => p.received) },
+    { title: 'Messages received per second', yLabel: 'msg/s', data: overlay(results.map(wholeSecondsOfSending), (p) => p.received) },
   ].map(({ title, yLabel, data }) =>
     lineChartSvg({ title, xLabel: 'seconds since start', yLabel, xs: data.seconds, series: data.values.map((values, i) => ({ label: labels[i]!, color: color(i), values })) }),
   );
 }
 
+/** A run's points over its whole seconds of sending, as the page's rate charts draw them: the
+ *  partial first and last seconds and the drain left out, so no line plunges to 0 at either end. */
+function wholeSecondsOfSending(result: RunResult): RunResult {
+  const sent = result.points.map((p) => p.sent);
+  const first = sent.findIndex((n) => n > 0);
+  const last = lastWholeRateIndex(sent, true);
+  const from = first >= 0 && last > first ? first + 1 : Math.max(0, first);
+  return { ...result, points: first < 0 ? [] : result.points.slice(from, last + 1) };
+}
+
 const STYLE = `
-:root { color-scheme: light dark; --border: #dee2e6; --good: #2b8a3e; --bad: #c92a2a; --warn: #e67700; }
+:root { color-scheme: light dark; --border: #dee2e6; --good: #237032; --bad: #c92a2a; --warn: #e67700; }
 @media (prefers-color-scheme: dark) { :root { --border: #373a40; --good: #69db7c; --bad: #ff8787; --warn: #ffd43b; } body { background: #141517; color: #e9ecef; } }
-body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; line-height: 1.4; }
+body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; line-height: 1.4; }
 section { border-top: 1px solid var(--border); padding-top: 1rem; margin-top: 1.5rem; }
 table { border-collapse: collapse; }
 th, td { text-align: left; padding: 0.25rem 0.75rem 0.25rem 0; vertical-align: top; border-bottom: 1px solid var(--border); }
-.compare td, .compare th { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.compare { font-size: 0.82rem; }
+.compare td, .compare th { font-variant-numeric: tabular-nums; white-space: nowrap; padding-right: 0.5rem; }
+/* Headers wrap between words, never inside one, so every column fits beside the others at 1280 px. */
+.compare tr:first-child th { white-space: normal; overflow-wrap: normal; word-break: normal; }
+/* The run's name wraps too: the figures beside it stay whole. */
+.compare tr + tr th { white-space: normal; min-width: 8rem; }
 .facts td { overflow-wrap: anywhere; }
 .win { font-weight: 700; color: var(--good); }
 .swatch { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.4rem; vertical-align: -1px; }

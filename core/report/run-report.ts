@@ -2,7 +2,6 @@
  * One run's part of the HTML report (core/report/html.ts): status, verdict, figures, charts as
  * inline SVG, and the configuration. Pure; everything people typed is escaped.
  */
-import { clientSchedule } from '../client/index.ts';
 import {
   configToQuery,
   fatesText,
@@ -12,15 +11,17 @@ import {
   PROTOCOL_LABELS,
   SCENARIO_LABELS,
   TRANSPORT_LABELS,
+  runRates,
   recentRates,
 } from '../run/index.ts';
 import { formatBytes, formatCount, formatMs } from '../format.ts';
 import { dropPlanText, dropsText, resentText } from '../drops/index.ts';
 import type { KeptRun } from '../history/index.ts';
 import { judgeTiers, tierLoad } from '../tiers/index.ts';
-import { escapeXml as esc, lineChartSvg } from '../charts/index.ts';
+import { escapeXml as esc, lineChartSvg, lastWholeRateIndex, onSendClock, sendOffsetSec } from '../charts/index.ts';
 import { serverCharts } from './server-charts.ts';
 import { serverFacts } from './server-summary.ts';
+import { clientSchedule } from '../client/index.ts';
 
 type Rows = [label: string, value: string][];
 
@@ -99,12 +100,21 @@ function configRows(run: KeptRun): Rows {
 /** Latency percentiles and message rates per second, as in the dashboard's charts. */
 function charts(run: KeptRun): string[] {
   const points = run.result.points;
-  const xs = points.map((p) => p.second);
+  // The page's one clock: 0 at the first planned send (core/charts/time-axis.ts).
+  const offset = sendOffsetSec(run.result.sendWindow);
+  const xs = points.map((p) => onSendClock(p.second, offset));
+  const xLabel = offset === null ? 'seconds since start' : 's from the first planned send';
   const ms = (count: number, us: number | null) => (count === 0 || us === null ? null : us / 1_000);
+  // Rates over whole seconds of sending only, as the page draws them: no plunge to 0 at either end.
+  const sent = points.map((p) => p.sent);
+  const firstSend = sent.findIndex((n) => n > 0);
+  const lastWhole = lastWholeRateIndex(sent, true);
+  const from = lastWhole > firstSend ? firstSend + 1 : firstSend;
+  const rate = (pick: (p: (typeof points)[number]) => number) => points.map((p, i) => (firstSend < 0 || i < from || i > lastWhole ? null : pick(p)));
   return [
     lineChartSvg({
       title: 'Latency per second',
-      xLabel: 'seconds since start',
+      xLabel,
       yLabel: 'ms',
       xs,
       series: [
@@ -115,12 +125,12 @@ function charts(run: KeptRun): string[] {
     }),
     lineChartSvg({
       title: 'Messages per second',
-      xLabel: 'seconds since start',
+      xLabel,
       yLabel: 'msg/s',
       xs,
       series: [
-        { label: 'inbound (sent)', color: '#1971c2', values: points.map((p) => p.sent) },
-        { label: 'outbound (received)', color: '#2f9e44', values: points.map((p) => p.received) },
+        { label: 'inbound (sent)', color: '#1971c2', values: rate((p) => p.sent) },
+        { label: 'outbound (received)', color: '#2f9e44', values: rate((p) => p.received) },
       ],
     }),
     ...serverCharts(run.result),
@@ -128,14 +138,14 @@ function charts(run: KeptRun): string[] {
       ? [
           lineChartSvg({
             title: 'Connections open through the drop',
-            xLabel: 'seconds since start',
+            xLabel,
             yLabel: 'connections',
             xs,
             series: [{ label: 'open', color: '#7048e8', values: points.map((p) => p.connectionsOpen) }],
           }),
           lineChartSvg({
             title: 'Reconnects per second',
-            xLabel: 'seconds since start',
+            xLabel,
             yLabel: 'connections/s',
             xs,
             series: [
@@ -151,7 +161,7 @@ function charts(run: KeptRun): string[] {
 /** Each edition's headline by the one rule: limits against the configuration, published numbers against the run's load. */
 function tierLine(run: KeptRun): string {
   const r = run.result;
-  const rates = recentRates(r.points, Number.MAX_SAFE_INTEGER);
+  const rates = runRates(r);
   const load = tierLoad(r.config, r.totals.connectionsOpened, rates.inboundPerSec, rates.outboundPerSec);
   return (['current', '2019'] as const).map((id) => `${id} edition: ${judgeTiers(r.config, id, load).headline}`).join(' ');
 }

@@ -1,17 +1,20 @@
 /** The server's charts in the HTML report (inline SVG), as the dashboard draws them. */
 import type { RunResult } from '../run/index.ts';
-import { lineChartSvg } from '../charts/index.ts';
+import { lineChartSvg, onSendClock, sendOffsetSec } from '../charts/index.ts';
 import { SERVER_LOAD_ADVICE_PERCENT } from '../server-metrics/index.ts';
 
-export function serverCharts(result: Pick<RunResult, 'points' | 'server'>): string[] {
+export function serverCharts(result: Pick<RunResult, 'points' | 'server' | 'sendWindow'>): string[] {
   const points = result.server?.points ?? [];
   if (points.length === 0) return [];
-  const xs = points.map((p) => p.second);
+  // The client's clock: 0 at the first planned send (core/charts/time-axis.ts).
+  const offset = sendOffsetSec(result.sendWindow);
+  const xs = points.map((p) => onSendClock(p.second, offset));
+  const xLabel = offset === null ? 'seconds since start' : 's from the first planned send';
   const received = new Map(result.points.map((p) => [p.second, p.received]));
   return [
     lineChartSvg({
       title: 'Server CPU (guide: keep under 70%)',
-      xLabel: 'seconds since start',
+      xLabel,
       yLabel: '% of all cores',
       xs,
       series: [
@@ -21,7 +24,7 @@ export function serverCharts(result: Pick<RunResult, 'points' | 'server'>): stri
     }),
     lineChartSvg({
       title: 'Deliveries per second: server and client',
-      xLabel: 'seconds since start',
+      xLabel,
       yLabel: 'msg/s',
       xs,
       series: [

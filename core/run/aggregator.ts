@@ -342,6 +342,34 @@ export class RunAggregator {
       const judged = this.#fatesBySecond.get(second - 1);
       if (judged) addFates(this.#judged, judged);
     }
+    if (upTo === Infinity) this.#closePlannedSeconds();
+  }
+
+  /**
+   * Once every worker is done: the seconds planned after the last one reported (a run that ended
+   * early when every connection closed still owes its plan, never sent) become silent points, so
+   * the per-second fates add up to the run's and the charts show the run's planned time.
+   */
+  #closePlannedSeconds(): void {
+    const last = this.#points.at(-1)?.second ?? 0;
+    const later = [...this.#fatesBySecond.keys()].filter((second) => second > last).sort((a, b) => a - b);
+    if (later.length === 0) return;
+    for (let second = last + 1; second <= later.at(-1)!; second++) {
+      this.#points.push({
+        second,
+        latency: summarizeLatency(createLatencyHistogram()),
+        sent: 0,
+        received: 0,
+        fates: this.#fatesOf(second),
+        sentBytes: 0,
+        receivedBytes: 0,
+        connectionsOpen: 0,
+        eventLoopLagMs: 0,
+        maxSendLagMs: 0,
+        reconnects: 0,
+        dropped: 0,
+      });
+    }
   }
 
   #reportedUpTo(): number {

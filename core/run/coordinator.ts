@@ -112,9 +112,10 @@ export class RunCoordinator {
     return this.#runStartUs;
   }
 
-  /** Planned send window, epoch microseconds; 0 before "go". */
-  get sendWindowUs(): { startUs: number; endUs: number } {
-    return { startUs: this.#sendStartUs, endUs: this.#sendEndUs };
+  /** Planned send window, epoch microseconds; 0 before "go". `runStartUs`: when connecting
+   *  began, the time the points' seconds count from (0 before start). */
+  get sendWindowUs(): { startUs: number; endUs: number; runStartUs: number } {
+    return { startUs: this.#sendStartUs, endUs: this.#sendEndUs, runStartUs: this.#runStartUs };
   }
 
   /** Resolves once every worker has reported its end or been lost. */
@@ -154,6 +155,7 @@ export class RunCoordinator {
       this.#goWhenAllReady();
     } else if (message.type === 'snapshot') {
       this.aggregator.add(message);
+      this.#failWhenAllClosed();
       if (this.#phase === 'running' && this.clock.nowUs() >= this.#sendEndUs) this.#startDrain();
       if (this.#phase === 'draining') this.#drainProgress();
     } else {
@@ -242,6 +244,20 @@ export class RunCoordinator {
     const order = derangement(ids.length, this.#random);
     places.forEach((place, i) => (perWorker.get(place.workerIndex)![place.local] = ids[order[i]!] ?? null));
     return perWorker;
+  }
+
+  /**
+   * Every connection closed and none will come back (Reconnect off): nothing is left to measure,
+   * so the run ends now as failed instead of waiting out its time with nothing connected.
+   */
+  #failWhenAllClosed(): void {
+    if (this.#phase !== 'running' || this.#ending || this.config.reconnect) return;
+    // Only snapshots taken after "go" count: before it, connections may still be opening.
+    if (!this.aggregator.allWorkersIn(['running']) || this.aggregator.connectionsOpen() > 0) return;
+    const atSec = Math.max(0, Math.floor((this.clock.nowUs() - this.#sendStartUs) / 1_000_000));
+    const cause = this.aggregator.errorSamples().find((s) => s.kind === 'closed')?.message;
+    this.#ending = { kind: 'failed', reason: `every connection was closed by ${atSec} s and Reconnect is off: nothing was left to measure.${cause ? ` ${cause}` : ''}` };
+    this.#finish();
   }
 
   #startDrain(): void {

@@ -22,7 +22,12 @@ export function combinationLabel(config: Pick<RunConfig, 'transport' | 'protocol
   return `${TRANSPORT_LABELS[config.transport]} + ${PROTOCOL_LABELS[config.protocol]}`;
 }
 
-/** "Echo · WebSockets + JSON · 20 connections": what a run is called until someone renames it. */
+/** "Echo · WebSockets + JSON · 20 connections": what a run is called until someone renames it. A
+ *  run with a planned drop says which, and whether stateful reconnect was on, so two runs that
+ *  differ only there read apart in the history ("… · server drop at 5 s · stateful reconnect on"). */
 export function defaultRunName(config: RunConfig): string {
-  return `${SCENARIO_LABELS[config.scenario]} · ${combinationLabel(config)} · ${config.connections.toLocaleString('en-US')} connections`;
+  const name = `${SCENARIO_LABELS[config.scenario]} · ${combinationLabel(config)} · ${config.connections.toLocaleString('en-US')} connections`;
+  if (config.dropAtSec === null || config.dropAtSec === undefined) return name;
+  const every = config.dropEverySec ? ` and every ${config.dropEverySec} s` : '';
+  return `${name} · ${config.dropKind ?? 'network'} drop at ${config.dropAtSec} s${every} · stateful reconnect ${config.statefulReconnect ? 'on' : 'off'}`;
 }

@@ -48,9 +48,10 @@ export const OUTCOME_LABELS: Record<OutcomeKind, string> = {
   interrupted: 'interrupted',
 };
 
-/** True once the outcome's losses are known: the run drained (finished or stopped). */
+/** True once the outcome's losses are known: the run drained (finished or stopped), or failed,
+ *  when nothing more can arrive (no connection opened, or every one closed with Reconnect off). */
 export function drained(outcome: RunOutcome): boolean {
-  return outcome.kind === 'finished' || outcome.kind === 'stopped';
+  return outcome.kind === 'finished' || outcome.kind === 'stopped' || outcome.kind === 'failed';
 }
 
 /** "stopped at 10 of 30 s", "failed: …", "finished". */

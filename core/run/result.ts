@@ -76,6 +76,9 @@ export interface RunResult {
 export interface SendWindow {
   startUs: number;
   endUs: number;
+  /** When connecting began, epoch µs: the points' seconds count from it (core/charts/time-axis.ts puts
+   *  them on the send clock). Absent in runs kept before it was recorded. */
+  runStartUs?: number;
 }
 
 /** An agent of the run: which of the run's workers were its threads, and how well its clock was known. */
@@ -164,8 +167,8 @@ export function resultPoints(points: readonly SecondPoint[], isDrained: boolean,
 }
 
 function sendWindowField(coordinator: RunCoordinator): { sendWindow?: SendWindow } {
-  const { startUs, endUs } = coordinator.sendWindowUs;
-  return startUs > 0 ? { sendWindow: { startUs, endUs } } : {};
+  const { startUs, endUs, runStartUs } = coordinator.sendWindowUs;
+  return startUs > 0 ? { sendWindow: { startUs, endUs, runStartUs } } : {};
 }
 
 function dropsField(coordinator: RunCoordinator): { drops?: RunDrops } {

@@ -26,6 +26,9 @@ export interface ServerSecond {
   /** Kestrel's open and queued TCP connections. */
   kestrelConnections: number | null;
   kestrelQueued: number | null;
+  /** True when the app restarted since the previous reading (its CPU time or deliveries went
+   *  down); absent otherwise, and in runs kept before restarts were marked. */
+  restarted?: boolean;
 }
 
 /** The server's side of a run, as kept with it. */
@@ -64,7 +67,9 @@ export function serverSecond(second: number, current: ServerReading, previous: S
   };
   const cpuPerSec = rate('cpuSeconds');
   const gcPerSec = rate('gcPauseSeconds');
+  const wentDown = (field: 'cpuSeconds' | 'hubDeliveries') => current[field] !== null && previous !== null && previous[field] !== null && current[field]! < previous[field]!;
   return {
+    ...(wentDown('cpuSeconds') || wentDown('hubDeliveries') ? { restarted: true } : {}),
     second,
     cpuPercent: cpuPerSec === null || !current.cpuCount ? null : (cpuPerSec / current.cpuCount) * 100,
     connections: current.hubConnections ?? current.signalrConnections,
@@ -90,7 +95,7 @@ export function addDeliveries(total: number | null, previous: ServerReading | nu
 }
 
 /** The highest value of a figure over the run; null when it was never known. */
-export function peakOf(points: readonly ServerSecond[], field: keyof Omit<ServerSecond, 'second'>): number | null {
+export function peakOf(points: readonly ServerSecond[], field: keyof Omit<ServerSecond, 'second' | 'restarted'>): number | null {
   let peak: number | null = null;
   for (const point of points) {
     const value = point[field];

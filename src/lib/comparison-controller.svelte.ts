@@ -108,6 +108,13 @@ export class ComparisonController {
         keeper.track(run);
         const kept = await keeper.flushed();
         if (kept) this.runs = [...this.runs, kept];
+        // Nothing could be measured (no connection opened, every one closed with Reconnect off,
+        // the hub refused the method): the next combinations meet the same hub, so stop here.
+        const outcome = run.view?.outcome;
+        if (outcome?.kind === 'failed' && index < runnable.length - 1) {
+          this.problem = `${step.label} failed: ${outcome.reason ?? 'nothing could be measured.'} The comparison stopped there; the runs before it are kept in the history.`;
+          break;
+        }
       }
     } catch (error) {
       this.problem = `The comparison stopped: ${error instanceof Error ? error.message : String(error)}. The runs finished before are kept in the history.`;

@@ -1,7 +1,8 @@
 /** What the History page says about runs: the facts beside a name, and what an import did. */
 import type { KeptRun, KeptRunHead } from '../../core/history/index.ts';
-import { combinationLabel, defaultRunName, SCENARIO_LABELS } from '../../core/run/index.ts';
-import { formatCount } from '../../core/format.ts';
+import { combinationLabel, defaultRunName, SCENARIO_LABELS, notSentOf } from '../../core/run/index.ts';
+import { formatCount, formatShare } from '../../core/format.ts';
+import { firstSentence } from './run-status.ts';
 
 const names = (runs: readonly KeptRun[]) => (runs.length === 1 ? `"${runs[0]!.name}"` : `${runs.length} runs`);
 
@@ -17,4 +18,24 @@ export function runFacts(run: KeptRunHead): string {
   const config = run.result.config;
   const named = run.name === defaultRunName(config) ? [] : [SCENARIO_LABELS[config.scenario], combinationLabel(config), `${formatCount(config.connections)} connections`];
   return [new Date(run.result.startedAt).toLocaleString(), ...named, `every ${formatCount(config.sendIntervalMs)} ms`, `${formatCount(config.messageBytes)} B`, `${formatCount(config.durationSec)} s`].join(' · ');
+}
+
+/**
+ * Why the verdict is what it is, in a few words for the history's row: "3 lost, 12 never sent",
+ * "97.10% under 1 s", "no connection could be opened.", "stopped at 4 of 30 s". Empty for a pass.
+ * From the verdict's own figures (core/run/outcome.ts); never judged again here.
+ */
+export function verdictReason(result: KeptRunHead['result']): string {
+  const { outcome, verdict, fates } = result;
+  if (verdict.status === 'pass') return '';
+  if (outcome.kind === 'failed') return firstSentence(outcome.reason ?? 'nothing could be measured.');
+  if (outcome.kind === 'stopped') return `stopped at ${formatCount(outcome.stoppedAtSec ?? 0)} of ${formatCount(result.config.durationSec)} s`;
+  if (outcome.kind !== 'finished') return outcome.kind;
+  const missing = [
+    ...((fates.lost ?? 0) > 0 ? [`${formatCount(fates.lost ?? 0)} lost`] : []),
+    ...(notSentOf(fates) > 0 ? [`${formatCount(notSentOf(fates))} never sent`] : []),
+    ...((fates.overCount ?? 0) > 0 ? ['accounting error'] : []),
+  ];
+  if (missing.length > 0) return missing.join(', ');
+  return verdict.share === null ? "below the guide's rule" : `${formatShare(verdict.share)} under 1 s`;
 }

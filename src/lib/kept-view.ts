@@ -1,6 +1,7 @@
 /** A kept run shown with the live run's components: its document as the summary's view. */
 import { limitOfResult, type RunResult } from '../../core/run/index.ts';
 import type { RunView } from './run-controller.svelte.ts';
+import { firstLossSec, sendOffsetSec } from '../../core/charts/index.ts';
 import { clientSchedule } from '../../core/client/index.ts';
 
 export function viewOfResult(result: RunResult): RunView {
@@ -30,6 +31,8 @@ export function viewOfResult(result: RunResult): RunView {
     // A kept run is over: no send window to count down, no "last 10 s" to watch.
     sendStartUs: 0,
     sendEndUs: 0,
+    sendOffsetSec: sendOffsetSec(result.sendWindow),
+    connectionsLostAtSec: result.totals.disconnects > 0 ? firstLossSec(result.points, sendOffsetSec(result.sendWindow)) : null,
     recentLatency: null,
     ...(result.clocks !== undefined ? { clocks: result.clocks } : {}),
   };

@@ -8,11 +8,11 @@ import {
   drained,
   runVerdict,
   runResult,
-  runClocks,
   GO_LEAD_MS,
   RunCoordinator,
   queryToMetrics,
   runLimit,
+  runClocks,
   clientLimitsOf,
   type Fates,
   type RunOutcome,
@@ -32,6 +32,7 @@ import {
 import { RecentLatency, type LatencySummary } from '../../core/latency/index.ts';
 import { REWRITTEN_SECONDS } from '../../core/history/index.ts';
 import { platformFetchText, ServerScraper, type ServerMetricsRecord, type LimitExplanation } from '../../core/server-metrics/index.ts';
+import { firstLossSec, sendOffsetSec } from '../../core/charts/index.ts';
 import { clientSchedule, type ClientSchedule } from '../../core/client/index.ts';
 import { ServerMetricsSettings } from './server-metrics.svelte.ts';
 import { sessionCredentials } from './session-credentials.svelte.ts';
@@ -68,6 +69,11 @@ export interface RunView {
   /** Planned send window, epoch microseconds (both 0 before "go"): the run bar's elapsed time. */
   sendStartUs: number;
   sendEndUs: number;
+  /** Seconds from the start of connecting (where the points' seconds count from) to the first
+   *  planned send; null before "go" or when not known (core/charts/time-axis.ts). */
+  sendOffsetSec: number | null;
+  /** When open connections first fell after the first send, seconds on the send clock; null if never. */
+  connectionsLostAtSec: number | null;
   /** Latency of the last 10 closed seconds, merged (core/latency/recent-latency.ts); null without messages. */
   recentLatency: LatencySummary | null;
   /** With agents, once drained: receptions judged against their clocks (core/clocks/clock-drift.ts). */
@@ -281,6 +287,7 @@ export class RunController {
     const latency = a.latency();
     const server = this.#scraper?.record() ?? null;
     const clocks = runClocks(coordinator, this.#agents, drained(outcome));
+    const offsetSec = sendOffsetSec(coordinator.sendWindowUs);
     this.view = {
       ...(clocks !== undefined ? { clocks } : {}),
       phase: coordinator.phase,
@@ -305,6 +312,8 @@ export class RunController {
       drops: runDrops(coordinator.config, a, false),
       sendStartUs: coordinator.sendWindowUs.startUs,
       sendEndUs: coordinator.sendWindowUs.endUs,
+      sendOffsetSec: offsetSec,
+      connectionsLostAtSec: a.totals().disconnects > 0 ? firstLossSec(points, offsetSec) : null,
       recentLatency: this.#recentLatency,
     };
   }

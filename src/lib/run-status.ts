@@ -4,7 +4,16 @@
  * figures a person looks at first, each labelled with what it covers. Pure: the clock is passed in.
  */
 import { formatCount, formatMs, formatShare } from '../../core/format.ts';
-import { notSentOf, recentRates, outcomeText, verdictDisplay, type SecondPoint, type RunConfig, type VerdictDisplay } from '../../core/run/index.ts';
+import {
+  notSentOf,
+  recentRates,
+  sendingSecOf,
+  outcomeText,
+  verdictDisplay,
+  type SecondPoint,
+  type RunConfig,
+  type VerdictDisplay,
+} from '../../core/run/index.ts';
 import type { RunView } from './run-controller.svelte.ts';
 
 export type BarPhase = 'preparing' | 'connecting' | 'starting' | 'running' | 'draining' | 'done';
@@ -36,17 +45,24 @@ export function runBarState(view: RunView | null, config: RunConfig | null, prep
     if (sendStartUs === 0 || nowUs < sendStartUs) return { phase: 'starting', title: 'Starting', detail: `${formatCount(view.connectionsOpen)} of ${formatCount(total)} open, the first sends are due`, progress: 0, tone: 'neutral' };
     const elapsedSec = Math.min(config.durationSec, Math.floor((nowUs - sendStartUs) / 1_000_000));
     const leftSec = Math.max(0, Math.ceil((sendEndUs - nowUs) / 1_000_000));
-    return { phase: 'running', title: 'Running', detail: `${formatCount(elapsedSec)} of ${formatCount(config.durationSec)} s · ${formatCount(leftSec)} s left`, progress: clamp((nowUs - sendStartUs) / Math.max(1, sendEndUs - sendStartUs)), tone: 'neutral' };
+    const loss = connectionLoss(view, config);
+    const time = `${formatCount(elapsedSec)} of ${formatCount(config.durationSec)} s · ${formatCount(leftSec)} s left`;
+    return { phase: 'running', title: 'Running', detail: loss ? `${time} · ${loss.text}` : time, progress: clamp((nowUs - sendStartUs) / Math.max(1, sendEndUs - sendStartUs)), tone: loss?.tone ?? 'neutral' };
   }
   if (view.phase === 'draining') {
-    return { phase: 'draining', title: 'Draining', detail: `waiting up to ${formatCount(config.drainSec)} s for the messages in flight`, progress: 1, tone: 'neutral' };
+    // With every connection gone the run is ending (the coordinator ends it as failed): say why, not "waiting".
+    const loss = connectionLoss(view, config);
+    if (loss && view.connectionsOpen === 0 && !config.reconnect) return { phase: 'draining', title: 'Ending', detail: `${loss.text}: nothing left to measure`, progress: null, tone: 'bad' };
+    const waiting = `waiting up to ${formatCount(config.drainSec)} s for the messages in flight`;
+    return { phase: 'draining', title: 'Draining', detail: loss ? `${waiting} · ${loss.text}` : waiting, progress: 1, tone: loss?.tone ?? 'neutral' };
   }
   const outcome = view.outcome;
   const title = outcome.kind === 'finished' ? 'Finished' : outcome.kind === 'stopped' ? 'Stopped' : outcome.kind === 'failed' ? 'Failed' : 'Interrupted';
   const tone: Tone = outcome.kind === 'failed' ? 'bad' : outcome.kind === 'finished' ? (view.verdict.status === 'pass' ? 'good' : 'bad') : 'warn';
   // "Finished" says the run went its course, not that it passed: the verdict's word goes beside it.
   const verdictWord = view.verdict.status === 'pass' ? 'pass' : (view.fates.overCount ?? 0) > 0 ? 'fail: accounting error' : "fail: below the guide's rule";
-  const detail = outcome.kind === 'finished' ? `${formatCount(config.durationSec)} s of sending, drained · ${verdictWord}` : outcome.kind === 'failed' ? (outcome.reason ?? 'nothing could be measured') : outcomeText(outcome, config.durationSec);
+  // A failure's first sentence: the library's own words are in the error box (FailedRun) or the summary.
+  const detail = outcome.kind === 'finished' ? `${formatCount(config.durationSec)} s of sending, drained · ${verdictWord}` : outcome.kind === 'failed' ? firstSentence(outcome.reason ?? 'nothing could be measured') : outcomeText(outcome, config.durationSec);
   return { phase: 'done', title, detail, progress: null, tone };
 }
 
@@ -63,7 +79,7 @@ export interface HeroFigure {
 export function heroFigures(view: RunView, config: RunConfig, points: readonly SecondPoint[]): { figures: HeroFigure[]; verdict: VerdictDisplay } {
   const done = view.phase === 'done';
   // While running: the mean of the last whole seconds; at the end: of every whole second.
-  const rates = recentRates(points, done ? Number.MAX_SAFE_INTEGER : undefined);
+  const rates = recentRates(points, done ? Number.MAX_SAFE_INTEGER : undefined, sendingSecOf(config.durationSec, view.outcome));
   const rateNote = done ? 'mean of the run' : 'mean of the last 5 s';
   const hasRates = points.some((p) => p.sent > 0 || p.received > 0);
   const rate = (n: number) => (hasRates ? formatCount(n) : '–');
@@ -90,6 +106,41 @@ function missingNote(view: RunView): string {
   const notSentText = notSent > 0 ? `, ${formatCount(notSent)} never sent${absent > 0 ? ` (${formatCount(absent)} to receivers absent)` : ''}` : '';
   const overText = (view.fates.overCount ?? 0) > 0 ? `, accounting error: ${formatCount(view.fates.overCount ?? 0)} counted beyond the plan` : '';
   return (view.fates.lost === null ? `losses not counted${notSentText}` : `${formatCount(view.fates.lost)} lost${notSentText}`) + overText;
+}
+
+/**
+ * Connections lost while the run sends, in words with the close code when the client library gave
+ * one: "50 of 50 closed (1006) at 8 s; reconnect off" (red: nothing left to measure), or amber
+ * while some are still open or coming back. Null when none was lost, and for a planned drop
+ * (its own panel measures it).
+ */
+export function connectionLoss(view: RunView, config: RunConfig): { text: string; tone: Tone } | null {
+  if (view.totals.disconnects === 0 || (config.dropAtSec ?? null) !== null) return null;
+  const notOpen = Math.max(0, config.connections - view.connectionsOpen);
+  const code = closeCodeOf(view.errorSamples);
+  const at = view.connectionsLostAtSec === null ? '' : ` at ${formatCount(view.connectionsLostAtSec)} s`;
+  const what = config.reconnect ? `${formatCount(view.totals.disconnects - view.totals.reconnects)} of ${formatCount(config.connections)} lost${code}${at}; reconnecting` : `${formatCount(notOpen)} of ${formatCount(config.connections)} closed${code}${at}; reconnect off`;
+  return { text: what, tone: view.connectionsOpen === 0 ? 'bad' : 'warn' };
+}
+
+/** " (1006)": the WebSocket close code the client library quoted, or nothing. */
+function closeCodeOf(samples: readonly { kind: string; message: string }[]): string {
+  for (const sample of samples) {
+    const code = sample.kind === 'closed' ? /status code:? (\d{4})/.exec(sample.message)?.[1] : undefined;
+    if (code) return ` (${code})`;
+  }
+  return '';
+}
+
+/** A run that ended without a single connection ever open: nothing to chart or judge, one error box. */
+export function neverConnected(view: Pick<RunView, 'phase' | 'outcome' | 'totals'>): boolean {
+  return view.phase === 'done' && view.outcome.kind === 'failed' && view.totals.connectionsOpened === 0;
+}
+
+/** "no connection could be opened." of "no connection could be opened. WebSockets (json) to …". */
+export function firstSentence(text: string): string {
+  const end = text.search(/\.\s/);
+  return end < 0 ? text : text.slice(0, end + 1);
 }
 
 function clamp(share: number): number {

@@ -95,6 +95,8 @@ describe.each(VIEWPORTS)('the dashboard at $width x $height', (viewport) => {
     await page.getByTestId('run-bar').waitFor({ timeout: 1_000 });
     expect(Date.now() - clickedAt).toBeLessThan(1_000);
     expect(await inFirstScreen('run-bar')).toBe(true);
+    // The focus follows the run: Stop is next, for the keyboard as for the eye.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('run-stop');
     expect(await page.getByTestId('run-bar').getAttribute('data-phase')).toMatch(/^(preparing|connecting|starting|running)$/);
     expect(await page.getByTestId('setup-folded').textContent()).toMatch(/Echo · WebSockets \+ JSON · 20 connections every 250 ms · 2,048 B · 5 s/);
     await look('live-connecting', viewport);
@@ -145,9 +147,14 @@ describe.each(VIEWPORTS)('the dashboard at $width x $height', (viewport) => {
         const v = value.getBoundingClientRect();
         return { left: v.left, right: v.left + value.scrollWidth, top: v.top, bottom: v.bottom, tileRight: tile.getBoundingClientRect().right };
       });
-      return { tiles, sideways: root.scrollWidth - root.clientWidth, width: root.clientWidth };
+      // Chart text: legends, notes and the canvas's axis font (read from the plot's own size).
+      const chartText = [...root.querySelectorAll<HTMLElement>('.charts .legend li, .charts .note, .charts .plot')].map((e) => parseFloat(getComputedStyle(e).fontSize));
+      return { tiles, sideways: root.scrollWidth - root.clientWidth, downwards: root.scrollHeight - root.clientHeight, width: root.clientWidth, smallestChartText: Math.min(...chartText) };
     });
     expect(fit.sideways).toBe(0);
+    // A projector's screen holds it all: figures, charts and legends, nothing below the fold.
+    if (viewport.width >= 1280) expect(fit.downwards, `${fit.downwards} px below the screen`).toBe(0);
+    expect(fit.smallestChartText).toBeGreaterThanOrEqual(16);
     for (const tile of fit.tiles) expect(tile.right).toBeLessThanOrEqual(tile.tileRight + 1);
     for (let i = 1; i < fit.tiles.length; i++) {
       const [a, b] = [fit.tiles[i - 1]!, fit.tiles[i]!];

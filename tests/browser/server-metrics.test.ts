@@ -70,6 +70,13 @@ describe('server metrics in the dashboard', () => {
     for (const chart of ['cpu', 'connections', 'deliveries', 'gc', 'queue']) {
       expect(await page.locator(`[data-testid=chart-server-${chart}] canvas`).count(), chart).toBeGreaterThan(0);
     }
+    // One clock: every chart, the client's and the server's, draws the same x range, from the
+    // connecting before the first planned send (negative) to the last second any of them has.
+    const ranges = await page.evaluate(() => [...document.querySelectorAll('[data-testid^=chart-][data-x-min]')].map((e) => ({ id: e.getAttribute('data-testid'), min: Number(e.getAttribute('data-x-min')), max: Number(e.getAttribute('data-x-max')) })));
+    expect(ranges.map((r) => r.id)).toEqual(expect.arrayContaining(['chart-latency', 'chart-rate', 'chart-connections', 'chart-server-cpu', 'chart-server-deliveries']));
+    for (const range of ranges) expect({ id: range.id, min: range.min, max: range.max }, range.id!).toEqual({ id: range.id, min: ranges[0]!.min, max: ranges[0]!.max });
+    expect(ranges[0]!.min).toBeLessThan(0.5);
+    expect(ranges[0]!.max).toBeGreaterThanOrEqual(6);
     // The connections chart's legend shows the server's latest count: the 10 connections, closed by now or not.
     const limit = page.getByTestId('summary-limit');
     // 10 connections at 4 msg/s: neither side is near its limit over the sending seconds (the one
@@ -96,6 +103,9 @@ describe('server metrics in the dashboard', () => {
     await kept.waitFor();
     expect(Number(await kept.getAttribute('data-points'))).toBe(livePoints);
     expect(await page.locator('[data-testid=kept-chart-server-cpu] canvas').count()).toBeGreaterThan(0);
+    // The kept run draws on the same clock as the live one did.
+    expect(Number(await page.getByTestId('kept-chart-server-cpu').getAttribute('data-x-min'))).toBe(ranges[0]!.min);
+    expect(Number(await page.getByTestId('kept-chart-latency').getAttribute('data-x-max'))).toBe(ranges[0]!.max);
     expect(await page.locator('[data-testid=run-detail] [data-testid=summary-limit]').textContent()).toBe(liveLimit);
     await page.getByTestId('nav-run').click();
   }, 120_000);

@@ -45,6 +45,25 @@ describe('RunBar', () => {
     bar.done();
   });
 
+  it('turns amber, then red, with the reason when connections are lost and Reconnect is off', async () => {
+    const running: RunView = { ...(await baseView()), phase: 'running', outcome: { kind: 'running' }, sendStartUs: START_US, sendEndUs: START_US + 30_000_000 };
+    const closed = [{ kind: 'closed' as const, message: 'Connection closed during the run: WebSockets (json) to http://x: WebSocket closed with status code: 1006 (no reason given).', count: 50 }];
+    const some = render({ view: { ...running, connectionsOpen: 150, connectionsLostAtSec: 8, totals: { ...running.totals, disconnects: 50 }, errorSamples: closed }, nowUs: START_US + 11_200_000 });
+    expect(some.text('run-bar-detail')).toBe('11 of 30 s · 19 s left · 50 of 200 closed (1006) at 8 s; reconnect off');
+    expect(some.bar?.className).toMatch(/\bwarn\b/);
+    some.done();
+    const all = render({ view: { ...running, connectionsOpen: 0, connectionsLostAtSec: 8, totals: { ...running.totals, disconnects: 200 }, errorSamples: closed }, nowUs: START_US + 11_200_000 });
+    expect(all.text('run-bar-detail')).toBe('11 of 30 s · 19 s left · 200 of 200 closed (1006) at 8 s; reconnect off');
+    expect(all.bar?.className).toMatch(/\bbad\b/);
+    all.done();
+    // Ending: nothing is left, so the run is over; the bar does not say it waits for messages.
+    const ending = render({ view: { ...running, phase: 'draining', connectionsOpen: 0, connectionsLostAtSec: 8, totals: { ...running.totals, disconnects: 200 }, errorSamples: closed } });
+    expect(ending.text('run-bar-title')).toBe('Ending');
+    expect(ending.text('run-bar-detail')).toBe('200 of 200 closed (1006) at 8 s; reconnect off: nothing left to measure');
+    expect(ending.bar?.className).toMatch(/\bbad\b/);
+    ending.done();
+  });
+
   it('shows elapsed and remaining time while running, and the comparison step', async () => {
     const view: RunView = { ...(await baseView()), phase: 'running', outcome: { kind: 'running' }, sendStartUs: START_US, sendEndUs: START_US + 30_000_000 };
     const bar = render({ view, nowUs: START_US + 12_400_000, step: 'Comparison 2 of 4: Long Polling + JSON' });

@@ -39,6 +39,8 @@ function view(overrides: Partial<RunView>, outcome: RunOutcome = { kind: 'finish
     limit: explainLimit({ serverPeakCpuPercent: null, clientLagMs: 2, missedSlots: 0, sent: 0 }),
     sendStartUs: 0,
     sendEndUs: 0,
+    sendOffsetSec: null,
+    connectionsLostAtSec: null,
     recentLatency: null,
     ...overrides,
   };

@@ -51,7 +51,7 @@ for (const workers of ['2', '1']) describe(`live-bench against a hub in trouble,
     expectAccounting(result, 20 * (10_000 / 500));
   });
 
-  it('a hub killed mid-run: exit 1, the slots after the kill count as never sent', async () => {
+  it('a hub killed mid-run: the run ends early as failed, exit 1, the slots after the kill count as never sent', async () => {
     const victim = await startHub();
     try {
       const jsonPath = await tempFile('killed.json');
@@ -60,7 +60,8 @@ for (const workers of ['2', '1']) describe(`live-bench against a hub in trouble,
       });
       expect(run.code, run.stderr).toBe(1);
       const result = parseRunResult(await readFile(jsonPath, 'utf8'));
-      expect(result.outcome.kind).toBe('finished');
+      expect(result.outcome.kind).toBe('failed');
+      expect(run.stderr).toMatch(/live-bench: the run failed: every connection was closed by \d s and Reconnect is off/);
       expect(result.verdict.status).toBe('fail');
       expect(result.fates.notSent.disconnected).toBeGreaterThan(0);
       // Echo, 20 connections, one send each every 500 ms for 8 s: the kill takes none out of the plan.

@@ -1,7 +1,7 @@
 /**
  * The hub-sample process is killed in the middle of a run and started again on the same port:
- * without reconnect the run keeps what it measured and ends normally; with reconnect every
- * connection comes back, is counted, and its sends resume.
+ * without reconnect the run keeps what it measured and ends at once as failed (nothing is left to
+ * measure); with reconnect every connection comes back, is counted, and its sends resume.
  */
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -33,18 +33,20 @@ async function runThroughRestart(reconnect: boolean) {
     await sleep(4_000);
     const beforeKill = coordinator.aggregator.totals().received;
     hub.process.kill('SIGKILL');
+    const killedAtMs = Date.now();
+    const ended = coordinator.finished().then(() => Date.now() - killedAtMs);
     await sleep(1_500);
     hub = await startHub({ extraArgs: ['--port', String(port)] });
     await coordinator.finished();
-    return { coordinator, beforeKill };
+    return { coordinator, beforeKill, endedAfterKillMs: await ended };
   } finally {
     await hub.stop();
   }
 }
 
 describe('the hub stops and comes back mid-run', () => {
-  it('without reconnect: connections are counted as closed, what was measured is kept, the run ends', async () => {
-    const { coordinator, beforeKill } = await runThroughRestart(false);
+  it('without reconnect: connections are counted as closed, what was measured is kept, the run ends early as failed', async () => {
+    const { coordinator, beforeKill, endedAfterKillMs } = await runThroughRestart(false);
     const { aggregator } = coordinator;
     const totals = aggregator.totals();
     expect(beforeKill).toBeGreaterThan(50);
@@ -53,13 +55,16 @@ describe('the hub stops and comes back mid-run', () => {
     expect(aggregator.errorCounts().closed).toBe(10);
     expect(totals.received).toBeGreaterThanOrEqual(beforeKill);
     expect(aggregator.latency().count).toBe(totals.received);
-    // Nothing arrives after the connections closed.
-    const last = aggregator.points().at(-2)!;
+    // Nothing arrives after the connections closed: the run's last second, after every close, is empty.
+    const last = aggregator.points().at(-1)!;
     expect(last.received).toBe(0);
     expect(aggregator.errorSamples().find((s) => s.kind === 'closed')!.message).toMatch(/Connection closed during the run/);
     // The slots after the kill still came due: never sent, so the run cannot pass.
     const { fates, verdict, outcome } = runResult(coordinator, new Date(), 'test');
-    expect(outcome.kind).toBe('finished');
+    expect(outcome.kind).toBe('failed');
+    expect(outcome.reason).toMatch(/^every connection was closed by \d+ s and Reconnect is off: nothing was left to measure\. Connection closed during the run/);
+    // It ended once the closes were in, not after its planned 10 s and drain (about 6 s and more after the kill).
+    expect(endedAfterKillMs).toBeLessThan(5_000);
     expect(fates.notSent.disconnected).toBeGreaterThan(0);
     expect(verdict.status).toBe('fail');
   });

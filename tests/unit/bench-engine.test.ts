@@ -3,7 +3,7 @@
  * accounting of lost and duplicated messages, failures that do not stop the run.
  */
 import { describe, expect, it } from 'vitest';
-import { lostOf, unaccountedOf } from '../../core/run/fates.ts';
+import { arrivedOf, lostOf, notSentOf, unaccountedOf } from '../../core/run/fates.ts';
 import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
 import { runResult } from '../../core/run/result.ts';
 import type { RunCoordinator } from '../../core/run/coordinator.ts';
@@ -116,6 +116,47 @@ describe('a run with fake connections', () => {
     expect(aggregator.totals().sent).toBe(10 + sentBeforeClose);
     expect(result(coordinator).fates).toMatchObject({ planned: 20, underOneSecond: 12, lost: 1, notSent: { disconnected: 7 } });
     expect(result(coordinator).verdict.status).toBe('fail');
+  });
+
+  it('ends the run early as failed once every connection is closed and Reconnect is off: nothing is left to measure', async () => {
+    const { time, hub, coordinator } = fakeRun(config({ connections: 2, workers: 2, sendIntervalMs: 100, durationSec: 30 }), { deliveryDelayMs: 5 });
+    const startedUs = time.nowUs();
+    coordinator.start();
+    await time.advanceByMs(0);
+    expect(coordinator.sendWindowUs.runStartUs).toBe(startedUs);
+    await time.advanceByMs(250 + 3_000);
+    hub.connections[0]!.serverClose(new Error('WebSocket closed with status code: 1006 (no reason given).'));
+    await time.advanceByMs(1_500);
+    // One connection is left: the run goes on.
+    expect(coordinator.phase).toBe('running');
+    hub.connections[1]!.serverClose(new Error('WebSocket closed with status code: 1006 (no reason given).'));
+    await time.advanceByMs(3_000);
+    expect(coordinator.phase).toBe('done');
+    expect(coordinator.outcome.kind).toBe('failed');
+    expect(coordinator.outcome.reason).toMatch(/^every connection was closed by [45] s and Reconnect is off: nothing was left to measure\. .*1006/);
+    // Well before the planned 30 s.
+    expect(time.nowUs() - startedUs).toBeLessThan(10_000_000);
+    const run = result(coordinator);
+    expect(run.verdict.status).toBe('fail');
+    // The configuration's plan still counts whole: what the closes left unsent is the
+    // disconnections', never the client's (no missed slot), and every planned second has its point.
+    expect(run.fates.planned).toBe(2 * 10 * 30);
+    expect(run.fates.notSent.clientBehind ?? 0).toBe(0);
+    expect(run.totals.missedSlots).toBe(0);
+    expect(run.fates.notSent.disconnected).toBeGreaterThan(2 * 10 * 25);
+    expect(run.fates.lost).toBe(run.fates.planned - arrivedOf(run.fates) - notSentOf(run.fates));
+    expect(run.points.reduce((sum, p) => sum + p.fates.planned, 0)).toBe(run.fates.planned);
+  });
+
+  it('waits out a run whose connections all closed when Reconnect is on', async () => {
+    const { time, hub, coordinator } = fakeRun(config({ connections: 1, workers: 1, sendIntervalMs: 100, durationSec: 5, reconnect: true }), { deliveryDelayMs: 5 });
+    coordinator.start();
+    await time.advanceByMs(250 + 1_000);
+    hub.connections[0]!.serverClose(new Error('gone'));
+    await time.advanceByMs(2_500);
+    expect(coordinator.phase).toBe('running');
+    await time.advanceByMs(30_000);
+    expect(coordinator.outcome.kind).toBe('finished');
   });
 
   it('counts sends that left more than one interval late as missed slots', async () => {

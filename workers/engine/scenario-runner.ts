@@ -47,7 +47,7 @@ export interface RunnerContext {
 }
 
 export class ScenarioRunner {
-  readonly #loops: { loop: OpenLoop; spec: SendSpec }[] = [];
+  readonly #loops: { loop: OpenLoop; spec: SendSpec; pooled: PooledConnection }[] = [];
   readonly #payload: PayloadBuilder;
   readonly #intervalUs: number;
   /** Before "go" the warm-up's end is unknown, but anything that arrives then is from the very
@@ -84,7 +84,7 @@ export class ScenarioRunner {
       const unwritten: Unwritten = { count: 0, written: () => unwritten.count-- };
       const loop = new OpenLoop(this.ctx.clock, this.ctx.timers, go.sendStartUs + offsetUs, this.#intervalUs, go.sendEndUs,
         (plannedUs, sendLagUs, seq) => this.#send(pooled, spec, sendBytes, unwritten, plannedUs, sendLagUs, seq));
-      this.#loops.push({ loop, spec });
+      this.#loops.push({ loop, spec, pooled });
       loop.start();
     });
   }
@@ -98,13 +98,18 @@ export class ScenarioRunner {
    * Stops every schedule now (the drain is over); messages in flight may still arrive. Slots
    * that came due and never fired because the client fell behind are counted as planned, not
    * sent and missed: a client too slow to send its plan must never pass for having planned less.
+   * A run ended early because every connection closed (core/run/coordinator.ts) stops before its
+   * planned end: the slots left of a closed connection are planned and never sent for its
+   * disconnection, as they would have been had the run waited for them, never the client's fault.
    */
   stop(): void {
-    for (const { loop, spec } of this.#loops) {
+    for (const { loop, spec, pooled } of this.#loops) {
       for (const plannedUs of loop.stop()) {
         if (!this.#measured(plannedUs)) continue;
         this.#plan(plannedUs, spec);
-        if (spec.absent < spec.recipients) this.ctx.stats.recordUnfired(plannedUs, spec.recipients - spec.absent);
+        if (spec.absent >= spec.recipients) continue;
+        if (pooled.state === 'closed' || pooled.state === 'failed') this.#notSent(true, plannedUs, 'disconnected', spec);
+        else this.ctx.stats.recordUnfired(plannedUs, spec.recipients - spec.absent);
       }
     }
   }

@@ -78,6 +78,9 @@ describe('serverSecond', () => {
     const after = readMetrics(metricsText(quiet), 1_000_000);
     expect(serverSecond(0, before, null).cpuPercent).toBeNull();
     expect(serverSecond(1, after, before).deliveriesPerSec).toBeNull();
+    // The charts mark it: a restart is known here.
+    expect(serverSecond(1, after, before).restarted).toBe(true);
+    expect(serverSecond(1, before, before).restarted).toBeUndefined();
   });
 
   it('numbers readings by the run second they close, never twice the same', () => {
