@@ -1,0 +1,124 @@
+/**
+ * Retakes the documentation's pictures from the current page, so they can be retaken after each
+ * change (`npm run screenshots`, which builds the dashboard first; the hub-sample must be built).
+ * It starts its own hub-sample (scripts/hub.mjs), drives the dashboard in Chromium through
+ * playwright-core and saves:
+ * - docs/dashboard.png: a finished 200-connection echo run over WebSockets + MessagePack, 1440x900;
+ * - docs/presentation.png: that run in presentation mode, 1280x720;
+ * - docs/capacity.png: the step chart and the answer card after a short capacity search against a
+ *   hub limited to 270 msg/s, 1440 px wide.
+ * Pictures only: Playwright watches every WebSocket frame and costs the browser several times its
+ * own CPU, so nothing taken here is a measurement (bench/ measures).
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { REPO_ROOT, startHub } from './hub.mjs';
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The browser tests' arguments (tests/support/browser.ts), kept equal so the page looks the same. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--ignore-certificate-errors',
+];
+const DOCS_DIR = path.join(REPO_ROOT, 'docs');
+const WIDE = { width: 1440, height: 900 };
+const PROJECTOR = { width: 1280, height: 720 };
+/** Messages per second the capacity picture's hub delivers promptly (hub-sample/DeliveryLimit.cs). */
+const CAPACITY_LIMIT_PER_S = 270;
+
+function checkBuilt() {
+  const problems = [];
+  if (!existsSync(path.join(REPO_ROOT, 'dist/index.html'))) problems.push("The dashboard is not built (dist/index.html is missing): run 'npx vite build' first, or 'npm run screenshots', which does.");
+  if (!existsSync(CHROMIUM_PATH)) problems.push(`Chromium is not at ${CHROMIUM_PATH}: install it ('apt-get install -y chromium') or set CHROMIUM_PATH.`);
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(problem);
+    process.exit(2);
+  }
+}
+
+/** A fresh Chromium profile on a page of `hub`; closes both in `close()`. */
+async function openDashboard(hubUrl, viewport) {
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'live-bench-screenshots-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, viewport });
+  const page = await context.newPage();
+  await page.goto(hubUrl);
+  await page.getByTestId('start').waitFor();
+  return {
+    page,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves what `target` (a page, or one element of it) shows into docs/`name`. */
+async function save(target, name) {
+  const file = path.join(DOCS_DIR, name);
+  await target.screenshot({ path: file });
+  console.log(`saved ${path.relative(REPO_ROOT, file)}`);
+}
+
+/** The finished echo run, then the same run presented. */
+async function echoRun() {
+  const hub = await startHub();
+  const { page, close } = await openDashboard(hub.httpUrl, WIDE);
+  try {
+    await page.selectOption('select[name=scenario]', 'echo');
+    await page.selectOption('select[name=transport]', 'WebSockets');
+    await page.selectOption('select[name=protocol]', 'messagepack');
+    await page.fill('input[name=connections]', '200');
+    await page.fill('input[name=sendIntervalMs]', '1000');
+    await page.fill('input[name=durationSec]', '15');
+    await page.getByTestId('start').click();
+    await page.waitForSelector('[data-testid=run-bar][data-phase=done]', { timeout: 120_000 });
+    // Let the charts draw their last second before the picture.
+    await page.waitForTimeout(1_500);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await save(page, 'dashboard.png');
+
+    await page.setViewportSize(PROJECTOR);
+    await page.getByTestId('nav-present').click();
+    await page.getByTestId('presentation').waitFor();
+    await page.waitForTimeout(1_500);
+    await save(page, 'presentation.png');
+  } finally {
+    await close();
+    await hub.stop();
+  }
+}
+
+/** A short capacity search (rate ramp, 20 connections) against a hub that breaks at a known rate. */
+async function capacitySearch() {
+  const hub = await startHub({ extraArgs: ['--EnableTestHubs', 'true', '--TestMessageRateLimit', String(CAPACITY_LIMIT_PER_S)] });
+  const { page, close } = await openDashboard(hub.httpUrl, WIDE);
+  try {
+    await page.fill('input[name=connections]', '20');
+    await page.getByTestId('mode-find-capacity').click();
+    await page.getByTestId('capacity-ramp').selectOption('rate');
+    for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '5'], ['settle-sec', '1'], ['bisect', '1']]) {
+      await page.getByTestId(`capacity-${field}`).fill(value);
+    }
+    await page.getByTestId('find-capacity-start').click();
+    await page.getByTestId('capacity-export-json').waitFor({ timeout: 240_000 });
+    await page.waitForTimeout(1_500);
+    await save(page.getByTestId('capacity-results'), 'capacity.png');
+  } finally {
+    await close();
+    await hub.stop();
+  }
+}
+
+checkBuilt();
+await echoRun();
+await capacitySearch();
