@@ -15,21 +15,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 import { REPO_ROOT, startHub } from './hub.mjs';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** The browser tests' arguments (tests/support/browser.ts), kept equal so the page looks the same. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--ignore-certificate-errors',
-];
 const DOCS_DIR = path.join(REPO_ROOT, 'docs');
 const WIDE = { width: 1440, height: 900 };
 const PROJECTOR = { width: 1280, height: 720 };

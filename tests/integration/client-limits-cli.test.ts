@@ -8,31 +8,16 @@
  *   engine threads die in the step (ERR_WORKER_OUT_OF_MEMORY) and the step is the client's;
  * - planned drops a verdict could not count are refused before anything runs (exit 2).
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCapacityResult } from '../../core/capacity/capacity-result.ts';
 import { failuresOfSide } from '../../core/client/connect-causes.ts';
-import { REPO_ROOT, startHub, type RunningHub } from '../support/hub-process.ts';
-import { liveBench, type CliRun } from '../support/live-bench.ts';
+import { startHub, type RunningHub } from '../support/hub-process.ts';
+import { liveBench } from '../support/live-bench.ts';
 
 const short = ['--step-duration', '3', '--settle', '1', '--quiet'];
-
-/** The built runner started by bash with `limits` applied first, e.g. `ulimit -n 150`. */
-function liveBenchLimited(limits: string, nodeArgs: string[], args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn('bash', ['-c', `${limits}; exec "$0" "$@"`, process.execPath, ...nodeArgs, path.join(REPO_ROOT, 'bin/live-bench.js'), ...args], { cwd: REPO_ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }));
-  });
-}
 
 async function tempFile(name: string): Promise<string> {
   return path.join(await mkdtemp(path.join(os.tmpdir(), 'live-bench-limits-')), name);
@@ -49,8 +34,8 @@ describe('the client\'s limits are the client\'s', () => {
 
   it('a connections ramp out of file descriptors: warned before it connects, then limited by the client, exit 1', async () => {
     // The JSON is written to stdout: at the limit, a file could not be opened either.
-    const run = await liveBenchLimited('ulimit -n 150', [], ['--find-capacity', '--endpoint', `${hub.httpUrl}/signalrbench`, '--ramp', 'connections',
-      '--start', '50', '--step', '100', '--max', '350', '--bisect', '0', ...short, '--json', '-']);
+    const run = await liveBench(['--find-capacity', '--endpoint', `${hub.httpUrl}/signalrbench`, '--ramp', 'connections',
+      '--start', '50', '--step', '100', '--max', '350', '--bisect', '0', ...short, '--json', '-'], undefined, 150);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/^live-bench: warning: Steps above about \d+ connections will run out of this runner's 150 open files \(EMFILE\): they will be judged client-limited/m);
     // With --json - standard output is the capacity document alone; the summary goes to standard error.
@@ -74,7 +59,7 @@ describe('the client\'s limits are the client\'s', () => {
   });
 
   it('a single run that cannot fit in the open files is refused before it connects, saying what to type', async () => {
-    const run = await liveBenchLimited('ulimit -n 150', [], ['--endpoint', `${hub.httpUrl}/signalrbench`, '--connections', '400', '--duration', '3', '--quiet']);
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--connections', '400', '--duration', '3', '--quiet'], undefined, 150);
     expect(run.code).toBe(2);
     expect(run.elapsedMs).toBeLessThan(10_000);
     expect(run.stderr).toMatch(/400 connections need at least as many open files, but this runner may open 150 .*ulimit -n/);
@@ -85,8 +70,8 @@ describe('the client\'s limits are the client\'s', () => {
   it('engine threads that run out of heap in a step: that step is the client\'s, exit 1', async () => {
     const jsonPath = await tempFile('heap.json');
     // 24 MB holds 50 connections per thread, not 1,000: the threads die while the second step opens them.
-    const run = await liveBenchLimited('true', ['--max-old-space-size=24'], ['--find-capacity', '--endpoint', `${hub.httpUrl}/signalrbench`, '--ramp', 'connections',
-      '--start', '100', '--step', '1900', '--max', '2000', '--workers', '2', '--bisect', '0', ...short, '--json', jsonPath]);
+    const run = await liveBench(['--find-capacity', '--endpoint', `${hub.httpUrl}/signalrbench`, '--ramp', 'connections',
+      '--start', '100', '--step', '1900', '--max', '2000', '--workers', '2', '--bisect', '0', ...short, '--json', jsonPath], undefined, undefined, ['--max-old-space-size=24']);
     expect(run.code, run.stderr).toBe(1);
     const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
     expect(result.steps[0]!.judgement.passed).toBe(true);

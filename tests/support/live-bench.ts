@@ -13,11 +13,13 @@ export interface CliRun {
 
 /** @param during called with the running process, e.g. to signal it mid-run.
  *  @param openFiles when given, the runner's limit of open files (`ulimit -n`), as a user's
- *  shell can set it: a client that runs out of file descriptors. */
-export function liveBench(args: string[], during?: (child: ChildProcess) => void, openFiles?: number): Promise<CliRun> {
+ *  shell can set it: a client that runs out of file descriptors.
+ *  @param nodeArgs options for node itself, e.g. `--max-old-space-size=24` (V8 applies it to
+ *  each engine thread too): a client that runs out of memory. */
+export function liveBench(args: string[], during?: (child: ChildProcess) => void, openFiles?: number, nodeArgs: string[] = []): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const runner = [path.join(REPO_ROOT, 'bin/live-bench.js'), ...args];
+    const runner = [...nodeArgs, path.join(REPO_ROOT, 'bin/live-bench.js'), ...args];
     const child = openFiles === undefined
       ? spawn(process.execPath, runner, { cwd: REPO_ROOT })
       : spawn('bash', ['-c', `ulimit -n ${openFiles} && exec "$0" "$@"`, process.execPath, ...runner], { cwd: REPO_ROOT });
