@@ -32,7 +32,9 @@ async function run(endpoint: string) {
   await page.fill('input[name=workers]', '1');
   await page.fill('input[name=warmupSec]', '0');
   await page.click('button[data-testid=start]');
-  await page.waitForSelector('[data-testid=summary][data-phase=done]', { timeout: 60_000 });
+  // A run that finished shows its summary; one that never connected, the one error box instead.
+  await page.waitForSelector('[data-testid=summary][data-phase=done], [data-testid=failed-run]', { timeout: 60_000 });
+  if (await page.getByTestId('failed-run').count() > 0) return { outcome: 'failed', received: 0, planned: 0, text: (await page.textContent('body')) ?? '' };
   const summary = page.getByTestId('summary');
   return {
     outcome: await summary.getAttribute('data-outcome'),
