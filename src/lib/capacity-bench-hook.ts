@@ -3,7 +3,7 @@
  * setup and `capacity=<ramp>:<start>:<step>:<max>:<stepSec>:<settleSec>:<bisectSteps>` in the
  * query, the page runs the search from that setup through its RunController as soon as it loads
  * and POSTs the search's document (core/capacity/) to `<url>`. Chromium is launched directly, not
- * under Playwright (see bench-hook.ts).
+ * under Playwright (see bench-hook.ts). In the bench build only, like bench-hook.ts.
  */
 import { systemClock, systemTimers } from '../../core/clocks/index.ts';
 import { browserConnectionCapacity, type RunConfig } from '../../core/run/index.ts';
