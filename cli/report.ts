@@ -47,7 +47,7 @@ export function progressLine(aggregator: RunAggregator, phase: string, connectio
     `under 1 s ${judged === null ? '–' : formatShare(judged)}`,
     `lag ${(last?.eventLoopLagMs ?? 0).toFixed(0)} ms`,
     `missed ${formatCount(totals.missedSlots)}`,
-    ...(last?.reconnects || last?.dropped ? [`dropped ${formatCount(last.dropped ?? 0)}/s  back ${formatCount(last.reconnects ?? 0)}/s`] : []),
+    ...(last?.reconnects || last?.dropped ? [`dropped ${formatCount(last.dropped)}/s  back ${formatCount(last.reconnects)}/s`] : []),
     ...(totals.foreign > 0 ? [`foreign ${formatCount(totals.foreign)}`] : []),
     `errors ${formatCount(errors)}`,
   ].join('  ');
