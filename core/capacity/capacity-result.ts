@@ -8,6 +8,7 @@ import type { LatencySummary } from '../latency/index.ts';
 import { bounds, breakConfirmed, type StepPhase, type JudgedLoad } from './search-plan.ts';
 import { plannedSendRate, type CapacitySettings } from './settings.ts';
 import { judgeStep, stepHealth, type ClientContext, type LimitedBy, type StepHealth, type StepJudgement } from './step-judge.ts';
+import { BenchError } from '../errors/index.ts';
 
 export const CAPACITY_FORMAT = 'signalr-live-bench/capacity';
 /** 2: the fields version 1 grew without a bump always present; a version 1 document is brought to
@@ -156,7 +157,7 @@ export function parseCapacityResult(text: string): CapacityResult {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
+    throw new BenchError('parse', `This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
   }
   return capacityFromValue(value);
 }
@@ -164,15 +165,15 @@ export function parseCapacityResult(text: string): CapacityResult {
 export function capacityFromValue(value: unknown): CapacityResult {
   const doc = value as Partial<CapacityResult> | null;
   if (!doc || doc.format !== CAPACITY_FORMAT) {
-    throw new Error(`This JSON is not a SignalR Live Bench capacity search (its "format" is ${JSON.stringify(doc?.format)}, expected "${CAPACITY_FORMAT}").`);
+    throw new BenchError('parse', `This JSON is not a SignalR Live Bench capacity search (its "format" is ${JSON.stringify(doc?.format)}, expected "${CAPACITY_FORMAT}").`);
   }
   if (!READABLE_VERSIONS.includes(doc.version as number)) {
-    throw new Error(`This capacity search was written in format version ${String(doc.version)}; this version of the tool reads versions ${READABLE_VERSIONS.join(' and ')}.`);
+    throw new BenchError('parse', `This capacity search was written in format version ${String(doc.version)}; this version of the tool reads versions ${READABLE_VERSIONS.join(' and ')}.`);
   }
   for (const key of ['base', 'settings', 'steps', 'finding'] as const) {
-    if (doc[key] === undefined) throw new Error(`This capacity search has no "${key}": it is incomplete or damaged.`);
+    if (doc[key] === undefined) throw new BenchError('parse', `This capacity search has no "${key}": it is incomplete or damaged.`);
   }
-  if (!Array.isArray(doc.steps)) throw new Error('This capacity search\'s "steps" is not a list: it is incomplete or damaged.');
+  if (!Array.isArray(doc.steps)) throw new BenchError('parse', 'This capacity search\'s "steps" is not a list: it is incomplete or damaged.');
   return upgradeCapacityResult({ connectionCap: null, running: false, client: 'unknown', ...doc } as CapacityResult);
 }
 

@@ -14,6 +14,7 @@ import type { ErrorCounts, ErrorSample, WorkerTotals } from './protocol.ts';
 import type { ServerMetricsRecord } from '../server-metrics/index.ts';
 import type { ClockJudgement, ClockRound } from '../clocks/index.ts';
 import { runClocks } from './clocks.ts';
+import { BenchError } from '../errors/index.ts';
 import { RUN_RESULT_VERSION, upgradeRunResult } from './upgrade.ts';
 
 export { RUN_RESULT_VERSION, upgradeRunResult, upgradeFates } from './upgrade.ts';
@@ -187,24 +188,24 @@ export function parseRunResult(text: string): RunResult {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
+    throw new BenchError('parse', `This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
   }
   const doc = value as Partial<RunResult> | null;
   if (!doc || doc.format !== RUN_RESULT_FORMAT) {
-    throw new Error(`This JSON is not a SignalR Live Bench run (its "format" is ${JSON.stringify(doc?.format)}, expected "${RUN_RESULT_FORMAT}").`);
+    throw new BenchError('parse', `This JSON is not a SignalR Live Bench run (its "format" is ${JSON.stringify(doc?.format)}, expected "${RUN_RESULT_FORMAT}").`);
   }
   if ((doc.version as number | undefined) === 1) {
-    throw new Error('This run was written by an earlier version (format 1), whose verdict counted only the messages that arrived. Its figures cannot be judged by the current rule: run it again.');
+    throw new BenchError('parse', 'This run was written by an earlier version (format 1), whose verdict counted only the messages that arrived. Its figures cannot be judged by the current rule: run it again.');
   }
   if (!READABLE_VERSIONS.includes(doc.version as number)) {
-    throw new Error(`This run was written in format version ${String(doc.version)}; this version of the tool reads versions ${READABLE_VERSIONS.join(' and ')}.`);
+    throw new BenchError('parse', `This run was written in format version ${String(doc.version)}; this version of the tool reads versions ${READABLE_VERSIONS.join(' and ')}.`);
   }
   for (const key of ['config', 'outcome', 'verdict', 'fates', 'totals', 'latency', 'points'] as const) {
-    if (doc[key] === undefined) throw new Error(`This run file has no "${key}": it is incomplete or damaged.`);
+    if (doc[key] === undefined) throw new BenchError('parse', `This run file has no "${key}": it is incomplete or damaged.`);
   }
   // Optional (absent when server metrics were off), but when present the charts read it.
   if (doc.server !== undefined && (doc.server === null || typeof doc.server !== 'object' || !Array.isArray(doc.server.points))) {
-    throw new Error('This run file\'s "server" metrics have no list of points: it is damaged. Remove its "server" field to import the rest.');
+    throw new BenchError('parse', 'This run file\'s "server" metrics have no list of points: it is damaged. Remove its "server" field to import the rest.');
   }
   return upgradeRunResult(doc as RunResult);
 }
