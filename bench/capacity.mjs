@@ -2,7 +2,8 @@
 // the headless runner with 1,000 connections (rate ramp), then the same search from one browser
 // tab (which holds at most 255 WebSockets, so it must name itself client-limited), then one tab
 // within its cap (250 connections) to show who breaks first. Chromium is launched directly (the
-// page reports back, src/lib/capacity-bench-hook.ts). Needs `npm run build` and the built hub.
+// page reports back, src/lib/capacity-bench-hook.ts). Needs `npm run build:bench` (the dashboard with
+// its benchmark hooks: the product's build leaves them out), `npm run build:cli` and the built hub.
 //   node bench/capacity.mjs            (about 15 minutes; CAPACITY_STEP_SEC=10 halves it)
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

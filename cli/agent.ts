@@ -7,7 +7,8 @@ import { systemClock } from '../core/clocks/index.ts';
 import { AgentRelay, CLOCK_ROUND_MAX_MS, type AgentRunReport, type AgentInfo } from '../core/fleet/index.ts';
 import { openControlConnection } from '../signalr/control-connection.ts';
 import { AGENT_USAGE, parseAgentArgs } from './agent-args.ts';
-import type { Output } from './output.ts';
+import { exitCodeOf, type Output } from './output.ts';
+import { BenchError, errorMessageOf } from '../core/errors/index.ts';
 import { enginePort, runsInThreads } from './engine-ports.ts';
 
 /** With --once, how much longer than a clock round an agent waits for "run-over" before leaving. */
@@ -28,8 +29,8 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
   try {
     control = await openControlConnection(controlUrl);
   } catch (error) {
-    io.err(`live-bench: ${(error as Error).message}`);
-    return 3;
+    io.err(`live-bench: ${errorMessageOf(error)}`);
+    return exitCodeOf(error);
   }
   let runs = 0;
   let leaving = false;
@@ -69,10 +70,12 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
   try {
     await control.invoke('JoinSession', session, JSON.stringify(info));
   } catch (error) {
-    io.err(`live-bench: could not join session ${session}: ${joinFailure((error as Error).message, controlUrl)}`);
+    // The control hub answered and would not take this agent (no such session, or it refused the call).
+    const refusal = new BenchError('refused', `could not join session ${session}: ${joinFailure(errorMessageOf(error), controlUrl)}`, { cause: error });
+    io.err(`live-bench: ${refusal.message}`);
     leaving = true;
     await control.stop();
-    return 3;
+    return exitCodeOf(refusal);
   }
   io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${runsInThreads(threads) ? `${threads} worker threads` : 'one engine in its own thread'}; waiting for the dashboard to start a run (Ctrl+C to leave).`);
   process.once('SIGINT', () => leave(0));

@@ -12,7 +12,6 @@ import {
   CapacitySearch,
   stepByIndex,
   limitedByText,
-  heldPerSecOf,
   judgedLoadOf,
   type CapacityResult,
   type CapacityStep,
@@ -104,7 +103,7 @@ export function stepLine(result: CapacityResult, step: CapacityStep): string {
   return [
     `step ${step.index} ${step.phase.padEnd(6)} ${loadText(result, step)}`,
     `open ${formatCount(step.connectionsOpened)}`,
-    `held ${formatCount(heldPerSecOf(step))}/s`,
+    `held ${formatCount(step.heldPerSec)}/s`,
     step.latency.count > 0 ? `p99 ${formatMs(step.latency.p99Us)}` : 'nothing arrived',
     `under 1 s ${step.verdict.share === null ? '–' : formatShare(step.verdict.share)}`,
     `delivery ${step.verdict.delivery === null ? '–' : formatShare(step.verdict.delivery)}`,

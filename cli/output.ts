@@ -1,5 +1,6 @@
 /** Where the runner's words go, what its exit codes mean (see USAGE in cli/args.ts), and how it writes its result files. */
 import { writeFile } from 'node:fs/promises';
+import { errorCodeOf, errorMessageOf, type BenchErrorCode } from '../core/errors/index.ts';
 
 export interface Output {
   out(line: string): void;
@@ -12,16 +13,34 @@ export const consoleOutput: Output = { out: (line) => console.log(line), err: (l
  *  itself failed (an internal error: never a verdict on the service). */
 export const EXIT = { passed: 0, notPassed: 1, badInput: 2, nothingMeasured: 3, crashed: 4 } as const;
 
+/** The exit code of an error that ends the runner, by its code (core/errors/): what a person gave
+ *  it (a setting, a file) is bad input; a hub that did not answer or said no leaves nothing measured;
+ *  anything else is the runner's own failure. */
+const EXIT_BY_CODE: Record<BenchErrorCode, number> = {
+  badInput: EXIT.badInput,
+  parse: EXIT.badInput,
+  notFound: EXIT.badInput,
+  couldNotConnect: EXIT.nothingMeasured,
+  refused: EXIT.nothingMeasured,
+  internal: EXIT.crashed,
+};
+
+export function exitCodeOf(error: unknown): number {
+  return EXIT_BY_CODE[errorCodeOf(error)];
+}
+
 /**
  * The runner's top level (bin/live-bench.js): runs `main` and turns an error that escapes it into
- * exit 4 with its message, so a CI job can tell the tool's failure from a failed run (exit 1).
+ * its exit code (exitCodeOf) with its message: 4 for an internal error, so a CI job can tell the
+ * tool's failure from a failed run (exit 1).
  */
 export async function runCli(main: (argv: string[], io: Output) => Promise<number>, argv: string[], io: Output = consoleOutput): Promise<number> {
   try {
     return await main(argv, io);
   } catch (error) {
-    io.err(crashText(error));
-    return EXIT.crashed;
+    const code = exitCodeOf(error);
+    io.err(code === EXIT.crashed ? crashText(error) : `live-bench: ${errorMessageOf(error)}`);
+    return code;
   }
 }
 

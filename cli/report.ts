@@ -1,11 +1,11 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
-import { dropPlanText, dropsText, resentText } from '../core/drops/index.ts';
-import { fatesText, unaccountedOf, outcomeText, recentRates, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
+import { dropPlanText, dropsText } from '../core/drops/index.ts';
+import { unaccountedOf, outcomeText, recentRates, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
 import { clientSchedule } from '../core/client/index.ts';
-import { formatBytes, formatCount, formatMs, formatShare } from '../core/format.ts';
+import { formatCount, formatMs, formatShare } from '../core/format.ts';
 import { judgeTiers, tierLoad } from '../core/tiers/index.ts';
 import type { EditionId } from '../core/guide/index.ts';
-import { serverLines } from '../core/report/index.ts';
+import { runSummary, serverLines } from '../core/report/index.ts';
 import type { ServerMetricsRecord } from '../core/server-metrics/index.ts';
 
 /**
@@ -47,28 +47,31 @@ export function progressLine(aggregator: RunAggregator, phase: string, connectio
     `under 1 s ${judged === null ? '–' : formatShare(judged)}`,
     `lag ${(last?.eventLoopLagMs ?? 0).toFixed(0)} ms`,
     `missed ${formatCount(totals.missedSlots)}`,
-    ...(last?.reconnects || last?.dropped ? [`dropped ${formatCount(last.dropped ?? 0)}/s  back ${formatCount(last.reconnects ?? 0)}/s`] : []),
+    ...(last?.reconnects || last?.dropped ? [`dropped ${formatCount(last.dropped)}/s  back ${formatCount(last.reconnects)}/s`] : []),
     ...(totals.foreign > 0 ? [`foreign ${formatCount(totals.foreign)}`] : []),
     `errors ${formatCount(errors)}`,
   ].join('  ');
 }
 
 export function summaryText(result: RunResult): string {
-  const { config, totals, latency } = result;
+  const { config, totals } = result;
+  // The one rule and window (core/client/schedule.ts) the summary's "Limit" line also uses.
+  const schedule = clientSchedule({ points: result.points, missedSlots: totals.missedSlots, sent: totals.sent });
+  const summary = runSummary({ ...result, schedule });
   const lines = [
     `${config.scenario} over ${config.transport} (${config.protocol}) to ${config.endpointUrl}`,
     `${formatCount(config.connections)} connections, ${formatCount(config.messageBytes)} B every ${formatCount(config.sendIntervalMs)} ms for ${config.durationSec} s`,
     `Connections: ${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed, ${formatCount(totals.disconnects)} lost during the run, ${formatCount(totals.reconnects)} reconnected; connect p50 ${formatMs(result.connectTimes.p50Us)}, p99 ${formatMs(result.connectTimes.p99Us)}`,
     ...(result.drops ? [`Drops: ${dropPlanText(result.drops.settings, result.drops.stateful, config.endpointUrl)}`, `Reconnects: ${dropsText(result.drops)}`] : []),
     `Outcome: ${outcomeText(result.outcome, config.durationSec)}`,
-    `Planned receptions: ${fatesText(result.fates)}`,
-    `Messages: sent ${formatCount(totals.sent)}, received ${formatCount(totals.received)}, duplicated ${formatCount(totals.duplicated)}${foreignText(totals.foreign)}`,
-    `Bytes (encoded): sent ${formatBytes(totals.sentBytes)}, received ${formatBytes(totals.receivedBytes)}`,
-    ...(resentText(totals) ? [`Resent: ${resentText(totals)}`] : []),
+    `Planned receptions: ${summary.fates}`,
+    `Messages: ${[...summary.messages, summary.stale, summary.foreign].filter(Boolean).join(', ')}`,
+    `Bytes (encoded): ${summary.bytes.join(', ')}`,
+    ...(summary.resent ? [`Resent: ${summary.resent}`] : []),
     // Unknown figures read "–" (formatMs of null), never 0.
-    `Latency from planned send time: p50 ${formatMs(latency.p50Us)}, p90 ${formatMs(latency.p90Us)}, p99 ${formatMs(latency.p99Us)}, p99.9 ${formatMs(latency.p999Us)}, max ${formatMs(latency.maxUs)} ` +
-      (latency.count > 0 ? `(from actual send time: p99 ${formatMs(result.uncorrectedLatency.p99Us)})` : '(no message was received)'),
-    clientLine(result),
+    `Latency from planned send time: ${summary.latency.join(', ')} ${summary.latencyKnown ? `(${summary.uncorrected})` : '(no message was received)'}`,
+    `Client: ${summary.client.join(', ')}` +
+      (summary.clientBehind ? `. This client could not keep the schedule (it ${summary.clientBehind}): the figures include its own delay. Use more workers or fewer connections per machine.` : '.'),
     ...serverLines(result),
     ...tierLines(result, 'current'),
     ...tierLines(result, '2019'),
@@ -77,20 +80,6 @@ export function summaryText(result: RunResult): string {
   for (const sample of result.errorSamples) lines.push(`Error (${sample.kind}) x${formatCount(sample.count)}: ${sample.message}`);
   for (const failure of result.workerFailures) lines.push(failure);
   return lines.join('\n');
-}
-
-/** Another run's messages on the same hub: counted apart, said when there were any. */
-function foreignText(foreign: number | undefined): string {
-  return foreign ? `, foreign ${formatCount(foreign)} (another run or client on this hub: not counted as arrivals)` : '';
-}
-
-function clientLine(result: RunResult): string {
-  // The one rule and window (core/client/schedule.ts) the summary's "Limit" line also uses.
-  const schedule = clientSchedule({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent });
-  const backedUp = result.totals.backedUp > 0 ? `, slots not sent because a connection was backed up ${formatCount(result.totals.backedUp)}` : '';
-  const skew = result.totals.negativeLatencies > 0 ? `, receptions before their planned time (clocks apart) ${formatCount(result.totals.negativeLatencies)}` : '';
-  return `Client: worst lag while sending ${schedule.lagMs === null ? '–' : `${schedule.lagMs.toFixed(1)} ms`}, sends that missed their slot ${formatCount(result.totals.missedSlots)}${backedUp}${skew}` +
-    (schedule.kept === false ? `. This client could not keep the schedule (it ${schedule.reasons.join(' and ')}): the figures include its own delay. Use more workers or fewer connections per machine.` : '.');
 }
 
 function tierLines(result: RunResult, editionId: EditionId): string[] {

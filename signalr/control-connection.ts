@@ -7,6 +7,7 @@
 import { HubConnectionBuilder, LogLevel, NullLogger } from '@microsoft/signalr';
 import { ExplainingHttpClient } from './explaining-http-client.ts';
 import { classifySignalRError } from './errors.ts';
+import { BenchError } from '../core/errors/index.ts';
 
 export interface ControlConnection {
   invoke<T = void>(method: string, ...args: unknown[]): Promise<T>;
@@ -16,7 +17,7 @@ export interface ControlConnection {
   stop(): Promise<void>;
 }
 
-/** Opens a control connection; a failure is thrown as an Error that says what to check. */
+/** Opens a control connection; a failure is thrown as a BenchError (couldNotConnect) that says what to check. */
 export async function openControlConnection(url: string): Promise<ControlConnection> {
   // The reason a fetch failed (ENOTFOUND, ECONNREFUSED) kept in the message, as for benchmark connections.
   const hub = new HubConnectionBuilder().withUrl(url, { httpClient: new ExplainingHttpClient(NullLogger.instance) }).configureLogging(LogLevel.None).build();
@@ -24,7 +25,7 @@ export async function openControlConnection(url: string): Promise<ControlConnect
     await hub.start();
   } catch (error) {
     const { message } = classifySignalRError(error, { endpointUrl: url, transport: 'WebSockets', protocol: 'json', reconnect: false });
-    throw new Error(`Cannot reach the control hub: ${message.replace(/\.+$/, '')}. The control hub is the hub-sample's /control (setting EnableControlHub).`);
+    throw new BenchError('couldNotConnect', `Cannot reach the control hub: ${message.replace(/\.+$/, '')}. The control hub is the hub-sample's /control (setting EnableControlHub).`);
   }
   return {
     invoke: (method, ...args) => hub.invoke(method, ...args),

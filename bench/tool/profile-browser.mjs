@@ -2,7 +2,7 @@
 // finding where the tab's worker CPU goes (lib/cdp-profile.mjs; summarise with
 // bench/tool/profile-summary.mjs). Not a benchmark: the profiler's sampling costs CPU.
 // Usage: BENCH_PORT_BASE=5320 node bench/tool/profile-browser.mjs [intervalMs=250] [clients=tab,browserRaw] [durationSec=16]
-// Needs the builds of bench:tool (dist/, dist-bench/, the hub). Profiles go to BENCH_CPU_PROFILE_DIR
+// Needs the builds of bench:tool (`npm run build:bench`: dist/ with the benchmark hook and dist-bench/; the hub). Profiles go to BENCH_CPU_PROFILE_DIR
 // (default a temporary folder), from 8 s after the page loads for 6 s (BENCH_CPU_PROFILE_FROM_SEC/SEC).
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';

@@ -60,11 +60,12 @@ if (unknownClients.length > 0) {
 const startedAt = new Date();
 const log = (line) => console.error(`[${((Date.now() - startedAt.getTime()) / 1_000).toFixed(0).padStart(4)} s] ${line}`);
 if (process.env.BENCH_NO_BUILD !== '1') {
-  log('building the dashboard, the headless runner, the hub-sample and the comparison clients\' kit...');
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  log('building the headless runner, the hub-sample, the bench build of the dashboard and the comparison clients\' kit...');
   execFileSync('npm', ['run', '--silent', 'build:cli'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   execFileSync('npm', ['run', '--silent', 'build:hub'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  // The comparison clients' schedule and histograms: the engine's own (bench/tool/kit.ts).
+  // The dashboard with its benchmark hook (the tab starts from its URL and reports back: the
+  // product's build leaves the hook out) into dist/, and the comparison clients' schedule and
+  // histograms, the engine's own (bench/tool/kit.ts), into dist-bench/.
   execFileSync('npm', ['run', '--silent', 'build:bench'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 

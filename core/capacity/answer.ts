@@ -10,7 +10,7 @@ import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 import type { EditionId } from '../guide/index.ts';
 import { combinationLabel, SCENARIO_LABELS } from '../run/index.ts';
 import { formatPercent, judgeTiers, tierLoad } from '../tiers/index.ts';
-import { stepByIndex, heldPerSecOf, judgedLoadOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
+import { stepByIndex, judgedLoadOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS, stepConfig } from './settings.ts';
 
 export interface TierShare {
@@ -59,12 +59,12 @@ function headline(result: CapacityResult, held: CapacityStep | null, what: strin
   }
   const prefix = finding.limitedBy === 'client' ? 'Client-limited: this client held' : finding.limitedBy === 'unknown' ? 'Cause unknown: held' : finding.kind === 'atLeastMax' ? 'Held every step up to the maximum:' : result.running ? 'So far held' : 'Held';
   const atLeast = finding.kind === 'atLeastMax' ? ' (the capacity is above this: raise the maximum)' : '';
-  return `${prefix} ${formatCount(heldPerSecOf(held))} msg/s of ${what} with ${formatCount(held.connectionsOpened)} connections at p99 ${formatMs(held.latency.p99Us)} (${formatShare(held.verdict.share ?? 0)} under 1 s)${atLeast}.`;
+  return `${prefix} ${formatCount(held.heldPerSec)} msg/s of ${what} with ${formatCount(held.connectionsOpened)} connections at p99 ${formatMs(held.latency.p99Us)} (${formatShare(held.verdict.share ?? 0)} under 1 s)${atLeast}.`;
 }
 
 function tierShare(result: CapacityResult, held: CapacityStep, edition: EditionId): TierShare {
   const config = stepConfig(result.base, result.settings, held.load);
-  const judged = judgeTiers(config, edition, tierLoad(config, held.connectionsOpened, held.heldSendsPerSec ?? held.sentPerSec, heldPerSecOf(held)));
+  const judged = judgeTiers(config, edition, tierLoad(config, held.connectionsOpened, held.heldSendsPerSec, held.heldPerSec));
   const tier = judged.fittingTier ?? judged.defaultTier;
   const row = judged.judgements.find((j) => j.tier === tier)?.rows.find((r) => r.column === 'outboundMessagesPerSecond');
   return { edition, tier, ratio: row?.ratio ?? null, published: row?.published ?? null };

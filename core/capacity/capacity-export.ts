@@ -5,7 +5,7 @@
 import { formatCount, formatMs, formatShare } from '../format.ts';
 import { escapeXml as esc, lineChartSvg } from '../charts/index.ts';
 import { answerLines, loadText } from './answer.ts';
-import { heldPerSecOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
+import { type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS } from './settings.ts';
 import { limitedByText } from './step-judge.ts';
 
@@ -19,7 +19,7 @@ const CSV_COLUMNS = [
   ['sent_per_s', (s) => s.sentPerSec.toFixed(1)],
   ['received_per_s', (s) => s.receivedPerSec.toFixed(1)],
   ['offered_per_s', (s) => (s.offeredPerSec === undefined ? '' : s.offeredPerSec.toFixed(1))],
-  ['held_per_s', (s) => heldPerSecOf(s).toFixed(1)],
+  ['held_per_s', (s) => s.heldPerSec.toFixed(1)],
   ['connections_opened', (s) => s.connectionsOpened],
   ['planned', (s) => s.fates.planned],
   ['under_1s', (s) => s.fates.underOneSecond],
@@ -65,7 +65,7 @@ export function capacitySection(result: CapacityResult): string {
     .map((s) => {
       const tone = s.judgement.passed === true ? 'good' : s.judgement.passed === false ? 'bad' : 'warn';
       const word = s.judgement.passed === true ? 'held' : s.judgement.passed === false ? `broke (${limitedByText(s.judgement.limitedBy)})` : 'not judged';
-      return `<tr><td>${s.index}</td><td>${esc(s.phase)}</td><td>${esc(loadText(result, s))}</td><td>${formatCount(heldPerSecOf(s))}</td>` +
+      return `<tr><td>${s.index}</td><td>${esc(s.phase)}</td><td>${esc(loadText(result, s))}</td><td>${formatCount(s.heldPerSec)}</td>` +
         `<td>${s.latency.count > 0 ? esc(formatMs(s.latency.p99Us)) : '–'}</td><td>${s.verdict.share === null ? '–' : esc(formatShare(s.verdict.share))}</td>` +
         `<td>${s.verdict.delivery === null ? '–' : esc(formatShare(s.verdict.delivery))}</td><td>${formatCount(s.health.maxEventLoopLagMs)} ms, ${formatCount(s.health.missedSlots)} missed</td>` +
         `<td class="${tone}">${esc(word)}</td><td>${esc(s.judgement.reasons[0] ?? '')}</td></tr>`;

@@ -3,14 +3,18 @@
  * who broke, and the finding. The runner writes it with --json; the dashboard keeps and exports
  * it. Self-describing (format and version) so later versions can read it. Pure.
  */
-import { withLost, recentRates, type Fates, type RunOutcome, type RunVerdict, type RunConfig, type RunResult } from '../run/index.ts';
+import { withLost, recentRates, upgradeFates, type Fates, type RunOutcome, type RunVerdict, type RunConfig, type RunResult } from '../run/index.ts';
 import type { LatencySummary } from '../latency/index.ts';
 import { bounds, breakConfirmed, type StepPhase, type JudgedLoad } from './search-plan.ts';
 import { plannedSendRate, type CapacitySettings } from './settings.ts';
 import { judgeStep, stepHealth, type ClientContext, type LimitedBy, type StepHealth, type StepJudgement } from './step-judge.ts';
+import { BenchError } from '../errors/index.ts';
 
 export const CAPACITY_FORMAT = 'signalr-live-bench/capacity';
-export const CAPACITY_VERSION = 1;
+/** 2: the fields version 1 grew without a bump always present; a version 1 document is brought to
+ *  it at parse (upgradeCapacityResult). */
+export const CAPACITY_VERSION = 2;
+const READABLE_VERSIONS: readonly number[] = [1, CAPACITY_VERSION];
 
 export interface CapacityStep {
   /** 1-based, in the order run. */
@@ -31,16 +35,17 @@ export interface CapacityStep {
   sentPerSec: number;
   receivedPerSec: number;
   /** Receptions the step planned per measured second: the load it offered (outbound). Absent in
-   *  searches kept before it. */
+   *  steps of version 1 searches that predate it: unknown (their step's measured seconds were not
+   *  kept with it). */
   offeredPerSec?: number;
   /** Receptions that arrived in under 1 s per measured second, never above the offered load: the
    *  load it offered and kept, what the answer calls "held" and the tier share is taken from.
    *  (A mean of whole seconds runs above the offered rate when a lagging client bunches its sends
-   *  into fewer seconds.) Absent in searches kept before it. */
-  heldPerSec?: number;
+   *  into fewer seconds.) Steps of older searches hold their whole-second mean (`receivedPerSec`). */
+  heldPerSec: number;
   /** Measured sends per measured second, never above the planned send rate (inbound, for the tier
-   *  share). Absent in searches kept before it. */
-  heldSendsPerSec?: number;
+   *  share). Steps of older searches hold their whole-second mean (`sentPerSec`). */
+  heldSendsPerSec: number;
   connectionsOpened: number;
   health: StepHealth;
   judgement: StepJudgement;
@@ -64,8 +69,8 @@ export interface CapacityFinding {
   brokeStep: number | null;
   /** Whether the break failed again when its load was run once more (search-plan.ts
    *  breakConfirmed): true confirmed, false it held the second time, null not run again or
-   *  nothing broke. Absent in searches kept before confirmation. */
-  confirmed?: boolean | null;
+   *  nothing broke. */
+  confirmed: boolean | null;
 }
 
 export interface CapacityResult {
@@ -125,11 +130,6 @@ export function heldRates(run: Pick<RunResult, 'config' | 'fates' | 'totals'>): 
   };
 }
 
-/** The held rate of a step, also for steps kept before it was recorded (their whole-second mean). */
-export function heldPerSecOf(step: Pick<CapacityStep, 'heldPerSec' | 'receivedPerSec'>): number {
-  return step.heldPerSec ?? step.receivedPerSec;
-}
-
 /** What the search plan needs of a step (search-plan.ts). */
 export function judgedLoadOf(step: CapacityStep): JudgedLoad {
   const { passed, limitedBy } = step.judgement;
@@ -157,7 +157,7 @@ export function parseCapacityResult(text: string): CapacityResult {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
+    throw new BenchError('parse', `This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
   }
   return capacityFromValue(value);
 }
@@ -165,14 +165,32 @@ export function parseCapacityResult(text: string): CapacityResult {
 export function capacityFromValue(value: unknown): CapacityResult {
   const doc = value as Partial<CapacityResult> | null;
   if (!doc || doc.format !== CAPACITY_FORMAT) {
-    throw new Error(`This JSON is not a SignalR Live Bench capacity search (its "format" is ${JSON.stringify(doc?.format)}, expected "${CAPACITY_FORMAT}").`);
+    throw new BenchError('parse', `This JSON is not a SignalR Live Bench capacity search (its "format" is ${JSON.stringify(doc?.format)}, expected "${CAPACITY_FORMAT}").`);
   }
-  if (doc.version !== CAPACITY_VERSION) {
-    throw new Error(`This capacity search was written in format version ${String(doc.version)}; this version of the tool reads version ${CAPACITY_VERSION}.`);
+  if (!READABLE_VERSIONS.includes(doc.version as number)) {
+    throw new BenchError('parse', `This capacity search was written in format version ${String(doc.version)}; this version of the tool reads versions ${READABLE_VERSIONS.join(' and ')}.`);
   }
   for (const key of ['base', 'settings', 'steps', 'finding'] as const) {
-    if (doc[key] === undefined) throw new Error(`This capacity search has no "${key}": it is incomplete or damaged.`);
+    if (doc[key] === undefined) throw new BenchError('parse', `This capacity search has no "${key}": it is incomplete or damaged.`);
   }
-  if (!Array.isArray(doc.steps)) throw new Error('This capacity search\'s "steps" is not a list: it is incomplete or damaged.');
-  return { connectionCap: null, running: false, client: 'unknown', ...doc } as CapacityResult;
+  if (!Array.isArray(doc.steps)) throw new BenchError('parse', 'This capacity search\'s "steps" is not a list: it is incomplete or damaged.');
+  return upgradeCapacityResult({ connectionCap: null, running: false, client: 'unknown', ...doc } as CapacityResult);
+}
+
+/**
+ * A version 1 or 2 search in the current shape, once, where it is read: nothing downstream reads
+ * a legacy step. Version 1 grew these without a bump, each filled with what its readers took for
+ * an absent one: the held rates (the step's whole-second means), the step's never-sent reasons and
+ * lost engines (0), its worst send lag (0: the event loop's lag stands alone), whether it kept its
+ * schedule (null: unknown), and the break's confirmation (null: not run again).
+ */
+export function upgradeCapacityResult(result: CapacityResult): CapacityResult {
+  const steps = result.steps.map((step) => ({
+    ...step,
+    heldPerSec: step.heldPerSec ?? step.receivedPerSec,
+    heldSendsPerSec: step.heldSendsPerSec ?? step.sentPerSec,
+    fates: upgradeFates(step.fates),
+    health: { ...step.health, maxSendLagMs: step.health.maxSendLagMs ?? 0, keptSchedule: step.health.keptSchedule ?? null, workersLost: step.health.workersLost ?? 0 },
+  }));
+  return { ...result, version: CAPACITY_VERSION, steps, finding: { ...result.finding, confirmed: result.finding.confirmed ?? null } };
 }

@@ -30,21 +30,20 @@ export interface ClientContext {
 export interface StepHealth {
   /** Worst event-loop lag of any worker over the sending seconds, ms. */
   maxEventLoopLagMs: number;
-  /** Worst lateness of a send against its planned time over the sending seconds, ms; absent in
-   *  searches kept before it. */
-  maxSendLagMs?: number;
+  /** Worst lateness of a send against its planned time over the sending seconds, ms. */
+  maxSendLagMs: number;
   missedSlots: number;
   /** Missed slots over sends, 0..1; null when nothing was sent. */
   missedSlotShare: number | null;
   connectionsFailed: number;
   connectionCap: number | null;
-  /** Whether it kept its schedule by the one rule; null when no second was reported. Absent in
-   *  searches kept before it. */
-  keptSchedule?: boolean | null;
+  /** Whether it kept its schedule by the one rule; null when no second was reported (or, in an
+   *  upgraded version 1 search, unknown). */
+  keptSchedule: boolean | null;
   /** Failed connects by cause; absent in searches kept before causes were counted. */
   connectCauses?: ConnectCauseCounts;
-  /** Engines (threads, agents) lost during the step; absent in searches kept before it. */
-  workersLost?: number;
+  /** Engines (threads, agents) lost during the step. */
+  workersLost: number;
 }
 
 export interface StepJudgement {
@@ -83,7 +82,7 @@ export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
   // otherwise (its hub refused the scenario's method) measured nothing and has no verdict. One that
   // lost every connection after "go" ended early as failed (core/run/coordinator.ts) and is judged
   // on what it measured, like a finished one.
-  const couldNotConnect = outcome.kind === 'failed' && !addressOnly && (run.totals.connectionsFailed > 0 || (health.workersLost ?? 0) > 0);
+  const couldNotConnect = outcome.kind === 'failed' && !addressOnly && (run.totals.connectionsFailed > 0 || health.workersLost > 0);
   if (outcome.kind === 'failed' && run.fates.planned === 0 && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };
   if (outcome.kind !== 'finished' && outcome.kind !== 'failed') return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
   if (verdict.status === 'pass') return { passed: true, limitedBy: null, reasons: [verdict.sentence] };
@@ -115,7 +114,7 @@ export function clientReasons(run: Pick<StepRun, 'config' | 'totals' | 'workers'
     workerFailures: run.workerFailures,
     connectionCap: health.connectionCap,
   });
-  const lag = scheduleReasons(Math.max(health.maxEventLoopLagMs, health.maxSendLagMs ?? 0), health.missedSlots, run.totals.sent);
+  const lag = scheduleReasons(Math.max(health.maxEventLoopLagMs, health.maxSendLagMs), health.missedSlots, run.totals.sent);
   return [...limits, ...lag];
 }
 

@@ -9,9 +9,9 @@ import { createLatencyHistogram, decodeHistogram, summarizeLatency, type Encoded
 /** What the phases read of a run's per-second point (core/run/aggregator.ts SecondPoint). */
 export interface DropSecond {
   second: number;
-  /** Connections lost and back in this second; absent in runs kept before drops were counted. */
-  dropped?: number;
-  reconnects?: number;
+  /** Connections lost and back in this second. */
+  dropped: number;
+  reconnects: number;
 }
 
 export interface DropPhases {
@@ -23,11 +23,11 @@ export interface DropPhases {
   after: LatencySummary;
 }
 
-/** Null when no connection was lost in the per-second points (or they predate drop counting). */
+/** Null when no connection was lost in the per-second points. */
 export function dropPhases(points: readonly DropSecond[], histograms: readonly EncodedSecond[]): DropPhases | null {
-  const fromSecond = points.find((p) => (p.dropped ?? 0) > 0)?.second;
+  const fromSecond = points.find((p) => p.dropped > 0)?.second;
   if (fromSecond === undefined) return null;
-  const lastBack = points.filter((p) => (p.reconnects ?? 0) > 0).at(-1)?.second ?? Infinity;
+  const lastBack = points.filter((p) => p.reconnects > 0).at(-1)?.second ?? Infinity;
   const toSecond = Math.max(fromSecond, lastBack === Infinity ? (points.at(-1)?.second ?? fromSecond) : lastBack);
   const phases = { before: createLatencyHistogram(), during: createLatencyHistogram(), after: createLatencyHistogram() };
   for (const { second, latency } of histograms) {

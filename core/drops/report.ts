@@ -71,7 +71,7 @@ export function runDrops(config: DropConfig, aggregator: DropCounters, withPhase
 
 function peakOf(points: readonly DropSecond[]): number | null {
   if (points.length === 0) return null;
-  return Math.max(...points.map((p) => p.reconnects ?? 0));
+  return Math.max(...points.map((p) => p.reconnects));
 }
 
 /** The verdict's view of a planned drop (core/run/outcome.ts): null when the run planned none. */
@@ -143,9 +143,9 @@ export function dropsText(drops: RunDrops): string {
  * the message and byte figures count each once"); null when nothing was resent (or, in runs kept
  * before resends were counted, unknown).
  */
-export function resentText(totals: { resentSent?: number; resentSentBytes?: number; resentReceived?: number; resentReceivedBytes?: number }): string | null {
-  const sent = totals.resentSent ?? 0;
-  const received = totals.resentReceived ?? 0;
+export function resentText(totals: { resentSent: number; resentSentBytes: number; resentReceived: number; resentReceivedBytes: number }): string | null {
+  const sent = totals.resentSent;
+  const received = totals.resentReceived;
   if (sent === 0 && received === 0) return null;
-  return `stateful reconnect resent ${formatCount(sent)} message(s) (${formatBytes(totals.resentSentBytes ?? 0)}) from this client and ${formatCount(received)} (${formatBytes(totals.resentReceivedBytes ?? 0)}) from the hub, which the client discarded as copies; the message and byte figures count each message once`;
+  return `stateful reconnect resent ${formatCount(sent)} message(s) (${formatBytes(totals.resentSentBytes)}) from this client and ${formatCount(received)} (${formatBytes(totals.resentReceivedBytes)}) from the hub, which the client discarded as copies; the message and byte figures count each message once`;
 }

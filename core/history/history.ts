@@ -1,7 +1,9 @@
 /** The history's operations on the kept runs: list (settling runs cut off), rename, delete, import. */
-import { importRuns, settleCutOff, type KeptRun, type KeptRunHead } from './kept-run.ts';
+import { importRuns, settleCutOff, type KeptRun, type KeptRunHead, type KeptRunMeta } from './kept-run.ts';
 import type { RunDb } from './db.ts';
-import { withKnownLatencies } from '../run/index.ts';
+import { upgradeRunResult } from '../run/index.ts';
+import { upgradeCapacityResult } from '../capacity/index.ts';
+import { BenchError } from '../errors/index.ts';
 
 /** Whether some page still runs a kept run (held Web Locks in a browser); null where that cannot be told. */
 export type RunLiveness = (runId: string) => Promise<boolean | null>;
@@ -24,20 +26,20 @@ export class RunHistory {
     const settled = await Promise.all(heads.map(async (head) =>
       head.id === liveId || head.status !== 'running' ? head : settleCutOff(head, nowMs, await this.liveness(head.id))));
     await Promise.all(settled.filter((head, i) => head !== heads[i]).map((head) => this.db.putHead(head)));
-    return settled.map((head) => ({ ...head, result: withKnownLatencies(head.result) })).sort((a, b) => b.result.startedAt.localeCompare(a.result.startedAt) || b.id.localeCompare(a.id));
+    return settled.map(upgradeKept).sort((a, b) => b.result.startedAt.localeCompare(a.result.startedAt) || b.id.localeCompare(a.id));
   }
 
-  /** A kept run, read as this version reads runs (withKnownLatencies: older records hold 0 for unknown percentiles). */
+  /** A kept run, read as this version reads runs (upgradeKept). */
   async get(id: string): Promise<KeptRun | undefined> {
     const run = await this.db.get(id);
-    return run && { ...run, result: withKnownLatencies(run.result) };
+    return run && upgradeKept(run);
   }
 
   async rename(id: string, name: string): Promise<void> {
     const trimmed = name.trim();
-    if (trimmed === '') throw new Error('A run needs a name: type at least one character, or press Escape to keep the old one.');
+    if (trimmed === '') throw new BenchError('badInput', 'A run needs a name: type at least one character, or press Escape to keep the old one.');
     const head = (await this.db.heads()).find((h) => h.id === id);
-    if (!head) throw new Error(`No kept run has the id ${id}; it may have been deleted in another tab. Reload the history.`);
+    if (!head) throw new BenchError('notFound', `No kept run has the id ${id}; it may have been deleted in another tab. Reload the history.`);
     await this.db.putHead({ ...head, name: trimmed });
   }
 
@@ -61,4 +63,10 @@ export class RunHistory {
     for (const run of added) await this.db.put(run);
     return { added, alreadyKept: runs.filter((run) => kept.has(run.id)) };
   }
+}
+
+/** A kept run (or its head) as this version reads runs: kept records are never rewritten, so an
+ *  older one is brought to the current document versions each time it is read, like a file. */
+function upgradeKept<T extends KeptRunMeta & { result: Parameters<typeof upgradeRunResult>[0] }>(run: T): T {
+  return { ...run, result: upgradeRunResult(run.result), ...(run.capacity ? { capacity: upgradeCapacityResult(run.capacity) } : {}) };
 }

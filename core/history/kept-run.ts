@@ -9,6 +9,7 @@
  */
 import { capacityFromValue, type CapacityResult } from '../capacity/index.ts';
 import { withLost, defaultRunName, runVerdict, parseRunResult, type OutcomeKind, type RunResult } from '../run/index.ts';
+import { BenchError } from '../errors/index.ts';
 
 export const COMPARISON_FORMAT = 'signalr-live-bench/comparison';
 export const COMPARISON_VERSION = 1;
@@ -112,19 +113,19 @@ export function importRuns(text: string, now: Date, random: () => number = Math.
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a .json file that SignalR Live Bench or its headless runner wrote.`);
+    throw new BenchError('parse', `This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a .json file that SignalR Live Bench or its headless runner wrote.`);
   }
   const doc = value as Partial<ExportedComparison> | null;
   if (doc && doc.format === COMPARISON_FORMAT) {
     if (doc.version !== COMPARISON_VERSION) {
-      throw new Error(`This comparison was written in format version ${String(doc.version)}; this version of the tool reads version ${COMPARISON_VERSION}.`);
+      throw new BenchError('parse', `This comparison was written in format version ${String(doc.version)}; this version of the tool reads version ${COMPARISON_VERSION}.`);
     }
-    if (!Array.isArray(doc.runs) || doc.runs.length === 0) throw new Error('This comparison file holds no runs: it is incomplete or damaged.');
+    if (!Array.isArray(doc.runs) || doc.runs.length === 0) throw new BenchError('parse', 'This comparison file holds no runs: it is incomplete or damaged.');
     return doc.runs.map((run, index) => {
       try {
         return fromExported(parseRunResult(JSON.stringify(run)) as ExportedRun, now, random);
       } catch (error) {
-        throw new Error(`Run ${index + 1} of this comparison cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+        throw new BenchError('parse', `Run ${index + 1} of this comparison cannot be read: ${error instanceof Error ? error.message : String(error)}`);
       }
     });
   }

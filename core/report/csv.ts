@@ -19,8 +19,7 @@ const COLUMNS = [
   ['not_sent_write_failed', (p) => p.fates.notSent.writeFailed],
   ['not_sent_disconnected', (p) => p.fates.notSent.disconnected],
   ['not_sent_client_behind', (p) => p.fates.notSent.clientBehind],
-  // Empty in runs kept before receivers absent and the accounting check existed.
-  ['not_sent_receiver_absent', (p) => p.fates.notSent.receiverAbsent ?? ''],
+  ['not_sent_receiver_absent', (p) => p.fates.notSent.receiverAbsent],
   // Arrived or never sent beyond the plan: an accounting error, 0 in a sound run; empty until drained.
   ['over_count', (p) => p.fates.overCount ?? ''],
   ['p50_ms', (p) => ms(p.latency.count, p.latency.p50Us)],
@@ -31,9 +30,9 @@ const COLUMNS = [
   ['connections_open', (p) => p.connectionsOpen],
   ['event_loop_lag_ms', (p) => p.eventLoopLagMs.toFixed(1)],
   ['max_send_lag_ms', (p) => p.maxSendLagMs.toFixed(1)],
-  // Connections back and lost per second (drops); empty in runs kept before they were counted.
-  ['reconnects_per_s', (p) => p.reconnects ?? ''],
-  ['dropped_per_s', (p) => p.dropped ?? ''],
+  // Connections back and lost per second (drops).
+  ['reconnects_per_s', (p) => p.reconnects],
+  ['dropped_per_s', (p) => p.dropped],
 ] as const satisfies readonly (readonly [string, (p: RunResult['points'][number]) => string | number])[];
 
 /** The server's figures of the same second (core/server-metrics); empty cells where unknown,

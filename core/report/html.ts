@@ -4,13 +4,10 @@
  * Charts are inline SVG; the tables, verdicts and configurations are plain HTML. Pure.
  */
 import { comparisonTable, sharedLoad, comparisonVerdict, type ComparedRun } from '../compare/index.ts';
-import { lastWholeRateIndex, CURVE_PERCENTILES, ninesPosition, percentileCurve, overlay, p99Ms, escapeXml as esc, lineChartSvg } from '../charts/index.ts';
+import { lastWholeRateIndex, CURVE_PERCENTILES, ninesPosition, percentileCurve, overlay, p99Ms, escapeXml as esc, lineChartSvg, runColor, runLabels } from '../charts/index.ts';
 import type { RunResult } from '../run/index.ts';
 import type { KeptRun } from '../history/index.ts';
 import { runSection } from './run-report.ts';
-
-/** One color per run, in order; the dashboard's comparison chart uses the same. */
-export const RUN_COLORS = ['#1971c2', '#e8590c', '#2f9e44', '#ae3ec9', '#c92a2a', '#0c8599', '#f08c00', '#5c940d'];
 
 export interface ReportInput {
   title: string;
@@ -49,29 +46,6 @@ ${body.join('\n')}
 `;
 }
 
-/** The label each run gets in tables and legends: its name, numbered when names repeat. */
-export function runLabels(runs: readonly KeptRun[]): string[] {
-  const names = withoutSharedParts(runs.map((run) => run.name));
-  return names.map((name, i) => (names.filter((n) => n === name).length > 1 ? `${i + 1}. ${name}` : name));
-}
-
-/**
- * Names without the " · " parts every one of them shares at the start or the end: "Echo · WebSockets +
- * JSON · 10 connections" beside "Echo · Long Polling + JSON · 10 connections" reads "WebSockets +
- * JSON" and "Long Polling + JSON" (the shared scenario and load are stated once beside them).
- */
-function withoutSharedParts(names: readonly string[]): string[] {
-  if (names.length < 2) return [...names];
-  const parts = names.map((name) => name.split(' · '));
-  const shortest = Math.min(...parts.map((p) => p.length));
-  const same = (pick: (p: string[]) => string | undefined) => parts.every((p) => pick(p) === pick(parts[0]!));
-  let head = 0;
-  while (head < shortest - 1 && same((p) => p[head])) head++;
-  let tail = 0;
-  while (tail < shortest - head - 1 && same((p) => p[p.length - 1 - tail])) tail++;
-  return parts.map((p) => p.slice(head, p.length - tail).join(' · '));
-}
-
 function sideBySide(runs: readonly KeptRun[]): string {
   const labels = runLabels(runs);
   const compared: ComparedRun[] = runs.map((run, i) => ({ label: labels[i]!, result: run.result }));
@@ -83,13 +57,13 @@ function sideBySide(runs: readonly KeptRun[]): string {
     yLabel: 'ms',
     xs: CURVE_PERCENTILES.map(ninesPosition),
     xTicks: [0, 90, 99, 99.9, 99.99, 100].map((p) => ({ value: ninesPosition(p), label: p === 100 ? 'max' : `${p}%` })),
-    series: curves.map((curve, i) => ({ label: labels[i]!, color: RUN_COLORS[i % RUN_COLORS.length]!, values: curve.latencyMs })),
+    series: curves.map((curve, i) => ({ label: labels[i]!, color: runColor(i), values: curve.latencyMs })),
     width: 760,
   });
   const overlays = overlayCharts(runs, labels);
   const head = `<tr><th>run</th>${table.columns.map((c) => `<th title="${c.better} is better">${esc(c.label)}</th>`).join('')}</tr>`;
   const rows = table.rows
-    .map((row, i) => `<tr><th><span class="swatch" style="background:${RUN_COLORS[i % RUN_COLORS.length]}"></span>${esc(row.label)}</th>${row.cells.map((cell) => `<td${cell.winner ? ' class="win"' : ''}>${esc(cell.text)}</td>`).join('')}</tr>`)
+    .map((row, i) => `<tr><th><span class="swatch" style="background:${runColor(i)}"></span>${esc(row.label)}</th>${row.cells.map((cell) => `<td${cell.winner ? ' class="win"' : ''}>${esc(cell.text)}</td>`).join('')}</tr>`)
     .join('');
   const winners = table.winners
     .map((w) => `<li><strong>${esc(w.label)}</strong> (${w.better} is better): ${w.tie ? 'a tie' : w.winners.length === 0 ? 'no figure' : esc(w.winners.join(', '))}</li>`)
@@ -110,12 +84,11 @@ function sideBySide(runs: readonly KeptRun[]): string {
 /** p99 and messages received per second, one line per run. */
 function overlayCharts(runs: readonly KeptRun[], labels: readonly string[]): string[] {
   const results = runs.map((run) => run.result);
-  const color = (i: number) => RUN_COLORS[i % RUN_COLORS.length]!;
   return [
     { title: 'p99 latency per second', yLabel: 'ms', data: overlay(results, p99Ms) },
     { title: 'Messages received per second', yLabel: 'msg/s', data: overlay(results.map(wholeSecondsOfSending), (p) => p.received) },
   ].map(({ title, yLabel, data }) =>
-    lineChartSvg({ title, xLabel: 'seconds since start', yLabel, xs: data.seconds, series: data.values.map((values, i) => ({ label: labels[i]!, color: color(i), values })) }),
+    lineChartSvg({ title, xLabel: 'seconds since start', yLabel, xs: data.seconds, series: data.values.map((values, i) => ({ label: labels[i]!, color: runColor(i), values })) }),
   );
 }
 

@@ -3,3 +3,4 @@
 export * from './csv.ts';
 export * from './html.ts';
 export * from './server-summary.ts';
+export * from './run-summary.ts';

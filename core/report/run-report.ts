@@ -4,7 +4,6 @@
  */
 import {
   configToQuery,
-  fatesText,
   outcomeText,
   verdictDisplay,
   combinationLabel,
@@ -14,13 +13,14 @@ import {
   runRates,
   recentRates,
 } from '../run/index.ts';
-import { formatBytes, formatCount, formatMs } from '../format.ts';
-import { dropPlanText, dropsText, resentText } from '../drops/index.ts';
+import { formatCount, formatMs } from '../format.ts';
+import { dropPlanText, dropsText } from '../drops/index.ts';
 import type { KeptRun } from '../history/index.ts';
 import { judgeTiers, tierLoad } from '../tiers/index.ts';
 import { escapeXml as esc, lineChartSvg, lastWholeRateIndex, onSendClock, sendOffsetSec } from '../charts/index.ts';
 import { serverCharts } from './server-charts.ts';
 import { serverFacts } from './server-summary.ts';
+import { runSummary } from './run-summary.ts';
 import { clientSchedule } from '../client/index.ts';
 
 type Rows = [label: string, value: string][];
@@ -62,17 +62,17 @@ function figureRows(run: KeptRun): Rows {
   const r = run.result;
   const t = r.totals;
   const errors = Object.entries(r.errorCounts).filter(([, n]) => n > 0);
-  const schedule = clientSchedule({ points: r.points, missedSlots: t.missedSlots, sent: t.sent });
+  const summary = runSummary({ ...r, schedule: clientSchedule({ points: r.points, missedSlots: t.missedSlots, sent: t.sent }) });
   return [
-    ['Planned receptions', fatesText(r.fates)],
+    ['Planned receptions', summary.fates],
     ...(r.drops ? [['Drops', dropPlanText(r.drops.settings, r.drops.stateful, r.config.endpointUrl)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
-    ['Messages', `sent ${formatCount(t.sent)} · received ${formatCount(t.received)} · duplicated ${formatCount(t.duplicated)}${t.foreign ? ` · foreign ${formatCount(t.foreign)} (another run or client on this hub: not counted as arrivals)` : ''}`],
-    ['Latency', r.latency.count === 0 ? 'no message arrived' : `p50 ${formatMs(r.latency.p50Us)} · p90 ${formatMs(r.latency.p90Us)} · p99 ${formatMs(r.latency.p99Us)} · p99.9 ${formatMs(r.latency.p999Us)} · max ${formatMs(r.latency.maxUs)} (from actual send time: p99 ${formatMs(r.uncorrectedLatency.p99Us)})`],
+    ['Messages', [...summary.messages, summary.stale, summary.foreign].filter(Boolean).join(' · ')],
+    ['Latency', summary.latencyKnown ? `${summary.latency.join(' · ')} (${summary.uncorrected})` : 'no message arrived'],
     ['Connect time', r.connectTimes.count === 0 ? 'no connection opened' : `p50 ${formatMs(r.connectTimes.p50Us)} · p99 ${formatMs(r.connectTimes.p99Us)} · max ${formatMs(r.connectTimes.maxUs)} · ${formatCount(t.connectionsOpened)} opened, ${formatCount(t.connectionsFailed)} failed`],
-    ['Bytes', `sent ${formatBytes(t.sentBytes)}, received ${formatBytes(t.receivedBytes)} (encoded hub messages)`],
-    ...(resentText(t) ? [['Resent', resentText(t)!]] as Rows : []),
+    ['Bytes', `${summary.bytes.join(', ')} (encoded hub messages)`],
+    ...(summary.resent ? [['Resent', summary.resent]] as Rows : []),
     ['Errors', errors.length === 0 ? 'none' : errors.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')],
-    ['Client health', `worst lag while sending ${schedule.lagMs === null ? '–' : `${schedule.lagMs.toFixed(1)} ms`}, sends that missed their slot ${formatCount(t.missedSlots)}${schedule.kept === false ? `: it could not keep the schedule (it ${schedule.reasons.join(' and ')})` : ''}`],
+    ['Client health', `${summary.client.join(', ')}${summary.clientBehind ? `: it could not keep the schedule (it ${summary.clientBehind})` : ''}`],
     ['Guide tier', tierLine(run)],
     ...serverFacts(r),
   ];

@@ -34,10 +34,9 @@ export interface SecondPoint {
   /** Worst worker event-loop lag and send lag in this second, in ms. */
   eventLoopLagMs: number;
   maxSendLagMs: number;
-  /** Connections back (reconnected or resumed) and lost in this second: the storm's rates.
-   *  Absent in runs kept before drops were measured. */
-  reconnects?: number;
-  dropped?: number;
+  /** Connections back (reconnected or resumed) and lost in this second: the storm's rates. */
+  reconnects: number;
+  dropped: number;
 }
 
 /** One worker's report on itself over the run: when it lags, the client is the bottleneck. */

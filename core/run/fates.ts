@@ -67,14 +67,13 @@ export function addFates(into: Fates, delta: Fates): Fates {
   into.underOneSecond += delta.underOneSecond;
   into.late += delta.late;
   into.afterDrain += delta.afterDrain;
-  // Results kept before a reason existed lack it: none of theirs had it.
-  for (const reason of NOT_SENT_REASONS) into.notSent[reason] = (into.notSent[reason] ?? 0) + (delta.notSent[reason] ?? 0);
+  for (const reason of NOT_SENT_REASONS) into.notSent[reason] += delta.notSent[reason];
   return into;
 }
 
 export function notSentOf(fates: Fates): number {
   let total = 0;
-  for (const reason of NOT_SENT_REASONS) total += fates.notSent[reason] ?? 0;
+  for (const reason of NOT_SENT_REASONS) total += fates.notSent[reason];
   return total;
 }
 

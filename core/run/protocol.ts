@@ -171,8 +171,7 @@ export interface WorkerTotals {
    *  ahead of the receiver's (agents on other machines). Recorded as 1 µs; a clock-health figure. */
   negativeLatencies: number;
   /** Measure messages of another run (another run id in the header, or no header of this tool):
-   *  someone else uses the same hub. Never arrivals, never duplicates. Absent in snapshots and
-   *  runs from before run ids. */
+   *  someone else uses the same hub. Never arrivals, never duplicates. */
   foreign: number;
   /** Connections opened with stateful reconnect granted by the hub (asked for with
    *  statefulReconnect; the hub's negotiate answer decides). 0 when it was not asked for. */
@@ -180,7 +179,7 @@ export interface WorkerTotals {
   /** Messages (and their encoded bytes) that stateful reconnect carried a second time: `resentSent`
    *  written again by this client after a resumed transport, `resentReceived` copies the hub sent
    *  again and the client discarded. Counted apart: `sent`, `received` and their bytes hold each
-   *  message once. Absent in runs kept before they were counted. */
+   *  message once. */
   resentSent: number;
   resentSentBytes: number;
   resentReceived: number;

@@ -5,7 +5,7 @@
 import { plannedDropOf, runDrops, type RunDrops } from '../drops/index.ts';
 import { withLost, type Fates } from './fates.ts';
 import type { ConnectCauseCounts } from '../client/index.ts';
-import { knownLatency, type LatencySummary, type EncodedSecond } from '../latency/index.ts';
+import type { LatencySummary, EncodedSecond } from '../latency/index.ts';
 import { drained, runVerdict, type RunOutcome, type RunVerdict } from './outcome.ts';
 import type { RunConfig } from './config.ts';
 import type { RunCoordinator } from './coordinator.ts';
@@ -14,10 +14,15 @@ import type { ErrorCounts, ErrorSample, WorkerTotals } from './protocol.ts';
 import type { ServerMetricsRecord } from '../server-metrics/index.ts';
 import type { ClockJudgement, ClockRound } from '../clocks/index.ts';
 import { runClocks } from './clocks.ts';
+import { BenchError } from '../errors/index.ts';
+import { RUN_RESULT_VERSION, upgradeRunResult } from './upgrade.ts';
+
+export { RUN_RESULT_VERSION, upgradeRunResult, upgradeFates } from './upgrade.ts';
 
 export const RUN_RESULT_FORMAT = 'signalr-live-bench/run';
-/** 2: every planned reception counted (fates), the outcome and the verdict in the document. */
-export const RUN_RESULT_VERSION = 2;
+/** The versions this tool reads: 2 (every planned reception counted: fates, the outcome and the
+ *  verdict in the document), brought to the current one at parse (upgrade.ts), and the current 3. */
+const READABLE_VERSIONS: readonly number[] = [2, RUN_RESULT_VERSION];
 
 export interface RunResult {
   format: typeof RUN_RESULT_FORMAT;
@@ -45,7 +50,8 @@ export interface RunResult {
   connectTimes: LatencySummary;
   errorCounts: ErrorCounts;
   /** Failed connects by cause (core/client/connect-causes.ts): the client's own limits (EMFILE,
-   *  EADDRNOTAVAIL, …) apart from the service's refusals. Absent in runs kept before causes. */
+   *  EADDRNOTAVAIL, …) apart from the service's refusals. Absent in runs kept before causes were
+   *  counted (version 2): which causes their failures had is unknown, so no upgrade fills it. */
   connectCauses?: ConnectCauseCounts;
   errorSamples: ErrorSample[];
   workerFailures: string[];
@@ -182,43 +188,24 @@ export function parseRunResult(text: string): RunResult {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
+    throw new BenchError('parse', `This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
   }
   const doc = value as Partial<RunResult> | null;
   if (!doc || doc.format !== RUN_RESULT_FORMAT) {
-    throw new Error(`This JSON is not a SignalR Live Bench run (its "format" is ${JSON.stringify(doc?.format)}, expected "${RUN_RESULT_FORMAT}").`);
+    throw new BenchError('parse', `This JSON is not a SignalR Live Bench run (its "format" is ${JSON.stringify(doc?.format)}, expected "${RUN_RESULT_FORMAT}").`);
   }
   if ((doc.version as number | undefined) === 1) {
-    throw new Error('This run was written by an earlier version (format 1), whose verdict counted only the messages that arrived. Its figures cannot be judged by the current rule: run it again.');
+    throw new BenchError('parse', 'This run was written by an earlier version (format 1), whose verdict counted only the messages that arrived. Its figures cannot be judged by the current rule: run it again.');
   }
-  if (doc.version !== RUN_RESULT_VERSION) {
-    throw new Error(`This run was written in format version ${String(doc.version)}; this version of the tool reads version ${RUN_RESULT_VERSION}.`);
+  if (!READABLE_VERSIONS.includes(doc.version as number)) {
+    throw new BenchError('parse', `This run was written in format version ${String(doc.version)}; this version of the tool reads versions ${READABLE_VERSIONS.join(' and ')}.`);
   }
   for (const key of ['config', 'outcome', 'verdict', 'fates', 'totals', 'latency', 'points'] as const) {
-    if (doc[key] === undefined) throw new Error(`This run file has no "${key}": it is incomplete or damaged.`);
+    if (doc[key] === undefined) throw new BenchError('parse', `This run file has no "${key}": it is incomplete or damaged.`);
   }
-  // Optional (runs kept before server metrics have none), but when present the charts read it.
+  // Optional (absent when server metrics were off), but when present the charts read it.
   if (doc.server !== undefined && (doc.server === null || typeof doc.server !== 'object' || !Array.isArray(doc.server.points))) {
-    throw new Error('This run file\'s "server" metrics have no list of points: it is damaged. Remove its "server" field to import the rest.');
+    throw new BenchError('parse', 'This run file\'s "server" metrics have no list of points: it is damaged. Remove its "server" field to import the rest.');
   }
-  return withKnownLatencies(doc as RunResult);
-}
-
-/**
- * A stored run as this version reads it. Documents written before unknown figures were null hold
- * 0 for every percentile of an empty histogram (a second, a run or a phase where nothing
- * arrived): those read as null, so "–" is shown and nothing compares a 0 that was never measured.
- * Works on a head too (no points).
- */
-export function withKnownLatencies<T extends Partial<Pick<RunResult, 'latency' | 'uncorrectedLatency' | 'connectTimes' | 'points' | 'drops'>>>(result: T): T {
-  const known = (summary: LatencySummary | undefined) => (summary ? knownLatency(summary) : summary);
-  const { drops } = result;
-  return {
-    ...result,
-    ...(result.latency ? { latency: known(result.latency) } : {}),
-    ...(result.uncorrectedLatency ? { uncorrectedLatency: known(result.uncorrectedLatency) } : {}),
-    ...(result.connectTimes ? { connectTimes: known(result.connectTimes) } : {}),
-    ...(result.points ? { points: result.points.map((point) => (point.latency.count > 0 ? point : { ...point, latency: knownLatency(point.latency) })) } : {}),
-    ...(drops ? { drops: { ...drops, reconnectTimes: knownLatency(drops.reconnectTimes), ...(drops.latency ? { latency: { ...drops.latency, before: knownLatency(drops.latency.before), during: knownLatency(drops.latency.during), after: knownLatency(drops.latency.after) } } : {}) } } : {}),
-  };
+  return upgradeRunResult(doc as RunResult);
 }

@@ -4,6 +4,8 @@
  * that run as soon as it loads and, once it is done, POSTs the run's result with the page's own
  * costs to `<url>`. Benchmarks launch Chromium directly instead of driving it with Playwright,
  * whose per-frame DevTools events would cost more CPU than the page itself: the page reports back.
+ * Only the bench build (`npm run build:bench`, `vite build --mode bench`) includes this module:
+ * App.svelte starts it under `import.meta.env.MODE === 'bench'`, so the product's bundle has none of it.
  */
 import { queryToFields, defaultEndpointUrl, validateRunConfig, type RunConfig, type RunResult, type RunPhase } from '../../core/run/index.ts';
 import type { RunController } from './run-controller.svelte.ts';

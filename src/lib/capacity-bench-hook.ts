@@ -1,13 +1,14 @@
 /**
  * An unattended capacity search, for bench/capacity.mjs: with `?autostart=1&report=<url>`, a run's
  * setup and `capacity=<ramp>:<start>:<step>:<max>:<stepSec>:<settleSec>:<bisectSteps>` in the
- * query, the page runs the search from that setup through its RunController as soon as it loads
- * and POSTs the search's document (core/capacity/) to `<url>`. Chromium is launched directly, not
- * under Playwright (see bench-hook.ts).
+ * query, the page runs the search from that setup as soon as it loads, through the page's own
+ * wiring (CapacityController, its steps through the one RunController; the steps are not kept in
+ * the history), and POSTs the search's document (core/capacity/) to `<url>`. Chromium is launched
+ * directly, not under Playwright (see bench-hook.ts). In the bench build only, like bench-hook.ts.
  */
-import { systemClock, systemTimers } from '../../core/clocks/index.ts';
 import { browserConnectionCapacity, type RunConfig } from '../../core/run/index.ts';
-import { CapacitySearch, validateCapacitySettings, type CapacityResult } from '../../core/capacity/index.ts';
+import type { CapacityResult, RampKind } from '../../core/capacity/index.ts';
+import { CapacityController } from './capacity-controller.svelte.ts';
 import type { RunController } from './run-controller.svelte.ts';
 
 export const CAPACITY_PARAM = 'capacity';
@@ -19,17 +20,12 @@ export interface CapacityBenchReport {
 
 /** Runs the search `spec` asks for from `base`, then POSTs it to `reportUrl`. */
 export async function runCapacityBench(run: RunController, base: RunConfig, spec: string, reportUrl: string): Promise<void> {
-  const [ramp, start, step, max, stepSec, settleSec, bisectSteps] = spec.split(':');
-  const checked = validateCapacitySettings({ ramp, start, step, max, stepSec, settleSec, bisectSteps }, base);
-  const report: CapacityBenchReport = { capacity: null, errors: checked.ok ? [] : checked.errors };
-  if (checked.ok) {
-    const search = new CapacitySearch(base, checked.settings, async (config) => {
-      if (!(await run.start(config))) return null;
-      await run.finished();
-      return run.result();
-    }, { client: { name: navigator.userAgent, connectionCap: browserConnectionCapacity(base.transport, base.endpointUrl) }, clock: systemClock, timers: systemTimers });
-    report.capacity = await search.run();
-  }
+  const [ramp = '', start = '', step = '', max = '', stepSec = '', settleSec = '', bisectSteps = ''] = spec.split(':');
+  const search = new CapacityController();
+  // As typed into the form: the controller checks them (a bad ramp or number is reported back).
+  search.fields = { ramp: ramp as RampKind, start, step, max, stepSec, settleSec, bisectSteps };
+  await search.start(base, run, null, browserConnectionCapacity(base.transport, base.endpointUrl));
+  const report: CapacityBenchReport = { capacity: search.result, errors: search.errors };
   try {
     // text/plain keeps the request "simple": no CORS preflight to the collector.
     await fetch(reportUrl, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(report) });

@@ -3,7 +3,8 @@
  * page's one RunController (so the live charts, the presentation and the agents follow each
  * step, and each step's load is split across the browsers and runners that take part). Every
  * step is kept in the history like any run, tagged with the search's id and carrying the search
- * as it stood once the step was judged.
+ * as it stood once the step was judged. The bench build's unattended search
+ * (capacity-bench-hook.ts) is a caller of this same wiring, without the history.
  */
 import { systemClock, systemTimers } from '../../core/clocks/index.ts';
 import {
@@ -58,8 +59,10 @@ export class CapacityController {
     return { step: step.index, total: this.#total, label: `${step.phase === 'bisect' ? 'bisecting, ' : step.phase === 'confirm' ? 'running the break again to confirm it, ' : ''}${load}${sofar}`, pauseLeftSec: 0 };
   }
 
-  /** Runs the search from `base`; `connectionCap` is the most connections this client holds (a browser's cap), null when agents carry the load. */
-  async start(base: RunConfig, run: RunController, keeper: RunKeeper, connectionCap: number | null): Promise<void> {
+  /** Runs the search from `base`; `connectionCap` is the most connections this client holds (a
+   *  browser's cap), null when agents carry the load. `keeper` null: the steps are not kept (an
+   *  unattended benchmark's search, which reports its document itself). */
+  async start(base: RunConfig, run: RunController, keeper: RunKeeper | null, connectionCap: number | null): Promise<void> {
     if (this.running) return;
     const checked = validateCapacitySettings(this.fields, base);
     this.errors = checked.ok ? [] : checked.errors;
@@ -68,12 +71,14 @@ export class CapacityController {
     this.#total = maxSteps(checked.settings);
     this.running = true;
     const search = new CapacitySearch(base, checked.settings, async (config, step) => {
-      keeper.keepNextAs({ name: `Capacity step ${step.index} (${step.phase}) · ${step.load.toLocaleString('en-US')} ${checked.settings.ramp === 'rate' ? 'msg/s' : 'connections'}`, comparisonId: searchId, capacity: search.result });
+      keeper?.keepNextAs({ name: `Capacity step ${step.index} (${step.phase}) · ${step.load.toLocaleString('en-US')} ${checked.settings.ramp === 'rate' ? 'msg/s' : 'connections'}`, comparisonId: searchId, capacity: search.result });
       if (!(await run.start(config))) return null;
       await run.finished();
       // The page's effect may not have seen the end yet: hand it over before reading the record.
-      keeper.track(run);
-      await keeper.flushed();
+      if (keeper) {
+        keeper.track(run);
+        await keeper.flushed();
+      }
       return run.result();
     }, {
       client: { name: navigator.userAgent, connectionCap },
@@ -85,7 +90,7 @@ export class CapacityController {
       },
       onStep: (_step, result) => {
         this.result = result;
-        void keeper.keepCapacity(result);
+        void keeper?.keepCapacity(result);
       },
     });
     this.#search = search;
@@ -93,7 +98,7 @@ export class CapacityController {
     try {
       this.result = await search.run();
       // The last step's record carries the search as it ended (no longer running).
-      if (this.result.steps.length > 0) await keeper.keepCapacity(this.result);
+      if (this.result.steps.length > 0) await keeper?.keepCapacity(this.result);
       if (this.result.steps.length === 0 && !search.stopped) this.errors = ['The first step could not start: see the agents panel for why (for example more connections than the browsers hold).'];
     } catch (error) {
       this.errors = [`The search stopped: ${error instanceof Error ? error.message : String(error)}. The steps finished before are kept in the history.`];

@@ -102,7 +102,7 @@ export function heroFigures(view: RunView, config: RunConfig, points: readonly S
  *  losses were never counted; and an accounting error when there was one. */
 function missingNote(view: RunView): string {
   const notSent = notSentOf(view.fates);
-  const absent = view.fates.notSent.receiverAbsent ?? 0;
+  const absent = view.fates.notSent.receiverAbsent;
   const notSentText = notSent > 0 ? `, ${formatCount(notSent)} never sent${absent > 0 ? ` (${formatCount(absent)} to receivers absent)` : ''}` : '';
   const overText = (view.fates.overCount ?? 0) > 0 ? `, accounting error: ${formatCount(view.fates.overCount ?? 0)} counted beyond the plan` : '';
   return (view.fates.lost === null ? `losses not counted${notSentText}` : `${formatCount(view.fates.lost)} lost${notSentText}`) + overText;

@@ -32,7 +32,7 @@ export function stepRun(spec: StepRunSpec = {}): RunResult {
   const totals = { ...emptyTotals(), sent: planned, received: under + late, connectionsOpened: config.connections, ...spec.totals };
   return {
     format: 'signalr-live-bench/run',
-    version: 2,
+    version: 3,
     startedAt: '2026-01-02T03:04:05.000Z',
     config,
     client: 'test client',
@@ -53,6 +53,8 @@ export function stepRun(spec: StepRunSpec = {}): RunResult {
       sent: planned / 3,
       received: (under + late) / 3,
       fates: emptyFates(),
+      reconnects: 0,
+      dropped: 0,
       sentBytes: 0,
       receivedBytes: 0,
       connectionsOpen: config.connections,

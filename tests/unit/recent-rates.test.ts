@@ -13,6 +13,8 @@ const point = (second: number, sent: number, received = sent): SecondPoint => ({
   connectionsOpen: 10,
   eventLoopLagMs: 0,
   maxSendLagMs: 0,
+  reconnects: 0,
+  dropped: 0,
   latency: { count: received, p50Us: 1, p90Us: 1, p99Us: 1, p999Us: 1, maxUs: 1, meanUs: 1 },
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { interruptedResult, type KeptRun } from '../../core/history/kept-run.ts';
-import { reportHtml, runLabels } from '../../core/report/html.ts';
+import { reportHtml } from '../../core/report/html.ts';
+import { runLabels } from '../../core/charts/run-legend.ts';
 import { lineChartSvg, niceCeiling } from '../../core/charts/svg-chart.ts';
 import type { RunConfig } from '../../core/run/config.ts';
 import { finishedRun } from '../support/finished-run.ts';

@@ -5,7 +5,7 @@ import { resultPoints } from '../../core/run/result.ts';
 
 const point = (second: number): SecondPoint => ({
   second, sent: 10, received: 10, sentBytes: 100, receivedBytes: 100, fates: { ...emptyFates(), planned: 10 },
-  connectionsOpen: 1, eventLoopLagMs: 0, maxSendLagMs: 0,
+  connectionsOpen: 1, eventLoopLagMs: 0, maxSendLagMs: 0, reconnects: 0, dropped: 0,
   latency: { count: 10, p50Us: 1, p90Us: 1, p99Us: 1, p999Us: 1, maxUs: 1, meanUs: 1 },
 });
 

@@ -29,8 +29,8 @@ const RUNNERS = {
   browserRawAgain: async (ctx, load) => ({ ...(await runBrowserRaw(ctx, load)), client: 'browserRawAgain' }),
 };
 /**
- * BENCH_TAB_PAGES=a,b: also the dashboard as built into dist/<name>/ (`vite build --base /<name>/
- * --outDir dist/<name>`), as clients tab@<name>: two builds measured back to back in one run.
+ * BENCH_TAB_PAGES=a,b: also the dashboard as built into dist/<name>/ (`vite build --mode bench --base /<name>/
+ * --outDir dist/<name>`: the bench mode keeps the hook that starts the tab from its URL), as clients tab@<name>: two builds measured back to back in one run.
  */
 for (const page of (process.env.BENCH_TAB_PAGES ?? '').split(',').filter(Boolean)) {
   RUNNERS[`tab@${page}`] = async (ctx, load) => ({ ...(await runTab(ctx, load, { page: `${page}/` })), client: `tab@${page}` });

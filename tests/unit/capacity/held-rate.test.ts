@@ -39,7 +39,7 @@ describe('the held rate', () => {
     const broke = stepOf(stepRun({ config, planned: 4_000, underOneSecond: 3_000, late: 1_000, p99Ms: 1_500 }), 2, 'ramp', 2_000, node);
     const steps = [held, broke];
     const result: CapacityResult = {
-      format: 'signalr-live-bench/capacity', version: 1, startedAt: 'x', base: config,
+      format: 'signalr-live-bench/capacity', version: 2, startedAt: 'x', base: config,
       settings: { ramp: 'rate', start: 1_000, step: 1_000, max: 2_000, stepSec: 5, settleSec: 1, bisectSteps: 0 },
       client: 'test', connectionCap: null, running: false, steps, finding: findingOf(steps),
     };

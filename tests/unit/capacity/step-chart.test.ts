@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { stepChartData } from '../../../core/capacity/step-chart.ts';
-import { CAPACITY_FORMAT, findingOf, stepOf, type CapacityResult } from '../../../core/capacity/capacity-result.ts';
+import { CAPACITY_FORMAT, CAPACITY_VERSION, findingOf, stepOf, type CapacityResult } from '../../../core/capacity/capacity-result.ts';
 import type { CapacitySettings } from '../../../core/capacity/settings.ts';
 import { testConfig } from '../../support/finished-run.ts';
 import { stepRun } from '../../support/step-run.ts';
 
 function result(settings: CapacitySettings, runs: ReturnType<typeof stepRun>[]): CapacityResult {
   const steps = runs.map((run, i) => stepOf(run, i + 1, 'ramp', settings.start + i * settings.step, { connectionCap: null }));
-  return { format: CAPACITY_FORMAT, version: 1, startedAt: '', base: testConfig({ connections: 100, workers: 2 }), settings, client: 'test', connectionCap: null, running: false, steps, finding: findingOf(steps) };
+  return { format: CAPACITY_FORMAT, version: CAPACITY_VERSION, startedAt: '', base: testConfig({ connections: 100, workers: 2 }), settings, client: 'test', connectionCap: null, running: false, steps, finding: findingOf(steps) };
 }
 
 describe('the step chart', () => {

@@ -1,0 +1,72 @@
+/**
+ * Older run documents brought to the current version, once, where they are read: a file
+ * (parseRunResult), a kept run from the history (core/history/), a comparison's runs. Nothing
+ * downstream reads a legacy shape: every field a later version added with a known value for older
+ * runs is filled here, and what an older run never measured stays unknown (null, or absent where
+ * the field is absent for runs that lack it anyway: drops, server metrics, agents).
+ *
+ * Version 2 (every planned reception counted) grew these without a bump, each filled here:
+ * - unknown percentiles written as 0 (an empty histogram): read as null, so "–" is shown;
+ * - never-sent reasons added later (e.g. `receiverAbsent`, `clientBehind`): 0, none of its slots had them;
+ * - totals added later (`foreign`, `statefulGranted`, the stateful reconnect's `resent*`): 0, none were counted;
+ * - per-second `reconnects` and `dropped`: 0.
+ */
+import { knownLatency, type LatencySummary } from '../latency/index.ts';
+import { NOT_SENT_REASONS, type Fates } from './fates.ts';
+import { emptyTotals, type WorkerTotals } from './protocol.ts';
+import type { SecondPoint } from './aggregator.ts';
+import type { RunDrops } from '../drops/index.ts';
+
+/** 3: version 2's later fields always present (see the module comment). */
+export const RUN_RESULT_VERSION = 3;
+
+/** The parts of a run document (result.ts RunResult) the upgrade touches: a whole document or a
+ *  kept run's head (no points). */
+interface Upgradable {
+  version?: number;
+  latency?: LatencySummary;
+  uncorrectedLatency?: LatencySummary;
+  connectTimes?: LatencySummary;
+  points?: SecondPoint[];
+  drops?: RunDrops;
+  fates?: Fates;
+  totals?: WorkerTotals;
+}
+
+/** A version 2 or 3 document (or head) in the current shape, with the current version. */
+export function upgradeRunResult<T extends Upgradable>(result: T): T {
+  const known = (summary: LatencySummary | undefined) => (summary ? knownLatency(summary) : summary);
+  const { drops } = result;
+  return {
+    ...result,
+    ...(result.version !== undefined ? { version: RUN_RESULT_VERSION } : {}),
+    ...(result.fates ? { fates: upgradeFates(result.fates) } : {}),
+    ...(result.totals ? { totals: upgradeTotals(result.totals) } : {}),
+    ...(result.latency ? { latency: known(result.latency) } : {}),
+    ...(result.uncorrectedLatency ? { uncorrectedLatency: known(result.uncorrectedLatency) } : {}),
+    ...(result.connectTimes ? { connectTimes: known(result.connectTimes) } : {}),
+    ...(result.points ? { points: result.points.map(upgradePoint) } : {}),
+    ...(drops ? { drops: { ...drops, reconnectTimes: knownLatency(drops.reconnectTimes), ...(drops.latency ? { latency: { ...drops.latency, before: knownLatency(drops.latency.before), during: knownLatency(drops.latency.during), after: knownLatency(drops.latency.after) } } : {}) } } : {}),
+  };
+}
+
+/** Fates with every never-sent reason (0 where an older document lacks one). */
+export function upgradeFates<T extends Fates>(fates: T): T {
+  const notSent = { ...fates.notSent };
+  for (const reason of NOT_SENT_REASONS) notSent[reason] ??= 0;
+  return { ...fates, notSent };
+}
+
+function upgradeTotals(totals: WorkerTotals): WorkerTotals {
+  return { ...emptyTotals(), ...totals };
+}
+
+function upgradePoint(point: SecondPoint): SecondPoint {
+  return {
+    ...point,
+    reconnects: point.reconnects ?? 0,
+    dropped: point.dropped ?? 0,
+    fates: upgradeFates(point.fates),
+    latency: point.latency.count > 0 ? point.latency : knownLatency(point.latency),
+  };
+}
