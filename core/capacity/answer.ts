@@ -47,7 +47,7 @@ export function capacityAnswer(result: CapacityResult): CapacityAnswer {
     : finding.limitedBy === 'unknown'
       ? `Which side broke is unknown: ${broke?.judgement.reasons[0] ?? 'nothing shows it'}. ${held ? `The load of step ${held.index} held` : 'No step held'}, but this is not a capacity of the service until a run shows which side failed. Read the errors of the step that broke, read the server's metrics with the search, or run the client from another machine.`
       : null;
-  return { headline: headline(result, held, what), tierLines: tiers.map((t) => tierLine(t, result)), tiers, brokeLine: brokeLine(result, broke), clientNote };
+  return { headline: headline(result, held, what), tierLines: tierLinesOf(tiers, result), tiers, brokeLine: brokeLine(result, broke), clientNote };
 }
 
 function headline(result: CapacityResult, held: CapacityStep | null, what: string): string {
@@ -57,8 +57,10 @@ function headline(result: CapacityResult, held: CapacityStep | null, what: strin
     if (result.running) return 'Searching: no step has held yet.';
     return 'No capacity found: no step could be judged.';
   }
-  const prefix = finding.limitedBy === 'client' ? 'Client-limited: this client held' : finding.limitedBy === 'unknown' ? 'Cause unknown: held' : finding.kind === 'atLeastMax' ? 'Held every step up to the maximum:' : result.running ? 'So far held' : 'Held';
-  const atLeast = finding.kind === 'atLeastMax' ? ' (the capacity is above this: raise the maximum)' : '';
+  // Every step held so far is "at least the maximum" only once the search has ended.
+  const atMax = finding.kind === 'atLeastMax' && !result.running;
+  const prefix = finding.limitedBy === 'client' ? 'Client-limited: this client held' : finding.limitedBy === 'unknown' ? 'Cause unknown: held' : atMax ? 'Held every step up to the maximum:' : result.running ? 'So far held' : 'Held';
+  const atLeast = atMax ? ' (the capacity is above this: raise the maximum)' : '';
   return `${prefix} ${formatCount(held.heldPerSec)} msg/s of ${what} with ${formatCount(held.connectionsOpened)} connections at p99 ${formatMs(held.latency.p99Us)} (${formatShare(held.verdict.share ?? 0)} under 1 s)${atLeast}.`;
 }
 
@@ -70,10 +72,16 @@ function tierShare(result: CapacityResult, held: CapacityStep, edition: EditionI
   return { edition, tier, ratio: row?.ratio ?? null, published: row?.published ?? null };
 }
 
-function tierLine(share: TierShare, result: CapacityResult): string {
+/** One sentence per edition, or one for both when they name the same tier and figures. */
+function tierLinesOf(tiers: TierShare[], result: CapacityResult): string[] {
+  const [first, second] = tiers;
+  if (first && second && first.tier === second.tier && first.ratio === second.ratio && first.published === second.published) return [tierLine(first, result, 'current and 2019 editions')];
+  return tiers.map((t) => tierLine(t, result, t.edition === 'current' ? 'current edition' : '2019 edition'));
+}
+
+function tierLine(share: TierShare, result: CapacityResult, edition: string): string {
   const scenario = SCENARIO_LABELS[result.base.scenario].toLowerCase();
-  const edition = share.edition === 'current' ? 'current edition' : '2019 edition';
-  if (share.ratio === null || share.published === null) return `The ${edition} of the guide publishes no ${scenario} rate for ${share.tier}.`;
+  if (share.ratio === null || share.published === null) return `The guide (${edition}) publishes no ${scenario} rate for ${share.tier}.`;
   return `That is ${formatPercent(share.ratio)} of ${share.tier}'s published ${scenario} rate (${formatCount(share.published)} msg/s, ${edition}).`;
 }
 

@@ -8,3 +8,4 @@ export * from './search-plan.ts';
 export * from './settings.ts';
 export * from './step-chart.ts';
 export * from './step-judge.ts';
+export * from './stage.ts';

@@ -20,6 +20,36 @@ export interface StepChartData {
 
 export const GUIDE_LIMIT_MS = 1_000;
 
+/** The load-against-p99 chart: one point per step, sorted by load (a bisect step sits between
+ *  the loads around it, never back along the axis); steps of equal load in the order run. */
+export interface LoadChartData {
+  /** The ramp's load, ascending. */
+  load: number[];
+  /** null: nothing arrived in that step (a gap, not 0). */
+  p99Ms: (number | null)[];
+  /** The step's p99 where it broke, else null: drawn in the broken colour. */
+  brokeP99Ms: (number | null)[];
+  /** Step numbers, in the same order. */
+  steps: number[];
+  /** The current edition's tier nearest above the held load (or the last below), on the load axis. */
+  tierLine: { tier: string; value: number } | null;
+}
+
+export function loadChartData(result: CapacityResult): LoadChartData {
+  const load = (s: CapacityResult['steps'][number]) => (result.settings.ramp === 'rate' ? s.plannedSendsPerSec : s.connections);
+  const sorted = [...result.steps].sort((a, b) => load(a) - load(b) || a.index - b.index);
+  const p99 = (s: CapacityResult['steps'][number]) => (s.latency.count === 0 || s.latency.p99Us === null ? null : s.latency.p99Us / 1_000);
+  const top = Math.max(0, ...sorted.map(load));
+  const lines = tierLines(result);
+  return {
+    load: sorted.map(load),
+    p99Ms: sorted.map(p99),
+    brokeP99Ms: sorted.map((s) => (s.judgement.passed === false ? p99(s) : null)),
+    steps: sorted.map((s) => s.index),
+    tierLine: lines.find((line) => line.value >= top) ?? lines.at(-1) ?? null,
+  };
+}
+
 export function stepChartData(result: CapacityResult): StepChartData {
   const steps = result.steps;
   return {

@@ -47,6 +47,12 @@ export class CapacityController {
   #search: CapacitySearch | null = null;
   #total = 0;
 
+  /** The run form's fields a search sets itself (settings.ts stepConfig): the step's duration and
+   *  settle time, and the ramp's own quantity (the interval on a rate ramp, the count on a connection ramp). */
+  get ignoredFields(): readonly string[] {
+    return ['durationSec', 'warmupSec', this.fields.ramp === 'rate' ? 'sendIntervalMs' : 'connections'];
+  }
+
   /** For the presentation view: which step of how many is running. */
   get status(): ComparisonStatus | null {
     const step = this.current;

@@ -12,5 +12,7 @@ export interface FormMode {
   run: (config: RunConfig) => void;
   /** Whether the mode chooses transports itself: the form then hides its own and checks each. */
   choosesTransport?: boolean;
+  /** The form's fields (input names) the mode sets itself and so ignores: hidden while it is chosen. */
+  hides?: () => readonly string[];
   panel?: Snippet<[{ endpointUrl: string; connections: number }]>;
 }

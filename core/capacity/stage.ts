@@ -1,0 +1,69 @@
+/**
+ * A capacity search's answer for a room: two sentences a stakeholder reads in five seconds ("Holds
+ * 400 msg/s of 2.0 KB echo: 40% of Unit1." and "The service broke first, between 424 and 500
+ * msg/s."), composed from the search's one answer (answer.ts) and finding, never judged again.
+ * While the search runs it says "so far". Pure.
+ */
+import { formatBytes, formatCount } from '../format.ts';
+import { SCENARIO_LABELS } from '../run/index.ts';
+import { formatPercent } from '../tiers/index.ts';
+import { capacityAnswer, type CapacityAnswer } from './answer.ts';
+import { stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';
+import { RAMP_UNITS } from './settings.ts';
+
+export interface CapacityStage {
+  /** What held, e.g. "Holds 400 msg/s of 2.0 KB echo: 40% of Unit1." */
+  title: string;
+  /** Where it broke and whose it was, or what is still to come. */
+  broke: string;
+  /** good: a capacity found; warn: the client's limit, an unknown cause or an unconfirmed break; bad: nothing held; neutral: running. */
+  tone: 'good' | 'warn' | 'bad' | 'neutral';
+  /** The whole answer, for the lines below the slide's title. */
+  answer: CapacityAnswer;
+}
+
+export function capacityStage(result: CapacityResult): CapacityStage {
+  const answer = capacityAnswer(result);
+  const { finding, running } = result;
+  const held = stepByIndex(result, finding.heldStep);
+  const broke = stepByIndex(result, finding.brokeStep);
+  const what = `${formatBytes(result.base.messageBytes)} ${SCENARIO_LABELS[result.base.scenario].toLowerCase()}`;
+  return { title: title(result, held, what, answer), broke: brokeText(result, held, broke), tone: tone(result), answer };
+}
+
+function title(result: CapacityResult, held: CapacityStep | null, what: string, answer: CapacityAnswer): string {
+  const { finding, running } = result;
+  // Nothing held: the answer's own headline says why (first step broke, nothing judged, searching).
+  if (!held) return answer.headline;
+  const share = answer.tiers[0];
+  const tierText = share && share.ratio !== null ? `: ${formatPercent(share.ratio)} of ${share.tier}` : '';
+  const connections = result.settings.ramp === 'connections' ? ` with ${formatCount(held.connectionsOpened)} connections` : '';
+  const load = `${formatCount(held.heldPerSec)} msg/s of ${what}${connections}${tierText}`;
+  if (finding.limitedBy === 'client') return `${running ? 'So far this client holds' : 'This client held'} ${load}; the service's capacity is higher or unknown.`;
+  if (finding.limitedBy === 'unknown') return `${running ? 'So far holds' : 'Holds'} ${load}; which side broke is unknown.`;
+  if (running) return `So far holds ${load}.`;
+  if (finding.kind === 'atLeastMax') return `Holds at least ${load}: every step held.`;
+  return `Holds ${load}.`;
+}
+
+function brokeText(result: CapacityResult, held: CapacityStep | null, broke: CapacityStep | null): string {
+  const unit = RAMP_UNITS[result.settings.ramp];
+  const loadOf = (step: CapacityStep) => (result.settings.ramp === 'rate' ? step.plannedSendsPerSec : step.connections);
+  if (!broke) {
+    if (result.running) return held ? 'Nothing has broken yet.' : '';
+    return held ? `Nothing broke up to the maximum, ${formatCount(result.settings.max)} ${unit}: raise it to find the limit.` : '';
+  }
+  const where = held ? `between ${formatCount(loadOf(held))} and ${formatCount(loadOf(broke))} ${unit}` : `at ${formatCount(loadOf(broke))} ${unit}`;
+  const { confirmed } = result.finding;
+  const check = confirmed === true ? '' : confirmed === false ? ' (unconfirmed: that load held when run again)' : result.running ? ' (running it again to confirm)' : ' (unconfirmed)';
+  const limitedBy = broke.judgement.limitedBy;
+  if (limitedBy === 'unknown') return `Something broke ${where}${check}; which side is unknown.`;
+  return `${limitedBy === 'client' ? 'This client' : 'The service'} broke first, ${where}${check}.`;
+}
+
+function tone(result: CapacityResult): CapacityStage['tone'] {
+  const { finding } = result;
+  if (result.running) return 'neutral';
+  if (finding.limitedBy === 'client' || finding.limitedBy === 'unknown' || finding.confirmed === false) return 'warn';
+  return finding.kind === 'found' || finding.kind === 'atLeastMax' ? 'good' : 'bad';
+}
