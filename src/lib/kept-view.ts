@@ -3,6 +3,7 @@ import { limitOfResult, type RunResult } from '../../core/run/index.ts';
 import type { RunView } from './run-controller.svelte.ts';
 import { firstLossSec, sendOffsetSec } from '../../core/charts/index.ts';
 import { clientSchedule } from '../../core/client/index.ts';
+import type { CapacityResult } from '../../core/capacity/index.ts';
 
 export function viewOfResult(result: RunResult): RunView {
   const last = result.points.at(-1);
@@ -36,4 +37,15 @@ export function viewOfResult(result: RunResult): RunView {
     recentLatency: null,
     ...(result.clocks !== undefined ? { clocks: result.clocks } : {}),
   };
+}
+
+/** A kept run (and the search it is a step of) as the presentation shows it: the same shape the
+ *  page's RunController offers, done. */
+export interface KeptOnStage {
+  run: { view: RunView; config: RunResult['config']; points: RunResult['points']; preparing: false };
+  search: CapacityResult | null;
+}
+
+export function keptOnStage(result: RunResult, search: CapacityResult | null): KeptOnStage {
+  return { run: { view: viewOfResult(result), config: result.config, points: result.points, preparing: false }, search };
 }

@@ -1,10 +1,12 @@
 /**
  * A capacity search from the dashboard, in real Chromium, against a hub-sample limited to a
  * known message rate: the step chart fills step by step, the result card states the capacity
- * and its share of a tier, and the History keeps every step with the search.
+ * and its share of a tier, and the History keeps every step with the search. Present follows the
+ * search ("so far", the step under way, never a blank between steps) and then shows its answer
+ * on a projector's screen; the answer sits at the top of the Live page at every size.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { chooseMode, openAdvanced } from '../support/dashboard-form.ts';
 import { dashboardOnOwnHub, type OwnDashboard } from '../support/own-dashboard.ts';
 
@@ -21,6 +23,17 @@ beforeAll(async () => {
 });
 
 afterAll(() => own?.close());
+
+/** Whether the element lies wholly inside the viewport (seen without scrolling) and nothing scrolls sideways. */
+async function fitsScreen(page: Page, element: Locator, scroller: string | null): Promise<{ visible: boolean; overflowX: number }> {
+  const box = await element.boundingBox();
+  const size = page.viewportSize()!;
+  const overflowX = await page.evaluate((selector) => {
+    const el = selector ? document.querySelector<HTMLElement>(selector)! : document.documentElement;
+    return el.scrollWidth - el.clientWidth;
+  }, scroller);
+  return { visible: box !== null && box.y >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width, overflowX };
+}
 
 describe('Find capacity in the dashboard', () => {
   it('bad ramp settings: every problem listed at once, nothing run', async () => {
@@ -45,12 +58,66 @@ describe('Find capacity in the dashboard', () => {
     for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '3'], ['settle-sec', '1'], ['bisect', '1']]) {
       await page.getByTestId(`capacity-${field}`).fill(value!);
     }
+    // The search sets each step's duration, settle time and interval itself: the form hides them.
+    for (const name of ['durationSec', 'warmupSec', 'sendIntervalMs']) expect(await page.getByTestId('page-run').locator(`input[name=${name}]`).count(), name).toBe(0);
+    expect(await page.getByTestId('page-run').locator('input[name=connections]').count()).toBe(1);
     await page.getByTestId('find-capacity-start').click();
     await page.getByTestId('run-bar-step').waitFor();
     expect(await page.getByTestId('run-bar-step').textContent()).toMatch(/^Capacity step 1 of at most 6: 100 msg\/s \(20 connections every 200 ms\)$/);
+    // Present during the search: the search's slide throughout, "so far" wording, never the run's blank figures.
+    await page.getByTestId('nav-present').click();
+    const slide = page.getByTestId('present-capacity');
+    const samples: { title: string; step: string; figures: number; verdicts: number }[] = [];
+    while ((await page.getByTestId('capacity-export-json').count()) === 0) {
+      samples.push(await page.evaluate(() => ({
+        title: document.querySelector('[data-testid=present-capacity] [data-testid=capacity-stage-title]')?.textContent ?? '',
+        step: document.querySelector('[data-testid=present-capacity] [data-testid=capacity-stage-step]')?.textContent ?? '',
+        figures: document.querySelectorAll('[data-testid=present-rate], [data-testid=present-p99]').length,
+        verdicts: document.querySelectorAll('[data-testid=present-verdict]').length,
+      })));
+      expect(samples.length).toBeLessThan(600);
+      await page.waitForTimeout(200);
+    }
+    expect(samples.length).toBeGreaterThan(20);
+    for (const sample of samples.slice(0, -3)) {
+      expect(sample.title).toMatch(/^(Searching: no step has held yet\.|So far holds [\d,]+ msg\/s of 2\.0 KB echo: \d+% of Unit1\.)$/);
+      expect(sample.step).toMatch(/^Step \d of at most 6 under way: /);
+      expect(sample.figures + sample.verdicts).toBe(0);
+    }
     // Steps 100, 200 (held), 300 (broke), one bisection at 250, then 300 once more to confirm the break.
     await page.getByTestId('capacity-export-json').waitFor({ timeout: 120_000 });
-    expect(await page.getByTestId('capacity-chart').getAttribute('data-points')).toBe('5');
+    expect(samples.some((sample) => sample.step.includes('bisecting'))).toBe(true);
+    expect(samples.some((sample) => sample.title.startsWith('So far holds'))).toBe(true);
+    // After the search, the answer on a projector: the held load, where the service broke, no red step.
+    for (const size of [{ width: 1920, height: 1080 }, { width: 1280, height: 720 }]) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: `/tmp/capacity-present-${size.width}x${size.height}.png` });
+      expect(await slide.getByTestId('capacity-stage-title').textContent()).toMatch(/^Holds [\d,]+ msg\/s of 2\.0 KB echo: \d+% of Unit1\.$/);
+      expect(await slide.getByTestId('capacity-stage-broke').textContent()).toMatch(/^The service broke first, between [\d,]+ and [\d,]+ msg\/s\.$/);
+      expect(await slide.getByTestId('capacity-stage').getAttribute('data-tone')).toBe('good');
+      expect(await page.getByTestId('present-verdict').count()).toBe(0);
+      expect(await page.getByTestId('present-status').count()).toBe(0);
+      expect(await fitsScreen(page, slide.getByTestId('capacity-chart'), '[data-testid=presentation]')).toEqual({ visible: true, overflowX: 0 });
+    }
+    const presented = await slide.getByTestId('capacity-stage-title').textContent();
+    await page.getByTestId('presentation-close').click();
+    // The answer at the top of the Live page, at every size.
+    for (const size of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: `/tmp/capacity-live-${size.width}x${size.height}.png` });
+      const stage = page.getByTestId('page-run').getByTestId('capacity-stage');
+      expect(await stage.getByTestId('capacity-stage-title').textContent()).toBe(presented);
+      expect(await fitsScreen(page, stage.getByTestId('capacity-stage-broke'), null)).toEqual({ visible: true, overflowX: 0 });
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    const chart = page.getByTestId('page-run').getByTestId('capacity-chart');
+    expect(await chart.getAttribute('data-points')).toBe('5');
+    // Load on x, ascending: the bisection at 250 sits between 200 and 300, never back along the axis.
+    const loads = (await chart.getAttribute('data-loads'))!.split(',').map(Number);
+    expect(loads).toEqual([...loads].sort((a, b) => a - b));
+    expect(loads.map(Math.round)).toEqual([100, 200, 250, 299, 299].map((v, i) => (i < 3 ? v : loads[i]!)).map(Math.round));
     const card = page.getByTestId('capacity-card');
     expect(await card.getAttribute('data-finding')).toBe('found');
     expect(await card.getAttribute('data-limited-by')).toBe('service');
@@ -59,7 +126,8 @@ describe('Find capacity in the dashboard', () => {
     const held = Number(/^Held ([\d,]+) msg\/s/.exec(headline ?? '')?.[1]?.replace(/,/g, ''));
     expect(Math.abs(held - LIMIT) / LIMIT).toBeLessThanOrEqual(0.15);
     expect(headline).toMatch(/of 2\.0 KB echo over WebSockets \+ JSON with 20 connections at p99 [\d.]+ m?s \(\d+\.\d\d% under 1 s\)\.$/);
-    expect(await page.getByTestId('capacity-tier-line').first().textContent()).toMatch(/^That is \d+% of Unit1's published echo rate \(1,000 msg\/s, current edition\)\.$/);
+    // Both editions publish 1,000 msg/s for Unit1: said once.
+    expect(await page.getByTestId('page-run').getByTestId('capacity-tier-line').allTextContents()).toEqual([expect.stringMatching(/^That is \d+% of Unit1's published echo rate \(1,000 msg\/s, current and 2019 editions\)\.$/)]);
     // What failed it (late or lost receptions), never a p99 that passes; then the second run's word.
     expect(await page.getByTestId('capacity-broke').textContent()).toMatch(/^Broke at step 3 \(299 msg\/s .*because of the service: [\d,]+ of [\d,]+ (arrived 1 s or more after their planned time|planned receptions were lost).* while the client kept its schedule\. Confirmed: the same load broke again at step 5\.$/);
     expect(await page.getByTestId('capacity-step-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-held')))).toEqual(['true', 'true', 'false', 'true', 'false']);
@@ -74,5 +142,15 @@ describe('Find capacity in the dashboard', () => {
     await kept.waitFor();
     expect(await kept.getByTestId('capacity-headline').textContent()).toBe(headline);
     expect(await kept.getByTestId('capacity-step-row').count()).toBe(5);
+    // Present from History shows the kept search's answer, not the page's last run.
+    await page.getByTestId('run-detail-present').click();
+    expect(await page.getByTestId('present-capacity').getByTestId('capacity-stage-title').textContent()).toBe(presented);
+    await page.getByTestId('presentation-close').click();
+    // An earlier step links to the search's answer (its last step, which carries it whole).
+    await rows.last().getByTestId('history-open').click();
+    await page.getByTestId('open-search-answer').waitFor();
+    expect(await page.getByTestId('kept-capacity').getByTestId('capacity-stage-title').textContent()).toBe(presented);
+    await page.getByTestId('open-search-answer').click();
+    await page.getByTestId('open-search-answer').waitFor({ state: 'detached' });
   });
 });
