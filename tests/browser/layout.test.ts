@@ -187,6 +187,13 @@ describe.each(VIEWPORTS)('the dashboard at $width x $height', (viewport) => {
     // A kept run draws the live run's charts.
     for (const chart of ['latency', 'rate', 'bandwidth', 'connections', 'client']) expect(await page.getByTestId(`kept-chart-${chart}`).count()).toBe(1);
     await look('history-run', viewport);
+    // Present from History shows the kept run as it ended.
+    await page.getByTestId('run-detail-present').click();
+    await page.getByTestId('presentation').waitFor();
+    expect(await page.getByTestId('present-status').getAttribute('data-phase')).toBe('done');
+    expect(await page.getByTestId('present-rate').textContent()).toMatch(/^[\d,]+$/);
+    expect(await page.getByTestId('present-capacity').count()).toBe(0);
+    await page.getByTestId('presentation-close').click();
   });
 
   it('tier finder: no overflow, no serious accessibility problem', async () => {
