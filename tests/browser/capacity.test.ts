@@ -111,6 +111,7 @@ describe('Find capacity in the dashboard', () => {
       const stage = page.getByTestId('page-run').getByTestId('capacity-stage');
       expect(await stage.getByTestId('capacity-stage-title').textContent()).toBe(presented);
       expect(await fitsScreen(page, stage.getByTestId('capacity-stage-broke'), null)).toEqual({ visible: true, overflowX: 0 });
+      if (size.width === 1440) await stage.screenshot({ path: '/tmp/capacity-stage-1440.png' });
     }
     await page.setViewportSize({ width: 1280, height: 720 });
     const chart = page.getByTestId('page-run').getByTestId('capacity-chart');
