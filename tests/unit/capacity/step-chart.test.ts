@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stepChartData } from '../../../core/capacity/step-chart.ts';
+import { loadChartData } from '../../../core/capacity/step-chart.ts';
 import { CAPACITY_FORMAT, CAPACITY_VERSION, findingOf, stepOf, type CapacityResult } from '../../../core/capacity/capacity-result.ts';
 import type { CapacitySettings } from '../../../core/capacity/settings.ts';
 import { testConfig } from '../../support/finished-run.ts';
@@ -10,28 +10,23 @@ function result(settings: CapacitySettings, runs: ReturnType<typeof stepRun>[]):
   return { format: CAPACITY_FORMAT, version: CAPACITY_VERSION, startedAt: '', base: testConfig({ connections: 100, workers: 2 }), settings, client: 'test', connectionCap: null, running: false, steps, finding: findingOf(steps) };
 }
 
-describe('the step chart', () => {
-  it('plots each step\'s planned rate, p99 and share under 1 s, with a gap where nothing arrived', () => {
+describe('the capacity chart', () => {
+  it('draws the tier whose published rate is the first at or above the highest step, a gap where nothing arrived', () => {
     const settings: CapacitySettings = { ramp: 'rate', start: 500, step: 500, max: 1_500, stepSec: 3, settleSec: 1, bisectSteps: 0 };
-    const data = stepChartData(result(settings, [
-      stepRun({ config: { connections: 100, workers: 2, sendIntervalMs: 200 }, p99Ms: 8 }),
+    const data = loadChartData(result(settings, [
       stepRun({ config: { connections: 100, workers: 2, sendIntervalMs: 100 }, planned: 100, underOneSecond: 0, late: 0 }),
+      stepRun({ config: { connections: 100, workers: 2, sendIntervalMs: 200 }, p99Ms: 8 }),
     ]));
-    expect(data.steps).toEqual([1, 2]);
+    // Sorted by load: the 500 msg/s step first though it ran second.
     expect(data.load).toEqual([500, 1_000]);
+    expect(data.steps).toEqual([2, 1]);
     expect(data.p99Ms).toEqual([8, null]);
-    expect(data.underOneSecondPercent).toEqual([100, 0]);
-  });
-
-  it('draws the tiers whose published rate lies within the ramp, and the first above it', () => {
-    const settings: CapacitySettings = { ramp: 'rate', start: 500, step: 500, max: 1_500, stepSec: 3, settleSec: 1, bisectSteps: 0 };
-    const lines = stepChartData(result(settings, [])).tierLines;
     // The current edition's echo: Unit1 1,000 msg/s in, Unit2 2,000.
-    expect(lines).toEqual([{ tier: 'Unit1', value: 1_000 }, { tier: 'Unit2', value: 2_000 }]);
+    expect(data.tierLine).toEqual({ tier: 'Unit1', value: 1_000 });
   });
 
   it('draws the tiers\' connection counts on a connection ramp', () => {
     const settings: CapacitySettings = { ramp: 'connections', start: 100, step: 100, max: 500, stepSec: 3, settleSec: 1, bisectSteps: 0 };
-    expect(stepChartData(result(settings, [])).tierLines).toEqual([{ tier: 'Unit1', value: 1_000 }]);
+    expect(loadChartData(result(settings, [])).tierLine).toEqual({ tier: 'Unit1', value: 1_000 });
   });
 });
