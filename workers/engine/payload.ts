@@ -50,7 +50,10 @@ export function parsePayloadHeader(payload: unknown): PayloadHeader | null {
   if (end < 0 || end > MAX_HEADER_CHARS) return null;
   const parts = payload.slice(0, end).split(':');
   if (parts.length !== 4 || !isRunId(parts[0]!)) return null;
-  const [sender, seq, sendLagUs] = parts.slice(1).map(Number) as [number, number, number];
+  // Once per received message: read the three numbers in place, no intermediate array.
+  const sender = Number(parts[1]);
+  const seq = Number(parts[2]);
+  const sendLagUs = Number(parts[3]);
   if (!Number.isInteger(sender) || !Number.isInteger(seq) || sender < 0 || seq < 0 || !Number.isFinite(sendLagUs)) return null;
   return { runId: parts[0]!, sender, seq, sendLagUs };
 }
