@@ -6,8 +6,9 @@
 import { systemClock } from '../core/clocks/index.ts';
 import { AgentRelay, CLOCK_ROUND_MAX_MS, type AgentRunReport, type AgentInfo } from '../core/fleet/index.ts';
 import { openControlConnection } from '../signalr/control-connection.ts';
+import { hubExceptionText, isMissingHubMethod } from '../signalr/errors.ts';
 import { AGENT_USAGE, parseAgentArgs } from './agent-args.ts';
-import { exitCodeOf, type Output } from './output.ts';
+import { EXIT, exitCodeOf, type Output } from './output.ts';
 import { BenchError, errorMessageOf } from '../core/errors/index.ts';
 import { enginePort, runsInThreads } from './engine-ports.ts';
 
@@ -22,7 +23,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
   }
   if (!parsed.ok) {
     for (const error of parsed.errors) io.err(`live-bench: ${error}`);
-    return 2;
+    return EXIT.badInput;
   }
   const { controlUrl, session, threads, name, once } = parsed.options;
   let control;
@@ -64,7 +65,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
   control.onClose((error) => {
     if (leaving) return;
     io.err(`live-bench: lost the control hub${error ? `: ${error.message}` : ''}; leaving.`);
-    leave(3);
+    leave(EXIT.nothingMeasured);
   });
   const info: AgentInfo = { name, kind: 'node', threads, client: `node ${process.version}` };
   try {
@@ -89,8 +90,8 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
 /** Why JoinSession failed, for people: a hub without the method is not the control hub (most
  *  often the benchmark hub, /signalrbench, given by mistake). */
 function joinFailure(message: string, controlUrl: string): string {
-  const said = message.replace(/^.*HubException: /, '');
-  if (!/Method does not exist/i.test(said)) return said;
+  const said = hubExceptionText(message);
+  if (!isMissingHubMethod(said)) return said;
   const url = new URL(controlUrl);
   const which = /\/signalrbench\/?$/i.test(url.pathname) ? 'that is the benchmark hub, not the control hub' : 'that hub is not the control hub';
   return `${controlUrl} has no JoinSession: ${which}. Point --agent at the hub-sample's control hub, ${new URL('/control', url).toString()}.`;

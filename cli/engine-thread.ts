@@ -7,6 +7,7 @@ import type { ToWorker } from '../core/run/index.ts';
 import { answerHeapRequests } from './memory-log.ts';
 import { nodePlatform } from './node-websocket.ts';
 
+// Started on its own, it is misused: an internal error, not a user's.
 if (!parentPort) throw new Error('engine-thread runs as a worker thread of the headless runner, not on its own.');
 const port = parentPort;
 const host = hostEngine((message) => port.postMessage(message), nodePlatform);

@@ -5,8 +5,10 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { readMetrics } from '../core/server-metrics/index.ts';
+import { errorCodeOf, errorMessageOf } from '../core/errors/index.ts';
 import type { ParseRequest, ParseAnswer } from './server-metrics.ts';
 
+// Started on its own, it is misused: an internal error, not a user's.
 if (!parentPort) throw new Error('metrics-thread runs as a worker thread of the headless runner, not on its own.');
 const port = parentPort;
 port.on('message', ({ id, text, atUs }: ParseRequest) => {
@@ -14,7 +16,7 @@ port.on('message', ({ id, text, atUs }: ParseRequest) => {
   try {
     answer = { id, reading: readMetrics(text, atUs) };
   } catch (error) {
-    answer = { id, error: error instanceof Error ? error.message : String(error) };
+    answer = { id, error: errorMessageOf(error), code: errorCodeOf(error) };
   }
   port.postMessage(answer);
 });

@@ -1,7 +1,7 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
 import { dropPlanText, dropsText } from '../core/drops/index.ts';
 import { unaccountedOf, outcomeText, recentRates, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
-import { clientSchedule } from '../core/client/index.ts';
+import { clientSchedule, connectCauseOf } from '../core/client/index.ts';
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
 import { judgeTiers, tierLoad } from '../core/tiers/index.ts';
 import type { EditionId } from '../core/guide/index.ts';
@@ -11,12 +11,12 @@ import type { ServerMetricsRecord } from '../core/server-metrics/index.ts';
 /**
  * The runner's word while no connection has opened yet, `afterMs` into the run, from the
  * evidence so far: refused connects are said to be refused (nothing listens there), not a
- * stalled hub; other failures point at the first error; no answer at all is a hub that may be
+ * stalled hub (by the one reading of Node's error codes, core/client/connect-causes.ts); other failures point at the first error; no answer at all is a hub that may be
  * stalled, which the engine gives up on FIRST_ANSWER_MS after its first connect.
  */
 export function stallNotice(firstError: { message: string } | undefined, endpointUrl: string, afterMs: number): string {
   const opened = `live-bench: no connection has opened after ${afterMs / 1_000} s`;
-  if (firstError && /ECONNREFUSED|connection refused/i.test(firstError.message)) {
+  if (firstError && connectCauseOf(firstError.message) === 'refused') {
     return `${opened}: the connects to ${endpointUrl} are refused. Nothing accepts connections there: check the URL and port, and that the hub is running.`;
   }
   if (firstError) return `${opened}: the connects to ${endpointUrl} fail (the first error above says why).`;

@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
 import { platformFetchText, ServerScraper, type ServerReading, type ParseMetrics } from '../core/server-metrics/index.ts';
+import { BenchError, type BenchErrorCode } from '../core/errors/index.ts';
 import type { Output } from './output.ts';
 
-/** A scrape's text for the metrics thread, and its answer. */
+/** A scrape's text for the metrics thread, and its answer (a failure with its code: an Error does not cross threads whole). */
 export interface ParseRequest { id: number; text: string; atUs: number }
-export type ParseAnswer = { id: number; reading: ServerReading } | { id: number; error: string };
+export type ParseAnswer = { id: number; reading: ServerReading } | { id: number; error: string; code: BenchErrorCode };
 
 const threadScript = new URL('./metrics-thread.js', import.meta.url);
 
@@ -49,8 +50,9 @@ function offThreadParse(): ParseMetrics | undefined {
     waiting.delete(answer.id);
     if (waiting.size === 0) worker.unref();
     if ('reading' in answer) waiter?.resolve(answer.reading);
-    else waiter?.reject(new Error(answer.error));
+    else waiter?.reject(new BenchError(answer.code, answer.error));
   });
+  // The thread itself failing is the runner's own failure (internal), not the answer's.
   worker.on('error', (error) => failAll(new Error(`the runner's metrics thread failed (${error.message})`)));
   parser = (text, atUs) => new Promise((resolve, reject) => {
     const id = nextId++;

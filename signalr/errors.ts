@@ -83,6 +83,17 @@ function upgradeRefusal(text: string, context: ConnectionOptions): string | null
   return null;
 }
 
+/** The hub's own words of a failed invocation, without the client's preamble ("An unexpected error
+ *  occurred invoking 'JoinSession' on the server. HubException: …"). */
+export function hubExceptionText(message: string): string {
+  return message.replace(/^.*HubException: /, '');
+}
+
+/** Whether a hub refused an invocation because it has no such method (the wrong hub, most often). */
+export function isMissingHubMethod(message: string): boolean {
+  return /Method does not exist/i.test(message);
+}
+
 /** Most characters of a server's answer quoted in a message. */
 const QUOTED_CHARS = 300;
 

@@ -7,6 +7,7 @@
 import type { EditionId, ExpectedTraffic, Scenario } from './types.ts';
 import { EDITIONS } from './tables.ts';
 import { demandFromTraffic, fitEdition, type EditionFit } from './fit.ts';
+import { BenchError } from '../errors/index.ts';
 
 const MS_PER_SECOND = 1000;
 /** Messages under this size cost like one of this size (the guide: "similar to a 1,024-byte message"). */
@@ -79,14 +80,15 @@ export interface GuideRunConfig {
 
 /** The traffic a run puts through the service, per second. */
 
-/** Expected inbound/outbound messages and bytes per second of a run. Throws on invalid settings. */
+/** Expected inbound/outbound messages and bytes per second of a run. Throws a BenchError (badInput)
+ *  on invalid settings: the tier finder passes what a person typed. */
 export function expectedTraffic(config: GuideRunConfig): ExpectedTraffic {
   const { scenario, connections, messageBytes, sendIntervalMs } = config;
   requireWholePositive('connections', connections);
   const senders = config.senders ?? defaultSenders(scenario, connections);
   requireWholePositive('senders', senders);
   if (senders > connections) {
-    throw new Error(`senders (${senders}) cannot exceed connections (${connections}); lower senders or add connections.`);
+    throw new BenchError('badInput', `senders (${senders}) cannot exceed connections (${connections}); lower senders or add connections.`);
   }
   const recipientsPerMessage = recipientsOf(config);
   // The formula's "outbound connections" are deliveries per interval: every sender's message
@@ -128,32 +130,32 @@ function recipientsOf(config: GuideRunConfig): number {
   if (scenario === 'echo' || scenario === 'sendToConnection') return 1;
   if (scenario === 'broadcast') return connections;
   if (scenario !== 'smallGroup' && scenario !== 'bigGroup') {
-    throw new Error(`Unknown scenario "${String(scenario)}"; use echo, broadcast, smallGroup, bigGroup or sendToConnection.`);
+    throw new BenchError('badInput', `Unknown scenario "${String(scenario)}"; use echo, broadcast, smallGroup, bigGroup or sendToConnection.`);
   }
   if (config.groupCount !== undefined) requirePositive('groupCount', config.groupCount, 'a number of groups');
   const groupSize =
     config.groupSize ?? (scenario === 'smallGroup' ? 10 : connections / (config.groupCount ?? 10));
   requirePositive('groupSize', groupSize, 'connections per group');
   if (groupSize > connections) {
-    throw new Error(`groupSize (${groupSize}) cannot exceed connections (${connections}); a group holds at most every connection.`);
+    throw new BenchError('badInput', `groupSize (${groupSize}) cannot exceed connections (${connections}); a group holds at most every connection.`);
   }
   return groupSize;
 }
 
 function requirePositive(name: string, value: number, unit: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new Error(`${name} must be a positive number of ${unit} (got ${String(value)}).`);
+    throw new BenchError('badInput', `${name} must be a positive number of ${unit} (got ${String(value)}).`);
   }
 }
 
 function requireNonNegative(name: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new Error(`${name} must be a non-negative number (got ${String(value)}).`);
+    throw new BenchError('badInput', `${name} must be a non-negative number (got ${String(value)}).`);
   }
 }
 
 function requireWholePositive(name: string, value: number): void {
   if (!Number.isInteger(value) || value <= 0) {
-    throw new Error(`${name} must be a whole number of connections above 0 (got ${String(value)}).`);
+    throw new BenchError('badInput', `${name} must be a whole number of connections above 0 (got ${String(value)}).`);
   }
 }

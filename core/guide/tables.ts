@@ -24,7 +24,8 @@ const RAW: Record<EditionId, { data: unknown; file: string }> = {
 };
 const loaded = new Map<EditionId, GuideEdition>();
 
-/** One edition's data, validated on first use. Throws for an unknown edition id. */
+/** One edition's data, validated on first use. Throws for an unknown edition id. The lookups here
+ *  take names from the code and the editions themselves, so a miss is a plain Error (internal). */
 export function edition(id: EditionId): GuideEdition {
   const cached = loaded.get(id);
   if (cached) return cached;

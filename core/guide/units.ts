@@ -1,6 +1,7 @@
 // Byte units as the guide uses them. The guide prints bandwidth as "N KBps" / "N MBps" (bytes per
 // second). Its own defaults fix the convention: 1,000 connections x 2,048 B every 1 s is "2 MBps"
 // and 2 messages/s of 2,048 B is "4 KBps", exact only with 1 KB = 1,024 B and 1 MB = 1,000 KB.
+import { BenchError } from '../errors/index.ts';
 
 /** How "KB" and "MB" map to bytes. */
 export interface ByteConvention {
@@ -41,7 +42,8 @@ export function megabytesToBytes(megabytes: number, convention: ByteConvention =
 export function parsePublishedBandwidth(text: string): number {
   const match = /^([\d,]+(?:\.\d+)?) (KBps|MBps)$/.exec(text.trim());
   if (!match || match[1] === undefined) {
-    throw new Error(
+    throw new BenchError(
+      'parse',
       `Cannot read "${text}" as a guide bandwidth: expected "<number> KBps" or "<number> MBps" (bytes per second). ` +
         'Bit units such as "Mbps" or "MBit/s" are misprints in the guide; flag the cell instead.',
     );
@@ -59,6 +61,7 @@ export function parsePublishedBandwidth(text: string): number {
  */
 export function formatBytesPerSecond(bytesPerSecond: number): string {
   if (!Number.isFinite(bytesPerSecond) || bytesPerSecond < 0) {
+    // Every caller passes a computed rate: a negative one is a bug (internal), not input.
     throw new Error(`bytesPerSecond must be a non-negative number (got ${bytesPerSecond}).`);
   }
   const { bytesPerKB, bytesPerMB } = GUIDE_BYTES;

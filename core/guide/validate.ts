@@ -5,7 +5,8 @@ import type { GuideEdition, GuideTable } from './types.ts';
 const TIER_NAME = /^Unit\d+$/;
 const CASE_NAME = /^case\d+$/;
 
-/** Throws an Error naming the first problem found in the edition data; returns it typed if sound. */
+/** Throws an Error naming the first problem found in the edition data; returns it typed if sound.
+ *  A plain Error (internal): the editions are built into the tool, so a bad one is the tool's own bug. */
 export function validateEdition(data: unknown, file: string): GuideEdition {
   const edition = data as GuideEdition;
   if (!edition || typeof edition !== 'object' || !edition.tables || !Array.isArray(edition.tiers)) {

@@ -14,7 +14,8 @@
  * A random permutation `p` of 0..count-1 with `p[i] !== i` for every `i`: connection `i` sends to
  * connection `p[i]`.
  *
- * @param count connections taking part; 0 gives [], 1 throws (it has no one else to send to).
+ * @param count connections taking part; 0 gives [], 1 throws (it has no one else to send to): a
+ *   plain Error (internal), as the coordinator pairs only 2 or more.
  * @param random uniform in [0, 1), e.g. `Math.random` or a seeded generator for replayable runs.
  */
 export function derangement(count: number, random: () => number): number[] {

@@ -164,6 +164,7 @@ class BalancedGroups implements GroupPlan {
     this.groupSize = this.#small + (this.#largeGroups > 0 ? 1 : 0);
   }
 
+  // Indices out of range are the caller's bug: plain Errors (internal), never a person's input.
   groupOf(connectionIndex: number): number {
     if (!isWhole(connectionIndex) || connectionIndex < 0 || connectionIndex >= this.connections) {
       throw new Error(

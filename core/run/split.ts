@@ -6,6 +6,7 @@ export interface ConnectionShare {
 
 /** Splits `connections` between `workers` as evenly as possible (the first ones take the remainder). */
 export function splitConnections(connections: number, workers: number): ConnectionShare[] {
+  // Plain Errors here (internal): the counts were validated with the run's configuration.
   if (!Number.isInteger(connections) || !Number.isInteger(workers) || connections < 0 || workers < 1) {
     throw new Error(`Cannot split ${connections} connections between ${workers} workers: both must be whole numbers, workers at least 1.`);
   }
@@ -34,6 +35,7 @@ export function connectConcurrencyPerWorker(total: number, workers: number): num
  */
 export function splitWithinCapacity(connections: number, capacities: readonly (number | null)[]): ConnectionShare[] {
   const shortfall = capacityShortfall(connections, capacities);
+  // Internal: callers check capacityShortfall first and say it in words.
   if (shortfall > 0) throw new Error(`The workers can hold ${connections - shortfall} of ${connections} connections.`);
   const counts = new Array<number>(capacities.length).fill(0);
   let left = connections;

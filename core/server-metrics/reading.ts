@@ -6,6 +6,7 @@
  * counters.
  */
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
+import { BenchError } from '../errors/index.ts';
 
 /** Metric names as OpenTelemetry's Prometheus exporter writes them (dots to underscores, the
  *  unit and `_total` appended). Some exporter versions add `_total` to up-down counters too. */
@@ -34,14 +35,14 @@ export type ServerReading = { [K in ReadingField]: number | null } & {
   atUs: number;
 };
 
-/** Reads a scrape; throws an Error saying what is wrong when the text is not the Prometheus
- *  format or holds none of the figures read here. */
+/** Reads a scrape; throws a BenchError (parse) saying what is wrong when the text is not the
+ *  Prometheus format or holds none of the figures read here. */
 export function readMetrics(text: string, atUs: number): ServerReading {
   let families: PrometheusFamily[];
   try {
     families = parsePrometheusTextFormat(linesRead(text));
   } catch (error) {
-    throw new Error(`the answer is not in the Prometheus text format (${error instanceof Error ? error.message : String(error)})`);
+    throw new BenchError('parse', `the answer is not in the Prometheus text format (${error instanceof Error ? error.message : String(error)})`);
   }
   const byName = new Map(families.map((family) => [family.name, family]));
   const reading = { atUs } as ServerReading;
@@ -54,7 +55,7 @@ export function readMetrics(text: string, atUs: number): ServerReading {
   // The parser reads almost any text as some metric: an HTML page (a fallback route) would pass
   // as an app whose every figure is unknown, with nothing said.
   if (known === 0) {
-    throw new Error('the answer holds none of the figures this tool reads (.NET\'s System.Runtime, ASP.NET Core\'s SignalR and Kestrel meters, the hub-sample\'s counters): is this an ASP.NET Core app exporting them in the Prometheus text format?');
+    throw new BenchError('parse', 'the answer holds none of the figures this tool reads (.NET\'s System.Runtime, ASP.NET Core\'s SignalR and Kestrel meters, the hub-sample\'s counters): is this an ASP.NET Core app exporting them in the Prometheus text format?');
   }
   return reading;
 }

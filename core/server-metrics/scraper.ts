@@ -7,6 +7,7 @@
  * runner parses off the thread that sends (ScraperOptions.parse).
  */
 import type { Clock, Timers } from '../clocks/index.ts';
+import { BenchError } from '../errors/index.ts';
 import { readMetrics, type ServerReading } from './reading.ts';
 import { addDeliveries, emptyServerRecord, secondOf, serverSecond, type ServerMetricsRecord } from './series.ts';
 
@@ -20,11 +21,12 @@ export const MAX_METRICS_BYTES = 4 * 1024 * 1024;
 /** Time one scrape may take, answer included, in ms. */
 export const SCRAPE_TIMEOUT_MS = 2_000;
 
-/** Fetches the metrics text; rejects with an Error saying what failed. */
+/** Fetches the metrics text; rejects with a BenchError saying what failed: couldNotConnect (no
+ *  answer, or it broke off), refused (an error status), parse (an answer too large to be metrics). */
 export type FetchText = (url: string) => Promise<string>;
 
 /** Reads a scrape's text as a reading taken at `atUs` (reading.ts's readMetrics, perhaps on
- *  another thread); rejects with an Error saying what is wrong with the text. */
+ *  another thread); rejects with a BenchError (parse) saying what is wrong with the text. */
 export type ParseMetrics = (text: string, atUs: number) => Promise<ServerReading>;
 
 export interface ScraperOptions {
@@ -161,13 +163,13 @@ export function platformFetchText(timeoutMs = SCRAPE_TIMEOUT_MS, maxBytes = MAX_
         // without them a CORS answer may allow any listed origin.
         response = await fetch(url, { cache: 'no-store', credentials: 'omit', signal: controller.signal });
       } catch {
-        throw new Error(controller.signal.aborted
+        throw new BenchError('couldNotConnect', controller.signal.aborted
           ? stalled
           : 'the request failed (the server is unreachable, or it does not allow this page\'s origin: list it in the app\'s CORS origins)');
       }
-      if (response.status === 404) throw new Error('404 Not Found (the app does not serve metrics there: on the hub-sample, --EnableMetrics must be true)');
-      if (response.status === 403) throw new Error('403 Forbidden (the app refuses this page\'s origin: list it in the hub-sample\'s --CorsOrigins)');
-      if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
+      if (response.status === 404) throw new BenchError('refused', '404 Not Found (the app does not serve metrics there: on the hub-sample, --EnableMetrics must be true)');
+      if (response.status === 403) throw new BenchError('refused', '403 Forbidden (the app refuses this page\'s origin: list it in the hub-sample\'s --CorsOrigins)');
+      if (!response.ok) throw new BenchError('refused', `HTTP ${response.status} ${response.statusText}`);
       return await boundedText(response, maxBytes, controller, stalled);
     } finally {
       clearTimeout(timer);
@@ -181,7 +183,7 @@ export function platformFetchText(timeoutMs = SCRAPE_TIMEOUT_MS, maxBytes = MAX_
 async function boundedText(response: Response, maxBytes: number, controller: AbortController, stalled: string): Promise<string> {
   const overLimit = (size: string | null) => {
     controller.abort();
-    return new Error(`the answer is ${size === null ? '' : `${size}, `}over the ${formatLimit(maxBytes)} this tool reads of a metrics answer: it was skipped, not parsed (is this address an app's /metrics?)`);
+    return new BenchError('parse', `the answer is ${size === null ? '' : `${size}, `}over the ${formatLimit(maxBytes)} this tool reads of a metrics answer: it was skipped, not parsed (is this address an app's /metrics?)`);
   };
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (declared > maxBytes) throw overLimit(formatLimit(declared));
@@ -196,7 +198,7 @@ async function boundedText(response: Response, maxBytes: number, controller: Abo
       try {
         chunk = await reader.read();
       } catch {
-        throw new Error(controller.signal.aborted ? stalled : 'the answer broke off before its end');
+        throw new BenchError('couldNotConnect', controller.signal.aborted ? stalled : 'the answer broke off before its end');
       }
       if (chunk.done) return text + decoder.decode();
       bytes += chunk.value.byteLength;

@@ -6,6 +6,8 @@
 import { systemClock } from '../../core/clocks/index.ts';
 import { AgentRelay, type AgentRunReport, type AgentInfo } from '../../core/fleet/index.ts';
 import { openControlConnection } from '../../signalr/control-connection.ts';
+import { hubExceptionText } from '../../signalr/errors.ts';
+import { errorMessageOf } from '../../core/errors/index.ts';
 import { createWorkerPort } from './run-controller.svelte.ts';
 
 export type BrowserAgentState = 'joining' | 'joined' | 'closed' | 'failed';
@@ -52,7 +54,7 @@ export class BrowserAgent {
       this.state = 'joined';
     } catch (error) {
       await control.stop();
-      this.#fail(`Could not join session ${this.session}: ${error instanceof Error ? error.message.replace(/^.*HubException: /, '') : String(error)}`);
+      this.#fail(`Could not join session ${this.session}: ${hubExceptionText(errorMessageOf(error))}`);
     }
   }
 

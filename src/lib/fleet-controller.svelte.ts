@@ -6,6 +6,8 @@ import { systemClock, systemTimers } from '../../core/clocks/index.ts';
 import { attachFleet, Fleet, type AgentView } from '../../core/fleet/index.ts';
 import { browserConnectionCapacity, capacityRefusal, capacityShortfall, type RunConfig } from '../../core/run/index.ts';
 import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
+import { hubExceptionText } from '../../signalr/errors.ts';
+import { errorMessageOf } from '../../core/errors/index.ts';
 import type { RemoteWorkers } from './run-controller.svelte.ts';
 
 export class FleetController {
@@ -47,7 +49,7 @@ export class FleetController {
       this.session = await control.invoke<string>('OpenSession');
       this.#control = control;
     } catch (error) {
-      this.error = error instanceof Error ? error.message.replace(/^.*HubException: /, '') : String(error);
+      this.error = hubExceptionText(errorMessageOf(error));
     } finally {
       this.opening = false;
     }

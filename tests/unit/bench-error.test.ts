@@ -2,7 +2,7 @@
  * Typed errors: the code a failure carries decides the runner's exit code and the page's wording;
  * nothing tells kinds apart by the message's words.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BenchError, errorCodeOf, type BenchErrorCode } from '../../core/errors/index.ts';
 import { EXIT, exitCodeOf, runCli, type Output } from '../../cli/output.ts';
 import { parseRunResult } from '../../core/run/result.ts';
@@ -11,6 +11,10 @@ import { importRuns } from '../../core/history/kept-run.ts';
 import { MemoryRunDb } from '../../core/history/db.ts';
 import { RunHistory } from '../../core/history/history.ts';
 import { importFailure, problemText } from '../../src/lib/problem-text.ts';
+import { platformFetchText, readMetrics } from '../../core/server-metrics/index.ts';
+import { estimateWorkload, expectedTraffic, formatBytesPerSecond, parsePublishedBandwidth, tier } from '../../core/guide/index.ts';
+import { derangement } from '../../core/run/derangement.ts';
+import { hubExceptionText, isMissingHubMethod } from '../../signalr/errors.ts';
 
 function captured(): Output & { lines: string[] } {
   const lines: string[] = [];
@@ -57,6 +61,54 @@ describe('where the errors come from', () => {
     const history = new RunHistory(new MemoryRunDb());
     await expect(history.rename('gone', 'a name')).rejects.toMatchObject({ code: 'notFound' });
     await expect(history.rename('gone', '   ')).rejects.toMatchObject({ code: 'badInput' });
+  });
+});
+
+describe('the codes of the server metrics, the guide and the hub\'s refusals', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('a metrics answer that is not metrics is a parse error', () => {
+    expect(errorCodeOf(thrown(() => readMetrics('<!doctype html><html><title>Home</title></html>', 0)))).toBe('parse');
+    expect(errorCodeOf(thrown(() => readMetrics('# TYPE x counter\nx{ 1', 0)))).toBe('parse');
+  });
+
+  it('a metrics page that does not answer could not be reached; an error status is a refusal; an answer too large is not metrics', async () => {
+    const answer = (response: Response | Error) => vi.stubGlobal('fetch', async () => {
+      if (response instanceof Error) throw response;
+      return response;
+    });
+    const fetchText = platformFetchText(1_000, 1_024);
+    answer(new TypeError('fetch failed'));
+    await expect(fetchText('http://127.0.0.1:9/metrics')).rejects.toMatchObject({ code: 'couldNotConnect' });
+    for (const status of [404, 403, 500]) {
+      answer(new Response('no', { status }));
+      await expect(fetchText('http://127.0.0.1:9/metrics'), String(status)).rejects.toMatchObject({ code: 'refused' });
+    }
+    answer(new Response('x'.repeat(2_048), { headers: { 'content-length': '2048' } }));
+    await expect(fetchText('http://127.0.0.1:9/metrics')).rejects.toMatchObject({ code: 'parse' });
+  });
+
+  it('what a person typed into the tier finder is bad input; a guide cell that is not a bandwidth is a parse error', () => {
+    expect(errorCodeOf(thrown(() => expectedTraffic({ scenario: 'echo', connections: 10, senders: 11, messageBytes: 2_048, sendIntervalMs: 1_000 })))).toBe('badInput');
+    expect(errorCodeOf(thrown(() => expectedTraffic({ scenario: 'smallGroup', connections: 10, groupSize: 20, messageBytes: 2_048, sendIntervalMs: 1_000 })))).toBe('badInput');
+    expect(errorCodeOf(thrown(() => expectedTraffic({ scenario: 'echo', connections: 0, messageBytes: 2_048, sendIntervalMs: 1_000 })))).toBe('badInput');
+    expect(errorCodeOf(thrown(() => estimateWorkload([])))).toBe('badInput');
+    expect(errorCodeOf(thrown(() => parsePublishedBandwidth('2 Mbps')))).toBe('parse');
+  });
+
+  it('a broken invariant of the tool stays uncoded, so it reads as the tool\'s own failure (exit 4)', () => {
+    for (const invariant of [() => derangement(1, Math.random), () => formatBytesPerSecond(-1), () => tier('current', 'Unit3')]) {
+      const error = thrown(invariant);
+      expect(errorCodeOf(error)).toBe('internal');
+      expect(exitCodeOf(error)).toBe(EXIT.crashed);
+    }
+  });
+
+  it('a hub\'s refusal of an invocation is read in one place: its own words, and whether the method is missing', () => {
+    const missing = "An unexpected error occurred invoking 'JoinSession' on the server. HubException: Method does not exist.";
+    expect(hubExceptionText(missing)).toBe('Method does not exist.');
+    expect(isMissingHubMethod(missing)).toBe(true);
+    expect(isMissingHubMethod("An unexpected error occurred invoking 'JoinSession' on the server. HubException: No session ABCD.")).toBe(false);
   });
 });
 

@@ -11,10 +11,8 @@
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import { CONNECT_TIMEOUT_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, credentialsFor, type Credentials } from '../../core/run/index.ts';
 import type { WorkerStats } from './worker-stats.ts';
+import { connectCauseOf } from '../../core/client/index.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
-
-/** A refused connect, as Node (ECONNREFUSED) and the client say it. */
-const REFUSED = /ECONNREFUSED|connection refused/i;
 
 export type ConnectionState = 'pending' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed';
 
@@ -248,7 +246,7 @@ export class ConnectionPool {
   /** One more connect failed (`message` says how): with none open, enough of them mean nothing will. */
   #failedOne(message: string): void {
     this.#failed++;
-    this.#allRefused = (this.#failed === 1 || this.#allRefused) && REFUSED.test(message);
+    this.#allRefused = (this.#failed === 1 || this.#allRefused) && connectCauseOf(message) === 'refused';
     if (this.#opened === 0 && this.#failed >= GIVE_UP_AFTER_FAILURES) {
       const how = this.#allRefused ? 'were all refused (nothing accepts connections there)' : 'all failed';
       this.#giveUp(`the first ${this.#failed} connects ${how} and none opened, so the others would fail the same way`, false);
