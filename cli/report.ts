@@ -61,7 +61,7 @@ export function summaryText(result: RunResult): string {
   const lines = [
     `${config.scenario} over ${config.transport} (${config.protocol}) to ${config.endpointUrl}`,
     `${formatCount(config.connections)} connections, ${formatCount(config.messageBytes)} B every ${formatCount(config.sendIntervalMs)} ms for ${config.durationSec} s`,
-    `Connections: ${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed, ${formatCount(totals.disconnects)} lost during the run, ${formatCount(totals.reconnects)} reconnected; connect p50 ${formatMs(result.connectTimes.p50Us)}, p99 ${formatMs(result.connectTimes.p99Us)}`,
+    `Connections: ${summary.connections}; connect time ${summary.connectTime.join(', ')}`,
     ...(result.drops ? [`Drops: ${dropPlanText(result.drops.settings, result.drops.stateful, config.endpointUrl)}`, `Reconnects: ${dropsText(result.drops)}`] : []),
     `Outcome: ${outcomeText(result.outcome, config.durationSec)}`,
     `Planned receptions: ${summary.fates}`,
@@ -76,8 +76,8 @@ export function summaryText(result: RunResult): string {
     ...tierLines(result, 'current'),
     ...tierLines(result, '2019'),
   ];
-  lines.push(`Verdict: ${result.verdict.sentence}`);
-  for (const sample of result.errorSamples) lines.push(`Error (${sample.kind}) x${formatCount(sample.count)}: ${sample.message}`);
+  lines.push(`Verdict: ${result.verdict.sentence}`, `Errors: ${summary.errors}`);
+  for (const sample of summary.errorSamples) lines.push(`Error: ${sample.head}: ${sample.message}`);
   for (const failure of result.workerFailures) lines.push(failure);
   return lines.join('\n');
 }

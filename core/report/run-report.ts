@@ -13,21 +13,21 @@ import {
   runRates,
   recentRates,
 } from '../run/index.ts';
-import { formatCount, formatMs } from '../format.ts';
+import { formatCount } from '../format.ts';
 import { dropPlanText, dropsText } from '../drops/index.ts';
 import type { KeptRun } from '../history/index.ts';
 import { judgeTiers, tierLoad } from '../tiers/index.ts';
 import { escapeXml as esc, lineChartSvg, lastWholeRateIndex, onSendClock, sendOffsetSec } from '../charts/index.ts';
 import { serverCharts } from './server-charts.ts';
 import { serverFacts } from './server-summary.ts';
-import { runSummary } from './run-summary.ts';
+import { runSummary, type RunSummaryModel } from './run-summary.ts';
 import { clientSchedule } from '../client/index.ts';
 
 type Rows = [label: string, value: string][];
 
 export function runSection(run: KeptRun): string {
   const r = run.result;
-  const samples = r.errorSamples.map((s) => `<li><strong>${esc(s.kind)}</strong> ×${formatCount(s.count)}: ${esc(s.message)}</li>`).join('');
+  const samples = summaryOf(r).errorSamples.map((s) => `<li><strong>${esc(s.head)}</strong>: ${esc(s.message)}</li>`).join('');
   const failures = r.workerFailures.map((f) => `<li>${esc(f)}</li>`).join('');
   return `<section class="run">
 <h2>${esc(run.name)}</h2>
@@ -60,22 +60,25 @@ function verdictLine(run: KeptRun): string {
 
 function figureRows(run: KeptRun): Rows {
   const r = run.result;
-  const t = r.totals;
-  const errors = Object.entries(r.errorCounts).filter(([, n]) => n > 0);
-  const summary = runSummary({ ...r, schedule: clientSchedule({ points: r.points, missedSlots: t.missedSlots, sent: t.sent }) });
+  const summary = summaryOf(r);
   return [
     ['Planned receptions', summary.fates],
     ...(r.drops ? [['Drops', dropPlanText(r.drops.settings, r.drops.stateful, r.config.endpointUrl)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
     ['Messages', [...summary.messages, summary.stale, summary.foreign].filter(Boolean).join(' · ')],
     ['Latency', summary.latencyKnown ? `${summary.latency.join(' · ')} (${summary.uncorrected})` : 'no message arrived'],
-    ['Connect time', r.connectTimes.count === 0 ? 'no connection opened' : `p50 ${formatMs(r.connectTimes.p50Us)} · p99 ${formatMs(r.connectTimes.p99Us)} · max ${formatMs(r.connectTimes.maxUs)} · ${formatCount(t.connectionsOpened)} opened, ${formatCount(t.connectionsFailed)} failed`],
+    ['Connect time', `${summary.connectTime.join(' · ')} · ${summary.connections}`],
     ['Bytes', `${summary.bytes.join(', ')} (encoded hub messages)`],
     ...(summary.resent ? [['Resent', summary.resent]] as Rows : []),
-    ['Errors', errors.length === 0 ? 'none' : errors.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')],
+    ['Errors', summary.errors],
     ['Client health', `${summary.client.join(', ')}${summary.clientBehind ? `: it could not keep the schedule (it ${summary.clientBehind})` : ''}`],
     ['Guide tier', tierLine(run)],
     ...serverFacts(r),
   ];
+}
+
+/** The one summary model (run-summary.ts), with the client's schedule by the one rule. */
+function summaryOf(r: KeptRun['result']): RunSummaryModel {
+  return runSummary({ ...r, schedule: clientSchedule({ points: r.points, missedSlots: r.totals.missedSlots, sent: r.totals.sent }) });
 }
 
 function configRows(run: KeptRun): Rows {

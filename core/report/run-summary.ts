@@ -1,11 +1,12 @@
 /**
- * A run's summary as one model of figures and phrases, which the runner's summary (cli/report.ts),
+ * A run's summary as one model of figures and phrases (connections and their connect time, the
+ * messages, latency, errors and the client's health), which the runner's summary (cli/report.ts),
  * the HTML report (run-report.ts) and the page (RunSummary.svelte) each lay out in their own way
  * (lines joined with ", " in a terminal, " · " on the page and in the report): a figure is worded
  * once, here, so the three never drift apart. Unknown figures read "–" (formatMs of null), never 0.
  * Pure.
  */
-import { fatesText, type Fates, type WorkerTotals } from '../run/index.ts';
+import { fatesText, type ErrorCounts, type ErrorSample, type Fates, type WorkerTotals } from '../run/index.ts';
 import type { LatencySummary } from '../latency/index.ts';
 import type { ClientSchedule } from '../client/index.ts';
 import { resentText } from '../drops/index.ts';
@@ -16,6 +17,10 @@ export interface SummaryInput {
   totals: WorkerTotals;
   latency: LatencySummary;
   uncorrectedLatency: LatencySummary;
+  /** Time to open a connection, over the connections that opened. */
+  connectTimes: LatencySummary;
+  errorCounts: ErrorCounts;
+  errorSamples: readonly ErrorSample[];
   /** The client's schedule by the one rule (core/client/schedule.ts). */
   schedule: ClientSchedule;
 }
@@ -29,6 +34,15 @@ export interface RunSummaryModel {
   stale: string | null;
   /** Another run's messages on the same hub, counted apart; null when none. */
   foreign: string | null;
+  /** "10 opened, 2 failed", and ", 3 lost during the run, 3 reconnected" when any was lost. */
+  connections: string;
+  /** Time to open a connection: "p50 12.0 ms", "p99 30.0 ms", "max 41.0 ms"; ["no connection opened"]
+   *  when none did (unknown, never 0). */
+  connectTime: string[];
+  /** Failures by kind: "3 (negotiate 2, connect 1)", or "0". */
+  errors: string;
+  /** Each distinct failure: "negotiate ×2" (head) and its message, said "negotiate ×2: message". */
+  errorSamples: { head: string; message: string }[];
   /** Encoded bytes: "sent 2.0 MB", "received 1.9 MB". */
   bytes: [sent: string, received: string];
   /** Stateful reconnect's second copies; null when none (core/drops/report.ts). */
@@ -45,12 +59,22 @@ export interface RunSummaryModel {
   clientBehind: string | null;
 }
 
-export function runSummary({ fates, totals, latency, uncorrectedLatency, schedule }: SummaryInput): RunSummaryModel {
+export function runSummary({ fates, totals, latency, uncorrectedLatency, connectTimes, errorCounts, errorSamples, schedule }: SummaryInput): RunSummaryModel {
+  const kinds = Object.entries(errorCounts).filter(([, n]) => n > 0);
+  const errorTotal = kinds.reduce((sum, [, n]) => sum + n, 0);
   return {
     fates: fatesText(fates),
     messages: [`sent ${formatCount(totals.sent)}`, `received ${formatCount(totals.received)}`, `duplicated ${formatCount(totals.duplicated)}`],
     stale: totals.stale > 0 ? `too late to check ${formatCount(totals.stale)}` : null,
     foreign: totals.foreign ? `foreign ${formatCount(totals.foreign)} (another run or client on this hub: not counted as arrivals)` : null,
+    connections:
+      `${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed` +
+      (totals.disconnects > 0 ? `, ${formatCount(totals.disconnects)} lost during the run, ${formatCount(totals.reconnects)} reconnected` : ''),
+    connectTime: connectTimes.count === 0
+      ? ['no connection opened']
+      : [`p50 ${formatMs(connectTimes.p50Us)}`, `p99 ${formatMs(connectTimes.p99Us)}`, `max ${formatMs(connectTimes.maxUs)}`],
+    errors: errorTotal === 0 ? '0' : `${formatCount(errorTotal)} (${kinds.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')})`,
+    errorSamples: errorSamples.map((sample) => ({ head: `${sample.kind} ×${formatCount(sample.count)}`, message: sample.message })),
     bytes: [`sent ${formatBytes(totals.sentBytes)}`, `received ${formatBytes(totals.receivedBytes)}`],
     resent: resentText(totals),
     latencyKnown: latency.count > 0,

@@ -12,6 +12,9 @@ import { emptyServerRecord, type ServerSecond } from '../../core/server-metrics/
 import { importRuns } from '../../core/history/kept-run.ts';
 import { viewOfResult } from '../../src/lib/kept-view.ts';
 import { finishedRun } from '../support/finished-run.ts';
+import { runSummary } from '../../core/report/run-summary.ts';
+import { reportHtml } from '../../core/report/html.ts';
+import { summaryText } from '../../cli/report.ts';
 
 const latency = { count: 100, p50Us: 900, p90Us: 1_500, p99Us: 4_000, p999Us: 9_000, maxUs: 12_000, meanUs: 1_000 };
 
@@ -151,6 +154,35 @@ describe('RunSummary', () => {
     expect(text).toContain('errors 3 (negotiate 3)');
     expect(text).toContain('negotiate ×3: WebSockets (json) to http://x/signalrbench: refused');
     destroy();
+  });
+});
+
+describe('RunSummary, the runner and the report say the same', () => {
+  it('the connections, their connect time and the errors, from the one summary model', async () => {
+    const run = await finishedRun();
+    const result = {
+      ...run,
+      totals: { ...run.totals, connectionsFailed: 2, disconnects: 3, reconnects: 3 },
+      errorCounts: { ...run.errorCounts, negotiate: 2, closed: 3 },
+      errorSamples: [{ kind: 'negotiate' as const, message: 'WebSockets (json) to http://fake/signalrbench: refused', count: 2 }, { kind: 'closed' as const, message: 'the server closed it', count: 3 }],
+    };
+    const summary = runSummary({ ...result, schedule: clientSchedule({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent }) });
+    const page = render(viewOfResult(result));
+    const cli = summaryText(result);
+    const report = reportHtml({ title: 'r', runs: [{ id: 'a', name: 'r', status: 'finished', savedAt: result.startedAt, toolVersion: '0', signalrClientVersion: '0', comparisonId: null, result }], generatedAt: new Date(0) }).replace(/<[^>]+>/g, '');
+    const samples = summary.errorSamples.map((s) => `${s.head}: ${s.message}`);
+    expect(samples).toEqual(['negotiate ×2: WebSockets (json) to http://fake/signalrbench: refused', 'closed ×3: the server closed it']);
+    for (const phrase of [summary.connections, ...summary.connectTime, summary.errors, ...samples]) {
+      expect(page.text, phrase).toContain(phrase);
+      expect(cli, phrase).toContain(phrase);
+      expect(report, phrase).toContain(phrase);
+    }
+    // The page and the report lay the connect line out alike.
+    const line = `${summary.connectTime.join(' · ')} · ${summary.connections}`;
+    expect(page.text).toContain(`Connect time: ${line}`);
+    expect(report).toContain(line);
+    expect(page.text).toContain(`errors ${summary.errors}`);
+    page.destroy();
   });
 });
 

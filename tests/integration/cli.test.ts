@@ -77,7 +77,9 @@ describe('live-bench, the headless runner', () => {
   it('exits 3 when no connection opens, and says why', async () => {
     const run = await liveBench(['--endpoint', 'http://127.0.0.1:9/signalrbench', '--connections', '2', '--workers', '1', '--duration', '1', '--quiet']);
     expect(run.code).toBe(3);
-    expect(run.stdout).toMatch(/Error \(negotiate\) x2: WebSockets \(json\) to http:\/\/127.0.0.1:9\/signalrbench/);
+    expect(run.stdout).toContain('Errors: 2 (negotiate 2)');
+    expect(run.stdout).toMatch(/Error: negotiate ×2: WebSockets \(json\) to http:\/\/127.0.0.1:9\/signalrbench/);
+    expect(run.stdout).toContain('Connections: 0 opened, 2 failed; connect time no connection opened');
     expect(run.stderr).toContain('no connection could be opened');
   });
 

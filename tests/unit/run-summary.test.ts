@@ -15,7 +15,12 @@ const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt
 
 async function busyRun(): Promise<RunResult> {
   const run = await finishedRun();
-  return { ...run, totals: { ...run.totals, stale: 3, foreign: 7, backedUp: 2, negativeLatencies: 5 } };
+  return {
+    ...run,
+    totals: { ...run.totals, stale: 3, foreign: 7, backedUp: 2, negativeLatencies: 5, connectionsFailed: 2, disconnects: 3, reconnects: 3 },
+    errorCounts: { ...run.errorCounts, negotiate: 2, closed: 3 },
+    errorSamples: [{ kind: 'negotiate', message: 'WebSockets (json) to http://fake/signalrbench: refused <here>', count: 2 }, { kind: 'closed', message: 'the server closed it', count: 3 }],
+  };
 }
 
 describe('the run summary model', () => {
@@ -31,14 +36,31 @@ describe('the run summary model', () => {
     expect(plain.client).toHaveLength(2);
   });
 
+  it('words the connections, their connect time and the errors once; a connect time nobody measured is said, never 0', async () => {
+    const run = await busyRun();
+    const summary = runSummary({ ...run, schedule: clientSchedule({ points: run.points, missedSlots: run.totals.missedSlots, sent: run.totals.sent }) });
+    expect(summary.connections).toBe(`${run.totals.connectionsOpened} opened, 2 failed, 3 lost during the run, 3 reconnected`);
+    expect(summary.connectTime).toEqual([expect.stringMatching(/^p50 \d/), expect.stringMatching(/^p99 \d/), expect.stringMatching(/^max \d/)]);
+    expect(summary.errors).toBe('5 (negotiate 2, closed 3)');
+    expect(summary.errorSamples.map((s) => `${s.head}: ${s.message}`)).toEqual(['negotiate ×2: WebSockets (json) to http://fake/signalrbench: refused <here>', 'closed ×3: the server closed it']);
+    const quiet = await finishedRun();
+    const none = runSummary({ ...quiet, connectTimes: { ...quiet.connectTimes, count: 0 }, totals: { ...quiet.totals, connectionsOpened: 0 }, schedule: clientSchedule({ points: quiet.points, missedSlots: 0, sent: 0 }) });
+    expect(none.connectTime).toEqual(['no connection opened']);
+    expect(none.connections).toBe('0 opened, 0 failed');
+    expect([none.errors, none.errorSamples]).toEqual(['0', []]);
+  });
+
   it('the runner\'s summary and the HTML report carry the same phrases', async () => {
     const run = await busyRun();
     const summary = runSummary({ ...run, schedule: clientSchedule({ points: run.points, missedSlots: run.totals.missedSlots, sent: run.totals.sent }) });
     const text = summaryText(run);
     const html = reportHtml({ title: 'r', runs: [{ id: 'a', name: 'r', status: 'finished', savedAt: run.startedAt, toolVersion: '0', signalrClientVersion: '0', comparisonId: null, result: run }], generatedAt: new Date(0) });
-    for (const phrase of [summary.fates, ...summary.messages, summary.stale!, summary.foreign!, ...summary.bytes, ...summary.latency, summary.uncorrected, ...summary.client]) {
+    const samples = summary.errorSamples.map((s) => `${s.head}: ${s.message}`);
+    // The report's words, without its markup (a sample's head is in bold).
+    const htmlText = html.replace(/<[^>]+>/g, '');
+    for (const phrase of [summary.fates, ...summary.messages, summary.stale!, summary.foreign!, ...summary.bytes, ...summary.latency, summary.uncorrected, ...summary.client, summary.connections, ...summary.connectTime, summary.errors, ...samples]) {
       expect(text, phrase).toContain(phrase);
-      expect(html, phrase).toContain(escaped(phrase));
+      expect(htmlText, phrase).toContain(escaped(phrase));
     }
   });
 });
