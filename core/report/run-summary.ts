@@ -6,24 +6,16 @@
  * once, here, so the three never drift apart. Unknown figures read "–" (formatMs of null), never 0.
  * Pure.
  */
-import { fatesText, type ErrorCounts, type ErrorSample, type Fates, type WorkerTotals } from '../run/index.ts';
-import type { LatencySummary } from '../latency/index.ts';
+import { fatesText, type RunResult } from '../run/index.ts';
 import type { ClientSchedule } from '../client/index.ts';
 import { resentText } from '../drops/index.ts';
 import { formatBytes, formatCount, formatMs } from '../format.ts';
 
-export interface SummaryInput {
-  fates: Fates;
-  totals: WorkerTotals;
-  latency: LatencySummary;
-  uncorrectedLatency: LatencySummary;
-  /** Time to open a connection, over the connections that opened. */
-  connectTimes: LatencySummary;
-  errorCounts: ErrorCounts;
-  errorSamples: readonly ErrorSample[];
+/** A run's figures as a kept run (RunResult) or the page's live view has them. */
+export type SummaryInput = Pick<RunResult, 'fates' | 'totals' | 'latency' | 'uncorrectedLatency' | 'connectTimes' | 'errorCounts' | 'errorSamples'> & {
   /** The client's schedule by the one rule (core/client/schedule.ts). */
   schedule: ClientSchedule;
-}
+};
 
 export interface RunSummaryModel {
   /** What became of every planned reception (core/run/fates.ts). */
