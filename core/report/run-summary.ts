@@ -6,7 +6,7 @@
  * once, here, so the three never drift apart. Unknown figures read "–" (formatMs of null), never 0.
  * Pure.
  */
-import { fatesText, type RunResult } from '../run/index.ts';
+import { fatesText, type ErrorSample, type RunResult } from '../run/index.ts';
 import type { ClientSchedule } from '../client/index.ts';
 import { resentText } from '../drops/index.ts';
 import { formatBytes, formatCount, formatMs } from '../format.ts';
@@ -51,6 +51,11 @@ export interface RunSummaryModel {
   clientBehind: string | null;
 }
 
+/** One distinct failure, said "negotiate ×2: message" wherever it is shown (the failed run's box too). */
+export function errorSampleText(sample: ErrorSample): { head: string; message: string } {
+  return { head: `${sample.kind} ×${formatCount(sample.count)}`, message: sample.message };
+}
+
 export function runSummary({ fates, totals, latency, uncorrectedLatency, connectTimes, errorCounts, errorSamples, schedule }: SummaryInput): RunSummaryModel {
   const kinds = Object.entries(errorCounts).filter(([, n]) => n > 0);
   const errorTotal = kinds.reduce((sum, [, n]) => sum + n, 0);
@@ -66,7 +71,7 @@ export function runSummary({ fates, totals, latency, uncorrectedLatency, connect
       ? ['no connection opened']
       : [`p50 ${formatMs(connectTimes.p50Us)}`, `p99 ${formatMs(connectTimes.p99Us)}`, `max ${formatMs(connectTimes.maxUs)}`],
     errors: errorTotal === 0 ? '0' : `${formatCount(errorTotal)} (${kinds.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')})`,
-    errorSamples: errorSamples.map((sample) => ({ head: `${sample.kind} ×${formatCount(sample.count)}`, message: sample.message })),
+    errorSamples: errorSamples.map(errorSampleText),
     bytes: [`sent ${formatBytes(totals.sentBytes)}`, `received ${formatBytes(totals.receivedBytes)}`],
     resent: resentText(totals),
     latencyKnown: latency.count > 0,
