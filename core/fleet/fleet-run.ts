@@ -54,10 +54,11 @@ export async function planFleetRun(
   if ('error' in prepared) return prepared;
   const { ports, agents: runAgents } = prepared;
   // Agents that left during the round are not in it; those left must still hold the run.
-  const fit = fitOf(config, runAgents, localWorkers, localIsBrowser);
-  if (typeof fit === 'string' || (ports.length === 0 && !includeLocal)) {
+  // None left and no worker of the lead's: nothing would run, whatever the capacities say.
+  const fit = ports.length === 0 && !includeLocal ? 'Every agent left while its clock was measured, and the lead\'s own workers do not take part: nothing would run. Include them, or invite agents again.' : fitOf(config, runAgents, localWorkers, localIsBrowser);
+  if (typeof fit === 'string') {
     for (const port of ports) port.terminate();
-    return { error: typeof fit === 'string' ? fit : 'Every agent left while its clock was measured, and the lead\'s own workers do not take part: nothing would run. Include them, or invite agents again.' };
+    return { error: fit };
   }
   return { remote: { ports, agents: runAgents, includeLocal, ...fit, close: (closing) => fleet.closeRun(closing) } };
 }
