@@ -68,7 +68,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     }
     control.on('Control', (message: string) => relay.handle(message));
     control.on('SessionClosed', () => {
-      io.err('live-bench: the dashboard closed the session; leaving.');
+      io.err('live-bench: the dashboard (or lead) closed the session; leaving.');
       leave(0);
     });
     control.onClose((error) => {

@@ -56,7 +56,7 @@ An agent lost mid-run takes its share of the load with it: the run fails, the cl
 const LEAD_FLAGS = new Set(['lead', 'include-local']);
 const LEAD_VALUES = new Set(['agents', 'agents-timeout', 'session', 'control']);
 
-export type LeadSplit = { ok: true; lead: LeadOptions | null; rest: string[] } | { ok: false; errors: string[] };
+export type LeadSplit = { ok: true; lead: LeadOptions | null; rest: string[] } | { ok: false; errors: string[]; rest: string[]; help: boolean };
 
 /** Takes the lead's options out of `argv`: `lead` is null when --lead was not given (and then
  *  none of its options may be). */
@@ -83,7 +83,7 @@ export function splitLeadArgs(argv: readonly string[]): LeadSplit {
   if (!flags.has('lead')) {
     const stray = [...values.keys(), ...[...flags].filter((f) => f !== 'lead')].map((name) => `--${name}`);
     if (stray.length > 0) errors.push(`${stray.join(', ')} belong${stray.length === 1 ? 's' : ''} to a headless lead: add --lead --agents <n>, or drop ${stray.length === 1 ? 'it' : 'them'}.`);
-    return errors.length > 0 ? { ok: false, errors } : { ok: true, lead: null, rest };
+    return errors.length > 0 ? { ok: false, errors, rest, help: false } : { ok: true, lead: null, rest };
   }
   const agentsRaw = values.get('agents');
   const agents = Number(agentsRaw);
@@ -103,7 +103,8 @@ export function splitLeadArgs(argv: readonly string[]): LeadSplit {
   const controlUrl = values.get('control')?.trim() ?? null;
   if (controlUrl !== null && !/^https?:\/\/[^/]+/i.test(controlUrl)) errors.push(`--control must be the control hub's http(s) URL, e.g. http://127.0.0.1:5180/control, but is "${controlUrl}".`);
   if (rest.some((arg) => arg === '--find-capacity')) errors.push('--find-capacity cannot be led over agents yet: a capacity search runs on one machine. Drop --lead, or --find-capacity.');
-  if (errors.length > 0) return { ok: false, errors };
+  // `--lead --help` shows the lead's options, whatever else is wrong.
+  if (errors.length > 0) return { ok: false, errors, rest, help: rest.includes('--help') };
   return { ok: true, lead: { agents, agentsTimeoutSec, session, controlUrl, includeLocal: flags.has('include-local') }, rest };
 }
 

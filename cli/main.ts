@@ -37,7 +37,11 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   // A headless lead (cli/lead.ts): its own options come out first; the rest describe the run.
   const split = splitLeadArgs(argv);
   const lead = split.ok ? split.lead : null;
-  const parsed = parseCliArgs(split.ok ? split.rest : argv);
+  if (!split.ok && split.help) {
+    io.out(`${LEAD_USAGE}\n\n${USAGE}`);
+    return EXIT.passed;
+  }
+  const parsed = parseCliArgs(split.rest);
   if (parsed.ok === 'help') {
     io.out(lead ? `${LEAD_USAGE}\n\n${USAGE}` : USAGE);
     return EXIT.passed;

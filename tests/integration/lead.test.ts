@@ -106,4 +106,18 @@ describe('live-bench --lead', () => {
     // Whose limit: the client's (it lost two engines with their load), never the service's.
     expect(run.stdout).toMatch(/Limit: The client lost 2 of its 4 engines mid-run \(agent "agent-1".*the client is the limit/);
   });
+
+  it('bad input: no --agents, a code that is not random enough, a lead option without --lead: exit 2 at once; --lead --help lists its options', async () => {
+    const missing = await liveBench(['--lead', '--endpoint', endpoint(), '--session', 'AAAAAAAAAAAA']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--lead needs --agents <n>');
+    expect(missing.stderr).toContain('repeats too few characters to be unguessable');
+    const stray = await liveBench(['--endpoint', endpoint(), '--agents', '3']);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('--agents belongs to a headless lead');
+    const help = await liveBench(['--lead', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: live-bench --lead --agents <n>/);
+    expect(help.stdout).toContain('--agents-timeout <s>');
+  });
 });

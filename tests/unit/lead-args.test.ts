@@ -37,9 +37,10 @@ describe('splitLeadArgs', () => {
   });
 
   it('--lead without --agents, a value missing, or a lead option without --lead', () => {
-    expect(splitLeadArgs(['--lead', ...run])).toEqual({ ok: false, errors: [expect.stringMatching(/--lead needs --agents <n>/)] });
+    expect(splitLeadArgs(['--lead', ...run])).toEqual({ ok: false, errors: [expect.stringMatching(/--lead needs --agents <n>/)], rest: run, help: false });
+    expect(splitLeadArgs(['--lead', '--help'])).toMatchObject({ ok: false, help: true });
     expect(splitLeadArgs(['--lead', '--agents', '--quiet'])).toMatchObject({ ok: false, errors: [expect.stringMatching(/--agents needs a value/), expect.anything()] });
-    expect(splitLeadArgs(['--agents', '3', '--include-local', ...run])).toEqual({ ok: false, errors: ['--agents, --include-local belong to a headless lead: add --lead --agents <n>, or drop them.'] });
+    expect(splitLeadArgs(['--agents', '3', '--include-local', ...run])).toEqual({ ok: false, errors: ['--agents, --include-local belong to a headless lead: add --lead --agents <n>, or drop them.'], rest: run, help: false });
   });
 });
 
