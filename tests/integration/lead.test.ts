@@ -99,7 +99,13 @@ describe('live-bench --lead', () => {
     expect(run.stderr).toMatch(/2 of 4 engine\(s\) failed/);
     const result = parseRunResult(await readFile(jsonPath, 'utf8'));
     expect(result.verdict.status).toBe('fail');
-    expect(result.verdict.sentence).toMatch(/worker\(s\) were lost mid-run/);
+    expect(result.verdict.sentence).toMatch(/2 worker\(s\) were lost mid-run, the client's loss/);
+    // Every planned message counts: 20 connections x 12 slots (250 ms for 3 s), whoever was lost.
+    // What the lost agent was to send is never sent, the client's; nothing of it reads as delivered.
+    expect(result.fates.planned).toBe(240);
+    expect(result.fates.notSent.workerLost).toBeGreaterThan(0);
+    expect(result.fates.underOneSecond + result.fates.late).toBeLessThan(240 - result.fates.notSent.workerLost + 1);
+    expect(run.stdout).toMatch(/never sent \(the client lost the worker or agent that was to send them \d+\)/);
     expect(result.workers.filter((w) => w.lost)).toHaveLength(2);
     // The survivor kept its 10 connections to the end; the lost agent's are counted as lost connections.
     expect(result.totals.disconnects).toBeGreaterThanOrEqual(10);
