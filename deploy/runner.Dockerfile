@@ -22,6 +22,8 @@ COPY --from=build /app/dist-cli ./dist-cli
 COPY bin ./bin
 # Many connections need many file descriptors: raise the pod's or container's limit (ulimit -n),
 # the runner refuses a run its limits cannot hold and says what to type.
+# Result files (--json, --html) go where the runner may write: /results, a volume to mount.
+RUN mkdir /results && chown node /results
 USER node
 ENTRYPOINT ["node", "bin/live-bench.js"]
 CMD ["--help"]
