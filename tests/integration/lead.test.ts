@@ -46,6 +46,8 @@ describe('live-bench --lead', () => {
     expect(run.stderr).toMatch(/3 agent\(s\) joined/);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Verdict: Pass/);
+    // The summary lists the agents with their clocks at the start and the end, as the page does.
+    expect(run.stdout).toMatch(/Agents: 3\n  agent-\d: node, 1 thread\(s\); clock at the start [+-−]?[\d.]+ (ms|µs) ± [\d.]+ (ms|µs), at the end [+-−]?[\d.]+ (ms|µs) ± /);
     const result = parseRunResult(await readFile(jsonPath, 'utf8'));
     expect(result.verdict.status).toBe('pass');
     expect(result.fates).toMatchObject({ planned: 240, lost: 0 });
@@ -97,6 +99,7 @@ describe('live-bench --lead', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/Worker \d failed and was stopped: agent "agent-1" \(thread 1\) left the run: it disconnected from the control hub, so its connections count as lost/);
     expect(run.stderr).toMatch(/2 of 4 engine\(s\) failed/);
+    expect(run.stdout).toMatch(/  agent-1 \(lost\): node, 2 thread\(s\)/);
     const result = parseRunResult(await readFile(jsonPath, 'utf8'));
     expect(result.verdict.status).toBe('fail');
     expect(result.verdict.sentence).toMatch(/2 worker\(s\) were lost mid-run, the client's loss/);
