@@ -10,7 +10,13 @@ export interface AgentOptions {
   name: string;
   /** Leave after one run (for scripts and CI), instead of waiting for the next one. */
   once: boolean;
+  /** How long to keep trying to join while the session is not open yet, s (0: try once). For
+   *  agents started before their lead, with a code chosen in advance (the lead's --session). */
+  joinTimeoutSec: number;
 }
+
+/** Longest --join-timeout, s: an agent waiting longer is more likely forgotten than early. */
+export const MAX_JOIN_TIMEOUT_SEC = 3_600;
 
 export const AGENT_USAGE = `Usage: live-bench --agent <control-url> --session <code> [options]
 
@@ -24,6 +30,9 @@ the run, and shows this agent's figures merged with the others'.
                      agent's own thread (default 2)
   --name <text>      how the dashboard lists this agent (default: host name and process id)
   --once             leave after one run
+  --join-timeout <s> keep trying to join for up to s seconds while the session is not open yet:
+                     for agents started before their lead (live-bench --lead --session <code>)
+                     (default 0: try once)
 
 Exit codes: 0 left normally, 2 bad input, 3 could not reach the control hub or join the session.`;
 
@@ -39,6 +48,7 @@ export function parseAgentArgs(argv: string[]): { ok: true; options: AgentOption
         workers: { type: 'string' },
         name: { type: 'string' },
         once: { type: 'boolean' },
+        'join-timeout': { type: 'string' },
         help: { type: 'boolean' },
       },
     }));
@@ -53,6 +63,8 @@ export function parseAgentArgs(argv: string[]): { ok: true; options: AgentOption
   if (!/^[A-Z0-9]{4,32}$/.test(session)) errors.push(`--session must be the code the dashboard's Agents panel shows (letters and digits), but is "${values.session ?? ''}".`);
   const threads = values.workers === undefined ? 2 : Number(values.workers);
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) errors.push(`--workers must be a whole number from 1 to 64, but is "${values.workers}".`);
+  const joinTimeoutSec = values['join-timeout'] === undefined ? 0 : Number(values['join-timeout']);
+  if (values['join-timeout']?.trim() === '' || !Number.isFinite(joinTimeoutSec) || joinTimeoutSec < 0 || joinTimeoutSec > MAX_JOIN_TIMEOUT_SEC) errors.push(`--join-timeout must be seconds from 0 to ${MAX_JOIN_TIMEOUT_SEC}, but is "${values['join-timeout']}".`);
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, options: { controlUrl, session, threads, name: values.name?.trim() || `${hostname()} pid ${process.pid}`, once: values.once ?? false } };
+  return { ok: true, options: { controlUrl, session, threads, name: values.name?.trim() || `${hostname()} pid ${process.pid}`, once: values.once ?? false, joinTimeoutSec } };
 }

@@ -5,7 +5,7 @@
  */
 import { systemClock } from '../core/clocks/index.ts';
 import { AgentRelay, CLOCK_ROUND_MAX_MS, type AgentRunReport, type AgentInfo } from '../core/fleet/index.ts';
-import { openControlConnection } from '../signalr/control-connection.ts';
+import { openControlConnection, type ControlConnection } from '../signalr/control-connection.ts';
 import { hubExceptionText, isMissingHubMethod } from '../signalr/errors.ts';
 import { AGENT_USAGE, parseAgentArgs } from './agent-args.ts';
 import { EXIT, exitCodeOf, type Output } from './output.ts';
@@ -14,6 +14,11 @@ import { enginePort, runsInThreads } from './engine-ports.ts';
 
 /** With --once, how much longer than a clock round an agent waits for "run-over" before leaving. */
 const ONCE_GRACE_MS = 4_000;
+
+/** With --join-timeout, the wait between two tries to join a session that is not open yet. */
+const JOIN_RETRY_MS = 1_000;
+/** The control hub's refusal for a session that is not open (hub-sample ControlSessions.Join). */
+const NO_SESSION = /No session '[^']*' is open/;
 
 export async function runAgent(argv: string[], io: Output): Promise<number> {
   const parsed = parseAgentArgs(argv);
@@ -25,14 +30,8 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     for (const error of parsed.errors) io.err(`live-bench: ${error}`);
     return EXIT.badInput;
   }
-  const { controlUrl, session, threads, name, once } = parsed.options;
-  let control;
-  try {
-    control = await openControlConnection(controlUrl);
-  } catch (error) {
-    io.err(`live-bench: ${errorMessageOf(error)}`);
-    return exitCodeOf(error);
-  }
+  const { controlUrl, session, threads, name, once, joinTimeoutSec } = parsed.options;
+  const joinDeadlineMs = Date.now() + joinTimeoutSec * 1_000;
   let runs = 0;
   let leaving = false;
   let resolveLeft: (code: number) => void = () => {};
@@ -42,6 +41,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     resolveLeft(code);
   };
   let leaveTimer: ReturnType<typeof setTimeout> | undefined;
+  let control!: ControlConnection;
   const relay = new AgentRelay(
     { toDashboard: (message) => control.invoke('ToDashboard', message) },
     systemClock,
@@ -57,29 +57,50 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
       if (once && runs > 0) leave(0);
     },
   );
-  control.on('Control', (message: string) => relay.handle(message));
-  control.on('SessionClosed', () => {
-    io.err('live-bench: the dashboard closed the session; leaving.');
-    leave(0);
-  });
-  control.onClose((error) => {
-    if (leaving) return;
-    io.err(`live-bench: lost the control hub${error ? `: ${error.message}` : ''}; leaving.`);
-    leave(EXIT.nothingMeasured);
-  });
   const info: AgentInfo = { name, kind: 'node', threads, client: `node ${process.version}` };
-  try {
-    await control.invoke('JoinSession', session, JSON.stringify(info));
-  } catch (error) {
-    // The control hub answered and would not take this agent (no such session, or it refused the call).
-    const refusal = new BenchError('refused', `could not join session ${session}: ${joinFailure(errorMessageOf(error), controlUrl)}`, { cause: error });
-    io.err(`live-bench: ${refusal.message}`);
-    leaving = true;
-    await control.stop();
-    return exitCodeOf(refusal);
+  // With --join-timeout, a session that is not open yet is tried again on a fresh connection (the
+  // hub closes a connection in no session after ControlJoinSeconds) until the lead opens it.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      control = await openControlConnection(controlUrl);
+    } catch (error) {
+      io.err(`live-bench: ${errorMessageOf(error)}`);
+      return exitCodeOf(error);
+    }
+    control.on('Control', (message: string) => relay.handle(message));
+    control.on('SessionClosed', () => {
+      io.err('live-bench: the dashboard (or lead) closed the session; leaving.');
+      leave(0);
+    });
+    control.onClose((error) => {
+      if (leaving) return;
+      io.err(`live-bench: lost the control hub${error ? `: ${error.message}` : ''}; leaving.`);
+      leave(EXIT.nothingMeasured);
+    });
+    try {
+      await control.invoke('JoinSession', session, JSON.stringify(info));
+      break;
+    } catch (error) {
+      const said = errorMessageOf(error);
+      const waitMs = Math.min(JOIN_RETRY_MS, joinDeadlineMs - Date.now());
+      leaving = true;
+      await control.stop();
+      if (NO_SESSION.test(said) && waitMs > 0) {
+        if (attempt === 1) io.err(`live-bench: session ${session} is not open yet at ${controlUrl}; trying again for up to ${joinTimeoutSec} s (--join-timeout).`);
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+        leaving = false;
+        continue;
+      }
+      // The control hub answered and would not take this agent (no such session, or it refused the call).
+      const refusal = new BenchError('refused', `could not join session ${session}: ${joinFailure(said, controlUrl)}`, { cause: error });
+      io.err(`live-bench: ${refusal.message}`);
+      return exitCodeOf(refusal);
+    }
   }
   io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${runsInThreads(threads) ? `${threads} worker threads` : 'one engine in its own thread'}; waiting for the dashboard to start a run (Ctrl+C to leave).`);
+  // SIGTERM too: a container's stop (docker stop, a Kubernetes pod deleted) leaves like Ctrl+C.
   process.once('SIGINT', () => leave(0));
+  process.once('SIGTERM', () => leave(0));
   const code = await left;
   clearTimeout(leaveTimer);
   relay.close();

@@ -127,6 +127,9 @@ Capacity search (--find-capacity): ramp the load until the guide's rule breaks, 
 Agent mode (join a dashboard's run instead): live-bench --agent <control-url> --session <code>
   (live-bench --agent x --help for its options)
 
+Lead mode (run a fleet of agents without a browser): live-bench --lead --agents <n> [run options]
+  (live-bench --lead --help for its options)
+
 Ctrl+C or SIGTERM stops the run early: what was sent drains, the results are written, and the
 run counts as stopped (never a pass). A second Ctrl+C quits at once.
 

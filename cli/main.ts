@@ -10,6 +10,9 @@ import { credentialsSummary, RunCoordinator, runResult, outcomeText, type RunRes
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
 import { runAgent } from './agent.ts';
+import { fleetRunPorts } from '../core/fleet/index.ts';
+import { LEAD_USAGE, splitLeadArgs } from './lead-args.ts';
+import { startLead } from './lead.ts';
 import { findCapacity } from './capacity.ts';
 import { parseCliArgs, USAGE, type Thresholds } from './args.ts';
 import { checkClientLimits, loadOfRun, readClientLimits } from './client-limits.ts';
@@ -17,7 +20,8 @@ import { progressLine, serverProgress, stallNotice, summaryText } from './report
 import { enginePort, runsInThreads } from './engine-ports.ts';
 import { brokenThresholds, lossBeyondAllowance } from './thresholds.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
-import { consoleOutput, EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
+import { consoleOutput, EXIT, exitCodeOf, writeResultFiles, type Output, type ResultFile } from './output.ts';
+import { errorMessageOf } from '../core/errors/index.ts';
 import { serverScraper } from './server-metrics.ts';
 
 export { EXIT, type Output };
@@ -30,13 +34,20 @@ export { crashText, runCli } from './output.ts';
 
 export async function main(argv: string[], io: Output = consoleOutput): Promise<number> {
   if (argv.some((arg) => arg === '--agent' || arg.startsWith('--agent='))) return runAgent(argv, io);
-  const parsed = parseCliArgs(argv);
-  if (parsed.ok === 'help') {
-    io.out(USAGE);
+  // A headless lead (cli/lead.ts): its own options come out first; the rest describe the run.
+  const split = splitLeadArgs(argv);
+  const lead = split.ok ? split.lead : null;
+  if (!split.ok && split.help) {
+    io.out(`${LEAD_USAGE}\n\n${USAGE}`);
     return EXIT.passed;
   }
-  if (!parsed.ok) {
-    for (const error of parsed.errors) io.err(`live-bench: ${error}`);
+  const parsed = parseCliArgs(split.rest);
+  if (parsed.ok === 'help') {
+    io.out(lead ? `${LEAD_USAGE}\n\n${USAGE}` : USAGE);
+    return EXIT.passed;
+  }
+  if (!parsed.ok || !split.ok) {
+    for (const error of [...(split.ok ? [] : split.errors), ...(parsed.ok ? [] : parsed.errors)]) io.err(`live-bench: ${error}`);
     io.err('live-bench: nothing was run. Fix the options above (--help lists them all).');
     return EXIT.badInput;
   }
@@ -51,7 +62,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     return EXIT.badInput;
   }
   // The runner's own limits before it connects: a run they cannot hold is refused with what to type.
-  const limits = checkClientLimits(readClientLimits(), loadOfRun(config, parsed.options.capacity, parsed.options.workersGiven));
+  // A lead that runs no connection itself leaves them to its agents, each of which checks its own.
+  const limits = lead && !lead.includeLocal ? { warnings: [], refusals: [] } : checkClientLimits(readClientLimits(), loadOfRun(config, parsed.options.capacity, parsed.options.workersGiven));
   for (const warning of limits.warnings) io.err(`live-bench: warning: ${warning}`);
   if (limits.refusals.length > 0) {
     for (const refusal of limits.refusals) io.err(`live-bench: ${refusal}`);
@@ -59,15 +71,26 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     return EXIT.badInput;
   }
   if (parsed.options.capacity) return findCapacity(parsed.options, io, jsonOut);
+  // With --lead: the session opened, the agents come, their part planned (an exit code if not).
+  let led;
+  try {
+    led = lead ? await startLead(lead, config, io) : null;
+  } catch (error) {
+    io.err(`live-bench: ${errorMessageOf(error)}`);
+    return exitCodeOf(error);
+  }
+  const localWorkers = led && !led.remote.includeLocal ? 0 : config.workers;
   // One engine runs in this thread: its heap is the main thread's, logged as such.
-  const probes = memoryLogPath && runsInThreads(config.workers) ? Array.from({ length: config.workers }, heapProbe) : [];
-  const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers, probes[index]?.threadEnd));
+  const probes = memoryLogPath && runsInThreads(config.workers) ? Array.from({ length: localWorkers }, heapProbe) : [];
+  const local = Array.from({ length: localWorkers }, (_, index) => enginePort(index, config.workers, probes[index]?.threadEnd));
+  // The agents' threads after the lead's own engines, with the longer lead time "go" needs to cross the control hub.
+  const { ports, goLeadMs, capacities } = fleetRunPorts(local, led?.remote);
   const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe)) : async () => {};
   // Read beside the run, never in its way: a failure is said once and the run goes on.
   const scraper = serverScraper(serverMetricsUrl, io);
   let printedSecond = 0;
   let firstErrorShown = false;
-  const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: parsed.options.credentials, onUpdate: () => {
+  const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: parsed.options.credentials, goLeadMs, capacities, onUpdate: () => {
     const a = coordinator.aggregator;
     // The first failure's reason at once: "errors 20" alone says nothing about what to fix.
     const first = a.errorSamples()[0];
@@ -96,7 +119,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   process.once('SIGTERM', interrupt);
   const startedAt = new Date();
   const secrets = credentialsSummary(parsed.options.credentials);
-  io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread'}${secrets ? ` (${secrets})` : ''}`);
+  const engines = led ? `${led.remote.agents.length} agent(s) with ${led.remote.ports.length} thread(s)${localWorkers > 0 ? ` and ${localWorkers} engine(s) of the lead` : ''}` : runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread';
+  io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${engines}${secrets ? ` (${secrets})` : ''}`);
   scraper?.start();
   coordinator.start();
   await coordinator.finished();
@@ -106,8 +130,10 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   process.off('SIGTERM', interrupt);
   await stopMemoryLog();
   coordinator.terminate();
+  // The agents' closing clock round (their drift is in the verdict), then the session ends.
+  const agents = led ? await led.end(led.remote.agents) : undefined;
 
-  const result = runResult(coordinator, startedAt, `node ${process.version}`, undefined, scraper?.record());
+  const result = runResult(coordinator, startedAt, `node ${process.version}`, agents, scraper?.record());
   io.out(summaryText(result));
   if (jsonPath === '-') jsonOut(JSON.stringify(result));
   // Each file is written even when another fails; a failure is said, and the run does not pass.
@@ -134,7 +160,7 @@ function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolea
   const loss = lossBeyondAllowance(result, thresholds.allowLossRatio);
   if (loss) reasons.push(loss);
   // A failed engine took its share of the load with it, whatever the verdict is set to decide.
-  if (result.workerFailures.length > 0) reasons.push(`${result.workerFailures.length} of ${result.config.workers} engine(s) failed (see above): a run that lost part of its load is not a pass.`);
+  if (result.workerFailures.length > 0) reasons.push(`${result.workerFailures.length} of ${result.workers.length} engine(s) failed (see above): a run that lost part of its load is not a pass.`);
   if (result.outcome.kind === 'stopped') reasons.push(`the run was ${outcomeText(result.outcome, result.config.durationSec)}: an incomplete run is not a pass.`);
   else if (result.outcome.kind === 'failed') reasons.push(`the run ${outcomeText(result.outcome, result.config.durationSec)}`);
   else if (thresholds.guideRule && result.verdict.status !== 'pass') reasons.push(`the guide's verdict is not a pass (${result.verdict.sentence}) Use --no-guide-rule to report it without failing (lost messages still fail the run: see --allow-loss).`);

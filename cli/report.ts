@@ -2,6 +2,7 @@
 import { dropPlanText, dropsText } from '../core/drops/index.ts';
 import { unaccountedOf, outcomeText, recentRates, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
 import { clientSchedule, connectCauseOf } from '../core/client/index.ts';
+import { clockEndText, clockStartText } from '../core/clocks/index.ts';
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
 import { judgeTiers, tierLoad } from '../core/tiers/index.ts';
 import type { EditionId } from '../core/guide/index.ts';
@@ -73,6 +74,7 @@ export function summaryText(result: RunResult): string {
     `Latency from planned send time: ${summary.latency.join(', ')} ${summary.latencyKnown ? `(${summary.uncorrected})` : '(no message was received)'}`,
     `Client: ${summary.client.join(', ')}` +
       (summary.clientBehind ? `. This client could not keep the schedule (it ${summary.clientBehind}): the figures include its own delay. Use more workers or fewer connections per machine.` : '.'),
+    ...agentLines(result),
     ...serverLines(result),
     ...tierLines(result, 'current'),
     ...tierLines(result, '2019'),
@@ -92,5 +94,19 @@ function tierLines(result: RunResult, editionId: EditionId): string[] {
   return [
     `Guide (${editionId} edition), ${head}: ${judged.headline}`,
     ...rows.map((row) => `  ${row.label}: ${row.text}${row.flag ? ` [published cell flagged: ${row.flag.reason}]` : ''}`),
+  ];
+}
+
+/** A led run's agents, as the page's summary lists them: threads, and the clock at the start and
+ *  the end (core/clocks clockStartText, clockEndText); lost ones say so. */
+function agentLines(result: RunResult): string[] {
+  const agents = result.agents ?? [];
+  if (agents.length === 0) return [];
+  return [
+    `Agents: ${agents.length}`,
+    ...agents.map((agent) => {
+      const lost = agent.lost || result.workers.slice(agent.firstWorkerIndex, agent.firstWorkerIndex + agent.threads).some((w) => w.lost);
+      return `  ${agent.name}${lost ? ' (lost)' : ''}: ${agent.kind}, ${agent.threads} thread(s); clock at the start ${clockStartText(agent)}, at the end ${clockEndText(agent)}`;
+    }),
   ];
 }

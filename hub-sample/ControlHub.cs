@@ -8,7 +8,7 @@ namespace HubSample;
 /// benchmarks; messages are bounded by MaxControlMessageBytes (longer ones cross in pieces,
 /// which the hub relays like any other text), and connections in no session by
 /// <see cref="ControlOutsiders"/>.
-/// Dashboard: <c>OpenSession()</c> → code; <c>ToAgent(agentId, message)</c>; receives
+/// Dashboard (or headless lead): <c>OpenSession()</c> → code, or <c>OpenSessionWithCode(code)</c>; <c>ToAgent(agentId, message)</c>; receives
 /// <c>AgentJoined(agentId, info)</c>, <c>FromAgent(agentId, message)</c>, <c>AgentLeft(agentId)</c>.
 /// Agent: <c>JoinSession(code, info)</c>; <c>ToDashboard(message)</c>; receives
 /// <c>Control(message)</c> and <c>SessionClosed()</c>.
@@ -16,6 +16,10 @@ namespace HubSample;
 public sealed class ControlHub(ControlSessions sessions) : Hub
 {
     public string OpenSession() => sessions.Open(Context.ConnectionId);
+
+    /// <summary>Opens a session with a code the lead chose in advance (the headless lead's --session),
+    /// so agents can be started before it; the code is checked (ControlSessions.ChosenCodeProblem).</summary>
+    public string OpenSessionWithCode(string code) => sessions.Open(Context.ConnectionId, code);
 
     public Task JoinSession(string code, string info) =>
         Clients.Client(sessions.Join(code, Context.ConnectionId)).SendAsync("AgentJoined", Context.ConnectionId, info);

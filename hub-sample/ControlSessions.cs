@@ -21,8 +21,31 @@ public sealed class ControlSessions(HubSettings settings)
         public HashSet<string> Agents { get; } = new();
     }
 
-    /// <summary>Opens a session led by <paramref name="dashboardId"/>; returns its code.</summary>
-    public string Open(string dashboardId)
+    /// <summary>Shortest and longest code a lead may choose (<see cref="Open"/> with a code): at least
+    /// as many characters of <see cref="CodeAlphabet"/> as the hub's own codes, so one chosen at
+    /// random is as hard to guess (50 bits), and bounded.</summary>
+    public const int MinChosenCodeLength = 10;
+    public const int MaxChosenCodeLength = 32;
+
+    /// <summary>Why <paramref name="code"/> cannot be a chosen session code; null when it can.</summary>
+    public static string? ChosenCodeProblem(string? code)
+    {
+        if (string.IsNullOrEmpty(code) || code.Length < MinChosenCodeLength || code.Length > MaxChosenCodeLength || !code.All(c => CodeAlphabet.Contains(c)))
+        {
+            return $"A chosen session code must be {MinChosenCodeLength} to {MaxChosenCodeLength} characters of {CodeAlphabet} (no I, O, 0 or 1), chosen at random, e.g. `tr -dc {CodeAlphabet} </dev/urandom | head -c 16`.";
+        }
+        // A code of a few repeated characters (AAAAAAAAAA, ABABABABAB) comes from no random draw.
+        if (code.Distinct().Count() < MinChosenCodeLength / 2)
+        {
+            return $"The chosen session code repeats too few characters ({code.Distinct().Count()} distinct) to be unguessable: choose it at random, e.g. `tr -dc {CodeAlphabet} </dev/urandom | head -c 16`.";
+        }
+        return null;
+    }
+
+    /// <summary>Opens a session led by <paramref name="dashboardId"/>; returns its code: a new random
+    /// one, or <paramref name="chosenCode"/> (checked by <see cref="ChosenCodeProblem"/>) when a lead
+    /// chose it in advance so its agents could be started first.</summary>
+    public string Open(string dashboardId, string? chosenCode = null)
     {
         lock (_lock)
         {
@@ -35,7 +58,17 @@ public sealed class ControlSessions(HubSettings settings)
                 throw new ControlException($"The control hub already holds {settings.MaxControlSessions} sessions (MaxControlSessions); close one or raise the setting.");
             }
             string code;
-            do { code = RandomNumberGenerator.GetString(CodeAlphabet, 10); } while (_sessions.ContainsKey(code));
+            if (chosenCode is not null)
+            {
+                if (ChosenCodeProblem(chosenCode) is { } problem) throw new ControlException(problem);
+                // Whoever holds the code leads: a second lead with the same code is refused, never joined.
+                if (_sessions.ContainsKey(chosenCode)) throw new ControlException("A session with this code is already open on this control hub: choose another code, or end the lead that holds it.");
+                code = chosenCode;
+            }
+            else
+            {
+                do { code = RandomNumberGenerator.GetString(CodeAlphabet, 10); } while (_sessions.ContainsKey(code));
+            }
             _sessions[code] = new Session(dashboardId);
             _sessionOf[dashboardId] = code;
             return code;

@@ -140,6 +140,7 @@ const NOT_SENT_WORDS: Record<NotSentReason, string> = {
   disconnected: 'due on connections that were closed or never opened',
   clientBehind: 'due after the client fell behind',
   receiverAbsent: 'owed to receivers that never connected or never joined their group',
+  workerLost: 'due on a worker of the client that was lost',
 };
 
 /** What failed the step, biggest first: lost, never sent (why), late, connections not opened (why). */

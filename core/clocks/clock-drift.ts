@@ -14,7 +14,7 @@
  * clocks cannot tell in time from late. A negative latency within it is undecidable too; one
  * beyond it means a clock moved more than the rounds saw. Pure: the clocks come from the rounds.
  */
-import { formatMs } from '../format.ts';
+import { formatMs, formatSignedMs } from '../format.ts';
 import { GUIDE_LATENCY_LIMIT_US } from '../latency/index.ts';
 import type { ClockEstimate } from './clock-offset.ts';
 
@@ -151,4 +151,19 @@ export function clockProblem(judgement: ClockJudgement | null | undefined, plann
     return `No verdict: ${undecidable.toLocaleString('en-US')} of ${planned.toLocaleString('en-US')} planned receptions (${((undecidable / planned) * 100).toFixed(2)}%) arrived within the agents' clock bound of ± ${formatMs(boundUs)} of the 1 s line, or before their planned time within it: the clocks cannot tell in time from late for more than 1%. Put the agents where round trips to the control hub are shorter, or run echo.`;
   }
   return null;
+}
+
+/** An agent's clock at the run's start, for people: its offset and bound, or why it is unknown
+ *  (then the agent ran on its own clock, echo only). The page's summary and the runner's alike. */
+export function clockStartText(agent: AgentClocks): string {
+  return agent.clockOffsetUs === null || agent.clockUncertaintyUs === null ? 'unknown: no answer, ran on its own clock' : `${formatSignedMs(agent.clockOffsetUs)} ± ${formatMs(agent.clockUncertaintyUs)}`;
+}
+
+/** Its clock from the round at the run's end, and the drift between the two rounds; "–" in runs
+ *  kept before that round was taken. */
+export function clockEndText(agent: AgentClocks): string {
+  if (agent.clockEnd === undefined) return '–';
+  if (agent.clockEnd === null) return 'no answer: drift unknown';
+  const drift = driftPpm(agent);
+  return `${formatSignedMs(agent.clockEnd.offsetUs)} ± ${formatMs(agent.clockEnd.uncertaintyUs)}${drift === null ? '' : ` (drift ${drift >= 0 ? '+' : ''}${drift.toFixed(1)} µs/s)`}`;
 }

@@ -80,6 +80,9 @@ export class RunAggregator {
   /** Fates by planned second, shared with the points of those seconds, and all together. */
   readonly #fatesBySecond = new Map<number, Fates>();
   readonly #fates = emptyFates();
+  /** Receptions each worker reported planned, by planned second: what a lost one never reported is
+   *  the rest of its plan (addUnreportedPlan). */
+  readonly #plannedByWorker = new Map<number, Map<number, number>>();
   /** Fates of the seconds already judged (see judgedShare), added once each when judged: by then
    *  their planned and in-time counts are final. */
   readonly #judged = emptyFates();
@@ -115,9 +118,12 @@ export class RunAggregator {
     addPosted(snapshot.uncorrectedHistogram, this.#runUncorrected);
     addPosted(snapshot.connectHistogram, this.#connectTimes);
     if (snapshot.reconnectHistogram) addPosted(snapshot.reconnectHistogram, this.#reconnectTimes);
+    let reported = this.#plannedByWorker.get(snapshot.workerIndex);
+    if (!reported) this.#plannedByWorker.set(snapshot.workerIndex, (reported = new Map()));
     for (const delta of snapshot.fates) {
       addFates(this.#fatesOf(delta.second), delta);
       addFates(this.#fates, delta);
+      if (delta.planned > 0) reported.set(delta.second, (reported.get(delta.second) ?? 0) + delta.planned);
     }
 
     point.sent += snapshot.interval.sent;
@@ -244,6 +250,29 @@ export class RunAggregator {
   /** Workers given up for lost (crashed, or an agent that left). */
   get lostWorkers(): number {
     return this.#lost.size;
+  }
+
+  /** Their indices, in the order they were lost. */
+  lostWorkerIndices(): number[] {
+    return [...this.#lost];
+  }
+
+  /**
+   * A lost worker's plan beyond what it reported (`plan`: its share's planned receptions by
+   * second, core/run/share-plan.ts): planned, and never sent because the client lost the worker
+   * (`workerLost`), so they count against the run as the client's, never as lost by the service.
+   */
+  addUnreportedPlan(workerIndex: number, plan: ReadonlyMap<number, number>): void {
+    const reported = this.#plannedByWorker.get(workerIndex);
+    for (const [second, planned] of plan) {
+      const missing = planned - (reported?.get(second) ?? 0);
+      if (missing <= 0) continue;
+      for (const fates of [this.#fatesOf(second), this.#fates]) {
+        fates.planned += missing;
+        fates.notSent.workerLost += missing;
+      }
+      reported?.set(second, planned);
+    }
   }
 
   totals(): WorkerTotals {

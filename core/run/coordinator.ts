@@ -14,6 +14,7 @@ import { drainPlan, type RunConfig } from './config.ts';
 import { newRunId } from './id.ts';
 import type { RunOutcome } from './outcome.ts';
 import { planScenario } from './scenario-plan.ts';
+import { plannedOfShare } from './share-plan.ts';
 import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from './split.ts';
 import { RunAggregator } from './aggregator.ts';
 import type { Credentials } from './credentials.ts';
@@ -61,6 +62,8 @@ export class RunCoordinator {
   #shares: ConnectionShare[] = [];
   #sendStartUs = 0;
   #sendEndUs = 0;
+  /** When the user stopped the run while it sent: no slot is planned after it. */
+  #stoppedAtUs = Infinity;
   #drainTimer: unknown = null;
   #quietTimer: unknown = null;
   /** Planned receptions accounted for (arrived or known unsent) when the drain last made progress. */
@@ -139,6 +142,7 @@ export class RunCoordinator {
   stop(): void {
     if (this.#ending || this.#phase === 'draining' || this.#phase === 'done') return;
     const plannedUs = this.#phase === 'running' ? Math.max(0, this.clock.nowUs() - this.#sendStartUs) : 0;
+    if (this.#phase === 'running') this.#stoppedAtUs = this.clock.nowUs();
     this.#ending = { kind: 'stopped', stoppedAtSec: Math.min(this.config.durationSec, Math.floor(plannedUs / 1_000_000)) };
     if (this.#phase === 'connecting') this.#finish();
     else this.#startDrain();
@@ -167,11 +171,23 @@ export class RunCoordinator {
       this.#goWhenAllReady();
     }
     if (this.aggregator.finished && this.#phase !== 'done') {
+      this.#countLostWorkersPlans();
       this.#phase = 'done';
       this.#clearDrainTimers();
       this.#resolveFinished();
     }
     this.#onUpdate();
+  }
+
+  /** Every lost worker's share keeps its plan: what it never reported is planned and never sent,
+   *  the client's (core/run/share-plan.ts). Nothing was planned when the run never got to "go". */
+  #countLostWorkersPlans(): void {
+    if (this.#sendStartUs === 0) return;
+    const window = { runStartUs: this.#runStartUs, sendStartUs: this.#sendStartUs, sendEndUs: Math.min(this.#sendEndUs, this.#stoppedAtUs), warmupEndUs: this.#sendStartUs + this.config.warmupSec * 1_000_000 };
+    for (const workerIndex of this.aggregator.lostWorkerIndices()) {
+      const share = this.#shares[workerIndex];
+      if (share) this.aggregator.addUnreportedPlan(workerIndex, plannedOfShare(this.config, share, window));
+    }
   }
 
   #goWhenAllReady(): void {

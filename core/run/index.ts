@@ -16,5 +16,6 @@ export * from './protocol.ts';
 export * from './recent-rates.ts';
 export * from './result.ts';
 export * from './scenario-plan.ts';
+export * from './share-plan.ts';
 export * from './split.ts';
 export * from './credentials.ts';

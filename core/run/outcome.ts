@@ -81,7 +81,8 @@ export interface VerdictInput {
   durationSec: number;
   /** Whole-run p99 from the planned send time, µs; null when nothing arrived. */
   p99Us: number | null;
-  /** Workers (or agents' threads) lost mid-run: what they would have sent and received is unknown. */
+  /** Workers (or agents' threads) lost mid-run: what they were to send counts as never sent
+   *  (`workerLost`, core/run/share-plan.ts), what was to reach their connections as lost. */
   lostWorkers: number;
   /** Receptions that arrived more than once (totals.duplicated); default 0. */
   duplicated?: number;
@@ -114,7 +115,7 @@ export function runVerdict(input: VerdictInput): RunVerdict {
     case 'finished':
       if (fates.planned === 0) return verdict('fail', 'Fail: no message was planned, so the guide\'s rule cannot be met. Check the errors below.');
       if (input.lostWorkers > 0) {
-        return verdict('fail', `Fail: ${formatCount(input.lostWorkers)} worker(s) were lost mid-run, so what they would have sent and received is unknown. Until then, ${measured(input)}.`);
+        return verdict('fail', `Fail: ${formatCount(input.lostWorkers)} worker(s) were lost mid-run, the client's loss: what they were to send counts as never sent, what was to reach their connections as lost; ${measured(input)}.`);
       }
       if ((overCountOf(fates, true) ?? 0) > 0) {
         return verdict('fail', `Fail: accounting error: ${formatCount(overCountOf(fates, true) ?? 0)} receptions were counted beyond the plan (arrived or never sent above what was planned), so a loss may hide behind them and the counts cannot be trusted. Until then, ${measured(input)}. Please report it with the run's JSON.`);

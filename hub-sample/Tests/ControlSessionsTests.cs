@@ -75,4 +75,41 @@ public class ControlSessionsTests
         Assert.Contains("MaxAgentsPerSession", Assert.Throws<ControlException>(() => sessions.Join(code, "agent-2")).Message);
         Assert.Throws<ControlException>(() => sessions.Open("dash-1"));
     }
+
+    [Fact]
+    public void ALeadCanChooseItsCodeInAdvanceAndAgentsJoinWithIt()
+    {
+        var sessions = Sessions();
+        Assert.Equal("K7QW2MZP9RTX", sessions.Open("lead-1", "K7QW2MZP9RTX"));
+        Assert.Equal("lead-1", sessions.Join("k7qw2mzp9rtx", "agent-1"));
+        // Whoever holds the code leads: a second lead with it is refused, not made a member.
+        var taken = Assert.Throws<ControlException>(() => sessions.Open("lead-2", "K7QW2MZP9RTX"));
+        Assert.Contains("already open", taken.Message);
+        Assert.False(sessions.IsMember("lead-2"));
+    }
+
+    [Theory]
+    [InlineData("SHORT2345")]
+    [InlineData("ABCDEFGHJKLMNPQRSTUVWXYZ23456789A")]
+    [InlineData("abcdefghjk")]
+    [InlineData("ABCDEFGHI0")]
+    [InlineData("AAAAAAAAAAAA")]
+    [InlineData("ABABABABABAB")]
+    [InlineData("")]
+    public void AChosenCodeThatIsShortLongOutsideTheAlphabetOrRepetitiveIsRefused(string code)
+    {
+        var sessions = Sessions();
+        var refused = Assert.Throws<ControlException>(() => sessions.Open("lead-1", code));
+        Assert.Contains("random", refused.Message);
+        Assert.Equal(0, sessions.Members);
+    }
+
+    [Fact]
+    public void AChosenCodeCountsAgainstMaxControlSessions()
+    {
+        var sessions = Sessions(maxSessions: 1);
+        sessions.Open("dash-1");
+        var full = Assert.Throws<ControlException>(() => sessions.Open("lead-1", "K7QW2MZP9RTX"));
+        Assert.Contains("MaxControlSessions", full.Message);
+    }
 }

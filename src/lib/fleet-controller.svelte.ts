@@ -3,12 +3,11 @@
  * and hands their threads to the next run. Reactive state only; the logic is core/fleet.
  */
 import { systemClock, systemTimers } from '../../core/clocks/index.ts';
-import { attachFleet, Fleet, type AgentView } from '../../core/fleet/index.ts';
-import { browserConnectionCapacity, capacityRefusal, capacityShortfall, type RunConfig } from '../../core/run/index.ts';
+import { attachFleet, Fleet, planFleetRun, type AgentView, type RemoteWorkers } from '../../core/fleet/index.ts';
+import type { RunConfig } from '../../core/run/index.ts';
 import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
 import { hubExceptionText } from '../../signalr/errors.ts';
 import { errorMessageOf } from '../../core/errors/index.ts';
-import type { RemoteWorkers } from './run-controller.svelte.ts';
 
 export class FleetController {
   /** The session code agents join with; null until agents are invited. */
@@ -78,38 +77,16 @@ export class FleetController {
     const fleet = this.#fleet;
     const ready = this.ready;
     if (!fleet || ready.length === 0) return {};
-    const includeLocal = this.includeLocal;
-    const localWorkers = includeLocal ? config.workers : 0;
-    // Refused at once when the browsers cannot hold it, before any round trip.
-    const before = this.#fit(config, ready.map((agent) => agent.info), localWorkers);
-    if (typeof before === 'string') return this.#refuse(before);
     this.clockRoundsUnderWay++;
-    let prepared;
+    let planned;
     try {
-      prepared = await fleet.prepareRun(ready.map((agent) => agent.id), localWorkers, config.scenario);
+      planned = await planFleetRun(fleet, ready, config, { includeLocal: this.includeLocal, localIsBrowser: true });
     } finally {
       this.clockRoundsUnderWay--;
     }
-    if ('error' in prepared) return this.#refuse(prepared.error);
-    const { ports, agents } = prepared;
-    // Agents that left during the round are not in it; those left must still hold the run.
-    const fit = this.#fit(config, agents, localWorkers);
-    if (typeof fit === 'string' || (ports.length === 0 && !includeLocal)) {
-      for (const port of ports) port.terminate();
-      return this.#refuse(typeof fit === 'string' ? fit : 'Every agent left while its clock was measured, and this browser\'s workers are unticked: nothing would run. Tick them, or invite agents again.');
-    }
+    if ('error' in planned) return this.#refuse(planned.error);
     this.error = null;
-    return { remote: { ports, agents, includeLocal, ...fit, close: (runAgents) => fleet.closeRun(runAgents) } };
-  }
-
-  /** Each worker's capacity, or why the browsers (this one and browser agents) cannot hold the run. */
-  #fit(config: RunConfig, agents: readonly { kind: 'node' | 'browser'; threads: number }[], localWorkers: number): { capacities: (number | null)[]; localCapacities: (number | null)[] } | string {
-    const browserCapacity = browserConnectionCapacity(config.transport, config.endpointUrl);
-    const capacities = agents.flatMap((agent) => perThread(agent.kind === 'browser' ? browserCapacity : null, agent.threads));
-    const localCapacities = perThread(browserCapacity, localWorkers);
-    const shortfall = capacityShortfall(config.connections, [...localCapacities, ...capacities]);
-    if (shortfall <= 0) return { capacities, localCapacities };
-    return capacityRefusal(config.transport, config.connections, config.connections - shortfall, browserCapacity);
+    return planned;
   }
 
   #refuse(reason: string): { error: string } {
@@ -123,9 +100,4 @@ export class FleetController {
     this.agents = fleet.agents();
     this.refusals = [...fleet.refusals];
   }
-}
-
-/** A browser's capacity shared by its workers (the first ones take the remainder); null stays null. */
-function perThread(capacity: number | null, threads: number): (number | null)[] {
-  return Array.from({ length: threads }, (_, t) => (capacity === null ? null : Math.floor(capacity / threads) + (t < capacity % threads ? 1 : 0)));
 }

@@ -8,7 +8,6 @@ import {
   drained,
   runVerdict,
   runResult,
-  GO_LEAD_MS,
   RunCoordinator,
   queryToMetrics,
   runLimit,
@@ -34,6 +33,7 @@ import { REWRITTEN_SECONDS } from '../../core/history/index.ts';
 import { platformFetchText, ServerScraper, type ServerMetricsRecord, type LimitExplanation } from '../../core/server-metrics/index.ts';
 import { firstLossSec, sendOffsetSec } from '../../core/charts/index.ts';
 import { clientSchedule, type ClientSchedule } from '../../core/client/index.ts';
+import { fleetRunPorts, type RemoteWorkers } from '../../core/fleet/index.ts';
 import { ServerMetricsSettings } from './server-metrics.svelte.ts';
 import { sessionCredentials } from './session-credentials.svelte.ts';
 
@@ -80,25 +80,11 @@ export interface RunView {
   clocks?: ClockJudgement | null;
 }
 
-/** Workers outside this page that take part in a run: agents' threads (see fleet-controller). */
-export interface RemoteWorkers {
-  ports: WorkerPort[];
-  agents: RunAgent[];
-  /** Most connections each remote port can hold (null: no known limit), and each local worker's. */
-  capacities: (number | null)[];
-  localCapacities: (number | null)[];
-  /** Whether this page's own Web Workers take part too. */
-  includeLocal: boolean;
-  /** The run's end for its agents: a closing clock round (core/fleet Fleet.closeRun); gives the
-   *  agents with their end round, so their drift is known before the run's figures are final. */
-  close?: (agents: RunAgent[]) => Promise<RunAgent[]>;
-}
+/** Workers outside this page that take part in a run (core/fleet/fleet-run.ts). */
+export type { RemoteWorkers };
 
 /** Longest a refresh waits for the next closed second while the run sends. */
 const REFRESH_EVERY_MS = 1_000;
-
-/** Time from "go" to the first send when agents take part: "go" crosses the control hub first. */
-const AGENT_GO_LEAD_MS = 1_000;
 
 /** A Web Worker running the engine (also used by a browser that is an agent of another dashboard). */
 export function createWorkerPort(): WorkerPort {
@@ -170,10 +156,9 @@ export class RunController {
     this.#coordinator?.terminate();
     const localCount = remote && !remote.includeLocal ? 0 : config.workers;
     const local = Array.from({ length: localCount }, (_, index) => withIndex(createWorkerPort(), index));
-    // Agents' threads come after this page's workers; their indices were given from localCount on.
-    const ports = [...local, ...(remote?.ports ?? [])];
-    const goLeadMs = remote && remote.ports.length > 0 ? AGENT_GO_LEAD_MS : GO_LEAD_MS;
-    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: sessionCredentials.credentials, onUpdate: () => this.#requestRefresh(), goLeadMs, capacities: remote ? [...local.map((_, w) => remote.localCapacities[w] ?? null), ...remote.capacities] : undefined });
+    // Agents' threads come after this page's workers (core/fleet/fleet-run.ts).
+    const { ports, goLeadMs, capacities } = fleetRunPorts(local, remote);
+    const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: sessionCredentials.credentials, onUpdate: () => this.#requestRefresh(), goLeadMs, capacities });
     this.#agents = remote?.agents ?? [];
     this.#coordinator = coordinator;
     this.#startedAt = new Date();

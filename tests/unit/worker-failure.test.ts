@@ -57,9 +57,11 @@ describe('a worker that crashes', () => {
     await time.advanceByMs(30_000);
     expect(coordinator.phase).toBe('done');
     const fates = coordinator.aggregator.settledFates(true);
-    // Sender 0: 30 slots x the 4 configured receivers; 2 of them were on the lost worker.
-    expect(fates.planned).toBe(120);
+    // Sender 0: 30 slots x the 4 configured receivers; 2 of them were on the lost worker. The lost
+    // worker's sender 2 planned as many from the configuration: never sent, the client's loss.
+    expect(fates.planned).toBe(240);
     expect(fates.notSent.receiverAbsent).toBe(60);
+    expect(fates.notSent.workerLost).toBe(120);
     expect(coordinator.aggregator.totals().received).toBe(60);
     expect(fates).toMatchObject({ lost: 0, overCount: 0 });
   });

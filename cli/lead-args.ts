@@ -1,0 +1,125 @@
+/**
+ * The headless lead's own options (`live-bench --lead --agents <n> [run options]`): taken out of
+ * the command line before the run's options are parsed by cli/args.ts, so the run is described
+ * with exactly the options of a single run.
+ */
+
+export interface LeadOptions {
+  /** Agents to wait for; the run starts once this many have joined. */
+  agents: number;
+  /** Longest wait for them, s. */
+  agentsTimeoutSec: number;
+  /** A session code chosen in advance (agents can then be started first); null: the hub picks one. */
+  session: string | null;
+  /** The control hub; null: the hub-sample's /control beside --endpoint. */
+  controlUrl: string | null;
+  /** Whether the lead's own engines (--workers) take part beside the agents. Default false: the
+   *  lead only leads, so `--agents 3` puts the load on three agents (the dashboard's "this
+   *  browser's workers" is ticked by default; a lead in a cluster is a small pod). */
+  includeLocal: boolean;
+}
+
+/** Default wait for the agents, s: long enough for pods to be scheduled and pull their image. */
+export const DEFAULT_AGENTS_TIMEOUT_SEC = 120;
+export const MAX_AGENTS_TIMEOUT_SEC = 3_600;
+/** Most agents one lead waits for: the hub-sample's MaxAgentsPerSession default. */
+export const MAX_AGENTS = 256;
+
+/** The control hub's alphabet for session codes (hub-sample ControlSessions.CodeAlphabet) and the
+ *  length of a code chosen in advance (its MinChosenCodeLength, MaxChosenCodeLength). */
+export const SESSION_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const MIN_CHOSEN_CODE_LENGTH = 10;
+export const MAX_CHOSEN_CODE_LENGTH = 32;
+
+export const LEAD_USAGE = `Usage: live-bench --lead --agents <n> --endpoint <url> [run options]
+
+Leads a fleet run without a browser: opens a session on the hub-sample's control hub, prints
+the session code and the agent command line, waits for <n> agents (live-bench --agent), then
+runs the benchmark over them as the dashboard would (same split, clock rounds, merge, verdict,
+exit codes, --json and --html) and ends the session.
+
+  --lead                 lead a fleet run
+  --agents <n>           agents to wait for, 1 to ${MAX_AGENTS} (required)
+  --agents-timeout <s>   longest wait for them (default ${DEFAULT_AGENTS_TIMEOUT_SEC}); when fewer came, nothing is run
+                         and the exit code is 3
+  --session <code>       a session code chosen in advance, so agents can be started first
+                         (with --join-timeout): ${MIN_CHOSEN_CODE_LENGTH}-${MAX_CHOSEN_CODE_LENGTH} characters of ${SESSION_CODE_ALPHABET},
+                         chosen at random: tr -dc ${SESSION_CODE_ALPHABET} </dev/urandom | head -c 16
+  --control <url>        the control hub (default: /control on the --endpoint's host)
+  --include-local        the lead's own engines (--workers) take part beside the agents; by
+                         default the lead runs no connection itself
+
+Every run option of a single run applies (live-bench --help); --find-capacity does not.
+An agent lost mid-run takes its share of the load with it: the run fails, the client's fault
+(exit 1). Exit codes as for a single run; 3 also when fewer than <n> agents came in time.`;
+
+const LEAD_FLAGS = new Set(['lead', 'include-local']);
+const LEAD_VALUES = new Set(['agents', 'agents-timeout', 'session', 'control']);
+
+export type LeadSplit = { ok: true; lead: LeadOptions | null; rest: string[] } | { ok: false; errors: string[]; rest: string[]; help: boolean };
+
+/** Takes the lead's options out of `argv`: `lead` is null when --lead was not given (and then
+ *  none of its options may be). */
+export function splitLeadArgs(argv: readonly string[]): LeadSplit {
+  const rest: string[] = [];
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  const errors: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
+    const name = match?.[1] ?? '';
+    if (LEAD_FLAGS.has(name)) {
+      if (match?.[2] !== undefined) errors.push(`--${name} takes no value, but was given "${match[2]}".`);
+      flags.add(name);
+    } else if (LEAD_VALUES.has(name)) {
+      const value = match?.[2] ?? argv[++i];
+      if (value === undefined || (match?.[2] === undefined && value.startsWith('--'))) {
+        errors.push(`--${name} needs a value.`);
+        if (value !== undefined) i--;
+      } else values.set(name, value);
+    } else rest.push(arg);
+  }
+  if (!flags.has('lead')) {
+    const stray = [...values.keys(), ...[...flags].filter((f) => f !== 'lead')].map((name) => `--${name}`);
+    if (stray.length > 0) errors.push(`${stray.join(', ')} belong${stray.length === 1 ? 's' : ''} to a headless lead: add --lead --agents <n>, or drop ${stray.length === 1 ? 'it' : 'them'}.`);
+    return errors.length > 0 ? { ok: false, errors, rest, help: false } : { ok: true, lead: null, rest };
+  }
+  const agentsRaw = values.get('agents');
+  const agents = Number(agentsRaw);
+  if (agentsRaw === undefined) errors.push(`--lead needs --agents <n>: how many agents to wait for (1 to ${MAX_AGENTS}).`);
+  else if (!Number.isInteger(agents) || agents < 1 || agents > MAX_AGENTS) errors.push(`--agents must be a whole number from 1 to ${MAX_AGENTS}, but is "${agentsRaw}".`);
+  const timeoutRaw = values.get('agents-timeout');
+  const agentsTimeoutSec = timeoutRaw === undefined ? DEFAULT_AGENTS_TIMEOUT_SEC : Number(timeoutRaw);
+  if (timeoutRaw !== undefined && (timeoutRaw.trim() === '' || !Number.isFinite(agentsTimeoutSec) || agentsTimeoutSec <= 0 || agentsTimeoutSec > MAX_AGENTS_TIMEOUT_SEC)) {
+    errors.push(`--agents-timeout must be seconds above 0 and at most ${MAX_AGENTS_TIMEOUT_SEC}, but is "${timeoutRaw}".`);
+  }
+  const sessionRaw = values.get('session');
+  const session = sessionRaw === undefined ? null : sessionRaw.trim().toUpperCase();
+  if (session !== null) {
+    const problem = chosenCodeProblem(session);
+    if (problem) errors.push(`--session: ${problem}`);
+  }
+  const controlUrl = values.get('control')?.trim() ?? null;
+  if (controlUrl !== null && !/^https?:\/\/[^/]+/i.test(controlUrl)) errors.push(`--control must be the control hub's http(s) URL, e.g. http://127.0.0.1:5180/control, but is "${controlUrl}".`);
+  if (rest.some((arg) => arg === '--find-capacity')) errors.push('--find-capacity cannot be led over agents yet: a capacity search runs on one machine. Drop --lead, or --find-capacity.');
+  // `--lead --help` shows the lead's options, whatever else is wrong.
+  if (errors.length > 0) return { ok: false, errors, rest, help: rest.includes('--help') };
+  return { ok: true, lead: { agents, agentsTimeoutSec, session, controlUrl, includeLocal: flags.has('include-local') }, rest };
+}
+
+/** Why a code chosen in advance would be refused by the control hub (the same rule as hub-sample
+ *  ControlSessions.ChosenCodeProblem, said before anything connects); null when it is fine. */
+export function chosenCodeProblem(code: string): string | null {
+  const random = `choose it at random, e.g. tr -dc ${SESSION_CODE_ALPHABET} </dev/urandom | head -c 16`;
+  if (code.length < MIN_CHOSEN_CODE_LENGTH || code.length > MAX_CHOSEN_CODE_LENGTH || [...code].some((c) => !SESSION_CODE_ALPHABET.includes(c))) {
+    return `a chosen session code must be ${MIN_CHOSEN_CODE_LENGTH} to ${MAX_CHOSEN_CODE_LENGTH} characters of ${SESSION_CODE_ALPHABET} (no I, O, 0 or 1), but is "${code}": ${random}.`;
+  }
+  if (new Set(code).size < MIN_CHOSEN_CODE_LENGTH / 2) return `"${code}" repeats too few characters to be unguessable: ${random}.`;
+  return null;
+}
+
+/** The control hub of a run: --control, else /control on the endpoint's host (the hub-sample serves both). */
+export function controlUrlOf(lead: LeadOptions, endpointUrl: string): string {
+  return lead.controlUrl ?? new URL('/control', endpointUrl).toString();
+}

@@ -1,0 +1,111 @@
+/**
+ * The headless lead: what the dashboard's Agents panel does, from the command line. It opens a
+ * session on the control hub, says the session code and the agent command, waits for the agents,
+ * and plans their part of the run with core/fleet (planFleetRun), as the page does; cli/main.ts
+ * then runs it like any run (its ports beside the lead's own), so the split, the clock rounds,
+ * the merge, the verdict, the exit codes and the result files are the single run's.
+ */
+import { systemClock, systemTimers } from '../core/clocks/index.ts';
+import { attachFleet, Fleet, planFleetRun, type AgentView, type RemoteWorkers } from '../core/fleet/index.ts';
+import { BenchError, errorMessageOf } from '../core/errors/index.ts';
+import type { RunAgent, RunConfig } from '../core/run/index.ts';
+import { openControlConnection } from '../signalr/control-connection.ts';
+import { controlUrlOf, type LeadOptions } from './lead-args.ts';
+import type { Output } from './output.ts';
+
+/** A fleet run under way: the agents' part, and its end (the closing clock round, then the session closed). */
+export interface LedRun {
+  remote: RemoteWorkers;
+  /** Ends the run for its agents and closes the session; gives the run's agents with their end round. */
+  end(agents: RunAgent[]): Promise<RunAgent[]>;
+}
+
+/** How often the lead looks at who joined while it waits, ms. */
+const WAIT_POLL_MS = 100;
+
+/** The command an agent is started with, for a person or a script to copy. */
+export function agentCommand(controlUrl: string, session: string, chosenInAdvance: boolean): string {
+  return `live-bench --agent ${controlUrl} --session ${session} --once${chosenInAdvance ? ' --join-timeout 300' : ''}`;
+}
+
+/**
+ * Opens the session, waits for `lead.agents` agents and plans their part of a run of `config`.
+ * Throws a BenchError when the control hub cannot be reached or refuses the session (exit 3),
+ * when fewer agents came in time (exit 3, naming how many came), or when the run cannot take
+ * them (an unknown clock: exit 3); the session is closed then.
+ */
+export async function startLead(lead: LeadOptions, config: RunConfig, io: Output): Promise<LedRun> {
+  const controlUrl = controlUrlOf(lead, config.endpointUrl);
+  const control = await openControlConnection(controlUrl);
+  const fleet = new Fleet({ toAgent: (id, message) => control.invoke('ToAgent', id, message) }, systemClock, systemTimers);
+  attachFleet(control, fleet);
+  let closed: Error | null = null;
+  let ending = false;
+  control.onClose((error) => {
+    if (ending) return;
+    closed = error ?? new Error('the connection closed');
+    // As on the page: the agents are out of reach, so each of their threads in a run is lost.
+    for (const agent of fleet.agents()) fleet.agentLeft(agent.id);
+    io.err(`live-bench: lost the control hub at ${controlUrl}${error ? ` (${error.message})` : ''}: the agents are no longer reachable.`);
+  });
+  const stop = () => {
+    ending = true;
+    return control.stop().catch(() => {});
+  };
+  const fail = async (error: BenchError): Promise<never> => {
+    await stop();
+    throw error;
+  };
+  let session: string;
+  try {
+    session = lead.session === null ? await control.invoke<string>('OpenSession') : await control.invoke<string>('OpenSessionWithCode', lead.session);
+  } catch (error) {
+    const said = errorMessageOf(error).replace(/^.*HubException: /, '');
+    const why = /Method does not exist/i.test(said) ? `${controlUrl} is not the hub-sample's control hub, or one too old to take a chosen code: point --control at its /control` : said;
+    return fail(new BenchError('refused', `the control hub at ${controlUrl} opened no session: ${why}`, { cause: error }));
+  }
+  io.err(`live-bench: session ${session} open on ${controlUrl}; waiting up to ${lead.agentsTimeoutSec} s for ${lead.agents} agent(s). Start each with:`);
+  io.err(`  ${agentCommand(controlUrl, session, lead.session !== null)}`);
+  const { agents: joined, interrupted } = await waitForAgents(fleet, lead, () => closed);
+  if (joined.length < lead.agents) {
+    const names = joined.map((agent) => `"${agent.info.name}"`).join(', ');
+    const why = interrupted ? 'the lead was interrupted while it waited' : closed ? `the control hub closed the connection (${(closed as Error).message})` : `none more came within ${lead.agentsTimeoutSec} s (--agents-timeout)`;
+    return fail(new BenchError('couldNotConnect', `only ${joined.length} of ${lead.agents} agent(s) joined session ${session}${names ? ` (${names})` : ''}: ${why}. Nothing was run. Start the missing agent(s) with the command above, check that they reach ${controlUrl}, or raise --agents-timeout.`));
+  }
+  const extra = fleet.agents().filter((agent) => agent.state === 'ready').length - joined.length;
+  if (extra > 0) io.err(`live-bench: ${extra} more agent(s) joined than the ${lead.agents} asked for; they take no part.`);
+  io.err(`live-bench: ${joined.length} agent(s) joined (${joined.map((agent) => `"${agent.info.name}" ${agent.info.threads} thread(s)`).join(', ')}); measuring their clocks.`);
+  const planned = await planFleetRun(fleet, joined, config, { includeLocal: lead.includeLocal, localIsBrowser: false });
+  if ('error' in planned) return fail(new BenchError('refused', `the run cannot start: ${planned.error}`));
+  const { remote } = planned;
+  if (remote.agents.length < lead.agents) io.err(`live-bench: warning: ${lead.agents - remote.agents.length} agent(s) left while their clocks were measured; the run goes on with ${remote.agents.length}.`);
+  return {
+    remote,
+    end: async (agents) => {
+      const ended = remote.close ? await remote.close(agents).catch(() => agents) : agents;
+      // Leaving the control hub closes the session: agents still in it are told (SessionClosed).
+      await stop();
+      return ended;
+    },
+  };
+}
+
+/** The first `lead.agents` agents to join (in the order they joined), once that many are ready,
+ *  or those ready when the time-out passes, the control hub closes, or the lead is interrupted. */
+async function waitForAgents(fleet: Fleet, lead: LeadOptions, closed: () => Error | null): Promise<{ agents: AgentView[]; interrupted: boolean }> {
+  const deadlineMs = Date.now() + lead.agentsTimeoutSec * 1_000;
+  let interrupted = false;
+  const interrupt = () => (interrupted = true);
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    for (;;) {
+      const ready = fleet.agents().filter((agent) => agent.state === 'ready');
+      if (ready.length >= lead.agents || Date.now() >= deadlineMs || closed() || interrupted) return { agents: ready.slice(0, lead.agents), interrupted };
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    }
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The receptions one worker's share of the connections plans over a run, per planned second,
+ * computed from the configuration alone, as the engine plans them (workers/engine/scenario-runner.ts:
+ * each sending connection's first slot is spread over the interval by its run-wide index, one slot
+ * every interval until the send window's end, measured from the warm-up's end on; each slot plans
+ * every configured receiver). For a worker lost mid-run (a crashed engine, an agent gone): what it
+ * never reported still counts, never sent, as the client's (core/run/coordinator.ts).
+ */
+import type { RunConfig } from './config.ts';
+import { plannedSecond } from './fates.ts';
+import { planScenario, type ScenarioPlan } from './scenario-plan.ts';
+import type { ConnectionShare } from './split.ts';
+
+export interface ShareWindow {
+  /** When connecting began: the time base of the planned seconds, epoch µs. */
+  runStartUs: number;
+  /** The send window "go" set, and the warm-up's end; the end is earlier when the run was stopped. */
+  sendStartUs: number;
+  sendEndUs: number;
+  warmupEndUs: number;
+}
+
+/** Planned receptions by planned second (1-based, as core/run/fates.ts counts them) of `share`. */
+export function plannedOfShare(config: RunConfig, share: ConnectionShare, window: ShareWindow): Map<number, number> {
+  const bySecond = new Map<number, number>();
+  const planned = planScenario(config);
+  if (!planned.ok) return bySecond;
+  const { plan } = planned;
+  const intervalUs = config.sendIntervalMs * 1_000;
+  // Without a warm-up every slot is measured (the engine compares with -Infinity before "go").
+  const measuredFromUs = config.warmupSec > 0 ? window.warmupEndUs : -Infinity;
+  for (let index = share.firstIndex; index < share.firstIndex + share.count; index++) {
+    const recipients = recipientsPerSlot(config, plan, index);
+    if (recipients === 0) continue;
+    const firstSlotUs = window.sendStartUs + (index / config.connections) * intervalUs;
+    for (let seq = 0, plannedUs = firstSlotUs; plannedUs < window.sendEndUs; seq++, plannedUs = firstSlotUs + seq * intervalUs) {
+      if (Math.round(plannedUs) < measuredFromUs) continue;
+      const second = plannedSecond(plannedUs, window.runStartUs);
+      bySecond.set(second, (bySecond.get(second) ?? 0) + recipients);
+    }
+  }
+  return bySecond;
+}
+
+/** Receptions each slot of connection `index` plans (workers/scenarios/*: SendSpec.recipients); 0 when it does not send. */
+function recipientsPerSlot(config: RunConfig, plan: ScenarioPlan, index: number): number {
+  switch (config.scenario) {
+    case 'echo':
+    case 'sendToConnection':
+      return 1;
+    case 'broadcast':
+      return plan.isSender(index) ? config.connections : 0;
+    case 'smallGroup':
+    case 'bigGroup': {
+      const group = plan.groupOf(index);
+      return plan.isSender(index) && group >= 0 ? plan.membersOf(group) : 0;
+    }
+  }
+}
