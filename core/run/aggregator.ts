@@ -7,6 +7,7 @@ import { addCauses, type ConnectCauseCounts } from '../client/index.ts';
 import { emptyErrorCounts, emptyTotals, type ErrorCounts, type ErrorSample, type WorkerSnapshot, type WorkerTotals, type WorkerPhase } from './protocol.ts';
 import { addDropTotals, emptyDropTotals, type DropTotals } from '../drops/index.ts';
 import { addFates, emptyFates, settledFates, shareUnderOneSecond, unaccountedOf, type Fates } from './fates.ts';
+import { addInstanceCounts, emptyInstanceCounts, type InstanceCounts } from './instances.ts';
 import {
   addPosted,
   createLatencyHistogram,
@@ -251,6 +252,18 @@ export class RunAggregator {
     for (const snapshot of this.#latest.values()) {
       // A figure newer than the worker that reported (an older agent) adds nothing.
       for (const key of Object.keys(sum) as (keyof WorkerTotals)[]) sum[key] += snapshot.totals[key] ?? 0;
+    }
+    return sum;
+  }
+
+  /** With several hub instances: every worker's counts per instance so far, summed (a lost
+   *  worker's up to its last report); null when no worker counted per instance. */
+  instanceCounts(): InstanceCounts[] | null {
+    let sum: InstanceCounts[] | null = null;
+    for (const snapshot of this.#latest.values()) {
+      if (!snapshot.instances) continue;
+      sum ??= snapshot.instances.map(emptyInstanceCounts);
+      snapshot.instances.forEach((counts, k) => sum![k] && addInstanceCounts(sum![k]!, counts));
     }
     return sum;
   }

@@ -33,7 +33,7 @@ describe('parseCliArgs', () => {
     expect(errorsOf('--reconnect-policy', 'jittered')[0]).toMatch(/^--reconnect-policy needs --reconnect \(without it a lost connection does not come back/);
     expect(errorsOf('--json', 'out/r.txt', '--html', './out/r.txt')).toEqual(['--json and --html both write out/r.txt: the second would overwrite the first. Give each its own file.']);
     expect(errorsOf('--html', 'a.html', '--memory-log', 'a.html')[0]).toMatch(/^--html and --memory-log both write a\.html/);
-    expect(errorsOf('--endpoint', 'http://other/signalrbench')).toEqual(['--endpoint is given 2 times (http://h/signalrbench, http://other/signalrbench), but a run has one endpoint: keep one.']);
+    expect(errorsOf('--endpoint', 'http://h/signalrbench')).toEqual(['Endpoint lists http://h/signalrbench more than once: list each hub instance once (the connections are spread evenly over the list).']);
     // With what they need, they mean something.
     expect(parseCliArgs(['--endpoint', 'http://h/x', '--duration', '10', '--reconnect', '--reconnect-policy', 'jittered', '--drop-at', '2', '--drop-share', '50', '--drop-kind', 'server', '--json', '-', '--html', 'r.html']).ok).toBe(true);
   });
