@@ -238,6 +238,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   errors.push(...ignoredOptionProblems(v));
   const credentials = credentialsOf(v, errors);
   const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
+  if (v['find-capacity'] && serverMetricsUrls.length > 1) errors.push('--find-capacity reads one server\'s metrics, but --server-metrics is given several times: give one address, the instance to watch.');
   if (errors.length > 0 || !result.ok) return { ok: false, errors };
   return {
     ok: true,

@@ -18,7 +18,7 @@ import { enginePort, runsInThreads } from './engine-ports.ts';
 import { brokenThresholds, lossBeyondAllowance } from './thresholds.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
 import { consoleOutput, EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
-import { serverScraper } from './server-metrics.ts';
+import { serverScrapers } from './server-metrics.ts';
 
 export { EXIT, type Output };
 
@@ -40,7 +40,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     io.err('live-bench: nothing was run. Fix the options above (--help lists them all).');
     return EXIT.badInput;
   }
-  const { config, thresholds, jsonPath, htmlPath, memoryLogPath, serverMetricsUrl, quiet } = parsed.options;
+  const { config, thresholds, jsonPath, htmlPath, memoryLogPath, serverMetricsUrls, quiet } = parsed.options;
   // `--json -`: standard output carries the JSON alone (for `| jq`); every other word goes to stderr.
   const jsonOut = io.out;
   if (jsonPath === '-') io = { out: io.err, err: io.err };
@@ -64,7 +64,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers, probes[index]?.threadEnd));
   const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe)) : async () => {};
   // Read beside the run, never in its way: a failure is said once and the run goes on.
-  const scraper = serverScraper(serverMetricsUrl, io);
+  const scraper = serverScrapers(serverMetricsUrls, io);
   let printedSecond = 0;
   let firstErrorShown = false;
   const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: parsed.options.credentials, onUpdate: () => {

@@ -5,11 +5,11 @@
  * once, here, so the three never drift apart. Unknown figures read "–" (formatMs of null), never 0.
  * Pure.
  */
-import { fatesText, type Fates, type WorkerTotals } from '../run/index.ts';
+import { fatesText, type Fates, type InstanceFigures, type WorkerTotals } from '../run/index.ts';
 import type { LatencySummary } from '../latency/index.ts';
 import type { ClientSchedule } from '../client/index.ts';
 import { resentText } from '../drops/index.ts';
-import { formatBytes, formatCount, formatMs } from '../format.ts';
+import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 
 export interface SummaryInput {
   fates: Fates;
@@ -18,6 +18,16 @@ export interface SummaryInput {
   uncorrectedLatency: LatencySummary;
   /** The client's schedule by the one rule (core/client/schedule.ts). */
   schedule: ClientSchedule;
+  /** Per hub instance, with several (core/run/instances.ts); absent for one. */
+  instances?: InstanceFigures[];
+}
+
+/** One hub instance's figures, worded: "http://a/signalrbench", "10 planned, 10 opened, 0 failed", … */
+export interface InstanceSummary {
+  endpointUrl: string;
+  connections: string;
+  /** The receptions planned for its connections: "40 planned: 40 in under 1 s (100.00%), 0 later, 0 not arrived". */
+  receptions: string;
 }
 
 export interface RunSummaryModel {
@@ -43,9 +53,11 @@ export interface RunSummaryModel {
   client: string[];
   /** Why the client could not keep its schedule ("was 150 ms late", …); null when it kept it or nobody can tell. */
   clientBehind: string | null;
+  /** Each hub instance's share beside the totals (they sum to them); null for one instance. */
+  instances: InstanceSummary[] | null;
 }
 
-export function runSummary({ fates, totals, latency, uncorrectedLatency, schedule }: SummaryInput): RunSummaryModel {
+export function runSummary({ fates, totals, latency, uncorrectedLatency, schedule, instances }: SummaryInput): RunSummaryModel {
   return {
     fates: fatesText(fates),
     messages: [`sent ${formatCount(totals.sent)}`, `received ${formatCount(totals.received)}`, `duplicated ${formatCount(totals.duplicated)}`],
@@ -63,5 +75,26 @@ export function runSummary({ fates, totals, latency, uncorrectedLatency, schedul
       ...(totals.negativeLatencies > 0 ? [`receptions before their planned time (clocks apart) ${formatCount(totals.negativeLatencies)}`] : []),
     ],
     clientBehind: schedule.kept === false ? schedule.reasons.join(' and ') : null,
+    instances: instances && instances.length > 1 ? instances.map(instanceSummary) : null,
+  };
+}
+
+/** "Not arrived" is lost and never sent together: per instance the two are not told apart (core/run/instances.ts). */
+function instanceSummary(instance: InstanceFigures): InstanceSummary {
+  const arrived = instance.underOneSecond + instance.late + instance.afterDrain;
+  const share = instance.planned > 0 ? ` (${formatShare(instance.underOneSecond / instance.planned)})` : '';
+  return {
+    endpointUrl: instance.endpointUrl,
+    connections: `${formatCount(instance.connectionsPlanned)} planned, ${formatCount(instance.connectionsOpened)} opened, ${formatCount(instance.connectionsFailed)} failed`,
+    receptions: instance.planned === 0
+      ? 'no reception planned'
+      : [
+        `${formatCount(instance.planned)} receptions planned: ${formatCount(instance.underOneSecond)} in under 1 s${share}`,
+        `${formatCount(instance.late)} later`,
+        ...(instance.afterDrain > 0 ? [`${formatCount(instance.afterDrain)} after the drain`] : []),
+        instance.notArrived === null
+          ? `${formatCount(Math.max(0, instance.planned - arrived))} not arrived yet`
+          : `${formatCount(instance.notArrived)} not arrived (lost or never sent)`,
+      ].join(', '),
   };
 }
