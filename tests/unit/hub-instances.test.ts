@@ -8,7 +8,7 @@ import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
 import { configToQuery, queryToFields } from '../../core/run/config-url.ts';
 import { connectionsPerInstance, groupMembersPerInstance, hubInstances, instanceFigures, instanceOf, recipientsPerInstance } from '../../core/run/instances.ts';
 import { planScenario } from '../../core/run/scenario-plan.ts';
-import { runResult, type RunResult } from '../../core/run/result.ts';
+import { parseRunResult, runResult, type RunResult } from '../../core/run/result.ts';
 import { notSentOf } from '../../core/run/fates.ts';
 import { RunCoordinator, type WorkerPort } from '../../core/run/coordinator.ts';
 import type { FromWorker } from '../../core/run/protocol.ts';
@@ -149,6 +149,18 @@ describe('the engine over two instances', () => {
     expect(b!.underOneSecond).toBeGreaterThan(0);
     expect(result.verdict.status).toBe('fail');
     expectInstancesSumToTotals(result);
+  });
+
+  it('a document keeps its instances through a file, and one without them reads as a run on one instance', async () => {
+    const { result } = await fakeRunOverInstances(config({ scenario: 'echo', connections: 4, workers: 2 }));
+    const read = parseRunResult(JSON.stringify(result));
+    expect(read.instances).toEqual(result.instances);
+    expect(hubInstances(read.config)).toEqual([A, B]);
+    const { instances: _, ...single } = result;
+    const older = parseRunResult(JSON.stringify({ ...single, config: { ...result.config, endpointUrls: undefined } }));
+    expect(older.instances).toBeUndefined();
+    expect(hubInstances(older.config)).toEqual([A]);
+    expect(summaryText(older)).not.toContain('instance 1');
   });
 
   it('a run on one instance has no per-instance figures', async () => {
