@@ -95,6 +95,6 @@ function instanceSummary(instance: InstanceFigures): InstanceSummary {
         instance.notArrived === null
           ? `${formatCount(Math.max(0, instance.planned - arrived))} not arrived yet`
           : `${formatCount(instance.notArrived)} not arrived (lost or never sent)`,
-      ].join(', '),
+      ].join(', ') + (instance.p99Us === undefined ? '' : `; p99 ${formatMs(instance.p99Us)}`),
   };
 }

@@ -88,6 +88,8 @@ export class RunAggregator {
   /** Summaries of the whole-run histograms, made once per change rather than once per read: the
    *  page reads them on every refresh, several times between two snapshots. */
   readonly #summaries = new Map<Histogram, LatencySummary>();
+  /** With several hub instances: the whole run's latency at each instance's connections. */
+  readonly #instanceLatency: Histogram[] = [];
 
   constructor(readonly workerCount: number) {}
 
@@ -116,6 +118,7 @@ export class RunAggregator {
     addPosted(snapshot.uncorrectedHistogram, this.#runUncorrected);
     addPosted(snapshot.connectHistogram, this.#connectTimes);
     if (snapshot.reconnectHistogram) addPosted(snapshot.reconnectHistogram, this.#reconnectTimes);
+    snapshot.instanceLatencyHistograms?.forEach((posted, k) => addPosted(posted, (this.#instanceLatency[k] ??= createLatencyHistogram())));
     for (const delta of snapshot.fates) {
       addFates(this.#fatesOf(delta.second), delta);
       addFates(this.#fates, delta);
@@ -254,6 +257,13 @@ export class RunAggregator {
       for (const key of Object.keys(sum) as (keyof WorkerTotals)[]) sum[key] += snapshot.totals[key] ?? 0;
     }
     return sum;
+  }
+
+  /** With several hub instances: the run's latency at each instance's connections so far;
+   *  null when no worker measured per instance. */
+  instanceLatency(): LatencySummary[] | null {
+    if (this.#instanceLatency.length === 0) return null;
+    return Array.from(this.#instanceLatency, (histogram) => (histogram ? this.#summaryOf(histogram) : summarizeLatency(createLatencyHistogram())));
   }
 
   /** With several hub instances: every worker's counts per instance so far, summed (a lost

@@ -10,10 +10,13 @@
  * the drain, or not arrived. "Not arrived" is lost or never sent together: a slot that was never
  * sent (its sender was reconnecting, closed, backed up...) is known to the sender, which does not
  * know which of its receivers were absent on which instance, so the two are not told apart per
- * instance. The run's totals tell them apart; the instances' figures sum to the totals. Pure.
+ * instance. The run's totals tell them apart; the instances' figures sum to the totals. Each
+ * instance's p99 comes from one more latency histogram per instance in every worker and in the
+ * aggregator (about 80 KB each). Pure.
  */
 import type { RunConfig } from './config.ts';
 import type { ScenarioPlan } from './scenario-plan.ts';
+import type { LatencySummary } from '../latency/index.ts';
 
 /** Every hub instance of a run, in order; one (endpointUrl) for most runs. */
 export function hubInstances(config: Pick<RunConfig, 'endpointUrl' | 'endpointUrls'>): string[] {
@@ -59,17 +62,20 @@ export interface InstanceFigures extends InstanceCounts {
   /** Planned receptions that never arrived, lost or never sent (see the module comment); null
    *  until the drain is over (they may still be in flight), never 0 for unknown. */
   notArrived: number | null;
+  /** The 99th percentile of the latency at its connections, from the planned send time, µs;
+   *  null when nothing arrived there. Absent in runs kept before it was measured. */
+  p99Us?: number | null;
 }
 
 /** The run's figures per instance from the summed counts; null for a run on one instance. */
-export function instanceFigures(config: Pick<RunConfig, 'endpointUrl' | 'endpointUrls' | 'connections'>, counts: readonly InstanceCounts[] | null, drained: boolean): InstanceFigures[] | null {
+export function instanceFigures(config: Pick<RunConfig, 'endpointUrl' | 'endpointUrls' | 'connections'>, counts: readonly InstanceCounts[] | null, drained: boolean, latency?: readonly LatencySummary[] | null): InstanceFigures[] | null {
   const urls = hubInstances(config);
   if (urls.length < 2) return null;
   const planned = connectionsPerInstance(config.connections, urls.length);
   return urls.map((endpointUrl, k) => {
     const c = counts?.[k] ?? emptyInstanceCounts();
     const arrived = c.underOneSecond + c.late + c.afterDrain;
-    return { endpointUrl, connectionsPlanned: planned[k]!, ...c, notArrived: drained ? Math.max(0, c.planned - arrived) : null };
+    return { endpointUrl, connectionsPlanned: planned[k]!, ...c, notArrived: drained ? Math.max(0, c.planned - arrived) : null, p99Us: latency?.[k]?.p99Us ?? null };
   });
 }
 

@@ -137,6 +137,9 @@ export interface WorkerSnapshot {
   /** With several hub instances: this worker's counts per instance so far, in the order of the
    *  config's endpointUrls (core/run/instances.ts). Absent for one instance. */
   instances?: InstanceCounts[];
+  /** With several hub instances: the latency at each instance's connections, this interval,
+   *  from the planned send time. Absent for one instance. */
+  instanceLatencyHistograms?: PostedHistogram[];
 }
 
 export interface WorkerDrops {

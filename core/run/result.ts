@@ -154,12 +154,12 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     ...(server ? { server } : {}),
     ...sendWindowField(coordinator),
     ...(clocks !== undefined ? { clocks } : {}),
-    ...instancesField(coordinator.config, a.instanceCounts(), isDrained),
+    ...instancesField(coordinator.config, a.instanceCounts(), isDrained, a.instanceLatency()),
   };
 }
 
-function instancesField(config: RunConfig, counts: InstanceCounts[] | null, isDrained: boolean): { instances?: InstanceFigures[] } {
-  const instances = instanceFigures(config, counts, isDrained);
+function instancesField(config: RunConfig, counts: InstanceCounts[] | null, isDrained: boolean, latency: LatencySummary[] | null): { instances?: InstanceFigures[] } {
+  const instances = instanceFigures(config, counts, isDrained, latency);
   return instances ? { instances } : {};
 }
 

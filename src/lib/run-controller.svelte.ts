@@ -326,13 +326,13 @@ export class RunController {
       sendOffsetSec: offsetSec,
       connectionsLostAtSec: a.totals().disconnects > 0 ? firstLossSec(points, offsetSec) : null,
       recentLatency: this.#recentLatency,
-      ...instancesOf(coordinator.config, a.instanceCounts(), drained(outcome)),
+      ...instancesOf(coordinator.config, a.instanceCounts(), drained(outcome), a.instanceLatency()),
     };
   }
 }
 
-function instancesOf(config: RunConfig, counts: InstanceCounts[] | null, isDrained: boolean): { instances?: InstanceFigures[] } {
-  const instances = instanceFigures(config, counts, isDrained);
+function instancesOf(config: RunConfig, counts: InstanceCounts[] | null, isDrained: boolean, latency: LatencySummary[] | null): { instances?: InstanceFigures[] } {
+  const instances = instanceFigures(config, counts, isDrained, latency);
   return instances ? { instances } : {};
 }
 

@@ -86,6 +86,9 @@ describe('two hub-samples on one Redis, one run over both', () => {
       // Round-robin: every scenario here plans the same receptions on both instances.
       expect(result.instances!.map((i) => i.planned)).toEqual([planned / 2, planned / 2]);
       expectInstancesSumToTotals(result);
+      // Each instance's p99, from its own connections' receptions, within the run's range.
+      for (const instance of result.instances!) expect(instance.p99Us).toBeGreaterThan(0);
+      expect(Math.max(...result.instances!.map((i) => i.p99Us!))).toBeLessThanOrEqual(result.latency.maxUs!);
       expect(stderr).toContain('to 2 hub instances round-robin');
     }, 30_000);
   }

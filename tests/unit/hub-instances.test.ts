@@ -132,6 +132,9 @@ describe('the engine over two instances', () => {
       expect(result.fates.lost, scenario).toBe(0);
       expect(result.instances!.map((i) => i.notArrived), scenario).toEqual([0, 0]);
       expect(result.instances!.map((i) => i.connectionsOpened), scenario).toEqual([10, 10]);
+      // Each instance's p99 is measured from its own receptions: the fake hub delivers in 3 ms.
+      for (const instance of result.instances!) expect(instance.p99Us, scenario).toBeGreaterThanOrEqual(2_900);
+      expect(Math.max(...result.instances!.map((i) => i.p99Us!)), scenario).toBeLessThanOrEqual(result.latency.maxUs!);
       expectInstancesSumToTotals(result);
     }
   });
@@ -175,7 +178,7 @@ describe('the summary per instance', () => {
     const { result } = await fakeRunOverInstances(config({ scenario: 'broadcast', connections: 10, workers: 2 }));
     const summary = runSummary({ ...result, schedule: clientSchedule({ points: result.points, missedSlots: 0, sent: result.totals.sent }) });
     expect(summary.instances).toEqual([
-      { endpointUrl: A, connections: '5 planned, 5 opened, 0 failed', receptions: expect.stringMatching(/^\d+ receptions planned: \d+ in under 1 s \(100\.00%\), 0 later, 0 not arrived \(lost or never sent\)$/) },
+      { endpointUrl: A, connections: '5 planned, 5 opened, 0 failed', receptions: expect.stringMatching(/^\d+ receptions planned: \d+ in under 1 s \(100\.00%\), 0 later, 0 not arrived \(lost or never sent\); p99 \d+\.\d+ ms$/) },
       { endpointUrl: B, connections: '5 planned, 5 opened, 0 failed', receptions: expect.any(String) },
     ]);
     const text = summaryText(result);
@@ -183,6 +186,6 @@ describe('the summary per instance', () => {
     expect(text).toContain(`  instance 2, ${B}: connections ${summary.instances![1]!.connections}; ${summary.instances![1]!.receptions}`);
     const live = instanceFigures(result.config, result.instances!, false)!;
     expect(live.map((i) => i.notArrived)).toEqual([null, null]);
-    expect(runSummary({ ...result, instances: live, schedule: clientSchedule({ points: [], missedSlots: 0, sent: 0 }) }).instances![0]!.receptions).toMatch(/0 not arrived yet$/);
+    expect(runSummary({ ...result, instances: live, schedule: clientSchedule({ points: [], missedSlots: 0, sent: 0 }) }).instances![0]!.receptions).toMatch(/0 not arrived yet; p99 –$/);
   });
 });
