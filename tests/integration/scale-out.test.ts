@@ -51,10 +51,13 @@ function expectInstancesSumToTotals(result: RunResult): void {
 }
 
 describe('two hub-samples on one Redis, one run over both', () => {
-  it('say their backplane and instance when they start', async () => {
+  it('say their backplane and instance when they start, and name the instance in /metrics', async () => {
     // Printed just after the line startHub waits for.
     await expect.poll(() => hubs[0]!.output()).toContain(`backplane: Redis at ${redis.configuration} (--Redis), shared with every hub-sample on it; this instance: hub-a`);
     await expect.poll(() => hubs[1]!.output()).toContain('this instance: hub-b');
+    // And in /metrics, so that each instance's series can be told apart.
+    const metrics = await (await fetch(`${hubs[1]!.httpUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^target_info\{[^}]*service_instance_id="hub-b"/m);
   });
 
   const cases: [scenario: string, planned: number][] = [
