@@ -67,6 +67,11 @@ public static class RedisBackplane
             redis.GetSubscriber().Ping();
             return null;
         }
+        catch (Exception error) when (IsAuthenticationFailure(error))
+        {
+            return $"--Redis: the Redis at {Describe(options)} refused this hub's credentials (authentication failure). " +
+                "Check password= (and user=) in --Redis, or HUBSAMPLE_REDIS, against that Redis's requirepass or ACL.";
+        }
         catch (Exception error) when (error is RedisException or TimeoutException)
         {
             // The first sentence: the rest advises abortConnect=false, which is the silent hub this check prevents.
@@ -75,6 +80,11 @@ public static class RedisBackplane
                 "Start one there (for a local test: redis-server --port <port> --save '' --appendonly no), or pass the address of a running one.";
         }
     }
+
+    private static bool IsAuthenticationFailure(Exception error) =>
+        error is RedisConnectionException { FailureType: ConnectionFailureType.AuthenticationFailure }
+        || error.Message.Contains("authentication failure", StringComparison.OrdinalIgnoreCase)
+        || error.InnerException?.Message.Contains("WRONGPASS", StringComparison.Ordinal) == true;
 
     /// <summary>The hubs' messages through Redis, for every instance started with the same configuration.</summary>
     public static ISignalRServerBuilder AddHubSampleRedis(this ISignalRServerBuilder signalR, ConfigurationOptions options) =>

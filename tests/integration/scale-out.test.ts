@@ -126,13 +126,15 @@ describe('two hub-samples on one Redis, one run over both', () => {
 });
 
 describe('a hub-sample whose Redis cannot be used', () => {
-  it('is refused at start within seconds, saying what to do (exit 2)', async () => {
+  it('is refused at start within seconds, saying what to do (exit 2): none there, a configuration it cannot read, a wrong password', async () => {
     const port = await freePort();
     const started = Date.now();
-    const [unreachable, malformed] = await Promise.all([
+    const guarded = await startRedis(['--requirepass', 'the-right-one']);
+    const [unreachable, malformed, refused] = await Promise.all([
       runHubToExit(['--port', '0', '--Redis', `127.0.0.1:${port}`], 20_000),
       runHubToExit(['--port', '0', '--Redis', '127.0.0.1:6379,password=never-shown,colour=blue'], 20_000),
-    ]);
+      runHubToExit(['--port', '0', '--Redis', `${guarded.configuration},password=never-shown-either`], 20_000),
+    ]).finally(() => guarded.stop());
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toContain(`--Redis: no Redis answered at 127.0.0.1:${port} within 5 s`);
     expect(unreachable.stderr).toContain('redis-server --port <port>');
@@ -140,5 +142,8 @@ describe('a hub-sample whose Redis cannot be used', () => {
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toContain("--Redis is not a StackExchange.Redis configuration (Keyword 'colour' is not supported");
     expect(malformed.stderr).not.toContain('never-shown');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--Redis: the Redis at ${guarded.configuration} refused this hub's credentials (authentication failure). Check password=`);
+    expect(refused.stderr).not.toContain('never-shown-either');
   }, 40_000);
 });

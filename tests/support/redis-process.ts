@@ -22,10 +22,11 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts redis-server and resolves once it accepts connections (within `timeoutMs`). */
-export async function startRedis(timeoutMs = 10_000): Promise<RunningRedis> {
+/** Starts redis-server (with `extraArgs`, e.g. `--requirepass x`) and resolves once it accepts
+ *  connections (within `timeoutMs`). */
+export async function startRedis(extraArgs: string[] = [], timeoutMs = 10_000): Promise<RunningRedis> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk) => (output += chunk.toString()));
