@@ -3,7 +3,7 @@
  * validation and error messages, plus thresholds for smoke tests.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULTS, validateRunConfig, type RunConfig, type Credentials } from '../core/run/index.ts';
+import { DEFAULTS, hubInstances, validateRunConfig, type RunConfig, type Credentials } from '../core/run/index.ts';
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf } from './auth-args.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
@@ -32,8 +32,10 @@ export interface CliOptions {
   /** Where to write the self-contained HTML report; null for none. */
   htmlPath: string | null;
   /** The app's Prometheus metrics to read once a second during the run (e.g. the hub-sample's
-   *  /metrics); null for none. */
+   *  /metrics); null for none. With several hub instances, the first of `serverMetricsUrls`. */
   serverMetricsUrl: string | null;
+  /** Every instance's metrics, in the order of the endpoints (one per instance); empty for none. */
+  serverMetricsUrls: string[];
   quiet: boolean;
   /** Set with --find-capacity: the search's ramp; the run configuration is its base. */
   capacity: CapacitySettings | null;
@@ -49,7 +51,10 @@ export const USAGE = `Usage: live-bench --endpoint <url> [options]
 
 Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, options and defaults.
 
-  --endpoint <url>          hub URL, e.g. http://127.0.0.1:5180/signalrbench (required)
+  --endpoint <url>          hub URL, e.g. http://127.0.0.1:5180/signalrbench (required);
+                            repeat it (or give a comma-separated list) for the instances of a
+                            scaled-out hub, e.g. hub-samples on one Redis: the connections are
+                            spread round-robin over them and the summary gives each one's figures
   --scenario <name>         echo | broadcast | smallGroup | bigGroup | sendToConnection (default ${DEFAULTS.scenario})
   --transport <name>        WebSockets | ServerSentEvents | LongPolling (default ${DEFAULTS.transport})
   --protocol <name>         json | messagepack (default ${DEFAULTS.protocol})
@@ -87,7 +92,8 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
                             e.g. http://127.0.0.1:5180/metrics (the hub-sample's): its CPU,
                             connections and deliveries go into the results, the summary gives
                             its peak CPU and which side set the limit. Unreadable metrics are
-                            said once and never fail the run
+                            said once and never fail the run. With several --endpoint, give
+                            one per instance, in the same order
   --max-p99-ms <ms>         exit 1 when the p99 is above this
   --min-delivery <ratio>    exit 1 when arrived / planned receptions is below this (0..1)
   --no-guide-rule           report the guide's verdict but do not exit 1 when it fails
@@ -150,9 +156,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
     parsed = parseArgs({
       args: argv,
       strict: true,
-      tokens: true,
       options: {
-        endpoint: { type: 'string' },
+        endpoint: { type: 'string', multiple: true },
         scenario: { type: 'string' },
         transport: { type: 'string' },
         protocol: { type: 'string' },
@@ -170,7 +175,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         json: { type: 'string' },
         'memory-log': { type: 'string' },
         html: { type: 'string' },
-        'server-metrics': { type: 'string' },
+        'server-metrics': { type: 'string', multiple: true },
         'max-p99-ms': { type: 'string' },
         'min-delivery': { type: 'string' },
         'guide-rule': { type: 'boolean' },
@@ -203,7 +208,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (v.help) return { ok: 'help' };
   const errors: string[] = [];
   const result = validateRunConfig({
-    endpointUrl: v.endpoint ?? '',
+    // Repeated, or a comma-separated list: the instances of a scaled-out hub (core/run/instances.ts).
+    endpointUrls: v.endpoint ?? [''],
     scenario: v.scenario,
     transport: v.transport,
     protocol: v.protocol,
@@ -230,12 +236,12 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   const maxP99Ms = positiveNumber(v['max-p99-ms'], '--max-p99-ms', 'a latency in ms, e.g. 250', errors);
   const minDeliveryRatio = fraction(v['min-delivery'], '--min-delivery', errors);
   const allowLossRatio = fraction(v['allow-loss'], '--allow-loss', errors, 'a share of the planned receptions: 0.001 accepts 0.1% lost, never sent or duplicated') ?? 0;
-  const serverMetricsProblem = v['server-metrics'] === undefined ? null : metricsUrlProblem(v['server-metrics']);
-  if (serverMetricsProblem) errors.push(`--server-metrics: ${serverMetricsProblem}`);
+  const serverMetricsUrls = serverMetricsOf(v['server-metrics'], result.ok ? hubInstances(result.config).length : null, errors);
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
-  errors.push(...ignoredOptionProblems(v, parsed.tokens));
+  errors.push(...ignoredOptionProblems(v));
   const credentials = credentialsOf(v, errors);
   const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
+  if (v['find-capacity'] && serverMetricsUrls.length > 1) errors.push('--find-capacity reads one server\'s metrics, but --server-metrics is given several times: give one address, the instance to watch.');
   if (errors.length > 0 || !result.ok) return { ok: false, errors };
   return {
     ok: true,
@@ -245,7 +251,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       jsonPath: v.json ?? null,
       memoryLogPath: v['memory-log'] ?? null,
       htmlPath: v.html ?? null,
-      serverMetricsUrl: v['server-metrics'] ?? null,
+      serverMetricsUrl: serverMetricsUrls[0] ?? null,
+      serverMetricsUrls,
       quiet: v.quiet ?? false,
       capacity,
       workersGiven: v.workers !== undefined,
@@ -290,6 +297,20 @@ function capacityOptions(v: Record<string, string | boolean | string[] | undefin
     return null;
   }
   return base && !errors.length ? checked.settings : null;
+}
+
+/** The metrics addresses: none, or one per hub instance in the endpoints' order, each checked. */
+function serverMetricsOf(given: string[] | undefined, instances: number | null, errors: string[]): string[] {
+  const urls = (given ?? []).flatMap((text) => text.split(',')).map((text) => text.trim()).filter((text) => text !== '');
+  if (given !== undefined && urls.length === 0) errors.push('--server-metrics is empty: give the /metrics address of each hub instance, e.g. http://127.0.0.1:5180/metrics.');
+  for (const url of urls) {
+    const problem = metricsUrlProblem(url);
+    if (problem) errors.push(`--server-metrics: ${problem}`);
+  }
+  if (urls.length > 0 && instances !== null && urls.length !== instances) {
+    errors.push(`--server-metrics is given ${urls.length} time${urls.length === 1 ? '' : 's'}, but the run has ${instances} hub instance${instances === 1 ? '' : 's'} (--endpoint): give one /metrics address per instance, in the same order as the endpoints.`);
+  }
+  return urls;
 }
 
 function positiveNumber(raw: string | undefined, name: string, hint: string, errors: string[]): number | null {

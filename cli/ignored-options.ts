@@ -15,10 +15,10 @@ const ONE_OF = [
 
 /**
  * Options that would be ignored or overwritten without a word: one that needs another which is
- * missing, two result files on one path (the second would overwrite the first), and an endpoint
- * given twice (the last would win; a run has one endpoint).
+ * missing, and two result files on one path (the second would overwrite the first). A repeated
+ * --endpoint is no longer one of them: it lists the instances of a scaled-out hub.
  */
-export function ignoredOptionProblems(v: Record<string, string | boolean | string[] | undefined>, tokens: readonly { kind: string; name?: string; value?: string }[]): string[] {
+export function ignoredOptionProblems(v: Record<string, string | boolean | string[] | undefined>): string[] {
   const problems: string[] = [];
   for (const [option, needed, why] of NEEDS) {
     if (v[option] !== undefined && v[needed] === undefined) problems.push(`--${option} needs --${needed} (${why}). Add --${needed}, or drop --${option}.`);
@@ -37,7 +37,5 @@ export function ignoredOptionProblems(v: Record<string, string | boolean | strin
       if (path.resolve(firstPath) === path.resolve(secondPath)) problems.push(`--${first} and --${second} both write ${firstPath}: the second would overwrite the first. Give each its own file.`);
     }
   }
-  const endpoints = tokens.filter((t) => t.kind === 'option' && t.name === 'endpoint').map((t) => t.value ?? '');
-  if (endpoints.length > 1) problems.push(`--endpoint is given ${endpoints.length} times (${endpoints.join(', ')}), but a run has one endpoint: keep one.`);
   return problems;
 }

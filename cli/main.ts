@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
-import { credentialsSummary, RunCoordinator, runResult, outcomeText, type RunResult } from '../core/run/index.ts';
+import { credentialsSummary, instancesText, RunCoordinator, runResult, outcomeText, type RunResult } from '../core/run/index.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
 import { runAgent } from './agent.ts';
@@ -22,7 +22,7 @@ import { brokenThresholds, lossBeyondAllowance } from './thresholds.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
 import { consoleOutput, EXIT, exitCodeOf, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { errorMessageOf } from '../core/errors/index.ts';
-import { serverScraper } from './server-metrics.ts';
+import { serverScrapers } from './server-metrics.ts';
 
 export { EXIT, type Output };
 
@@ -51,7 +51,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     io.err('live-bench: nothing was run. Fix the options above (--help lists them all).');
     return EXIT.badInput;
   }
-  const { config, thresholds, jsonPath, htmlPath, memoryLogPath, serverMetricsUrl, quiet } = parsed.options;
+  const { config, thresholds, jsonPath, htmlPath, memoryLogPath, serverMetricsUrls, quiet } = parsed.options;
   // `--json -`: standard output carries the JSON alone (for `| jq`); every other word goes to stderr.
   const jsonOut = io.out;
   if (jsonPath === '-') io = { out: io.err, err: io.err };
@@ -87,7 +87,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const { ports, goLeadMs, capacities } = fleetRunPorts(local, led?.remote);
   const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe)) : async () => {};
   // Read beside the run, never in its way: a failure is said once and the run goes on.
-  const scraper = serverScraper(serverMetricsUrl, io);
+  const scraper = serverScrapers(serverMetricsUrls, io);
   let printedSecond = 0;
   let firstErrorShown = false;
   const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: parsed.options.credentials, goLeadMs, capacities, onUpdate: () => {
@@ -120,7 +120,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const startedAt = new Date();
   const secrets = credentialsSummary(parsed.options.credentials);
   const engines = led ? `${led.remote.agents.length} agent(s) with ${led.remote.ports.length} thread(s)${localWorkers > 0 ? ` and ${localWorkers} engine(s) of the lead` : ''}` : runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread';
-  io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${engines}${secrets ? ` (${secrets})` : ''}`);
+  io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${instancesText(config)}, ${engines}${secrets ? ` (${secrets})` : ''}`);
   scraper?.start();
   coordinator.start();
   await coordinator.finished();

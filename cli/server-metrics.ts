@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
-import { platformFetchText, ServerScraper, type ServerReading, type ParseMetrics } from '../core/server-metrics/index.ts';
+import { platformFetchText, ServerScraper, ServerScrapers, type ServerReading, type ParseMetrics } from '../core/server-metrics/index.ts';
 import { BenchError, type BenchErrorCode } from '../core/errors/index.ts';
 import type { Output } from './output.ts';
 
@@ -24,6 +24,13 @@ export function serverScraper(url: string | null, io: Output): ServerScraper | n
     timers: systemTimers,
     onProblem: (message) => io.err(`live-bench: ${message}`),
   });
+}
+
+/** With several hub instances, one scraper per instance's metrics, read as one (their record
+ *  combined, each inside it); the one scraper for one address; null for none. */
+export function serverScrapers(urls: readonly string[], io: Output): ServerScraper | ServerScrapers | null {
+  if (urls.length <= 1) return serverScraper(urls[0] ?? null, io);
+  return new ServerScrapers(urls.map((url) => serverScraper(url, io)!));
 }
 
 let parser: ParseMetrics | null = null;

@@ -1,4 +1,5 @@
 using OpenTelemetry.Metrics;
+using OpenTelemetry.Resources;
 
 namespace HubSample;
 
@@ -18,10 +19,13 @@ public static class HubMetrics
 {
     public const string Path = "/metrics";
 
-    public static IServiceCollection AddHubMetrics(this IServiceCollection services)
+    public static IServiceCollection AddHubMetrics(this IServiceCollection services, string instanceName)
     {
         services.AddSingleton<HubCounters>();
-        services.AddOpenTelemetry().WithMetrics(metrics => metrics
+        services.AddOpenTelemetry()
+            // Several instances behind one backplane are told apart in target_info's service_instance_id.
+            .ConfigureResource(resource => resource.AddService("HubSample", serviceInstanceId: instanceName))
+            .WithMetrics(metrics => metrics
             .AddMeter("Microsoft.AspNetCore.Http.Connections", "Microsoft.AspNetCore.Server.Kestrel", HubCounters.MeterName)
             .AddRuntimeInstrumentation()
             // Every scrape a fresh reading: a cached answer (300 ms by default) would pair old

@@ -117,6 +117,19 @@ public sealed class HubSettings
     /// <summary>A file whose first line is the signing key of <see cref="RequireAuth"/>.</summary>
     public string JwtSigningKeyFile { get; set; } = "";
 
+    /// <summary>A StackExchange.Redis configuration (<c>127.0.0.1:6379</c>, or
+    /// <c>host:port,password=...,ssl=true</c>) of a Redis that several hub-sample processes share
+    /// as their backplane (<see cref="RedisBackplane"/>): broadcasts, groups and send-to-connection
+    /// then reach the connections of every instance. Checked at start: a Redis that does not
+    /// answer within 5 s ends the hub with exit code 2. Default empty: one process, no backplane.
+    /// Prefer <c>HUBSAMPLE_REDIS</c> when it holds a password (a command line is visible to other users).</summary>
+    public string Redis { get; set; } = "";
+
+    /// <summary>This process's name among several (with <see cref="Redis"/>): in the start-up lines
+    /// and, as OpenTelemetry's <c>service.instance.id</c>, in /metrics (<c>target_info</c>). Default
+    /// empty: the machine's name and the port (the process id when the port is 0).</summary>
+    public string InstanceName { get; set; } = "";
+
     /// <summary>Folder of the built dashboard (<c>npm run build</c> writes <c>dist/</c>). Relative
     /// paths are taken from the current directory.</summary>
     public string DashboardDir { get; set; } = "dist";
@@ -134,6 +147,12 @@ public sealed class HubSettings
         }
         return types;
     }
+
+    /// <summary>The name of <see cref="InstanceName"/>, or its default.</summary>
+    public string InstanceNameOrDefault() =>
+        InstanceName.Length > 0 ? InstanceName
+        : Port != 0 ? $"{Environment.MachineName}:{Port}"
+        : $"{Environment.MachineName}:pid{Environment.ProcessId}";
 
     public string[] CorsOriginList() =>
         CorsOrigins.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);

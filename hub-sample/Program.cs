@@ -18,6 +18,10 @@ if (problems.Count == 0) problems.AddRange(valueProblems);
 if (problems.Count == 0) problems.AddRange(SettingsCheck.ListenProblems(settings));
 var azureConnectionString = AzureSignalR.ConnectionString(given, Environment.GetEnvironmentVariable);
 if (problems.Count == 0 && azureConnectionString is not null && AzureSignalR.Problem(azureConnectionString) is { } azureProblem) problems.Add(azureProblem);
+// A backplane Redis that does not answer would leave every instance on its own without a word.
+var redisOptions = problems.Count == 0 && settings.Redis.Length > 0 ? RedisBackplane.Parse(settings.Redis).Options : null;
+if (redisOptions is not null && azureConnectionString is not null) problems.Add("--Redis and --Azure:SignalR:ConnectionString do not go together: Azure SignalR Service already connects every app server to every client. Pass one of them.");
+else if (redisOptions is not null && RedisBackplane.ReachProblem(redisOptions) is { } redisProblem) problems.Add(redisProblem);
 if (problems.Count > 0)
 {
     foreach (var problem in problems) Console.Error.WriteLine(problem);
@@ -66,7 +70,7 @@ builder.Services.AddSingleton<ControlOutsiders>();
 builder.Services.AddSingleton<RefusalLog>();
 builder.Services.AddSingleton<SeenRequests>();
 if (signingKey is not null) builder.Services.AddHubAuthentication(signingKey, benchPaths);
-if (settings.EnableMetrics) builder.Services.AddHubMetrics();
+if (settings.EnableMetrics) builder.Services.AddHubMetrics(settings.InstanceNameOrDefault());
 builder.Services.AddSingleton<ServerDrops>();
 builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
     .WithOrigins(settings.CorsOriginList())
@@ -88,6 +92,7 @@ var signalR = builder.Services
     .AddMessagePackProtocol()
     .AddHubOptions<ControlHub>(hub => hub.MaximumReceiveMessageSize = settings.MaxControlMessageBytes);
 if (azureConnectionString is not null) signalR.AddHubSampleAzureSignalR(azureConnectionString, settings);
+if (redisOptions is not null) signalR.AddHubSampleRedis(redisOptions);
 
 var app = builder.Build();
 app.UseHostFilter(allowedHosts);
@@ -148,6 +153,9 @@ app.Lifetime.ApplicationStarted.Register(() =>
     Console.WriteLine($"  answers to: {string.Join(", ", allowedHosts)} (--AllowedHosts; other names get 400)");
     if (signingKey is not null) Console.WriteLine("  bench hubs need a JWT bearer token (--RequireAuth)");
     if (azureConnectionString is not null) Console.WriteLine("  hubs run through Azure SignalR Service (--Azure:SignalR:ConnectionString)");
+    Console.WriteLine(redisOptions is not null
+        ? $"  backplane: Redis at {RedisBackplane.Describe(redisOptions)} (--Redis), shared with every hub-sample on it; this instance: {settings.InstanceNameOrDefault()}"
+        : $"  backplane: none, one process (--Redis shares groups and broadcasts between instances); instance: {settings.InstanceNameOrDefault()}");
 });
 
 try

@@ -92,6 +92,11 @@ public static class SettingsCheck
         {
             problems.Add("--TestMessageRateLimit makes the hub deliver late on purpose, for this tool's tests only, and is refused unless --EnableTestHubs true is given too: drop it to measure the hub, or add --EnableTestHubs true in a test.");
         }
+        if (settings.Redis.Length > 0 && RedisBackplane.Parse(settings.Redis).Problem is { } redisProblem) problems.Add(redisProblem);
+        if (settings.InstanceName.Length > 100 || settings.InstanceName.Any(char.IsControl))
+        {
+            problems.Add($"--InstanceName is '{RefusalLog.Printable(settings.InstanceName, 40)}', but must be at most 100 printable characters: pass a short name such as hub-1.");
+        }
         if (HubAuthentication.SigningKey(settings).Problem is { } keyProblem) problems.Add(keyProblem);
         try
         {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh machine, and only what is missing:
 # npm packages, the hub-sample's NuGet packages, and (with --with-browser) Debian's Chromium
-# for the browser tests. Safe to run again.
+# for the browser tests and redis-server for the scale-out tests (--with-redis: redis-server
+# alone). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,4 +31,16 @@ if [ "${1:-}" = "--with-browser" ] && [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr
     echo "apt-get install chromium failed (attempt $attempt); retrying."
     sleep 5
   done
+fi
+
+if { [ "${1:-}" = "--with-browser" ] || [ "${1:-}" = "--with-redis" ]; } && ! command -v redis-server >/dev/null; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "The scale-out tests (two hub-samples on one Redis) need redis-server. Install it with" >&2
+    echo "'sudo apt-get install -y redis-server', then run the tests again." >&2
+    exit 1
+  fi
+  echo "== Installing Debian's redis-server for the scale-out tests"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  # The tests start their own on a free port; the package's service is not needed.
 fi

@@ -4,6 +4,7 @@
  */
 import {
   configToQuery,
+  hubInstances,
   outcomeText,
   verdictDisplay,
   combinationLabel,
@@ -63,6 +64,7 @@ function figureRows(run: KeptRun): Rows {
   const summary = summaryOf(r);
   return [
     ['Planned receptions', summary.fates],
+    ...(summary.instances ?? []).map((instance, k) => [`Instance ${k + 1}`, `${instance.endpointUrl}: connections ${instance.connections} · ${instance.receptions}`]) as Rows,
     ...(r.drops ? [['Drops', dropPlanText(r.drops.settings, r.drops.stateful, r.config.endpointUrl)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
     ['Messages', [...summary.messages, summary.stale, summary.foreign].filter(Boolean).join(' · ')],
     ['Latency', summary.latencyKnown ? `${summary.latency.join(' · ')} (${summary.uncorrected})` : 'no message arrived'],
@@ -84,7 +86,7 @@ function summaryOf(r: KeptRun['result']): RunSummaryModel {
 function configRows(run: KeptRun): Rows {
   const c = run.result.config;
   return [
-    ['Endpoint', c.endpointUrl],
+    ['Endpoint', hubInstances(c).join(', ')],
     ['Scenario', SCENARIO_LABELS[c.scenario]],
     ['Transport + protocol', `${TRANSPORT_LABELS[c.transport]} + ${PROTOCOL_LABELS[c.protocol]}`],
     ['Connections', formatCount(c.connections)],

@@ -6,16 +6,26 @@
  * once, here, so the three never drift apart. Unknown figures read "–" (formatMs of null), never 0.
  * Pure.
  */
-import { fatesText, type ErrorSample, type RunResult } from '../run/index.ts';
+import { fatesText, type ErrorSample, type InstanceFigures, type RunResult } from '../run/index.ts';
 import type { ClientSchedule } from '../client/index.ts';
 import { resentText } from '../drops/index.ts';
-import { formatBytes, formatCount, formatMs } from '../format.ts';
+import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 
 /** A run's figures as a kept run (RunResult) or the page's live view has them. */
 export type SummaryInput = Pick<RunResult, 'fates' | 'totals' | 'latency' | 'uncorrectedLatency' | 'connectTimes' | 'errorCounts' | 'errorSamples'> & {
   /** The client's schedule by the one rule (core/client/schedule.ts). */
   schedule: ClientSchedule;
+  /** Per hub instance, with several (core/run/instances.ts); absent for one. */
+  instances?: InstanceFigures[];
 };
+
+/** One hub instance's figures, worded: "http://a/signalrbench", "10 planned, 10 opened, 0 failed", … */
+export interface InstanceSummary {
+  endpointUrl: string;
+  connections: string;
+  /** The receptions planned for its connections: "40 planned: 40 in under 1 s (100.00%), 0 later, 0 not arrived". */
+  receptions: string;
+}
 
 export interface RunSummaryModel {
   /** What became of every planned reception (core/run/fates.ts). */
@@ -49,6 +59,8 @@ export interface RunSummaryModel {
   client: string[];
   /** Why the client could not keep its schedule ("was 150 ms late", …); null when it kept it or nobody can tell. */
   clientBehind: string | null;
+  /** Each hub instance's share beside the totals (they sum to them); null for one instance. */
+  instances: InstanceSummary[] | null;
 }
 
 /** One distinct failure, said "negotiate ×2: message" wherever it is shown (the failed run's box too). */
@@ -56,7 +68,7 @@ export function errorSampleText(sample: ErrorSample): { head: string; message: s
   return { head: `${sample.kind} ×${formatCount(sample.count)}`, message: sample.message };
 }
 
-export function runSummary({ fates, totals, latency, uncorrectedLatency, connectTimes, errorCounts, errorSamples, schedule }: SummaryInput): RunSummaryModel {
+export function runSummary({ fates, totals, latency, uncorrectedLatency, connectTimes, errorCounts, errorSamples, schedule, instances }: SummaryInput): RunSummaryModel {
   const kinds = Object.entries(errorCounts).filter(([, n]) => n > 0);
   const errorTotal = kinds.reduce((sum, [, n]) => sum + n, 0);
   return {
@@ -84,5 +96,26 @@ export function runSummary({ fates, totals, latency, uncorrectedLatency, connect
       ...(totals.negativeLatencies > 0 ? [`receptions before their planned time (clocks apart) ${formatCount(totals.negativeLatencies)}`] : []),
     ],
     clientBehind: schedule.kept === false ? schedule.reasons.join(' and ') : null,
+    instances: instances && instances.length > 1 ? instances.map(instanceSummary) : null,
+  };
+}
+
+/** "Not arrived" is lost and never sent together: per instance the two are not told apart (core/run/instances.ts). */
+function instanceSummary(instance: InstanceFigures): InstanceSummary {
+  const arrived = instance.underOneSecond + instance.late + instance.afterDrain;
+  const share = instance.planned > 0 ? ` (${formatShare(instance.underOneSecond / instance.planned)})` : '';
+  return {
+    endpointUrl: instance.endpointUrl,
+    connections: `${formatCount(instance.connectionsPlanned)} planned, ${formatCount(instance.connectionsOpened)} opened, ${formatCount(instance.connectionsFailed)} failed`,
+    receptions: instance.planned === 0
+      ? 'no reception planned'
+      : [
+        `${formatCount(instance.planned)} receptions planned: ${formatCount(instance.underOneSecond)} in under 1 s${share}`,
+        `${formatCount(instance.late)} later`,
+        ...(instance.afterDrain > 0 ? [`${formatCount(instance.afterDrain)} after the drain`] : []),
+        instance.notArrived === null
+          ? `${formatCount(Math.max(0, instance.planned - arrived))} not arrived yet`
+          : `${formatCount(instance.notArrived)} not arrived (lost or never sent)`,
+      ].join(', ') + (instance.p99Us === undefined ? '' : `; p99 ${formatMs(instance.p99Us)}`),
   };
 }

@@ -4,7 +4,7 @@
  */
 import { formatBytes, formatCount } from '../format.ts';
 import { limitOfResult, whileSending, type LimitFigures, type RunResult } from '../run/index.ts';
-import { peakOf, type ServerMetricsRecord } from '../server-metrics/index.ts';
+import { instanceLabel, peakOf, type ServerMetricsRecord } from '../server-metrics/index.ts';
 
 type RunFigures = LimitFigures;
 
@@ -26,13 +26,22 @@ function serverText(server: ServerMetricsRecord, clientPoints: RunFigures['point
   const parts = [
     `peak CPU ${cpu === null ? 'unknown' : `${Math.round(cpu)}%`} of all cores while sending`,
     known(peakOf(server.points, 'connections'), (n) => `peak ${formatCount(n)} hub connections`),
-    known(server.deliveries, (n) => `${formatCount(n)} deliveries counted by the hub`),
+    known(server.deliveries, (n) => server.instances
+      // hub-sample/RedisBackplane.cs: each instance counts its own calls' deliveries to its own connections.
+      ? `${formatCount(n)} deliveries counted by the hubs (each counts its calls' deliveries to its own connections; those carried to other instances by the backplane are not counted)`
+      : `${formatCount(n)} deliveries counted by the hub`),
     known(peakOf(server.points, 'gcPauseMsPerSec'), (n) => `GC pauses up to ${n.toFixed(1)} ms/s`),
     known(peakOf(server.points, 'threadPoolQueue'), (n) => `thread-pool queue up to ${formatCount(n)}`),
     known(peakOf(server.points, 'workingSetBytes'), (n) => `working set up to ${formatBytes(n)}`),
   ].filter((part): part is string => part !== null);
   const failed = server.failedScrapes > 0 ? ` ${formatCount(server.failedScrapes)} reading(s) got no answer.` : '';
-  return `${parts.join(', ')} (read from ${server.url}).${failed}`;
+  // Over several hub instances: CPU is the busiest one's, the counts their sum (core/server-metrics/instances.ts).
+  const instances = (server.instances ?? []).map((instance, k) => {
+    const peak = peakOf(whileSending(instance.points, clientPoints), 'cpuPercent');
+    return `${instanceLabel(server, k)} peak CPU ${peak === null ? 'unknown' : `${Math.round(peak)}%`}, ${instance.deliveries === null ? 'deliveries unknown' : `${formatCount(instance.deliveries)} deliveries`}`;
+  });
+  const each = instances.length > 0 ? ` Per instance (CPU the busiest one's above, counts their sum): ${instances.join('; ')}.` : '';
+  return `${parts.join(', ')} (read from ${server.url}).${failed}${each}`;
 }
 
 function known(value: number | null, text: (n: number) => string): string | null {

@@ -7,6 +7,7 @@ import { addCauses, type ConnectCauseCounts } from '../client/index.ts';
 import { emptyErrorCounts, emptyTotals, type ErrorCounts, type ErrorSample, type WorkerSnapshot, type WorkerTotals, type WorkerPhase } from './protocol.ts';
 import { addDropTotals, emptyDropTotals, type DropTotals } from '../drops/index.ts';
 import { addFates, emptyFates, settledFates, shareUnderOneSecond, unaccountedOf, type Fates } from './fates.ts';
+import { addInstanceCounts, emptyInstanceCounts, type InstanceCounts } from './instances.ts';
 import {
   addPosted,
   createLatencyHistogram,
@@ -90,6 +91,8 @@ export class RunAggregator {
   /** Summaries of the whole-run histograms, made once per change rather than once per read: the
    *  page reads them on every refresh, several times between two snapshots. */
   readonly #summaries = new Map<Histogram, LatencySummary>();
+  /** With several hub instances: the whole run's latency at each instance's connections. */
+  readonly #instanceLatency: Histogram[] = [];
 
   constructor(readonly workerCount: number) {}
 
@@ -120,6 +123,7 @@ export class RunAggregator {
     if (snapshot.reconnectHistogram) addPosted(snapshot.reconnectHistogram, this.#reconnectTimes);
     let reported = this.#plannedByWorker.get(snapshot.workerIndex);
     if (!reported) this.#plannedByWorker.set(snapshot.workerIndex, (reported = new Map()));
+    snapshot.instanceLatencyHistograms?.forEach((posted, k) => addPosted(posted, (this.#instanceLatency[k] ??= createLatencyHistogram())));
     for (const delta of snapshot.fates) {
       addFates(this.#fatesOf(delta.second), delta);
       addFates(this.#fates, delta);
@@ -280,6 +284,25 @@ export class RunAggregator {
     for (const snapshot of this.#latest.values()) {
       // A figure newer than the worker that reported (an older agent) adds nothing.
       for (const key of Object.keys(sum) as (keyof WorkerTotals)[]) sum[key] += snapshot.totals[key] ?? 0;
+    }
+    return sum;
+  }
+
+  /** With several hub instances: the run's latency at each instance's connections so far;
+   *  null when no worker measured per instance. */
+  instanceLatency(): LatencySummary[] | null {
+    if (this.#instanceLatency.length === 0) return null;
+    return Array.from(this.#instanceLatency, (histogram) => (histogram ? this.#summaryOf(histogram) : summarizeLatency(createLatencyHistogram())));
+  }
+
+  /** With several hub instances: every worker's counts per instance so far, summed (a lost
+   *  worker's up to its last report); null when no worker counted per instance. */
+  instanceCounts(): InstanceCounts[] | null {
+    let sum: InstanceCounts[] | null = null;
+    for (const snapshot of this.#latest.values()) {
+      if (!snapshot.instances) continue;
+      sum ??= snapshot.instances.map(emptyInstanceCounts);
+      snapshot.instances.forEach((counts, k) => sum![k] && addInstanceCounts(sum![k]!, counts));
     }
     return sum;
   }

@@ -3,6 +3,7 @@
  * dashboard with the same configuration. Values travel as typed; validation happens on Start.
  */
 import { DEFAULTS, type RunConfig } from './config.ts';
+import { hubInstances } from './instances.ts';
 
 /** The fields a link carries, in a stable order. */
 export const URL_FIELDS = [
@@ -17,7 +18,8 @@ export type UrlField = (typeof URL_FIELDS)[number];
 export function configToQuery(config: RunConfig): string {
   const params = new URLSearchParams();
   for (const field of URL_FIELDS) {
-    const value = config[field];
+    // Every instance of a scaled-out hub, comma separated as the form takes them.
+    const value = field === 'endpointUrl' ? hubInstances(config).join(',') : config[field];
     const fallback = field === 'endpointUrl' ? undefined : (DEFAULTS as Record<string, unknown>)[field];
     if (value === null || value === fallback) continue;
     params.set(field, String(value));

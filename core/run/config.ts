@@ -34,8 +34,13 @@ export interface RunConfig extends DropSettings {
   /** Reconnect lost connections (SignalR's automatic reconnect, retried every second for up to
    *  a minute) and resume their sends. Default false: a lost connection stays lost. */
   reconnect: boolean;
-  /** Absolute http(s) URL of the hub. Default: the bundled hub-sample on this page's origin. */
+  /** Absolute http(s) URL of the hub. Default: the bundled hub-sample on this page's origin.
+   *  With several instances, the first of `endpointUrls`. */
   endpointUrl: string;
+  /** Every instance of a scaled-out hub (several hub-samples on one Redis), in order, when the
+   *  run spreads its connections over more than one: round-robin, each connection on one
+   *  instance (core/run/instances.ts). Absent for one instance, and in runs kept before. */
+  endpointUrls?: string[];
   /** Default WebSockets, the guide's default. */
   transport: TransportName;
   /** Default json. */
@@ -60,6 +65,9 @@ export interface RunConfig extends DropSettings {
 }
 
 export const DEFAULT_HUB_PATH = '/signalrbench';
+
+/** Most hub instances one run spreads over (endpointUrls; core/run/instances.ts). */
+export const MAX_HUB_INSTANCES = 64;
 
 export const DEFAULTS: Omit<RunConfig, 'endpointUrl'> = {
   scenario: 'echo',
@@ -123,9 +131,12 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
   const errors: string[] = [];
   const config: RunConfig = { ...DEFAULTS, endpointUrl: '' };
 
-  const endpointError = checkEndpoint(input.endpointUrl);
-  if (endpointError) errors.push(endpointError);
-  else config.endpointUrl = String(input.endpointUrl).trim();
+  const endpoints = readEndpoints(input.endpointUrls ?? input.endpointUrl);
+  if (endpoints.errors.length > 0) errors.push(...endpoints.errors);
+  else {
+    config.endpointUrl = endpoints.urls[0]!;
+    if (endpoints.urls.length > 1) config.endpointUrls = endpoints.urls;
+  }
 
   const reconnect = input.reconnect ?? DEFAULTS.reconnect;
   if (reconnect === true || reconnect === 'true' || reconnect === 'on') config.reconnect = true;
@@ -222,6 +233,23 @@ function readDropFields(input: Partial<Record<keyof RunConfig, unknown>>, config
   else if (stateful === false || stateful === 'false' || stateful === '') config.statefulReconnect = false;
   else errors.push(`Stateful reconnect must be true or false, but is ${describe(stateful)}.`);
   return errors;
+}
+
+/** Splits a list of hub URLs (an array, or text with one per line or comma separated: the form's
+ *  field) and checks each; one URL is the usual run, several spread it over a scaled-out hub. */
+function readEndpoints(raw: unknown): { urls: string[]; errors: string[] } {
+  const texts = (Array.isArray(raw) ? raw : [raw])
+    .flatMap((item) => (typeof item === 'string' ? item.split(/[\s,]+/) : []))
+    .filter((text) => text !== '');
+  if (texts.length <= 1) {
+    const error = checkEndpoint(texts[0] ?? raw);
+    return error ? { urls: [], errors: [error] } : { urls: [String(texts[0]).trim()], errors: [] };
+  }
+  const errors = texts.map((text) => checkEndpoint(text)).filter((error): error is string => error !== null);
+  if (texts.length > MAX_HUB_INSTANCES) errors.push(`Endpoint lists ${texts.length} hub instances, but a run spreads over at most ${MAX_HUB_INSTANCES}: list fewer, or run agents against the others.`);
+  const repeated = texts.filter((text, i) => texts.indexOf(text) !== i);
+  if (repeated.length > 0) errors.push(`Endpoint lists ${[...new Set(repeated)].join(', ')} more than once: list each hub instance once (the connections are spread evenly over the list).`);
+  return { urls: texts, errors };
 }
 
 function checkEndpoint(raw: unknown): string | null {

@@ -214,7 +214,7 @@ export class RunCoordinator {
     };
     const targets = this.config.scenario === 'sendToConnection' ? this.#targets() : null;
     this.ports.forEach((port, workerIndex) => {
-      const go: GoMessage = { ...common, targets: targets?.get(workerIndex) ?? [] };
+      const go: GoMessage = { ...common, targets: targets?.ids.get(workerIndex) ?? [], ...(targets ? { targetIndices: targets.indices.get(workerIndex) ?? [] } : {}) };
       port.post(go);
     });
     // Workers stop sending at the planned end by themselves; the drain clock starts then.
@@ -244,7 +244,7 @@ export class RunCoordinator {
    * run-wide indices, whatever opened. A target that is not open has no id (null): its sender's
    * slots plan it all the same, as absent.
    */
-  #targets(): Map<number, (string | null)[]> {
+  #targets(): { ids: Map<number, (string | null)[]>; indices: Map<number, number[]> } {
     const ids: (string | null)[] = [];
     const places: { workerIndex: number; local: number }[] = [];
     this.#shares.forEach((share, workerIndex) => {
@@ -255,11 +255,16 @@ export class RunCoordinator {
       }
     });
     const perWorker = new Map<number, (string | null)[]>();
+    const indices = new Map<number, number[]>();
     this.#shares.forEach((share, workerIndex) => perWorker.set(workerIndex, new Array<string | null>(share.count).fill(null)));
-    if (ids.length < 2) return perWorker;
+    if (ids.length < 2) return { ids: perWorker, indices };
     const order = derangement(ids.length, this.#random);
-    places.forEach((place, i) => (perWorker.get(place.workerIndex)![place.local] = ids[order[i]!] ?? null));
-    return perWorker;
+    this.#shares.forEach((share, workerIndex) => indices.set(workerIndex, new Array<number>(share.count).fill(0)));
+    places.forEach((place, i) => {
+      perWorker.get(place.workerIndex)![place.local] = ids[order[i]!] ?? null;
+      indices.get(place.workerIndex)![place.local] = order[i]!;
+    });
+    return { ids: perWorker, indices };
   }
 
   /**

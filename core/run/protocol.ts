@@ -13,6 +13,7 @@ import type { SecondFates } from './fates.ts';
 import type { PostedHistogram } from '../latency/index.ts';
 import type { RunConfig } from './config.ts';
 import type { ConnectionShare } from './split.ts';
+import type { InstanceCounts } from './instances.ts';
 
 /** Failure kinds, counted in every snapshot. */
 export const ERROR_KINDS = ['negotiate', 'transport', 'handshake', 'connect', 'join', 'send', 'closed', 'protocol'] as const;
@@ -71,6 +72,10 @@ export interface GoMessage {
    *  the configured connections); null when that target never opened (its receptions are
    *  "receiverAbsent"). Empty for other scenarios. */
   targets: (string | null)[];
+  /** Send to connection: the run-wide index of each of those targets (local order), whether it
+   *  opened or not, to tell on which hub instance its receptions are planned
+   *  (core/run/instances.ts). Absent for other scenarios and from older coordinators. */
+  targetIndices?: number[];
 }
 
 /** Page → worker: stop sending now (the user pressed Stop); keep receiving until "finish". */
@@ -129,6 +134,12 @@ export interface WorkerSnapshot {
    *  older than causes. */
   connectCauses?: ConnectCauseCounts;
   errorSamples: ErrorSample[];
+  /** With several hub instances: this worker's counts per instance so far, in the order of the
+   *  config's endpointUrls (core/run/instances.ts). Absent for one instance. */
+  instances?: InstanceCounts[];
+  /** With several hub instances: the latency at each instance's connections, this interval,
+   *  from the planned send time. Absent for one instance. */
+  instanceLatencyHistograms?: PostedHistogram[];
 }
 
 export interface WorkerDrops {

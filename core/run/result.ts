@@ -14,6 +14,7 @@ import type { ErrorCounts, ErrorSample, WorkerTotals } from './protocol.ts';
 import type { ServerMetricsRecord } from '../server-metrics/index.ts';
 import type { ClockJudgement, ClockRound } from '../clocks/index.ts';
 import { runClocks } from './clocks.ts';
+import { instanceFigures, type InstanceCounts, type InstanceFigures } from './instances.ts';
 import { BenchError } from '../errors/index.ts';
 import { RUN_RESULT_VERSION, upgradeRunResult } from './upgrade.ts';
 
@@ -77,6 +78,10 @@ export interface RunResult {
    *  the undecidable receptions, those before their planned time); null when a clock was
    *  unknown. Absent for runs without agents, and in runs kept before clocks were judged. */
   clocks?: ClockJudgement | null;
+  /** With several hub instances (config.endpointUrls): each instance's connections and the
+   *  receptions planned for them, in the config's order (core/run/instances.ts); they sum to the
+   *  totals. Absent for one instance, and in runs kept before. */
+  instances?: InstanceFigures[];
 }
 
 export interface SendWindow {
@@ -149,7 +154,13 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     ...(server ? { server } : {}),
     ...sendWindowField(coordinator),
     ...(clocks !== undefined ? { clocks } : {}),
+    ...instancesField(coordinator.config, a.instanceCounts(), isDrained, a.instanceLatency()),
   };
+}
+
+function instancesField(config: RunConfig, counts: InstanceCounts[] | null, isDrained: boolean, latency: LatencySummary[] | null): { instances?: InstanceFigures[] } {
+  const instances = instanceFigures(config, counts, isDrained, latency);
+  return instances ? { instances } : {};
 }
 
 /**

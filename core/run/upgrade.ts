@@ -10,6 +10,10 @@
  * - never-sent reasons added later (e.g. `receiverAbsent`, `clientBehind`, `workerLost`): 0, none of its slots had them;
  * - totals added later (`foreign`, `statefulGranted`, the stateful reconnect's `resent*`): 0, none were counted;
  * - per-second `reconnects` and `dropped`: 0.
+ *
+ * Version 3 grew, without a bump, fields that are absent for a run on one hub instance and so
+ * need nothing filled in older documents: `config.endpointUrls`, `instances` and
+ * `server.instances` (core/run/instances.ts). A document without them is a run on one instance.
  */
 import { knownLatency, type LatencySummary } from '../latency/index.ts';
 import { NOT_SENT_REASONS, type Fates } from './fates.ts';

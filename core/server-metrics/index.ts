@@ -5,3 +5,4 @@ export * from './attribution.ts';
 export * from './reading.ts';
 export * from './scraper.ts';
 export * from './series.ts';
+export * from './instances.ts';

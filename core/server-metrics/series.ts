@@ -43,6 +43,9 @@ export interface ServerMetricsRecord {
   /** Deliveries the hub counted between the first and the last reading; null when unknown (no
    *  such counter, or the hub restarted in between). */
   deliveries: number | null;
+  /** With several hub instances: each one's own record, in the endpoints' order, the record
+   *  above being their combination (instances.ts). Absent for one instance, and in runs kept before. */
+  instances?: ServerMetricsRecord[];
 }
 
 export function emptyServerRecord(url: string): ServerMetricsRecord {

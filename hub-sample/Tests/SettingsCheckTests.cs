@@ -29,6 +29,36 @@ public class SettingsCheckTests
         Assert.True(settings.EnableTestHubs);
     }
 
+    [Theory]
+    [InlineData("127.0.0.1:6379,bogus=1", "--Redis is not a StackExchange.Redis configuration (Keyword 'bogus' is not supported")]
+    [InlineData(",", "--Redis names no Redis server")]
+    public void ABadRedisConfigurationIsRefusedWithAnExample(string configuration, string expected)
+    {
+        var problem = Assert.Single(Read(("Redis", configuration)).Problems);
+        Assert.StartsWith(expected, problem);
+        Assert.Contains("--Redis 127.0.0.1:6379", problem);
+    }
+
+    [Fact]
+    public void ARedisPasswordIsNeverQuotedInTheProblemNorTheDescription()
+    {
+        var problem = Assert.Single(Read(("Redis", "127.0.0.1:6379,password=s3cret-value,bogus=1")).Problems);
+        Assert.DoesNotContain("s3cret-value", problem);
+        var (options, none) = RedisBackplane.Parse("127.0.0.1:6390,password=s3cret-value");
+        Assert.Null(none);
+        Assert.Equal("127.0.0.1:6390", RedisBackplane.Describe(options!));
+    }
+
+    [Fact]
+    public void TheInstanceNameDefaultsToTheMachineAndPort()
+    {
+        var (settings, problems) = Read(("Port", "6123"));
+        Assert.Empty(problems);
+        Assert.EndsWith(":6123", settings.InstanceNameOrDefault());
+        Assert.Equal("hub-1", Read(("InstanceName", "hub-1")).Settings.InstanceNameOrDefault());
+        Assert.Contains("--InstanceName", Assert.Single(Read(("InstanceName", new string('x', 101))).Problems));
+    }
+
     [Fact]
     public void AnEmptyCorsListIsAllowed() => Assert.Empty(Read(("CorsOrigins", "")).Problems);
 

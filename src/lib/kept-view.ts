@@ -36,6 +36,7 @@ export function viewOfResult(result: RunResult): RunView {
     connectionsLostAtSec: result.totals.disconnects > 0 ? firstLossSec(result.points, sendOffsetSec(result.sendWindow)) : null,
     recentLatency: null,
     ...(result.clocks !== undefined ? { clocks: result.clocks } : {}),
+    ...(result.instances ? { instances: result.instances } : {}),
   };
 }
 

@@ -13,6 +13,10 @@ import {
   runLimit,
   runClocks,
   clientLimitsOf,
+  instanceFigures,
+  hubInstances,
+  type InstanceCounts,
+  type InstanceFigures,
   type Fates,
   type RunOutcome,
   type RunVerdict,
@@ -30,7 +34,7 @@ import {
 } from '../../core/run/index.ts';
 import { RecentLatency, type LatencySummary } from '../../core/latency/index.ts';
 import { REWRITTEN_SECONDS } from '../../core/history/index.ts';
-import { platformFetchText, ServerScraper, type ServerMetricsRecord, type LimitExplanation } from '../../core/server-metrics/index.ts';
+import { platformFetchText, ServerScraper, ServerScrapers, type ServerMetricsRecord, type LimitExplanation } from '../../core/server-metrics/index.ts';
 import { firstLossSec, sendOffsetSec } from '../../core/charts/index.ts';
 import { clientSchedule, type ClientSchedule } from '../../core/client/index.ts';
 import { fleetRunPorts, type RemoteWorkers } from '../../core/fleet/index.ts';
@@ -78,6 +82,8 @@ export interface RunView {
   recentLatency: LatencySummary | null;
   /** With agents, once drained: receptions judged against their clocks (core/clocks/clock-drift.ts). */
   clocks?: ClockJudgement | null;
+  /** With several hub instances: each one's connections and receptions (core/run/instances.ts). */
+  instances?: InstanceFigures[];
 }
 
 /** Workers outside this page that take part in a run (core/fleet/fleet-run.ts). */
@@ -116,7 +122,7 @@ export class RunController {
   #refreshTimer: ReturnType<typeof setTimeout> | undefined;
   #finished: Promise<void> = Promise.resolve();
   /** Reads the server's /metrics beside the run (null: not read). */
-  #scraper: ServerScraper | null = null;
+  #scraper: ServerScraper | ServerScrapers | null = null;
   /** Where the server's metrics are read: a shared link's choice, else the defaults. */
   readonly serverMetrics = new ServerMetricsSettings(queryToMetrics(globalThis.location?.search ?? ''));
   #recentLatency: LatencySummary | null = null;
@@ -164,7 +170,7 @@ export class RunController {
     this.#startedAt = new Date();
     this.config = config;
     this.points = [];
-    const scraper = this.#startScraper(config.endpointUrl);
+    const scraper = this.#startScraper(config);
     this.#recentLatency = null;
     this.#recentWindow = new RecentLatency();
     coordinator.start();
@@ -212,10 +218,15 @@ export class RunController {
 
   /** Starts reading the server's metrics for a run, when they are on; a failure is said once
    *  (view.server.problem) and never touches the run. */
-  #startScraper(endpointUrl: string): ServerScraper | null {
+  #startScraper(config: RunConfig): ServerScraper | ServerScrapers | null {
     void this.#scraper?.stop(false);
-    const url = this.serverMetrics.urlFor(endpointUrl);
-    this.#scraper = url === null ? null : new ServerScraper({ url, fetchText: platformFetchText(), clock: systemClock, timers: systemTimers, onUpdate: () => this.#requestRefresh(), onProblem: () => this.#requestRefresh() });
+    // Each hub instance's own /metrics, unless one address was typed (core/server-metrics/instances.ts).
+    const instances = hubInstances(config);
+    const urls = this.serverMetrics.address.trim() === '' && instances.length > 1
+      ? instances.map((endpointUrl) => this.serverMetrics.urlFor(endpointUrl)).filter((url): url is string => url !== null)
+      : [this.serverMetrics.urlFor(config.endpointUrl)].filter((url): url is string => url !== null);
+    const scraperOf = (url: string) => new ServerScraper({ url, fetchText: platformFetchText(), clock: systemClock, timers: systemTimers, onUpdate: () => this.#requestRefresh(), onProblem: () => this.#requestRefresh() });
+    this.#scraper = urls.length === 0 ? null : urls.length === 1 ? scraperOf(urls[0]!) : new ServerScrapers(urls.map(scraperOf));
     this.#scraper?.start();
     return this.#scraper;
   }
@@ -300,8 +311,14 @@ export class RunController {
       sendOffsetSec: offsetSec,
       connectionsLostAtSec: a.totals().disconnects > 0 ? firstLossSec(points, offsetSec) : null,
       recentLatency: this.#recentLatency,
+      ...instancesOf(coordinator.config, a.instanceCounts(), drained(outcome), a.instanceLatency()),
     };
   }
+}
+
+function instancesOf(config: RunConfig, counts: InstanceCounts[] | null, isDrained: boolean, latency: LatencySummary[] | null): { instances?: InstanceFigures[] } {
+  const instances = instanceFigures(config, counts, isDrained, latency);
+  return instances ? { instances } : {};
 }
 
 /** Fills in the worker index of load failures, which the worker itself could not report. */

@@ -76,6 +76,22 @@ describe('RunSummary', () => {
     destroy();
   });
 
+  it('over two hub instances: a row per instance beside the totals, the one that lost receptions marked', () => {
+    const fates: Fates = { ...emptyFates(), planned: 200, underOneSecond: 160, lost: 40 };
+    const instance = (endpointUrl: string, underOneSecond: number, notArrived: number) => ({ endpointUrl, connectionsPlanned: 5, connectionsOpened: 5, connectionsFailed: 0, planned: 100, underOneSecond, late: 0, afterDrain: 0, notArrived });
+    const { target, destroy } = render(view({ instances: [instance('http://a.test/signalrbench', 100, 0), instance('http://b.test/signalrbench', 60, 40)] }, { kind: 'finished' }, fates));
+    const rows = [...target.querySelectorAll<HTMLTableRowElement>('[data-testid=summary-instances] tbody tr')];
+    expect(rows.map((row) => [...row.cells].map((cell) => cell.textContent))).toEqual([
+      ['1: http://a.test/signalrbench', '5 planned, 5 opened, 0 failed', '100 receptions planned: 100 in under 1 s (100.00%), 0 later, 0 not arrived (lost or never sent)'],
+      ['2: http://b.test/signalrbench', '5 planned, 5 opened, 0 failed', '100 receptions planned: 60 in under 1 s (60.00%), 0 later, 40 not arrived (lost or never sent)'],
+    ]);
+    expect(rows.map((row) => row.classList.contains('bad'))).toEqual([false, true]);
+    destroy();
+    const single = render(view({}));
+    expect(single.target.querySelector('[data-testid=summary-instances]')).toBeNull();
+    single.destroy();
+  });
+
   it('a stopped run reads "stopped at 10 of 30 s" with no verdict, never a pass', () => {
     const { target, destroy } = render(view({}, { kind: 'stopped', stoppedAtSec: 10 }));
     expect(target.querySelector('[data-testid=summary-outcome]')!.textContent).toBe('stopped at 10 of 30 s');

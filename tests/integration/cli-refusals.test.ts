@@ -15,7 +15,7 @@ describe('options that would mean nothing', () => {
     ['--drop-share without --drop-at', ['--drop-share', '50'], /--drop-share needs --drop-at \(the second of the sends at which connections drop/],
     ['--drop-kind without --drop-at', ['--reconnect', '--drop-kind', 'server'], /--drop-kind needs --drop-at/],
     ['--reconnect-policy without --reconnect', ['--reconnect-policy', 'jittered'], /--reconnect-policy needs --reconnect \(without it a lost connection does not come back/],
-    ['--endpoint given twice', ['--endpoint', 'http://127.0.0.1:1/signalrbench'], /--endpoint is given 2 times \(.*\), but a run has one endpoint: keep one\./],
+    ['one hub instance given twice', ['--endpoint', endpoint()], /Endpoint lists .* more than once: list each hub instance once/],
   ];
   for (const [name, args, line] of cases) {
     it(`${name}: exit 2, said, nothing run`, async () => {

@@ -33,9 +33,22 @@ describe('parseCliArgs', () => {
     expect(errorsOf('--reconnect-policy', 'jittered')[0]).toMatch(/^--reconnect-policy needs --reconnect \(without it a lost connection does not come back/);
     expect(errorsOf('--json', 'out/r.txt', '--html', './out/r.txt')).toEqual(['--json and --html both write out/r.txt: the second would overwrite the first. Give each its own file.']);
     expect(errorsOf('--html', 'a.html', '--memory-log', 'a.html')[0]).toMatch(/^--html and --memory-log both write a\.html/);
-    expect(errorsOf('--endpoint', 'http://other/signalrbench')).toEqual(['--endpoint is given 2 times (http://h/signalrbench, http://other/signalrbench), but a run has one endpoint: keep one.']);
+    expect(errorsOf('--endpoint', 'http://h/signalrbench')).toEqual(['Endpoint lists http://h/signalrbench more than once: list each hub instance once (the connections are spread evenly over the list).']);
     // With what they need, they mean something.
     expect(parseCliArgs(['--endpoint', 'http://h/x', '--duration', '10', '--reconnect', '--reconnect-policy', 'jittered', '--drop-at', '2', '--drop-share', '50', '--drop-kind', 'server', '--json', '-', '--html', 'r.html']).ok).toBe(true);
+  });
+
+  it('takes the instances of a scaled-out hub, --endpoint repeated or a list, and one --server-metrics per instance in their order', () => {
+    const a = 'http://127.0.0.1:5181/signalrbench';
+    const b = 'http://127.0.0.1:5182/signalrbench';
+    const repeated = parseCliArgs(['--endpoint', a, '--endpoint', b, '--server-metrics', 'http://127.0.0.1:5181/metrics', '--server-metrics', 'http://127.0.0.1:5182/metrics']);
+    expect(repeated.ok === true && [repeated.options.config.endpointUrl, repeated.options.config.endpointUrls, repeated.options.serverMetricsUrls]).toEqual([a, [a, b], ['http://127.0.0.1:5181/metrics', 'http://127.0.0.1:5182/metrics']]);
+    const listed = parseCliArgs(['--endpoint', `${a},${b}`]);
+    expect(listed.ok === true && listed.options.config.endpointUrls).toEqual([a, b]);
+    const one = parseCliArgs(['--endpoint', a, '--endpoint', b, '--server-metrics', 'http://127.0.0.1:5181/metrics']);
+    expect(one.ok === false && one.errors).toEqual(['--server-metrics is given 1 time, but the run has 2 hub instances (--endpoint): give one /metrics address per instance, in the same order as the endpoints.']);
+    const search = parseCliArgs(['--endpoint', a, '--endpoint', b, '--server-metrics', 'http://x/metrics,http://y/metrics', '--find-capacity', '--ramp', 'connections', '--start', '10', '--step', '10', '--max', '20']);
+    expect(search.ok === false && search.errors).toContain('--find-capacity reads one server\'s metrics, but --server-metrics is given several times: give one address, the instance to watch.');
   });
 
   it('names an unknown option', () => {

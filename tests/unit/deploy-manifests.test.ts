@@ -71,7 +71,6 @@ function expandedArgs(container: Doc): string[] {
 /** The hub-sample's settings, by name as its command line takes them (case-insensitive, as .NET reads them). */
 const HUB_SETTINGS = new Set([...read(path.join(REPO_ROOT, 'hub-sample/HubSettings.cs')).matchAll(/public \S+ (\w+) \{ get; set; \}/g)].map((m) => m[1]!.toLowerCase()));
 /** Settings the manifests use that another change adds: --Redis (the Redis backplane, issue 31). */
-const COMING_SETTINGS = new Set(['redis']);
 
 /** Problems with a hub-sample command line: every --Name is a setting and has a value. */
 function hubArgProblems(args: string[]): string[] {
@@ -79,7 +78,7 @@ function hubArgProblems(args: string[]): string[] {
   for (let i = 0; i < args.length; i += 2) {
     const name = args[i]!;
     if (!name.startsWith('--')) problems.push(`"${name}" is not a setting`);
-    else if (!HUB_SETTINGS.has(name.slice(2).toLowerCase()) && !COMING_SETTINGS.has(name.slice(2).toLowerCase())) problems.push(`${name} is not in HubSettings.cs`);
+    else if (!HUB_SETTINGS.has(name.slice(2).toLowerCase())) problems.push(`${name} is not in HubSettings.cs`);
     if (args[i + 1] === undefined || args[i + 1]!.startsWith('--')) problems.push(`${name} has no value`);
   }
   return problems;

@@ -6,12 +6,13 @@
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import { planScenario, scrubSecrets, type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/run/index.ts';
+import { groupMembersPerInstance, hubInstances, recipientsPerInstance, type InstanceCounts, type RunConfig, type ScenarioPlan } from '../../core/run/index.ts';
 import { dropSettingsOf, dropTimesUs, isDropped } from '../../core/drops/index.ts';
 import { createScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import type { ConnectionFactory, EncodedSize, ErrorClassifier } from './connection.ts';
 import { ConnectionPool } from './connection-pool.ts';
-import { ScenarioRunner } from './scenario-runner.ts';
+import { ScenarioRunner, type RunnerContext } from './scenario-runner.ts';
 import { WorkerStats } from './worker-stats.ts';
 
 export interface EngineDeps {
@@ -68,7 +69,7 @@ export class BenchEngine {
     const pool = new ConnectionPool(
       { clock: this.deps.clock, timers: this.deps.timers, connect: this.deps.connect, classify: this.deps.classify, stats: this.stats, inBrowser: this.deps.inBrowser ?? false },
       {
-        endpointUrl: config.endpointUrl, transport: config.transport, protocol: config.protocol, reconnect: config.reconnect,
+        endpointUrl: config.endpointUrl, endpointUrls: config.endpointUrls, transport: config.transport, protocol: config.protocol, reconnect: config.reconnect,
         reconnectPolicy: dropSettingsOf(config).reconnectPolicy, statefulReconnect: dropSettingsOf(config).statefulReconnect,
       },
       share.firstIndex,
@@ -87,6 +88,7 @@ export class BenchEngine {
       warmupSec: config.warmupSec,
       runId: message.runId,
       encodedBytes: this.deps.encodedSize(config.protocol),
+      instances: this.#instances(config, planned.plan),
     }, scenario);
     this.#runner.listen(pool.connections);
     this.#watchRejoins(scenario);
@@ -192,6 +194,24 @@ export class BenchEngine {
     await this.#pool?.closeAll();
   }
 
+  /** With several hub instances: counting per instance on, and what each sender's slots plan on
+   *  each (core/run/instances.ts); undefined for one instance. */
+  #instances(config: RunConfig, plan: ScenarioPlan): RunnerContext['instances'] {
+    const count = hubInstances(config).length;
+    if (count < 2) return undefined;
+    this.stats.countInstances(count);
+    const groupTable = plan.groupCount > 0 ? groupMembersPerInstance(config.connections, plan, count) : null;
+    return { count, recipients: (sender, localIndex, go) => recipientsPerInstance(config, plan, count, sender, go.targetIndices?.[localIndex] ?? null, groupTable) };
+  }
+
+  /** This worker's counts per hub instance so far, its connections' from the pool; absent for one instance. */
+  #instanceCounts(): InstanceCounts[] | undefined {
+    const counts = this.stats.instances;
+    if (!counts || !this.#pool) return undefined;
+    const { opened, failed } = this.#pool.instanceConnections(counts.length);
+    return counts.map((c, k) => ({ ...c, connectionsOpened: opened[k]!, connectionsFailed: failed[k]! }));
+  }
+
   /** Ticks at runStart + k s, so every worker's snapshot k covers the same second. */
   #scheduleReport(): void {
     if (!this.#start) return;
@@ -225,6 +245,7 @@ export class BenchEngine {
       errorCounts: { ...this.stats.errorCounts },
       connectCauses: { ...this.stats.connectCauses },
       errorSamples: this.stats.errorSamples(),
+      ...(this.stats.instances ? { instances: this.#instanceCounts() } : {}),
     });
   }
 }

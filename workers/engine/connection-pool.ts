@@ -9,7 +9,7 @@
  * A slow hub is never given up on: one connect that opens, or any answer in time, keeps it going.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import { CONNECT_TIMEOUT_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, credentialsFor, type Credentials } from '../../core/run/index.ts';
+import { CONNECT_TIMEOUT_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, credentialsFor, instanceOf, type Credentials } from '../../core/run/index.ts';
 import type { WorkerStats } from './worker-stats.ts';
 import { connectCauseOf } from '../../core/client/index.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
@@ -210,7 +210,7 @@ export class ConnectionPool {
       if (outcome === 'abandoned') {
         pooled.state = 'failed';
         void pooled.connection.stop().catch(() => undefined);
-        this.deps.stats.recordConnectFailure('connect', `${this.#where()}: abandoned, ${this.#gaveUp}.`, 'timedOut');
+        this.deps.stats.recordConnectFailure('connect', `${this.#where(pooled.index)}: abandoned, ${this.#gaveUp}.`, 'timedOut');
         return;
       }
       this.#answered = true;
@@ -222,7 +222,7 @@ export class ConnectionPool {
         // time-out there is the browser's limit; elsewhere the server did not answer.
         const cause = this.deps.inBrowser && this.options.transport !== 'WebSockets' ? 'browserQueue' : 'timedOut';
         this.deps.stats.recordConnectFailure('connect',
-          `${this.#where()}: did not open within ${CONNECT_TIMEOUT_MS / 1_000} s. ` +
+          `${this.#where(pooled.index)}: did not open within ${CONNECT_TIMEOUT_MS / 1_000} s. ` +
           (this.deps.inBrowser
             ? 'The server is not answering (stalled or overloaded), or the browser is holding the connection in its queue (6 connections per origin over HTTP/1.1 for Server-Sent Events and long polling).'
             : 'The server accepted nothing in that time: it may be stalled or overloaded. Check that the hub is running and responsive.'), cause);
@@ -260,12 +260,27 @@ export class ConnectionPool {
       : 'the server closed it without an error';
   }
 
-  /** One connection's options: the run's, with its own token (i mod n), headers and query. */
+  /** One connection's options: the run's, with its own token (i mod n), headers and query, and
+   *  its hub instance's URL (round-robin, core/run/instances.ts). */
   #optionsOf(index: number): ConnectionOptions {
-    return { ...this.options, credentials: credentialsFor(this.credentials, index) };
+    const instances = this.options.endpointUrls;
+    const endpointUrl = instances && instances.length > 1 ? instances[instanceOf(index, instances.length)]! : this.options.endpointUrl;
+    return { ...this.options, endpointUrl, credentials: credentialsFor(this.credentials, index) };
   }
 
-  #where(): string {
-    return `${this.options.transport} (${this.options.protocol}) to ${this.options.endpointUrl}`;
+  /** Per hub instance (with several): this worker's connections that opened (ever) and that failed. */
+  instanceConnections(instances: number): { opened: number[]; failed: number[] } {
+    const opened = new Array<number>(instances).fill(0);
+    const failed = new Array<number>(instances).fill(0);
+    for (const pooled of this.connections) {
+      const k = instanceOf(pooled.index, instances);
+      if (pooled.state === 'failed') failed[k]!++;
+      else if (pooled.state !== 'pending' && pooled.state !== 'connecting') opened[k]!++;
+    }
+    return { opened, failed };
+  }
+
+  #where(index: number): string {
+    return `${this.options.transport} (${this.options.protocol}) to ${this.#optionsOf(index).endpointUrl}`;
   }
 }

@@ -51,6 +51,9 @@ export interface BenchConnection {
 
 export interface ConnectionOptions {
   endpointUrl: string;
+  /** Every hub instance, when the run spreads over several: the pool gives each connection its
+   *  own (round-robin) as `endpointUrl`. Absent: one instance. */
+  endpointUrls?: string[];
   transport: TransportName;
   protocol: ProtocolName;
   reconnect: boolean;

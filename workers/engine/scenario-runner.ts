@@ -10,7 +10,7 @@
  * is what the arguments say, and a run whose receivers could not connect never passes.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import type { NotSentReason, GoMessage } from '../../core/run/index.ts';
+import { instanceOf, type NotSentReason, type GoMessage } from '../../core/run/index.ts';
 import { parsePayloadHeader, PayloadBuilder } from './payload.ts';
 import { ReceptionLedger } from './reception-ledger.ts';
 import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts';
@@ -44,6 +44,9 @@ export interface RunnerContext {
   runId: string;
   /** Encoded size in bytes of a hub call (method + arguments) in the run's protocol. */
   encodedBytes: (method: string, args: unknown[]) => number;
+  /** With several hub instances (core/run/instances.ts): how many, and the receptions a sender's
+   *  slots plan on each. Absent for one. */
+  instances?: { count: number; recipients: (sender: number, localIndex: number, go: GoMessage) => number[] };
 }
 
 export class ScenarioRunner {
@@ -55,6 +58,8 @@ export class ScenarioRunner {
   #warmupEndUs: number;
   /** Encoded size of one delivery, Measure(ts, payload): the same for every message of a run. */
   readonly #deliveryBytes: number;
+  /** Receptions per hub instance that each sender's slots plan, with several instances. */
+  readonly #perInstance = new Map<SendSpec, number[]>();
 
   constructor(private readonly ctx: RunnerContext, private readonly scenario: Scenario) {
     this.#payload = new PayloadBuilder(ctx.messageBytes, ctx.runId);
@@ -67,7 +72,8 @@ export class ScenarioRunner {
   listen(connections: readonly PooledConnection[]): void {
     for (const pooled of connections) {
       const ledger = new ReceptionLedger();
-      pooled.onMeasure = (ts, payload) => this.#receive(ledger, ts, payload);
+      const instance = this.ctx.instances ? instanceOf(pooled.index, this.ctx.instances.count) : 0;
+      pooled.onMeasure = (ts, payload) => this.#receive(ledger, ts, payload, instance);
     }
   }
 
@@ -78,6 +84,7 @@ export class ScenarioRunner {
     connections.forEach((pooled, localIndex) => {
       const spec = this.scenario.sendSpec(pooled, localIndex, go);
       if (!spec) return;
+      if (this.ctx.instances) this.#perInstance.set(spec, this.ctx.instances.recipients(pooled.index, localIndex, go));
       const sendBytes = this.ctx.encodedBytes(spec.method, spec.args(sampleTs(), this.#payload.build({ sender: pooled.index, seq: 0, sendLagUs: 0 })));
       // Spreading first sends across the interval keeps the hub's load even instead of in bursts.
       const offsetUs = (pooled.index / this.ctx.totalConnections) * this.#intervalUs;
@@ -160,7 +167,7 @@ export class ScenarioRunner {
 
   /** A measured slot came due: every configured receiver is planned; the absent ones are never sent. */
   #plan(plannedUs: number, spec: SendSpec): void {
-    this.ctx.stats.recordSlot(plannedUs, spec.recipients);
+    this.ctx.stats.recordSlot(plannedUs, spec.recipients, this.#perInstance.get(spec));
     if (spec.absent > 0) this.ctx.stats.recordNotSent(plannedUs, 'receiverAbsent', spec.absent);
   }
 
@@ -209,7 +216,7 @@ export class ScenarioRunner {
     }
   }
 
-  #receive(ledger: ReceptionLedger, ts: number, payload: string): void {
+  #receive(ledger: ReceptionLedger, ts: number, payload: string, instance: number): void {
     const nowUs = this.ctx.clock.nowUs();
     const plannedUs = Number(ts);
     if (plannedUs === PROBE_TS) return;
@@ -224,7 +231,7 @@ export class ScenarioRunner {
     if (outcome === 'duplicate') this.ctx.stats.recordDuplicate();
     else if (outcome === 'stale') this.ctx.stats.recordStale();
     else {
-      this.ctx.stats.recordReceive(plannedUs, nowUs, header.sendLagUs, this.#deliveryBytes);
+      this.ctx.stats.recordReceive(plannedUs, nowUs, header.sendLagUs, this.#deliveryBytes, instance);
     }
   }
 }

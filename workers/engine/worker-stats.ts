@@ -8,6 +8,8 @@ import {
   FatesRecorder,
   emptyErrorCounts,
   emptyTotals,
+  emptyInstanceCounts,
+  type InstanceCounts,
   type NotSentReason,
   type ErrorCounts,
   type ErrorKind,
@@ -15,7 +17,7 @@ import {
   type IntervalCounts,
   type WorkerTotals,
 } from '../../core/run/index.ts';
-import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs } from '../../core/latency/index.ts';
+import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs, type Histogram } from '../../core/latency/index.ts';
 import { DropLedger } from './drop-ledger.ts';
 import type { ConnectCause, ConnectCauseCounts } from '../../core/client/index.ts';
 
@@ -47,14 +49,29 @@ export class WorkerStats {
   /** The most a reception came before its planned time, over the run (not reset per interval). */
   #maxNegativeUs = 0;
 
+  /** With several hub instances: receptions planned for and arrived at each instance's
+   *  connections (core/run/instances.ts); its connections are counted from the pool. Null for one. */
+  instances: InstanceCounts[] | null = null;
+
+  /** Counts per hub instance from now on (a run over `count` instances, 2 or more). */
+  countInstances(count: number): void {
+    this.instances = Array.from({ length: count }, emptyInstanceCounts);
+    this.#instanceLatency = Array.from({ length: count }, createLatencyHistogram);
+  }
+
+  /** With several hub instances: each one's latency this interval (one more histogram per
+   *  instance, about 80 KB each, for a p99 per instance). */
+  #instanceLatency: Histogram[] | null = null;
+
   /** The run's time base: fates are attributed to seconds counted from it. */
   startRun(runStartUs: number): void {
     this.fates = new FatesRecorder(runStartUs);
   }
 
   /** A measured slot came due: its receptions are planned, whatever happens to it next. */
-  recordSlot(plannedUs: number, recipients: number): void {
+  recordSlot(plannedUs: number, recipients: number, perInstance?: readonly number[]): void {
     this.fates.add(plannedUs, 'planned', recipients);
+    if (this.instances && perInstance) for (let k = 0; k < perInstance.length; k++) this.instances[k]!.planned += perInstance[k]!;
   }
 
   /** A planned slot that was not sent, and why. */
@@ -78,7 +95,7 @@ export class WorkerStats {
    * ahead of the receiver's (agents on other machines): counted as a clock-health figure and
    * recorded as 1 µs, the histogram's floor.
    */
-  recordReceive(plannedUs: number, receivedUs: number, sendLagUs: number, bytes: number): void {
+  recordReceive(plannedUs: number, receivedUs: number, sendLagUs: number, bytes: number, instance = 0): void {
     const correctedUs = receivedUs - plannedUs;
     this.totals.received++;
     this.totals.receivedBytes += bytes;
@@ -90,6 +107,10 @@ export class WorkerStats {
     }
     const bucket = receivedUs >= this.drainEndUs ? 'afterDrain' : correctedUs < GUIDE_LATENCY_LIMIT_US ? 'underOneSecond' : 'late';
     this.fates.add(plannedUs, bucket, 1);
+    if (this.instances) {
+      this.instances[instance]![bucket]++;
+      recordLatencyUs(this.#instanceLatency![instance]!, correctedUs);
+    }
     recordLatencyUs(this.#latency, correctedUs);
     recordLatencyUs(this.#uncorrected, correctedUs - sendLagUs);
   }
@@ -181,7 +202,9 @@ export class WorkerStats {
       fates: this.fates.take(),
       maxSendLagMs: this.#maxSendLagUs / 1_000,
       maxNegativeLatencyUs: this.#maxNegativeUs,
+      ...(this.#instanceLatency ? { instanceLatencyHistograms: this.#instanceLatency.map(postHistogram) } : {}),
     };
+    for (const histogram of this.#instanceLatency ?? []) histogram.reset();
     this.#latency.reset();
     this.#uncorrected.reset();
     this.#connect.reset();
