@@ -8,7 +8,7 @@ import {
   verdictDisplay,
   combinationLabel,
   PROTOCOL_LABELS,
-  SCENARIO_LABELS,
+  scenarioLabel,
   TRANSPORT_LABELS,
   runRates,
   recentRates,
@@ -82,7 +82,8 @@ function configRows(run: KeptRun): Rows {
   const c = run.result.config;
   return [
     ['Endpoint', c.endpointUrl],
-    ['Scenario', SCENARIO_LABELS[c.scenario]],
+    ['Scenario', scenarioLabel(c)],
+    ...(c.hubProfile ? [['Hub profile', JSON.stringify(c.hubProfile)]] as Rows : []),
     ['Transport + protocol', `${TRANSPORT_LABELS[c.transport]} + ${PROTOCOL_LABELS[c.protocol]}`],
     ['Connections', formatCount(c.connections)],
     ['Workers', formatCount(c.workers)],
