@@ -147,6 +147,12 @@ describe('Your hub', () => {
     const component = mount(ConfigForm, { target, props: { defaultEndpointUrl: 'http://127.0.0.1:5180/chat', running: false, onstart: () => {} } });
     flushSync();
     expect(target.querySelector<HTMLSelectElement>('select[name=scenario]')!.value).toBe('yourHub');
+    // A valid profile opens as one line with Edit, so the form stays low.
+    expect(target.querySelector('[data-testid=hub-profile-text]')).toBeNull();
+    expect(target.querySelector('[data-testid=hub-profile-closed]')!.textContent).toContain('chat room profile: SendToRoom → ReceiveMessage, to the group');
+    expect(target.querySelector<HTMLSelectElement>('[data-testid=hub-profile-shape]')!.value).toBe('bigGroup');
+    target.querySelector<HTMLButtonElement>('[data-testid=hub-profile-edit]')!.click();
+    flushSync();
     expect(JSON.parse(target.querySelector<HTMLTextAreaElement>('[data-testid=hub-profile-text]')!.value)).toEqual(chatRoom);
     expect(target.querySelector<HTMLSelectElement>('[data-testid=hub-profile-shape]')!.value).toBe('bigGroup');
     unmount(component);
