@@ -7,6 +7,7 @@ import { DEFAULTS, validateRunConfig, type RunConfig, type Credentials } from '.
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf } from './auth-args.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
+import { hubProfileOf, profileCredentialProblems } from './profile-args.ts';
 import { metricsUrlProblem } from '../core/server-metrics/index.ts';
 import { CAPACITY_DEFAULTS, validateCapacitySettings, type CapacitySettings } from '../core/capacity/index.ts';
 
@@ -50,7 +51,13 @@ export const USAGE = `Usage: live-bench --endpoint <url> [options]
 Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, options and defaults.
 
   --endpoint <url>          hub URL, e.g. http://127.0.0.1:5180/signalrbench (required)
-  --scenario <name>         echo | broadcast | smallGroup | bigGroup | sendToConnection (default ${DEFAULTS.scenario})
+  --scenario <name>         echo | broadcast | smallGroup | bigGroup | sendToConnection (default ${DEFAULTS.scenario});
+                            with --hub-profile, the plan its delivery runs on (only group
+                            deliveries have a choice: smallGroup, the default, or bigGroup)
+  --hub-profile <file>      drive the hub's own methods instead of the bundled contract: a JSON
+                            profile naming the send method and its arguments, the join, the
+                            client method that receives and who receives (profiles/ has the
+                            chat tutorial's hub and the bundled contract; docs/hub-profiles.md)
   --transport <name>        WebSockets | ServerSentEvents | LongPolling (default ${DEFAULTS.transport})
   --protocol <name>         json | messagepack (default ${DEFAULTS.protocol})
   --connections <n>         connections in the run (default ${DEFAULTS.connections})
@@ -138,6 +145,7 @@ Exit codes:
   2  bad input (options, an output path that cannot be written, or more connections than this
      machine's open files or ephemeral ports hold); nothing was run
   3  nothing could be measured: no connection opened, or the hub lacks the scenario's method
+     (or the hub profile's send or join method)
   4  the runner itself failed (an internal error, its message printed): not a verdict on the
      service; report it with the command line`;
 
@@ -151,6 +159,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       options: {
         endpoint: { type: 'string' },
         scenario: { type: 'string' },
+        'hub-profile': { type: 'string' },
         transport: { type: 'string' },
         protocol: { type: 'string' },
         connections: { type: 'string' },
@@ -199,9 +208,12 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   const v = parsed.values;
   if (v.help) return { ok: 'help' };
   const errors: string[] = [];
+  const hubProfile = hubProfileOf(v['hub-profile'], errors);
+  // A profile that could not be read is said once, above; the other options are checked all the same.
   const result = validateRunConfig({
     endpointUrl: v.endpoint ?? '',
     scenario: v.scenario,
+    hubProfile,
     transport: v.transport,
     protocol: v.protocol,
     connections: v.connections,
@@ -232,6 +244,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
   errors.push(...ignoredOptionProblems(v, parsed.tokens));
   const credentials = credentialsOf(v, errors);
+  if (hubProfile) errors.push(...profileCredentialProblems(v['hub-profile']!, hubProfile, credentials.accessTokens));
   const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
   if (errors.length > 0 || !result.ok) return { ok: false, errors };
   return {

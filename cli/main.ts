@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
-import { credentialsSummary, RunCoordinator, runResult, outcomeText, type RunResult } from '../core/run/index.ts';
+import { credentialsSummary, RunCoordinator, scenarioLabel, runResult, outcomeText, type RunResult } from '../core/run/index.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
 import { runAgent } from './agent.ts';
@@ -96,7 +96,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   process.once('SIGTERM', interrupt);
   const startedAt = new Date();
   const secrets = credentialsSummary(parsed.options.credentials);
-  io.err(`live-bench: ${config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread'}${secrets ? ` (${secrets})` : ''}`);
+  io.err(`live-bench: ${config.hubProfile ? scenarioLabel(config) : config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${config.endpointUrl}, ${runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread'}${secrets ? ` (${secrets})` : ''}`);
   scraper?.start();
   coordinator.start();
   await coordinator.finished();

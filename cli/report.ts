@@ -1,6 +1,6 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
 import { dropPlanText, dropsText } from '../core/drops/index.ts';
-import { unaccountedOf, outcomeText, recentRates, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
+import { unaccountedOf, outcomeText, scenarioLabel, recentRates, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
 import { clientSchedule } from '../core/client/index.ts';
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
 import { judgeTiers, tierLoad } from '../core/tiers/index.ts';
@@ -49,6 +49,7 @@ export function progressLine(aggregator: RunAggregator, phase: string, connectio
     `missed ${formatCount(totals.missedSlots)}`,
     ...(last?.reconnects || last?.dropped ? [`dropped ${formatCount(last.dropped)}/s  back ${formatCount(last.reconnects)}/s`] : []),
     ...(totals.foreign > 0 ? [`foreign ${formatCount(totals.foreign)}`] : []),
+    ...(totals.unsolicited > 0 ? [`unsolicited ${formatCount(totals.unsolicited)}`] : []),
     `errors ${formatCount(errors)}`,
   ].join('  ');
 }
@@ -59,13 +60,13 @@ export function summaryText(result: RunResult): string {
   const schedule = clientSchedule({ points: result.points, missedSlots: totals.missedSlots, sent: totals.sent });
   const summary = runSummary({ ...result, schedule });
   const lines = [
-    `${config.scenario} over ${config.transport} (${config.protocol}) to ${config.endpointUrl}`,
+    `${config.hubProfile ? scenarioLabel(config) : config.scenario} over ${config.transport} (${config.protocol}) to ${config.endpointUrl}`,
     `${formatCount(config.connections)} connections, ${formatCount(config.messageBytes)} B every ${formatCount(config.sendIntervalMs)} ms for ${config.durationSec} s`,
     `Connections: ${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed, ${formatCount(totals.disconnects)} lost during the run, ${formatCount(totals.reconnects)} reconnected; connect p50 ${formatMs(result.connectTimes.p50Us)}, p99 ${formatMs(result.connectTimes.p99Us)}`,
     ...(result.drops ? [`Drops: ${dropPlanText(result.drops.settings, result.drops.stateful, config.endpointUrl)}`, `Reconnects: ${dropsText(result.drops)}`] : []),
     `Outcome: ${outcomeText(result.outcome, config.durationSec)}`,
     `Planned receptions: ${summary.fates}`,
-    `Messages: ${[...summary.messages, summary.stale, summary.foreign].filter(Boolean).join(', ')}`,
+    `Messages: ${[...summary.messages, summary.stale, summary.foreign, summary.unsolicited].filter(Boolean).join(', ')}`,
     `Bytes (encoded): ${summary.bytes.join(', ')}`,
     ...(summary.resent ? [`Resent: ${summary.resent}`] : []),
     // Unknown figures read "–" (formatMs of null), never 0.

@@ -66,7 +66,7 @@ function figureRows(run: KeptRun): Rows {
   return [
     ['Planned receptions', summary.fates],
     ...(r.drops ? [['Drops', dropPlanText(r.drops.settings, r.drops.stateful, r.config.endpointUrl)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
-    ['Messages', [...summary.messages, summary.stale, summary.foreign].filter(Boolean).join(' · ')],
+    ['Messages', [...summary.messages, summary.stale, summary.foreign, summary.unsolicited].filter(Boolean).join(' · ')],
     ['Latency', summary.latencyKnown ? `${summary.latency.join(' · ')} (${summary.uncorrected})` : 'no message arrived'],
     ['Connect time', r.connectTimes.count === 0 ? 'no connection opened' : `p50 ${formatMs(r.connectTimes.p50Us)} · p99 ${formatMs(r.connectTimes.p99Us)} · max ${formatMs(r.connectTimes.maxUs)} · ${formatCount(t.connectionsOpened)} opened, ${formatCount(t.connectionsFailed)} failed`],
     ['Bytes', `${summary.bytes.join(', ')} (encoded hub messages)`],

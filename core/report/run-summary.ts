@@ -29,6 +29,9 @@ export interface RunSummaryModel {
   stale: string | null;
   /** Another run's messages on the same hub, counted apart; null when none. */
   foreign: string | null;
+  /** Calls of the receive method that were not the tool's (a welcome message, another client's
+   *  line), counted apart; null when none. */
+  unsolicited: string | null;
   /** Encoded bytes: "sent 2.0 MB", "received 1.9 MB". */
   bytes: [sent: string, received: string];
   /** Stateful reconnect's second copies; null when none (core/drops/report.ts). */
@@ -51,6 +54,7 @@ export function runSummary({ fates, totals, latency, uncorrectedLatency, schedul
     messages: [`sent ${formatCount(totals.sent)}`, `received ${formatCount(totals.received)}`, `duplicated ${formatCount(totals.duplicated)}`],
     stale: totals.stale > 0 ? `too late to check ${formatCount(totals.stale)}` : null,
     foreign: totals.foreign ? `foreign ${formatCount(totals.foreign)} (another run or client on this hub: not counted as arrivals)` : null,
+    unsolicited: totals.unsolicited ? `unsolicited ${formatCount(totals.unsolicited)} (the hub's own messages or another client's, not the tool's: not counted as arrivals)` : null,
     bytes: [`sent ${formatBytes(totals.sentBytes)}`, `received ${formatBytes(totals.receivedBytes)}`],
     resent: resentText(totals),
     latencyKnown: latency.count > 0,

@@ -8,7 +8,8 @@
  * Version 2 (every planned reception counted) grew these without a bump, each filled here:
  * - unknown percentiles written as 0 (an empty histogram): read as null, so "–" is shown;
  * - never-sent reasons added later (e.g. `receiverAbsent`, `clientBehind`): 0, none of its slots had them;
- * - totals added later (`foreign`, `statefulGranted`, the stateful reconnect's `resent*`): 0, none were counted;
+ * - totals added later (`foreign`, `statefulGranted`, the stateful reconnect's `resent*`, and with
+ *   version 4 `unsolicited`): 0, none were counted;
  * - per-second `reconnects` and `dropped`: 0.
  *
  * Version 4 (hub profiles, core/profiles): the configuration names the hub profile the run drove.

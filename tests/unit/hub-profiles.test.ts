@@ -1,5 +1,6 @@
 // Hub profiles (core/profiles): every field and placeholder checked with errors that name the
 // field, bad JSON placed by line and column, the built-in profiles, and what each delivery plans.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   absentPerSend, BUILT_IN_PROFILES, bindArgs, checkHubProfile, DELIVER_KINDS, defaultShape, jsonFault, messageReader, parseHubProfile,
@@ -234,5 +235,22 @@ describe('a run configured with a profile', () => {
     expect(misfit).toMatchObject({ ok: false, errors: [expect.stringContaining('Scenario echo does not fit the profile "chat room"')] });
     const bad = validateRunConfig({ endpointUrl, hubProfile: '{"name": "x", "deliver": "all"' });
     expect(bad).toMatchObject({ ok: false, errors: [expect.stringMatching(/^Hub profile: The profile is not valid JSON at line 1, column 31: expected .,. or .}./)] });
+  });
+});
+
+describe('the examples in profiles/', () => {
+  const folder = new URL('../../profiles/', import.meta.url);
+  const files = readdirSync(folder).filter((file) => file.endsWith('.json'));
+
+  it('are valid profiles', () => {
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    for (const file of files) expect(parseHubProfile(readFileSync(new URL(file, folder), 'utf8')), file).toMatchObject({ ok: true });
+  });
+
+  it('include the bundled contract\'s five scenarios, exactly as built in', () => {
+    const bench = { 'bench-echo.json': 'echo', 'bench-broadcast.json': 'broadcast', 'bench-small-group.json': 'smallGroup', 'bench-big-group.json': 'bigGroup', 'bench-send-to-connection.json': 'sendToConnection' } as const;
+    for (const [file, shape] of Object.entries(bench)) {
+      expect(parseHubProfile(readFileSync(new URL(file, folder), 'utf8')), file).toEqual({ ok: true, profile: BUILT_IN_PROFILES[shape] });
+    }
   });
 });
