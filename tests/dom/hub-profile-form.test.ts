@@ -64,7 +64,9 @@ describe('Your hub', () => {
     expect(view.find('hub-profile-load')!.textContent).toBe('Load from file…');
     expect(view.find<HTMLInputElement>('hub-profile-file')!.accept).toBe('.json,application/json');
     const examples = [...view.find<HTMLSelectElement>('hub-profile-examples')!.options].map((o) => o.textContent);
-    expect(examples).toContain('Echo (bundled contract)');
+    // The documents in profiles/, each once: the chat tutorial's hub, request/response, the bundled contract.
+    expect(examples).toEqual(expect.arrayContaining(['chat: SendMessage to all', 'chat: SendMessageToOthers', 'chat rooms', 'request/response: Echo returns the message', 'Echo (bundled contract)']));
+    expect(new Set(examples).size).toBe(examples.length);
     // Nothing is held against an editor not yet typed in.
     expect(view.find('hub-profile-errors')).toBeNull();
     expect(area.getAttribute('aria-invalid')).toBeNull();
@@ -131,7 +133,7 @@ describe('Your hub', () => {
   it('says the one shape a direct-message profile runs as, with no choice to make', () => {
     const view = render();
     view.choose(view.scenario, 'yourHub');
-    view.choose(view.find<HTMLSelectElement>('hub-profile-examples')!, 'sendToConnection');
+    view.choose(view.find<HTMLSelectElement>('hub-profile-examples')!, 'bench-send-to-connection');
     expect(view.find<HTMLTextAreaElement>('hub-profile-text')!.value).toContain('"SendToConnection"');
     expect(view.find('hub-profile-shape')).toBeNull();
     expect(view.find('hub-profile-runs-as')!.textContent).toBe('Runs as send to connection: every connection sends to another one, none to itself.');
