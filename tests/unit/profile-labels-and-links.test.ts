@@ -5,6 +5,8 @@ import { configToQuery, leftOutProfileNote, linkProfileNote, MAX_LINK_PROFILE_CH
 import { validateRunConfig } from '../../core/run/config.ts';
 import { defaultRunName, profileLabel, scenarioLabel, scenarioPhrase } from '../../core/run/labels.ts';
 import type { HubProfile } from '../../core/profiles/index.ts';
+import { sharedLoad } from '../../core/compare/comparison.ts';
+import type { RunResult } from '../../core/run/result.ts';
 
 const chatRoom: HubProfile = {
   name: 'chat room',
@@ -35,6 +37,17 @@ describe('the name of a profile run', () => {
     const plain = valid({ scenario: 'bigGroup', connections: 20 });
     expect(scenarioLabel(plain)).toBe('Send to big groups');
     expect(scenarioPhrase(plain)).toBe('send to big groups');
+  });
+});
+
+describe('a comparison of profile runs', () => {
+  it('names the profile as the shared load, and tells two profiles apart even under one name', () => {
+    const config = valid({ hubProfile: chatRoom, connections: 20 });
+    const run = (c: typeof config) => ({ config: c }) as RunResult;
+    expect(sharedLoad([run(config), run(config)])).toBe('chat room profile: SendToRoom → ReceiveMessage, to the group (send to small groups) · 20 connections · 2,048 B every 1,000 ms · 30 s');
+    const otherRoom = valid({ hubProfile: { ...chatRoom, send: { ...chatRoom.send, args: ['{group}', 'someone', '{message}'] } }, connections: 20 });
+    expect(sharedLoad([run(config), run(otherRoom)])).toBeNull();
+    expect(sharedLoad([run(config), run(valid({ scenario: 'smallGroup', connections: 20 }))])).toBeNull();
   });
 });
 
