@@ -37,6 +37,11 @@ describe('Your hub', () => {
   it('refuses a bad profile beside the field, with the sentence Start refuses with', async () => {
     await page.selectOption('select[name=scenario]', 'yourHub');
     const editor = page.getByTestId('hub-profile-text');
+    // Loaded from a file: its text in the editor, a missing comma found by line and column.
+    const broken = '{\n  "name": "chat"\n  "deliver": "all"\n}\n';
+    await page.getByTestId('hub-profile-file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(broken) });
+    await expect.poll(() => editor.inputValue()).toBe(broken);
+    await expect.poll(() => page.getByTestId('hub-profile-errors').textContent()).toMatch(/^Hub profile: The profile is not valid JSON at line 3, column 3: /);
     const profile = JSON.parse(profileText);
     await editor.fill(JSON.stringify({ ...profile, send: { method: 'SendToRoom', args: ['{group}', 'bench-{connection}', '{mesage}'] } }));
     const beside = page.getByTestId('hub-profile-errors');
