@@ -44,6 +44,8 @@ describe('payload', () => {
     expect(readPayloadHeader(payload, 'k3f9x0qa', into)).toBe('ours');
     expect(into).toEqual({ sender: 3, seq: 9, sendLagUs: 0, plannedUs: 1_764_000_000_000_001 });
     expect(readPayloadHeader(payload, 'zzzzzzzz', into)).toBe('foreign');
+    // Another run's numbers are read too: its probe (planned at 0) is told from its messages.
+    expect(into.plannedUs).toBe(1_764_000_000_000_001);
     expect(readPayloadHeader('welcome', 'k3f9x0qa', into)).toBe('none');
     expect(readPayloadHeader({ text: payload }, 'k3f9x0qa', into)).toBe('none');
     // The header before the planned time travelled in it: not this version's.

@@ -58,9 +58,9 @@ export class PayloadBuilder {
 
 /**
  * Reads a received text against this run's id, once per received message: without slicing or
- * splitting (nothing allocated), the four numbers go into `into` when the text is this run's.
- * A header of another run is `foreign`; anything else (another client's chat line, a hub's
- * welcome message, a number) is `none`.
+ * splitting (nothing allocated), the four numbers go into `into` when the text is the tool's
+ * (this run's, or `foreign`: another run's). Anything else (another client's chat line, a hub's
+ * welcome message, a number) is `none`, and leaves `into` as it was.
  */
 export function readPayloadHeader(payload: unknown, runId: string, into: HeaderNumbers): HeaderMatch {
   if (typeof payload !== 'string' || payload.length <= RUN_ID_LENGTH || payload.charCodeAt(RUN_ID_LENGTH) !== COLON) return 'none';
@@ -70,12 +70,11 @@ export function readPayloadHeader(payload: unknown, runId: string, into: HeaderN
   const sendLagUs = seq < 0 ? -1 : numberAt(payload, COLON);
   const plannedUs = sendLagUs < 0 ? -1 : numberAt(payload, BAR);
   if (plannedUs < 0 || !isRunIdAt(payload)) return 'none';
-  if (!payload.startsWith(runId)) return 'foreign';
   into.sender = sender;
   into.seq = seq;
   into.sendLagUs = sendLagUs;
   into.plannedUs = plannedUs;
-  return 'ours';
+  return payload.startsWith(runId) ? 'ours' : 'foreign';
 }
 
 /** Where {@link numberAt} reads: module state, so reading a header allocates nothing. */

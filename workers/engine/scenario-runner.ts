@@ -201,7 +201,8 @@ export class ScenarioRunner {
   async probe(connections: readonly PooledConnection[], endpointUrl: string): Promise<string | null> {
     const first = connections.find((c) => c.state === 'open');
     if (!first) return null;
-    const probeMessage = this.#payload.build({ sender: first.index, seq: 0, sendLagUs: 0, plannedUs: PROBE_TS });
+    // The header alone: a probe checks the method, and must not meet the hub's size limit before the run does.
+    const probeMessage = new PayloadBuilder(0, this.ctx.runId).build({ sender: first.index, seq: 0, sendLagUs: 0, plannedUs: PROBE_TS });
     for (const { method, args, role } of this.scenario.probe(first)) {
       try {
         await first.connection.invoke(method, ...args(PROBE_TS, probeMessage));
@@ -248,8 +249,8 @@ export class ScenarioRunner {
     const match = readPayloadHeader(message, this.ctx.runId, this.#header);
     // Not the tool's message at all (a welcome message, another client's line): counted apart.
     if (match === 'none') return this.ctx.stats.recordUnsolicited();
-    // Another run on the same hub (or another client): never an arrival, never a duplicate.
-    if (match === 'foreign') return this.ctx.stats.recordForeign();
+    // Another run on the same hub: never an arrival, never a duplicate (its probe is not even that).
+    if (match === 'foreign') return this.#header.plannedUs === PROBE_TS ? undefined : this.ctx.stats.recordForeign();
     this.#arrived(ledger, this.#header.sender, this.#header.seq, this.#header.plannedUs, this.#header.sendLagUs, nowUs);
   }
 
