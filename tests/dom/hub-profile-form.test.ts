@@ -135,6 +135,7 @@ describe('Your hub', () => {
     view.choose(view.scenario, 'yourHub');
     view.choose(view.find<HTMLSelectElement>('hub-profile-examples')!, 'bench-send-to-connection');
     expect(view.find<HTMLTextAreaElement>('hub-profile-text')!.value).toContain('"SendToConnection"');
+    expect(view.find<HTMLSelectElement>('hub-profile-examples')!.value).toBe('');
     expect(view.find('hub-profile-shape')).toBeNull();
     expect(view.find('hub-profile-runs-as')!.textContent).toBe('Runs as send to connection: every connection sends to another one, none to itself.');
     view.start();
