@@ -79,7 +79,7 @@ describe('Your hub', () => {
     // The page's link carries the profile, so a shared link opens the same setup.
     expect(JSON.parse(new URL(page.url()).searchParams.get('hubProfile')!)).toEqual(JSON.parse(profileText));
     // The form reopens with the profile as one line, and Edit brings the editor back.
-    expect(await page.getByTestId('hub-profile-closed').textContent()).toContain('chat rooms profile: SendToRoom → ReceiveMessage, to the group');
+    expect(await page.getByTestId('hub-profile-closed').textContent()).toContain(label);
 
     await page.getByTestId('nav-history').click();
     const row = page.getByTestId('history-row').first();

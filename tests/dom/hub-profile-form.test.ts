@@ -152,8 +152,7 @@ describe('Your hub', () => {
     expect(target.querySelector<HTMLSelectElement>('select[name=scenario]')!.value).toBe('yourHub');
     // A valid profile opens as one line with Edit, so the form stays low.
     expect(target.querySelector('[data-testid=hub-profile-text]')).toBeNull();
-    expect(target.querySelector('[data-testid=hub-profile-closed]')!.textContent).toContain('chat room profile: SendToRoom → ReceiveMessage, to the group');
-    expect(target.querySelector<HTMLSelectElement>('[data-testid=hub-profile-shape]')!.value).toBe('bigGroup');
+    expect(target.querySelector('[data-testid=hub-profile-closed]')!.textContent).toContain('chat room profile: SendToRoom → ReceiveMessage, to the group (send to big groups)');
     target.querySelector<HTMLButtonElement>('[data-testid=hub-profile-edit]')!.click();
     flushSync();
     expect(JSON.parse(target.querySelector<HTMLTextAreaElement>('[data-testid=hub-profile-text]')!.value)).toEqual(chatRoom);
