@@ -7,6 +7,7 @@ import { DEFAULTS, hubInstances, validateRunConfig, type RunConfig, type Credent
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf } from './auth-args.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
+import { hubProfileOf, profileCredentialProblems } from './profile-args.ts';
 import { metricsUrlProblem } from '../core/server-metrics/index.ts';
 import { CAPACITY_DEFAULTS, validateCapacitySettings, type CapacitySettings } from '../core/capacity/index.ts';
 
@@ -55,7 +56,13 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
                             repeat it (or give a comma-separated list) for the instances of a
                             scaled-out hub, e.g. hub-samples on one Redis: the connections are
                             spread round-robin over them and the summary gives each one's figures
-  --scenario <name>         echo | broadcast | smallGroup | bigGroup | sendToConnection (default ${DEFAULTS.scenario})
+  --scenario <name>         echo | broadcast | smallGroup | bigGroup | sendToConnection (default ${DEFAULTS.scenario});
+                            with --hub-profile, the plan its delivery runs on (only group
+                            deliveries have a choice: smallGroup, the default, or bigGroup)
+  --hub-profile <file>      drive the hub's own methods instead of the bundled contract: a JSON
+                            profile naming the send method and its arguments, the join, the
+                            client method that receives and who receives (profiles/ has the
+                            chat tutorial's hub and the bundled contract; docs/hub-profiles.md)
   --transport <name>        WebSockets | ServerSentEvents | LongPolling (default ${DEFAULTS.transport})
   --protocol <name>         json | messagepack (default ${DEFAULTS.protocol})
   --connections <n>         connections in the run (default ${DEFAULTS.connections})
@@ -147,6 +154,7 @@ Exit codes:
   2  bad input (options, an output path that cannot be written, or more connections than this
      machine's open files or ephemeral ports hold); nothing was run
   3  nothing could be measured: no connection opened, or the hub lacks the scenario's method
+     (or the hub profile's send or join method)
   4  the runner itself failed (an internal error, its message printed): not a verdict on the
      service; report it with the command line`;
 
@@ -159,6 +167,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       options: {
         endpoint: { type: 'string', multiple: true },
         scenario: { type: 'string' },
+        'hub-profile': { type: 'string' },
         transport: { type: 'string' },
         protocol: { type: 'string' },
         connections: { type: 'string' },
@@ -207,10 +216,13 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   const v = parsed.values;
   if (v.help) return { ok: 'help' };
   const errors: string[] = [];
+  const hubProfile = hubProfileOf(v['hub-profile'], errors);
+  // A profile that could not be read is said once, above; the other options are checked all the same.
   const result = validateRunConfig({
     // Repeated, or a comma-separated list: the instances of a scaled-out hub (core/run/instances.ts).
     endpointUrls: v.endpoint ?? [''],
     scenario: v.scenario,
+    hubProfile,
     transport: v.transport,
     protocol: v.protocol,
     connections: v.connections,
@@ -240,6 +252,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
   errors.push(...ignoredOptionProblems(v));
   const credentials = credentialsOf(v, errors);
+  if (hubProfile) errors.push(...profileCredentialProblems(v['hub-profile']!, hubProfile, credentials.accessTokens));
   const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
   if (v['find-capacity'] && serverMetricsUrls.length > 1) errors.push('--find-capacity reads one server\'s metrics, but --server-metrics is given several times: give one address, the instance to watch.');
   if (errors.length > 0 || !result.ok) return { ok: false, errors };

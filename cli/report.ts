@@ -1,6 +1,6 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
 import { dropPlanText, dropsText } from '../core/drops/index.ts';
-import { instancesText, unaccountedOf, outcomeText, recentRates, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
+import { instancesText, unaccountedOf, outcomeText, scenarioLabel, recentRates, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
 import { clientSchedule, connectCauseOf } from '../core/client/index.ts';
 import { clockEndText, clockStartText } from '../core/clocks/index.ts';
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
@@ -51,6 +51,7 @@ export function progressLine(aggregator: RunAggregator, phase: string, connectio
     `missed ${formatCount(totals.missedSlots)}`,
     ...(last?.reconnects || last?.dropped ? [`dropped ${formatCount(last.dropped)}/s  back ${formatCount(last.reconnects)}/s`] : []),
     ...(totals.foreign > 0 ? [`foreign ${formatCount(totals.foreign)}`] : []),
+    ...(totals.unsolicited > 0 ? [`unsolicited ${formatCount(totals.unsolicited)}`] : []),
     `errors ${formatCount(errors)}`,
   ].join('  ');
 }
@@ -61,14 +62,14 @@ export function summaryText(result: RunResult): string {
   const schedule = clientSchedule({ points: result.points, missedSlots: totals.missedSlots, sent: totals.sent });
   const summary = runSummary({ ...result, schedule });
   const lines = [
-    `${config.scenario} over ${config.transport} (${config.protocol}) to ${instancesText(config)}`,
+    `${config.hubProfile ? scenarioLabel(config) : config.scenario} over ${config.transport} (${config.protocol}) to ${instancesText(config)}`,
     `${formatCount(config.connections)} connections, ${formatCount(config.messageBytes)} B every ${formatCount(config.sendIntervalMs)} ms for ${config.durationSec} s`,
     `Connections: ${summary.connections}; connect time ${summary.connectTime.join(', ')}`,
     ...(result.drops ? [`Drops: ${dropPlanText(result.drops.settings, result.drops.stateful, config.endpointUrl)}`, `Reconnects: ${dropsText(result.drops)}`] : []),
     `Outcome: ${outcomeText(result.outcome, config.durationSec)}`,
     `Planned receptions: ${summary.fates}`,
     ...(summary.instances ?? []).map((instance, k) => `  instance ${k + 1}, ${instance.endpointUrl}: connections ${instance.connections}; ${instance.receptions}`),
-    `Messages: ${[...summary.messages, summary.stale, summary.foreign].filter(Boolean).join(', ')}`,
+    `Messages: ${[...summary.messages, summary.stale, summary.foreign, summary.unsolicited].filter(Boolean).join(', ')}`,
     `Bytes (encoded): ${summary.bytes.join(', ')}`,
     ...(summary.resent ? [`Resent: ${summary.resent}`] : []),
     // Unknown figures read "–" (formatMs of null), never 0.

@@ -136,6 +136,10 @@ if (settings.EnableTestHubs)
 {
     var emptyHub = app.MapHub<EmptyHub>("/emptyhub");
     if (signingKey is not null) emptyHub.RequireAuthorization();
+    // Hubs of real services' shapes, for hub profiles (ProfileTestHubs.cs).
+    app.MapHub<ChatHub>("/chathub");
+    app.MapHub<RequestResponseHub>("/requesthub");
+    if (signingKey is not null) app.MapHub<AuthorizedChatHub>("/authchathub");
     app.MapAuthTestEndpoints("/signalrbench", signingKey);
     app.MapUpgradeRefusingHub("/upgraderefusedhub");
 }

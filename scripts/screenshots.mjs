@@ -6,11 +6,15 @@
  * - docs/dashboard.png: a finished 200-connection echo run over WebSockets + MessagePack, 1440x900;
  * - docs/presentation.png: that run in presentation mode, 1280x720;
  * - docs/capacity.png: the step chart and the answer card after a short capacity search against a
- *   hub limited to 270 msg/s, 1440 px wide.
+ *   hub limited to 270 msg/s, 1440 px wide;
+ * - docs/your-hub.png: the form on "Your hub" with the chat rooms example and, under it, its
+ *   finished run against the hub-sample's chat hub, 1280x720.
+ * Names given (`node scripts/screenshots.mjs your-hub`) retake only those: dashboard (with the
+ * presentation), capacity, your-hub.
  * Pictures only: Playwright watches every WebSocket frame and costs the browser several times its
  * own CPU, so nothing taken here is a measurement (bench/ measures).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -107,6 +111,34 @@ async function capacitySearch() {
   }
 }
 
+/** The chat rooms example pasted into "Your hub", run for 3 s against the chat hub of its shape. */
+async function yourHub() {
+  const hub = await startHub({ extraArgs: ['--EnableTestHubs', 'true'] });
+  const { page, close } = await openDashboard(hub.httpUrl, PROJECTOR);
+  try {
+    await page.fill('input[name=endpointUrl]', `${hub.httpUrl}/chathub`);
+    await page.selectOption('select[name=scenario]', 'yourHub');
+    await page.getByTestId('hub-profile-text').fill(readFileSync(path.join(REPO_ROOT, 'profiles/chat-rooms.json'), 'utf8'));
+    await page.fill('input[name=connections]', '40');
+    await page.fill('input[name=durationSec]', '3');
+    await page.getByTestId('start').click();
+    await page.waitForSelector('[data-testid=run-bar][data-phase=done]', { timeout: 60_000 });
+    // The form reopens with the profile as one line: Edit shows the editor as it was filled.
+    await page.getByTestId('hub-profile-edit').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await save(page, 'your-hub.png');
+  } finally {
+    await close();
+    await hub.stop();
+  }
+}
+
+const SHOTS = { dashboard: echoRun, capacity: capacitySearch, 'your-hub': yourHub };
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in SHOTS));
+if (unknown.length > 0) {
+  console.error(`No picture named ${unknown.join(', ')}: the pictures are ${Object.keys(SHOTS).join(', ')}.`);
+  process.exit(2);
+}
 checkBuilt();
-await echoRun();
-await capacitySearch();
+for (const [name, take] of Object.entries(SHOTS)) if (wanted.length === 0 || wanted.includes(name)) await take();

@@ -89,7 +89,7 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     stop: () => hub.stop(),
     send: (method, ...args) => hub.send(method, ...args),
     invoke: (method, ...args) => hub.invoke(method, ...args),
-    onMeasure: (handler) => hub.on('Measure', handler),
+    on: (method, handler) => hub.on(method, handler),
     onClose: (handler) => hub.onclose(handler),
     onReconnecting: (handler) => hub.onreconnecting(handler),
     onReconnected: (handler) =>

@@ -8,7 +8,7 @@
  */
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 import type { EditionId } from '../guide/index.ts';
-import { combinationLabel, SCENARIO_LABELS } from '../run/index.ts';
+import { combinationLabel, SCENARIO_LABELS, scenarioPhrase } from '../run/index.ts';
 import { formatPercent, judgeTiers, tierLoad } from '../tiers/index.ts';
 import { stepByIndex, judgedLoadOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS, stepConfig } from './settings.ts';
@@ -41,7 +41,7 @@ export function capacityAnswer(result: CapacityResult): CapacityAnswer {
   const held = stepByIndex(result, finding.heldStep);
   const broke = stepByIndex(result, finding.brokeStep);
   const tiers = held ? EDITIONS.map((id) => tierShare(result, held, id)) : [];
-  const what = held ? `${formatBytes(result.base.messageBytes)} ${SCENARIO_LABELS[result.base.scenario].toLowerCase()} over ${combinationLabel(result.base)}` : '';
+  const what = held ? `${formatBytes(result.base.messageBytes)} ${scenarioPhrase(result.base)} over ${combinationLabel(result.base)}` : '';
   const clientNote = finding.limitedBy === 'client'
     ? `The client set this limit, not the service: ${broke?.judgement.reasons[0] ?? 'its health failed'}. The service held at least ${held ? loadText(result, held) : 'nothing measured'}; its capacity is higher or unknown. ${clientAdvice(result, broke)}`
     : finding.limitedBy === 'unknown'

@@ -5,7 +5,7 @@
  * While the search runs it says "so far". Pure.
  */
 import { formatBytes, formatCount } from '../format.ts';
-import { SCENARIO_LABELS } from '../run/index.ts';
+import { scenarioPhrase } from '../run/index.ts';
 import { formatPercent } from '../tiers/index.ts';
 import { capacityAnswer, type CapacityAnswer } from './answer.ts';
 import { stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';
@@ -27,7 +27,7 @@ export function capacityStage(result: CapacityResult): CapacityStage {
   const { finding, running } = result;
   const held = stepByIndex(result, finding.heldStep);
   const broke = stepByIndex(result, finding.brokeStep);
-  const what = `${formatBytes(result.base.messageBytes)} ${SCENARIO_LABELS[result.base.scenario].toLowerCase()}`;
+  const what = `${formatBytes(result.base.messageBytes)} ${scenarioPhrase(result.base)}`;
   return { title: title(result, held, what, answer), broke: brokeText(result, held, broke), tone: tone(result), answer };
 }
 

@@ -4,7 +4,7 @@
  * core/charts/series-overlay.ts for the charts).
  */
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
-import { SCENARIO_LABELS, runRates, notSentOf, recentRates, type RunResult } from '../run/index.ts';
+import { scenarioLabel, runRates, notSentOf, recentRates, type RunResult } from '../run/index.ts';
 
 export interface ComparedRun {
   /** What the run is called in the table and the chart legend. */
@@ -140,12 +140,12 @@ function finiteOrNull(value: number | null): number | null {
 
 /**
  * "Echo · 10 connections · 2,048 B every 250 ms · 3 s" when every run had the same scenario
- * and load (a comparison of transports and protocols); null when they differ.
+ * (and hub profile) and load (a comparison of transports and protocols); null when they differ.
  */
 export function sharedLoad(runs: readonly RunResult[]): string | null {
   const first = runs[0]?.config;
   if (!first) return null;
-  const key = (c: RunResult['config']) => [c.scenario, c.connections, c.messageBytes, c.sendIntervalMs, c.durationSec, c.senders, c.groupSize, c.groupCount].join('|');
+  const key = (c: RunResult['config']) => [c.scenario, JSON.stringify(c.hubProfile ?? null), c.connections, c.messageBytes, c.sendIntervalMs, c.durationSec, c.senders, c.groupSize, c.groupCount].join('|');
   if (runs.some((r) => key(r.config) !== key(first))) return null;
-  return `${SCENARIO_LABELS[first.scenario]} · ${formatCount(first.connections)} connections · ${formatCount(first.messageBytes)} B every ${formatCount(first.sendIntervalMs)} ms · ${formatCount(first.durationSec)} s`;
+  return `${scenarioLabel(first)} · ${formatCount(first.connections)} connections · ${formatCount(first.messageBytes)} B every ${formatCount(first.sendIntervalMs)} ms · ${formatCount(first.durationSec)} s`;
 }

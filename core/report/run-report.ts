@@ -9,7 +9,7 @@ import {
   verdictDisplay,
   combinationLabel,
   PROTOCOL_LABELS,
-  SCENARIO_LABELS,
+  scenarioLabel,
   TRANSPORT_LABELS,
   runRates,
   recentRates,
@@ -66,7 +66,7 @@ function figureRows(run: KeptRun): Rows {
     ['Planned receptions', summary.fates],
     ...(summary.instances ?? []).map((instance, k) => [`Instance ${k + 1}`, `${instance.endpointUrl}: connections ${instance.connections} · ${instance.receptions}`]) as Rows,
     ...(r.drops ? [['Drops', dropPlanText(r.drops.settings, r.drops.stateful, r.config.endpointUrl)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
-    ['Messages', [...summary.messages, summary.stale, summary.foreign].filter(Boolean).join(' · ')],
+    ['Messages', [...summary.messages, summary.stale, summary.foreign, summary.unsolicited].filter(Boolean).join(' · ')],
     ['Latency', summary.latencyKnown ? `${summary.latency.join(' · ')} (${summary.uncorrected})` : 'no message arrived'],
     ['Connect time', `${summary.connectTime.join(' · ')} · ${summary.connections}`],
     ['Bytes', `${summary.bytes.join(', ')} (encoded hub messages)`],
@@ -87,7 +87,8 @@ function configRows(run: KeptRun): Rows {
   const c = run.result.config;
   return [
     ['Endpoint', hubInstances(c).join(', ')],
-    ['Scenario', SCENARIO_LABELS[c.scenario]],
+    ['Scenario', scenarioLabel(c)],
+    ...(c.hubProfile ? [['Hub profile', JSON.stringify(c.hubProfile)]] as Rows : []),
     ['Transport + protocol', `${TRANSPORT_LABELS[c.transport]} + ${PROTOCOL_LABELS[c.protocol]}`],
     ['Connections', formatCount(c.connections)],
     ['Workers', formatCount(c.workers)],

@@ -45,6 +45,9 @@ export interface RunSummaryModel {
   errors: string;
   /** Each distinct failure: "negotiate ×2" (head) and its message, said "negotiate ×2: message". */
   errorSamples: { head: string; message: string }[];
+  /** Calls of the receive method that were not the tool's (a welcome message, another client's
+   *  line), counted apart; null when none. */
+  unsolicited: string | null;
   /** Encoded bytes: "sent 2.0 MB", "received 1.9 MB". */
   bytes: [sent: string, received: string];
   /** Stateful reconnect's second copies; null when none (core/drops/report.ts). */
@@ -84,6 +87,7 @@ export function runSummary({ fates, totals, latency, uncorrectedLatency, connect
       : [`p50 ${formatMs(connectTimes.p50Us)}`, `p99 ${formatMs(connectTimes.p99Us)}`, `max ${formatMs(connectTimes.maxUs)}`],
     errors: errorTotal === 0 ? '0' : `${formatCount(errorTotal)} (${kinds.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')})`,
     errorSamples: errorSamples.map(errorSampleText),
+    unsolicited: totals.unsolicited ? `unsolicited ${formatCount(totals.unsolicited)} (the hub's own messages or another client's, not the tool's: not counted as arrivals)` : null,
     bytes: [`sent ${formatBytes(totals.sentBytes)}`, `received ${formatBytes(totals.receivedBytes)}`],
     resent: resentText(totals),
     latencyKnown: latency.count > 0,

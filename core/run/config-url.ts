@@ -1,6 +1,8 @@
 /**
  * A run's setup in a link: the form's fields as query parameters, so a shared URL opens the
  * dashboard with the same configuration. Values travel as typed; validation happens on Start.
+ * A hub profile travels as its JSON (it is no secret) while it fits; a longer one is named as
+ * left out, so the link's receiver is told to paste it instead of running the bundled contract.
  */
 import { DEFAULTS, type RunConfig } from './config.ts';
 import { hubInstances } from './instances.ts';
@@ -24,7 +26,53 @@ export function configToQuery(config: RunConfig): string {
     if (value === null || value === fallback) continue;
     params.set(field, String(value));
   }
+  if (config.hubProfile) {
+    const text = JSON.stringify(config.hubProfile);
+    if (linkedProfileChars(text) <= MAX_LINK_PROFILE_CHARS) params.set(PROFILE_PARAM, text);
+    else params.set(PROFILE_LEFT_OUT_PARAM, config.hubProfile.name);
+  }
   return params.toString();
+}
+
+/** The hub profile's JSON, as the link carries it. */
+const PROFILE_PARAM = 'hubProfile';
+/** The name of a profile too long for the link, carried instead of it. */
+const PROFILE_LEFT_OUT_PARAM = 'hubProfileLeftOut';
+/**
+ * Most characters a hub profile may take in a link, once encoded. Links travel through chat
+ * tools, issue trackers and proxies that cut them at 2 to 8 thousand characters; a profile is a
+ * few hundred, so this leaves room for the rest of the setup under the lowest of those.
+ */
+export const MAX_LINK_PROFILE_CHARS = 1_500;
+
+function linkedProfileChars(text: string): number {
+  return new URLSearchParams({ [PROFILE_PARAM]: text }).toString().length - PROFILE_PARAM.length - 1;
+}
+
+/** What a link says about the hub profile: its JSON text, or the name of one it left out. */
+export type LinkedProfile = { text: string } | { leftOut: string };
+
+/** The hub profile a query string carries, as typed; null when it carries none. */
+export function queryToProfile(search: string): LinkedProfile | null {
+  const params = new URLSearchParams(search);
+  const text = params.get(PROFILE_PARAM);
+  if (text !== null && text.trim() !== '') return { text };
+  const leftOut = params.get(PROFILE_LEFT_OUT_PARAM);
+  return leftOut === null ? null : { leftOut };
+}
+
+/** For whoever shares the page's link: why the link leaves the hub profile out; null when it
+ *  carries it (or there is none). */
+export function linkProfileNote(config: Pick<RunConfig, 'hubProfile'>): string | null {
+  if (!config.hubProfile) return null;
+  const chars = linkedProfileChars(JSON.stringify(config.hubProfile));
+  if (chars <= MAX_LINK_PROFILE_CHARS) return null;
+  return `This page's link leaves the hub profile "${config.hubProfile.name}" out: it takes ${chars.toLocaleString('en-US')} characters in a link, more than the ${MAX_LINK_PROFILE_CHARS.toLocaleString('en-US')} a link can safely carry. Share the profile's JSON file with the link; whoever opens it is asked to paste it.`;
+}
+
+/** For whoever opens a link that left its profile out: what to do. */
+export function leftOutProfileNote(name: string): string {
+  return `The link's run drives the hub profile "${name}", too long for a link to carry: paste or load that profile below.`;
 }
 
 /**

@@ -5,6 +5,7 @@
 
 import { DROP_DEFAULTS, DROP_KINDS, dropProblems, RECONNECT_POLICIES, type DropSettings } from '../drops/index.ts';
 import { planScenario, SCENARIOS, type ScenarioName } from './scenario-plan.ts';
+import { checkHubProfile, defaultShape, parseHubProfile, shapeProblems, type HubProfile } from '../profiles/index.ts';
 
 /** Transports, named as `@microsoft/signalr`'s `HttpTransportType` names them. */
 export const TRANSPORTS = ['WebSockets', 'ServerSentEvents', 'LongPolling'] as const;
@@ -19,8 +20,12 @@ export { SCENARIOS, type ScenarioName };
 /** The drop fields (core/drops/plan.ts) are optional in kept runs and links made before drops
  *  existed; validateRunConfig always fills them in. */
 export interface RunConfig extends DropSettings {
-  /** Default echo. */
+  /** Default echo; with a hub profile, the shape its delivery runs on (core/profiles/shapes.ts),
+   *  by default the first that fits. */
   scenario: ScenarioName;
+  /** The hub's own methods the scenario runs on (core/profiles); null or absent (runs kept
+   *  before profiles existed): the bundled contract's built-in profile of the scenario. */
+  hubProfile?: HubProfile | null;
   /** Sending connections; null for the scenario's own default: broadcast 2 (the guide uses at
    *  most 4), big groups 40 (at most the connections), every connection otherwise. */
   senders: number | null;
@@ -71,6 +76,7 @@ export const MAX_HUB_INSTANCES = 64;
 
 export const DEFAULTS: Omit<RunConfig, 'endpointUrl'> = {
   scenario: 'echo',
+  hubProfile: null,
   senders: null,
   groupSize: null,
   groupCount: null,
@@ -145,9 +151,15 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
 
   errors.push(...readDropFields(input, config));
 
-  const scenario = input.scenario ?? DEFAULTS.scenario;
-  if ((SCENARIOS as readonly unknown[]).includes(scenario)) config.scenario = scenario as ScenarioName;
-  else errors.push(`Scenario must be one of ${SCENARIOS.join(', ')}, but is "${String(scenario)}".`);
+  const profile = readHubProfile(input.hubProfile);
+  if (profile.ok) config.hubProfile = profile.profile;
+  else errors.push(...profile.errors.map((error) => `Hub profile: ${error}`));
+  const noScenario = input.scenario === undefined || input.scenario === null || input.scenario === '';
+  const scenario = noScenario ? (config.hubProfile ? defaultShape(config.hubProfile.deliver) : DEFAULTS.scenario) : input.scenario;
+  if ((SCENARIOS as readonly unknown[]).includes(scenario)) {
+    config.scenario = scenario as ScenarioName;
+    if (config.hubProfile) errors.push(...shapeProblems(config.hubProfile, config.scenario));
+  } else errors.push(`Scenario must be one of ${SCENARIOS.join(', ')}, but is "${String(scenario)}".`);
 
   const transport = input.transport ?? DEFAULTS.transport;
   if ((TRANSPORTS as readonly unknown[]).includes(transport)) config.transport = transport as TransportName;
@@ -202,6 +214,13 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
     if (!planned.ok) errors.push(...planned.errors);
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
+}
+
+/** The run's hub profile: an object (a kept run, a worker's start) or its JSON text (a form, a
+ *  file); absent, null or empty for the bundled contract. */
+function readHubProfile(raw: unknown): { ok: true; profile: HubProfile | null } | { ok: false; errors: string[] } {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { ok: true, profile: null };
+  return typeof raw === 'string' ? parseHubProfile(raw) : checkHubProfile(raw);
 }
 
 /** Reads the drop fields into `config`; returns what is wrong with them. */

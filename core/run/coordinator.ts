@@ -18,7 +18,9 @@ import { plannedOfShare } from './share-plan.ts';
 import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from './split.ts';
 import { RunAggregator } from './aggregator.ts';
 import type { Credentials } from './credentials.ts';
-import type { FromWorker, GoMessage, ToWorker, WorkerReady } from './protocol.ts';
+import type { FromWorker, GoMessage, ToWorker, WorkerReady, WorkerTotals } from './protocol.ts';
+import { profileOfRun } from '../profiles/index.ts';
+import { formatCount } from '../format.ts';
 
 /** A way to talk to one worker. */
 export interface WorkerPort {
@@ -104,7 +106,7 @@ export class RunCoordinator {
   /** How the run ended; running until every worker has reported its end. */
   get outcome(): RunOutcome {
     if (this.#phase !== 'done') return { kind: 'running' };
-    const ending = this.#ending ?? { kind: 'finished' };
+    const ending = this.#ending ?? neverCalled(this.config, this.aggregator.totals()) ?? { kind: 'finished' };
     // The workers' failures reach the page with their final snapshots: name the most frequent.
     const first = this.aggregator.errorSamples()[0];
     return ending.reason === NO_CONNECTION && first ? { ...ending, reason: `${NO_CONNECTION} ${first.message}` } : ending;
@@ -345,6 +347,24 @@ function nothingToMeasure(ready: readonly WorkerReady[]): string | null {
 }
 
 const NO_CONNECTION = 'no connection could be opened.';
+
+/**
+ * A run of the user's own hub profile that sent and never once heard its receive method (no
+ * message of its own, of another run's or anyone's) while its connections stayed up: the hub
+ * calls another client method, and every reception is lost for a name. Said with the name,
+ * instead of a loss that would send people looking at the network. (The bundled contract's
+ * runs keep their loss: a hub-sample that delivers nothing is stalled, not misnamed.)
+ */
+function neverCalled(config: RunConfig, totals: WorkerTotals): RunOutcome | null {
+  const receive = config.hubProfile ? profileOfRun(config).receive : undefined;
+  if (!receive || totals.sent === 0 || totals.disconnects > 0) return null;
+  if (totals.received + totals.duplicated + totals.stale + totals.foreign + totals.unsolicited > 0) return null;
+  return {
+    kind: 'failed',
+    reason: `the hub never called ${receive.method}: ${formatCount(totals.sent)} messages were sent and none came back on it. ` +
+      `Check the profile's receive.method against the client method the hub calls (e.g. Clients.All.SendAsync("ReceiveMessage", …)).`,
+  };
+}
 
 function sumGroups(perWorker: number[][]): number[] {
   const length = Math.max(0, ...perWorker.map((g) => g.length));

@@ -17,6 +17,7 @@
 import type { RunConfig } from './config.ts';
 import type { ScenarioPlan } from './scenario-plan.ts';
 import type { LatencySummary } from '../latency/index.ts';
+import { profileOfRun } from '../profiles/index.ts';
 
 /** Every hub instance of a run, in order; one (endpointUrl) for most runs. */
 export function hubInstances(config: Pick<RunConfig, 'endpointUrl' | 'endpointUrls'>): string[] {
@@ -80,33 +81,47 @@ export function instanceFigures(config: Pick<RunConfig, 'endpointUrl' | 'endpoin
 }
 
 /**
- * Receptions each slot of `sender` plans on each instance, from the configuration: its own
- * instance for echo, every connection for broadcast, the group's configured members for groups,
- * the target's instance for send to connection (`targetIndex`; null when it has none). Sums to
- * the slot's planned receptions. `groupTable` is {@link groupMembersPerInstance}'s, made once.
+ * Receptions each slot of `sender` plans on each instance, from the configuration and the run's
+ * delivery (core/profiles: the built-in profile of the scenario, or the user's): its own instance
+ * for self and return, every connection for all (all but the sender for others), the group's
+ * configured members for group (all but the sender for groupOthers), the target's instance for
+ * target (`targetIndex`; null when it has none). Sums to the slot's planned receptions.
+ * `groupTable` is {@link groupMembersPerInstance}'s, made once.
  */
 export function recipientsPerInstance(
-  config: Pick<RunConfig, 'scenario' | 'connections'>,
+  config: Pick<RunConfig, 'scenario' | 'connections' | 'hubProfile'>,
   plan: ScenarioPlan,
   instances: number,
   sender: number,
   targetIndex: number | null,
   groupTable: number[][] | null,
 ): number[] {
+  const own = instanceOf(sender, instances);
   const counts = new Array<number>(instances).fill(0);
-  switch (config.scenario) {
-    case 'echo':
-      counts[instanceOf(sender, instances)] = 1;
+  const withoutSender = (perInstance: number[]) => {
+    perInstance[own] = Math.max(0, perInstance[own]! - 1);
+    return perInstance;
+  };
+  const groupOf = () => {
+    const group = plan.groupOf(sender);
+    return group >= 0 && groupTable ? [...groupTable[group]!] : counts;
+  };
+  switch (profileOfRun(config).deliver) {
+    case 'self':
+    case 'return':
+      counts[own] = 1;
       return counts;
-    case 'broadcast':
+    case 'all':
       return connectionsPerInstance(config.connections, instances);
-    case 'sendToConnection':
+    case 'others':
+      return withoutSender(connectionsPerInstance(config.connections, instances));
+    case 'target':
       counts[instanceOf(targetIndex ?? sender, instances)] = 1;
       return counts;
-    default: {
-      const group = plan.groupOf(sender);
-      return group >= 0 && groupTable ? [...groupTable[group]!] : counts;
-    }
+    case 'group':
+      return groupOf();
+    case 'groupOthers':
+      return plan.groupOf(sender) >= 0 ? withoutSender(groupOf()) : counts;
   }
 }
 

@@ -1,5 +1,6 @@
-/** Names of transports, protocols and scenarios as people read them, and a run's default name. */
+/** Names of transports, protocols, scenarios and hub profiles as people read them, and a run's default name. */
 import type { ProtocolName, RunConfig, ScenarioName, TransportName } from './config.ts';
+import { SHAPES_OF_DELIVERY, type DeliverKind, type HubProfile } from '../profiles/index.ts';
 
 export const TRANSPORT_LABELS: Record<TransportName, string> = {
   WebSockets: 'WebSockets',
@@ -17,6 +18,43 @@ export const SCENARIO_LABELS: Record<ScenarioName, string> = {
   sendToConnection: 'Send to connection',
 };
 
+/** Who receives each send of a profile, as the scenario line says it. */
+export const DELIVER_LABELS: Record<DeliverKind, string> = {
+  self: 'to the sender',
+  all: 'to everyone',
+  others: 'to the others',
+  group: 'to the group',
+  groupOthers: 'to the others in the group',
+  target: 'to one connection',
+  return: 'its return value',
+};
+
+/** "chat room profile: SendToRoom → ReceiveMessage, to the group"; a `return` profile reads
+ *  "lookup profile: Lookup → its return value". */
+export function profileLabel(profile: HubProfile): string {
+  const name = /\bprofile$/i.test(profile.name) ? profile.name : `${profile.name} profile`;
+  const route = profile.deliver === 'return' || !profile.receive
+    ? `${profile.send.method} → ${DELIVER_LABELS[profile.deliver]}`
+    : `${profile.send.method} → ${profile.receive.method}, ${DELIVER_LABELS[profile.deliver]}`;
+  return `${name}: ${route}`;
+}
+
+/** What a run drives, wherever its scenario is named (the setup line, kept runs, reports,
+ *  comparisons): the scenario's label, or its hub profile, with the shape when the profile's
+ *  delivery runs on more than one ("… to the group (send to big groups)"). */
+export function scenarioLabel(config: Pick<RunConfig, 'scenario' | 'hubProfile'>): string {
+  const profile = config.hubProfile;
+  if (!profile) return SCENARIO_LABELS[config.scenario];
+  const shapes: readonly string[] = SHAPES_OF_DELIVERY[profile.deliver];
+  return shapes.length > 1 ? `${profileLabel(profile)} (${SCENARIO_LABELS[config.scenario].toLowerCase()})` : profileLabel(profile);
+}
+
+/** The scenario inside a sentence ("2 KB echo over …"): lower case for the built-in scenarios,
+ *  the profile as it is written (method names keep their case). */
+export function scenarioPhrase(config: Pick<RunConfig, 'scenario' | 'hubProfile'>): string {
+  return config.hubProfile ? scenarioLabel(config) : SCENARIO_LABELS[config.scenario].toLowerCase();
+}
+
 /** "WebSockets + MessagePack". */
 export function combinationLabel(config: Pick<RunConfig, 'transport' | 'protocol'>): string {
   return `${TRANSPORT_LABELS[config.transport]} + ${PROTOCOL_LABELS[config.protocol]}`;
@@ -26,7 +64,7 @@ export function combinationLabel(config: Pick<RunConfig, 'transport' | 'protocol
  *  run with a planned drop says which, and whether stateful reconnect was on, so two runs that
  *  differ only there read apart in the history ("… · server drop at 5 s · stateful reconnect on"). */
 export function defaultRunName(config: RunConfig): string {
-  const name = `${SCENARIO_LABELS[config.scenario]} · ${combinationLabel(config)} · ${config.connections.toLocaleString('en-US')} connections`;
+  const name = `${scenarioLabel(config)} · ${combinationLabel(config)} · ${config.connections.toLocaleString('en-US')} connections`;
   if (config.dropAtSec === null || config.dropAtSec === undefined) return name;
   const every = config.dropEverySec ? ` and every ${config.dropEverySec} s` : '';
   return `${name} · ${config.dropKind ?? 'network'} drop at ${config.dropAtSec} s${every} · stateful reconnect ${config.statefulReconnect ? 'on' : 'off'}`;

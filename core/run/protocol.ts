@@ -181,9 +181,13 @@ export interface WorkerTotals {
   /** Receptions whose receive time came before their planned send time: the sender's clock is
    *  ahead of the receiver's (agents on other machines). Recorded as 1 µs; a clock-health figure. */
   negativeLatencies: number;
-  /** Measure messages of another run (another run id in the header, or no header of this tool):
-   *  someone else uses the same hub. Never arrivals, never duplicates. */
+  /** Messages of another run (the tool's header with another run id): someone else benchmarks
+   *  the same hub. Never arrivals, never duplicates. */
   foreign: number;
+  /** Calls of the receive method that are not the tool's messages at all (no header: a hub's
+   *  welcome message, another client's chat line), and "return" values that are not the message
+   *  sent. Never arrivals. */
+  unsolicited: number;
   /** Connections opened with stateful reconnect granted by the hub (asked for with
    *  statefulReconnect; the hub's negotiate answer decides). 0 when it was not asked for. */
   statefulGranted: number;
@@ -226,5 +230,5 @@ export function emptyErrorCounts(): ErrorCounts {
 }
 
 export function emptyTotals(): WorkerTotals {
-  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0, foreign: 0, statefulGranted: 0, resentSent: 0, resentSentBytes: 0, resentReceived: 0, resentReceivedBytes: 0 };
+  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0, foreign: 0, unsolicited: 0, statefulGranted: 0, resentSent: 0, resentSentBytes: 0, resentReceived: 0, resentReceivedBytes: 0 };
 }

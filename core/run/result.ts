@@ -22,8 +22,8 @@ export { RUN_RESULT_VERSION, upgradeRunResult, upgradeFates } from './upgrade.ts
 
 export const RUN_RESULT_FORMAT = 'signalr-live-bench/run';
 /** The versions this tool reads: 2 (every planned reception counted: fates, the outcome and the
- *  verdict in the document), brought to the current one at parse (upgrade.ts), and the current 3. */
-const READABLE_VERSIONS: readonly number[] = [2, RUN_RESULT_VERSION];
+ *  verdict in the document) and 3, brought to the current one at parse (upgrade.ts), and the current 4. */
+const READABLE_VERSIONS: readonly number[] = [2, 3, RUN_RESULT_VERSION];
 
 export interface RunResult {
   format: typeof RUN_RESULT_FORMAT;
@@ -209,7 +209,7 @@ export function parseRunResult(text: string): RunResult {
     throw new BenchError('parse', 'This run was written by an earlier version (format 1), whose verdict counted only the messages that arrived. Its figures cannot be judged by the current rule: run it again.');
   }
   if (!READABLE_VERSIONS.includes(doc.version as number)) {
-    throw new BenchError('parse', `This run was written in format version ${String(doc.version)}; this version of the tool reads versions ${READABLE_VERSIONS.join(' and ')}.`);
+    throw new BenchError('parse', `This run was written in format version ${String(doc.version)}; this version of the tool reads versions ${READABLE_VERSIONS.slice(0, -1).join(', ')} and ${READABLE_VERSIONS.at(-1)}.`);
   }
   for (const key of ['config', 'outcome', 'verdict', 'fates', 'totals', 'latency', 'points'] as const) {
     if (doc[key] === undefined) throw new BenchError('parse', `This run file has no "${key}": it is incomplete or damaged.`);

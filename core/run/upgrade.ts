@@ -8,21 +8,27 @@
  * Version 2 (every planned reception counted) grew these without a bump, each filled here:
  * - unknown percentiles written as 0 (an empty histogram): read as null, so "–" is shown;
  * - never-sent reasons added later (e.g. `receiverAbsent`, `clientBehind`, `workerLost`): 0, none of its slots had them;
- * - totals added later (`foreign`, `statefulGranted`, the stateful reconnect's `resent*`): 0, none were counted;
+ * - totals added later (`foreign`, `statefulGranted`, the stateful reconnect's `resent*`, and with
+ *   version 4 `unsolicited`): 0, none were counted;
  * - per-second `reconnects` and `dropped`: 0.
  *
  * Version 3 grew, without a bump, fields that are absent for a run on one hub instance and so
  * need nothing filled in older documents: `config.endpointUrls`, `instances` and
  * `server.instances` (core/run/instances.ts). A document without them is a run on one instance.
+ *
+ * Version 4 (hub profiles, core/profiles): the configuration names the hub profile the run drove.
+ * Older runs drove the bundled contract: `config.hubProfile` null, the built-in profile of their
+ * scenario (profileOfRun).
  */
 import { knownLatency, type LatencySummary } from '../latency/index.ts';
 import { NOT_SENT_REASONS, type Fates } from './fates.ts';
 import { emptyTotals, type WorkerTotals } from './protocol.ts';
 import type { SecondPoint } from './aggregator.ts';
 import type { RunDrops } from '../drops/index.ts';
+import type { HubProfile } from '../profiles/index.ts';
 
-/** 3: version 2's later fields always present (see the module comment). */
-export const RUN_RESULT_VERSION = 3;
+/** 4: the run's hub profile in its configuration (see the module comment). */
+export const RUN_RESULT_VERSION = 4;
 
 /** The parts of a run document (result.ts RunResult) the upgrade touches: a whole document or a
  *  kept run's head (no points). */
@@ -35,15 +41,17 @@ interface Upgradable {
   drops?: RunDrops;
   fates?: Fates;
   totals?: WorkerTotals;
+  config?: { hubProfile?: HubProfile | null };
 }
 
-/** A version 2 or 3 document (or head) in the current shape, with the current version. */
+/** A version 2, 3 or 4 document (or head) in the current shape, with the current version. */
 export function upgradeRunResult<T extends Upgradable>(result: T): T {
   const known = (summary: LatencySummary | undefined) => (summary ? knownLatency(summary) : summary);
   const { drops } = result;
   return {
     ...result,
     ...(result.version !== undefined ? { version: RUN_RESULT_VERSION } : {}),
+    ...(result.config ? { config: { ...result.config, hubProfile: result.config.hubProfile ?? null } } : {}),
     ...(result.fates ? { fates: upgradeFates(result.fates) } : {}),
     ...(result.totals ? { totals: upgradeTotals(result.totals) } : {}),
     ...(result.latency ? { latency: known(result.latency) } : {}),

@@ -22,6 +22,8 @@ const FIELD_LABELS: [field: string, label: string][] = [
   ['transport', 'Server-Sent Events carry text only'],
   ['protocol', 'Server-Sent Events carry text only'],
   ['connections', 'Start refused'],
+  ['hubProfile', 'Hub profile'],
+  ['hubProfile', 'Scenario '],
 ];
 
 const ADVANCED = new Set(['workers', 'drainSec', 'warmupSec', 'connectConcurrency', 'senders', 'groupSize', 'groupCount', 'dropAtSec', 'statefulReconnect']);

@@ -1,6 +1,6 @@
 /** What the History page says about runs: the facts beside a name, and what an import did. */
 import type { KeptRun, KeptRunHead } from '../../core/history/index.ts';
-import { combinationLabel, defaultRunName, SCENARIO_LABELS, notSentOf } from '../../core/run/index.ts';
+import { combinationLabel, defaultRunName, scenarioLabel, notSentOf } from '../../core/run/index.ts';
 import { formatCount, formatShare } from '../../core/format.ts';
 import { firstSentence } from './run-status.ts';
 
@@ -16,7 +16,7 @@ export function importNotice(fileName: string, added: readonly KeptRun[], alread
 /** When it ran and its setup; what a default name already says is not said twice. */
 export function runFacts(run: KeptRunHead): string {
   const config = run.result.config;
-  const named = run.name === defaultRunName(config) ? [] : [SCENARIO_LABELS[config.scenario], combinationLabel(config), `${formatCount(config.connections)} connections`];
+  const named = run.name === defaultRunName(config) ? [] : [scenarioLabel(config), combinationLabel(config), `${formatCount(config.connections)} connections`];
   return [new Date(run.result.startedAt).toLocaleString(), ...named, `every ${formatCount(config.sendIntervalMs)} ms`, `${formatCount(config.messageBytes)} B`, `${formatCount(config.durationSec)} s`].join(' · ');
 }
 

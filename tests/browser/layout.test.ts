@@ -223,6 +223,26 @@ describe.each(VIEWPORTS)('the dashboard at $width x $height', (viewport) => {
     expect(await page.getByTestId('run-bar').getAttribute('data-phase')).toBe('done');
     await page.fill('input[name=connections]', '20');
   });
+
+  it('your hub: the profile editor readable, its problems beside it, the shape choice, no overflow, no serious accessibility problem', async () => {
+    await page.selectOption('select[name=scenario]', 'yourHub');
+    const editor = page.getByTestId('hub-profile-text');
+    await editor.fill('{ "name": "chat", "send": { "method": "Send Message", "args": ["{message}"] } }');
+    await page.getByTestId('hub-profile-errors').waitFor();
+    expect(await editor.getAttribute('aria-invalid')).toBe('true');
+    // Monospace at a size a phone can read, and as wide as the form allows.
+    const type = await editor.evaluate((el) => ({ size: parseFloat(getComputedStyle(el).fontSize), family: getComputedStyle(el).fontFamily, width: el.getBoundingClientRect().width }));
+    expect(type.size).toBeGreaterThanOrEqual(13);
+    expect(type.family).toMatch(/mono|consolas|menlo/i);
+    expect(type.width).toBeGreaterThan(phone ? 300 : 600);
+    await look('your-hub-problems', viewport);
+    expect(await accessibilityProblems()).toEqual([]);
+    await page.selectOption('[data-testid=hub-profile-examples]', 'chat-rooms');
+    await page.getByTestId('hub-profile-shape').waitFor();
+    await look('your-hub', viewport);
+    expect(await accessibilityProblems()).toEqual([]);
+    await page.selectOption('select[name=scenario]', 'echo');
+  });
 });
 
 describe('a comparison, read without scrolling sideways', () => {

@@ -119,6 +119,27 @@ describe('the runner against a hub that requires a token', () => {
   });
 });
 
+describe('a hub profile on a chat hub behind [Authorize]', () => {
+  it('{user} is each token\'s user (the hub refuses any other name): exact counts; without a token, exit 2 naming {user}', async () => {
+    const file = path.join(dir, 'chat-tokens.txt');
+    await writeFile(file, `${[await token('ann'), await token('bob')].join('\n')}\n`);
+    const jsonPath = path.join(dir, 'chat-authorized.json');
+    const [run, tokenless] = await Promise.all([
+      liveBench(['--endpoint', `${hub.httpUrl}/authchathub`, '--hub-profile', 'profiles/chat-authorized.json', '--connections', '4', '--workers', '1', '--interval-ms', '500', ...short,
+        '--access-token-file', file, '--json', jsonPath]),
+      liveBench(['--endpoint', `${hub.httpUrl}/authchathub`, '--hub-profile', 'profiles/chat-authorized.json', ...short]),
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseRunResult(await readFile(jsonPath, 'utf8'));
+    // Broadcast's 2 senders, 4 sends each in 2 s, to all 4 connections; a send in another name would be refused and lost.
+    expectAccounting(result, 2 * 4 * 4);
+    expect(result.totals).toMatchObject({ received: 32, unsolicited: 4 });
+    expect(result.config.hubProfile?.name).toBe('chat as the token\'s user');
+    expect(tokenless.code).toBe(2);
+    expect(tokenless.stderr).toContain('--hub-profile profiles/chat-authorized.json: The profile "chat as the token\'s user" uses {user}, the user named by the connection\'s access token, but the run has no token');
+  });
+});
+
 describe('the hub-sample through Azure SignalR Service, without the service', () => {
   // The service cannot be reached from here: a connection string to a port where nothing
   // listens shows the wiring (the app's negotiate is the service SDK's) and the runner's words.

@@ -1,6 +1,7 @@
 /**
  * An in-memory stand-in for the benchmark hub, on a fake clock: it routes Echo, Broadcast,
- * GroupBroadcast and SendToConnection like the hub-sample does, with knobs for the faults the
+ * GroupBroadcast and SendToConnection like the hub-sample does (delivering Measure(ts, payload)),
+ * and returns the message of EchoReturn(payload) as its completion, with knobs for the faults the
  * engine must count: refused starts, dropped and duplicated deliveries, closes.
  */
 import { connectCauseOf } from '../../core/client/connect-causes.ts';
@@ -42,6 +43,8 @@ export interface FakeConnection extends BenchConnection {
   readonly stopped: boolean;
   readonly isOpen: boolean;
   deliver(ts: number, payload: string): void;
+  /** The hub calls a client method of this connection (any method, any arguments). */
+  call(method: string, ...args: unknown[]): void;
   groups: Set<string>;
 }
 
@@ -62,7 +65,7 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
   };
   const factory: ConnectionFactory = () => {
     const id = connections.length;
-    let measure: (ts: number, payload: string) => void = () => {};
+    const handlers = new Map<string, (...args: unknown[]) => void>();
     let close: (error?: Error) => void = () => {};
     let open = false;
     let stopped = false;
@@ -109,7 +112,14 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
         if (options.deliverThenFail?.(id, n)) throw new Error('The request timed out.');
       },
       invoke: async (method, ...args) => {
-        if (options.missingMethods?.has(method)) throw new Error(`An unexpected error occurred invoking '${method}' on the server. HubException: Method does not exist.`);
+        if (options.missingMethods?.has(method)) throw new Error(`Failed to invoke '${method}' due to an error on the server. HubException: Method does not exist.`);
+        if (method === 'EchoReturn') {
+          if (!open) throw new Error("Cannot send data if the connection is not in the 'Connected' State.");
+          const n = sent.length;
+          sent.push({ method, args });
+          if (options.drop?.(id, n)) return new Promise(() => {});
+          return new Promise((resolve) => time.setTimeout(() => resolve(args.at(-1)), options.deliveryDelayMs));
+        }
         if (method !== 'JoinGroup') {
           // The probe: deliver like a send, but without counting it as one.
           const [ts, payload] = args.slice(-2) as [number, string];
@@ -120,7 +130,7 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
         connection.groups.add(args[0] as string);
         return undefined;
       },
-      onMeasure: (handler) => (measure = handler),
+      on: (method, handler) => void handlers.set(method, handler),
       onClose: (handler) => (close = handler),
       onReconnecting: (handler) => (reconnecting = handler),
       onReconnected: (handler) => (reconnected = handler),
@@ -142,8 +152,9 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
       },
       onTransportLost: () => {},
       onResumed: () => {},
-      deliver: (ts, payload) => {
-        if (open) measure(ts, payload);
+      deliver: (ts, payload) => connection.call('Measure', ts, payload),
+      call: (method, ...args) => {
+        if (open) handlers.get(method)?.(...args);
       },
       serverClose: (error) => {
         open = false;

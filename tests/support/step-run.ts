@@ -32,7 +32,7 @@ export function stepRun(spec: StepRunSpec = {}): RunResult {
   const totals = { ...emptyTotals(), sent: planned, received: under + late, connectionsOpened: config.connections, ...spec.totals };
   return {
     format: 'signalr-live-bench/run',
-    version: 3,
+    version: 4,
     startedAt: '2026-01-02T03:04:05.000Z',
     config,
     client: 'test client',

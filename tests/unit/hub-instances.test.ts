@@ -60,6 +60,32 @@ describe('the round-robin spread', () => {
   });
 });
 
+describe('a hub profile over several instances', () => {
+  const profile = (deliver: string) => ({ name: deliver, send: { method: 'Send', args: deliver === 'target' ? ['{target}', '{message}'] : deliver.startsWith('group') ? ['{group}', '{message}'] : ['{message}'] }, ...(deliver === 'return' ? {} : { receive: { method: 'Got', arg: 0 } }), ...(deliver.startsWith('group') ? { join: { method: 'Join', args: ['{group}'] } } : {}), deliver });
+
+  it.each([
+    ['self', 'echo'], ['return', 'echo'], ['all', 'broadcast'], ['others', 'broadcast'], ['group', 'smallGroup'], ['groupOthers', 'bigGroup'], ['target', 'sendToConnection'],
+  ] as const)('%s: per instance, the receptions of one send sum to what the delivery plans, none at the sender for the "others" kinds', (deliver, shape) => {
+    const c = config({ scenario: shape, connections: 30, endpointUrl: [A, B, C], hubProfile: profile(deliver) });
+    expect(c.hubProfile?.deliver).toBe(deliver);
+    const planned = planScenario(c);
+    if (!planned.ok) throw new Error(planned.errors.join());
+    const { plan } = planned;
+    const table = groupMembersPerInstance(c.connections, plan, 3);
+    for (let sender = 0; sender < c.connections; sender++) {
+      if (!plan.isSender(sender)) continue;
+      const target = (sender + 7) % c.connections;
+      const perInstance = recipientsPerInstance(c, plan, 3, sender, target, table);
+      const members = plan.groupCount > 0 ? plan.membersOf(plan.groupOf(sender)) : 0;
+      const slot = { self: 1, return: 1, target: 1, all: 30, others: 29, group: members, groupOthers: members - 1 }[deliver];
+      expect(perInstance.reduce((a, b) => a + b, 0), `${deliver} sender ${sender}`).toBe(slot);
+      if (deliver === 'self' || deliver === 'return') expect(perInstance[instanceOf(sender, 3)]).toBe(1);
+      if (deliver === 'target') expect(perInstance[instanceOf(target, 3)]).toBe(1);
+      if (deliver === 'others') expect(perInstance[instanceOf(sender, 3)]).toBe(connectionsPerInstance(30, 3)[instanceOf(sender, 3)]! - 1);
+    }
+  });
+});
+
 describe('the endpoint list', () => {
   it('takes one URL as before, or several comma or line separated, or an array (--endpoint repeated)', () => {
     expect(config({ endpointUrl: A }).endpointUrls).toBeUndefined();

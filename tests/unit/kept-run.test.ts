@@ -66,7 +66,7 @@ describe('kept runs in files', () => {
   it.each([
     ['not JSON', '{"format":', /This is not JSON .*Choose a \.json file/],
     ['another JSON', '{"hello":1}', /is not a SignalR Live Bench run \(its "format" is undefined/],
-    ['a newer run version', '{"format":"signalr-live-bench/run","version":9}', /format version 9; this version of the tool reads versions 2 and 3/],
+    ['a newer run version', '{"format":"signalr-live-bench/run","version":9}', /format version 9; this version of the tool reads versions 2, 3 and 4/],
     ['a run of the first format, judged by the old rule', '{"format":"signalr-live-bench/run","version":1}', /earlier version \(format 1\).*run it again/],
     ['an empty comparison', `{"format":"${COMPARISON_FORMAT}","version":1,"runs":[]}`, /holds no runs/],
     ['a comparison with a broken run', `{"format":"${COMPARISON_FORMAT}","version":1,"runs":[{"format":"signalr-live-bench/run","version":2}]}`, /Run 1 of this comparison cannot be read: This run file has no "config"/],

@@ -24,6 +24,15 @@ describe('reportHtml', () => {
     expect(html).toContain('foreign 7 (another run or client on this hub: not counted as arrivals)');
   });
 
+  it('names a run\'s hub profile: the scenario row says it, the profile row carries it whole, escaped', async () => {
+    const run = await kept('profile', {}, 5);
+    const hubProfile = { name: 'chat <rooms>', join: { method: 'JoinRoom', args: ['{group}'] }, send: { method: 'SendToRoom', args: ['{group}', 'bench-{connection}', '{message}'] }, receive: { method: 'ReceiveMessage', arg: 1 }, deliver: 'group' as const };
+    const html = reportHtml({ title: 'Profile', runs: [{ ...run, result: { ...run.result, config: { ...run.result.config, scenario: 'bigGroup', hubProfile } } }], generatedAt });
+    expect(html).toContain('chat &lt;rooms&gt; profile: SendToRoom → ReceiveMessage, to the group (send to big groups)');
+    expect(html).toContain('&quot;method&quot;:&quot;JoinRoom&quot;');
+    expect(html).not.toContain('<rooms>');
+  });
+
   it('is one self-contained document: no scripts, no external resources', async () => {
     const html = reportHtml({ title: 'Echo', runs: [await kept('a', {}, 5)], generatedAt });
     expect(html.startsWith('<!doctype html>')).toBe(true);

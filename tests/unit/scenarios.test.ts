@@ -201,20 +201,20 @@ describe('the accounting, checked', () => {
     expect(result.verdict.sentence).toMatch(/^Fail: accounting error: 1 receptions were counted beyond the plan/);
   });
 
-  it('Measure messages of another run are counted as foreign, never as arrivals or duplicates', async () => {
+  it('Measure messages of another run are counted as foreign, texts not the tool\'s as unsolicited, never as arrivals or duplicates', async () => {
     const run = fakeRun(config({ scenario: 'echo', connections: 2, workers: 1, durationSec: 2 }), { deliveryDelayMs: 3 });
     run.coordinator.start();
     await run.time.advanceByMs(1_000);
     const [first] = run.hub.connections;
     const nowUs = run.time.nowUs();
     // Another run's header (a different id), a header from before run ids, and no header.
-    first!.deliver(nowUs - 1_000, new PayloadBuilder(64, 'zzzzzzzz').build({ sender: 0, seq: 0, sendLagUs: 0 }));
-    first!.deliver(nowUs - 1_000, new PayloadBuilder(64, 'zzzzzzzz').build({ sender: 0, seq: 0, sendLagUs: 0 }));
+    first!.deliver(nowUs - 1_000, new PayloadBuilder(64, 'zzzzzzzz').build({ sender: 0, seq: 0, sendLagUs: 0, plannedUs: nowUs - 1_000 }));
+    first!.deliver(nowUs - 1_000, new PayloadBuilder(64, 'zzzzzzzz').build({ sender: 0, seq: 0, sendLagUs: 0, plannedUs: nowUs - 1_000 }));
     first!.deliver(nowUs - 1_000, '0:1:0|xxxxxxxx');
     first!.deliver(nowUs - 1_000, 'hello');
     await run.time.advanceByMs(30_000);
     const { fates, totals, verdict } = runResult(run.coordinator, new Date(0), 'test');
-    expect(totals).toMatchObject({ foreign: 4, duplicated: 0, received: 40 });
+    expect(totals).toMatchObject({ foreign: 2, unsolicited: 2, duplicated: 0, received: 40 });
     expect(fates.planned).toBe(40);
     expect(fates.overCount).toBe(0);
     expect(verdict.status).toBe('pass');

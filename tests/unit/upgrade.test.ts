@@ -12,6 +12,13 @@ import { capacityAnswer } from '../../core/capacity/answer.ts';
 import { MemoryRunDb } from '../../core/history/db.ts';
 import { RunHistory } from '../../core/history/history.ts';
 import { finishedRun } from '../support/finished-run.ts';
+import { BUILT_IN_PROFILES, profileOfRun } from '../../core/profiles/index.ts';
+
+/** A configuration as written before hub profiles (version 3 and older). */
+function withoutProfile(config: RunResult['config']): Record<string, unknown> {
+  const { hubProfile: _h, ...rest } = config;
+  return rest;
+}
 
 /** A current run written as version 2 wrote it: without the fields it grew later. */
 function asVersion2(result: RunResult): Record<string, unknown> {
@@ -20,6 +27,7 @@ function asVersion2(result: RunResult): Record<string, unknown> {
   return {
     ...result,
     version: 2,
+    config: withoutProfile(result.config),
     fates: { ...result.fates, notSent: withoutLater(result.fates.notSent) },
     totals,
     points: result.points.map(({ reconnects: _re, dropped: _dr, ...point }) => ({ ...point, fates: { ...point.fates, notSent: withoutLater(point.fates.notSent) } })),
@@ -33,7 +41,8 @@ describe('a version 2 run document', () => {
     expect((old.totals as Record<string, unknown>).foreign).toBeUndefined();
     const read = parseRunResult(JSON.stringify(old));
     expect(read.version).toBe(RUN_RESULT_VERSION);
-    expect(RUN_RESULT_VERSION).toBe(3);
+    expect(RUN_RESULT_VERSION).toBe(4);
+    expect(read.config.hubProfile).toBeNull();
     const oldNotSent = (old.fates as { notSent: Partial<RunResult['fates']['notSent']> }).notSent;
     for (const reason of NOT_SENT_REASONS) expect(read.fates.notSent[reason]).toBe(oldNotSent[reason] ?? 0);
     expect(read.totals).toEqual({ ...current.totals, foreign: 0, statefulGranted: 0, resentSent: 0, resentSentBytes: 0, resentReceived: 0, resentReceivedBytes: 0 });
@@ -62,7 +71,18 @@ describe('a version 2 run document', () => {
   });
 
   it('a version no reader knows is still refused, naming the versions it reads', () => {
-    expect(() => parseRunResult('{"format":"signalr-live-bench/run","version":4}')).toThrow(/format version 4; this version of the tool reads versions 2 and 3/);
+    expect(() => parseRunResult('{"format":"signalr-live-bench/run","version":5}')).toThrow(/format version 5; this version of the tool reads versions 2, 3 and 4/);
+  });
+});
+
+describe('a version 3 run document (before hub profiles)', () => {
+  it('drove the bundled contract: its profile is the built-in one of its scenario', async () => {
+    const current = await finishedRun();
+    const read = parseRunResult(JSON.stringify({ ...current, version: 3, config: withoutProfile(current.config) }));
+    expect(read.version).toBe(4);
+    expect(read.config.hubProfile).toBeNull();
+    expect(profileOfRun(read.config)).toEqual(BUILT_IN_PROFILES[current.config.scenario]);
+    expect(read.fates).toEqual(current.fates);
   });
 });
 

@@ -15,6 +15,9 @@ import { ConnectionPool } from './connection-pool.ts';
 import { ScenarioRunner, type RunnerContext } from './scenario-runner.ts';
 import { WorkerStats } from './worker-stats.ts';
 
+/** Longest wait for a profile's leave calls at the end of a run, in ms: the run is measured already. */
+export const LEAVE_WAIT_MS = 2_000;
+
 export interface EngineDeps {
   clock: Clock;
   timers: Timers;
@@ -65,7 +68,7 @@ export class BenchEngine {
     const { config, share } = message;
     const planned = planScenario(config);
     if (!planned.ok) throw new Error(planned.errors.join(' '));
-    const scenario = createScenario(config.scenario, planned.plan, config.connections, message.runId);
+    const scenario = createScenario(message, planned.plan);
     const pool = new ConnectionPool(
       { clock: this.deps.clock, timers: this.deps.timers, connect: this.deps.connect, classify: this.deps.classify, stats: this.stats, inBrowser: this.deps.inBrowser ?? false },
       {
@@ -185,12 +188,14 @@ export class BenchEngine {
   async #end(): Promise<void> {
     if (this.#phase === 'done') return;
     this.#runner?.stop();
+    const sent = this.#phase !== 'connecting';
     this.#phase = 'done';
     if (this.#endTimer !== null) this.deps.timers.clearTimeout(this.#endTimer);
     this.#clearDrops();
     if (this.#reportTimer !== null) this.deps.timers.clearTimeout(this.#reportTimer);
     this.#second++;
     this.#post(true);
+    if (sent && this.#pool) await this.#runner?.leave(this.#pool.connections, LEAVE_WAIT_MS);
     await this.#pool?.closeAll();
   }
 

@@ -21,8 +21,6 @@ export interface PooledConnection {
   readonly index: number;
   readonly connection: BenchConnection;
   state: ConnectionState;
-  /** Deliveries to this connection go to the running scenario. */
-  onMeasure?: (ts: number, payload: string) => void;
   /** Called when the connection is back as a new connection (a new id, in no group). */
   onReconnected?: () => void;
 }
@@ -155,7 +153,6 @@ export class ConnectionPool {
 
   #create(index: number): PooledConnection {
     const pooled: PooledConnection = { index, connection: this.deps.connect(this.#optionsOf(index)), state: 'pending' };
-    pooled.connection.onMeasure((ts, payload) => pooled.onMeasure?.(ts, payload));
     const stats = this.deps.stats;
     const now = () => this.deps.clock.nowUs();
     pooled.connection.onClose((error) => {

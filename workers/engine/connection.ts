@@ -19,8 +19,9 @@ export interface BenchConnection {
   send(method: string, ...args: unknown[]): Promise<void>;
   /** Hub call that waits for the hub's completion. */
   invoke(method: string, ...args: unknown[]): Promise<unknown>;
-  /** Every delivery of the benchmark hub arrives as `Measure(ts, payload)`. */
-  onMeasure(handler: (ts: number, payload: string) => void): void;
+  /** Calls of the client method `method` by the hub (a profile's receive method, e.g. the bundled
+   *  contract's `Measure(ts, payload)` or a chat hub's `ReceiveMessage(user, message)`), with its arguments. */
+  on(method: string, handler: (...args: unknown[]) => void): void;
   /** Called once when the connection closes after having started (and, with reconnect, after
    *  reconnecting gave up), with the cause if any. */
   onClose(handler: (error?: Error) => void): void;

@@ -1,8 +1,11 @@
 /**
  * Runs a scenario on a worker's open connections: one open-loop schedule per sending
- * connection, and, on every connection, the accounting of what arrives (new, duplicated, too
- * old to tell, or foreign: another run's), measured from the planned send time. Warm-up messages
- * are sent and received but left out of every figure.
+ * connection, and, on every connection, the accounting of what arrives on the profile's receive
+ * method (new, duplicated, too old to tell, foreign: another run's, or unsolicited: not the
+ * tool's at all, such as a hub's welcome message or another client's chat line), measured from
+ * the planned send time the message carries. With deliver "return" the reception is the
+ * invocation's completion, at the sender. Warm-up messages are sent and received but left out
+ * of every figure.
  *
  * A slot plans what the configuration says (every configured receiver, SendSpec.recipients),
  * whatever opened or joined: the receivers absent at "go" are counted as never sent for
@@ -11,7 +14,7 @@
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import { instanceOf, type NotSentReason, type GoMessage } from '../../core/run/index.ts';
-import { parsePayloadHeader, PayloadBuilder } from './payload.ts';
+import { PayloadBuilder, readPayloadHeader, type HeaderNumbers } from './payload.ts';
 import { ReceptionLedger } from './reception-ledger.ts';
 import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts';
 import type { PooledConnection } from './connection-pool.ts';
@@ -56,24 +59,34 @@ export class ScenarioRunner {
   /** Before "go" the warm-up's end is unknown, but anything that arrives then is from the very
    *  start of the sends: warm-up if there is one. */
   #warmupEndUs: number;
-  /** Encoded size of one delivery, Measure(ts, payload): the same for every message of a run. */
+  /** Encoded size of one delivery, estimated once for every message of a run: the message at its
+   *  argument of the receive method, a number of a timestamp's size before it (the bundled
+   *  contract's Measure(ts, payload) exactly). */
   readonly #deliveryBytes: number;
   /** Receptions per hub instance that each sender's slots plan, with several instances. */
   readonly #perInstance = new Map<SendSpec, number[]>();
+  /** The numbers of the header being read: one object, reused for every received message. */
+  readonly #header: HeaderNumbers = { sender: 0, seq: 0, sendLagUs: 0, plannedUs: 0 };
+  /** Each connection's ledger, for receptions at the sender (deliver "return"). */
+  readonly #ledgers = new Map<PooledConnection, ReceptionLedger>();
 
   constructor(private readonly ctx: RunnerContext, private readonly scenario: Scenario) {
     this.#payload = new PayloadBuilder(ctx.messageBytes, ctx.runId);
     this.#intervalUs = ctx.sendIntervalMs * 1_000;
     this.#warmupEndUs = ctx.warmupSec > 0 ? Infinity : -Infinity;
-    this.#deliveryBytes = ctx.encodedBytes('Measure', [sampleTs(), this.#payload.build({ sender: 0, seq: 0, sendLagUs: 0 })]);
+    const sample = this.#payload.build({ sender: 0, seq: 0, sendLagUs: 0, plannedUs: sampleTs() });
+    const receive = scenario.profile.receive;
+    this.#deliveryBytes = receive ? ctx.encodedBytes(receive.method, deliverySample(receive.arg, sample)) : ctx.encodedBytes(scenario.profile.send.method, [sample]);
   }
 
-  /** Receiving starts now (before "go"), so nothing that arrives early is missed. */
+  /** Receiving starts now (before "go" and before connecting), so nothing that arrives early is missed. */
   listen(connections: readonly PooledConnection[]): void {
+    const receive = this.scenario.receive;
     for (const pooled of connections) {
       const ledger = new ReceptionLedger();
-      const instance = this.ctx.instances ? instanceOf(pooled.index, this.ctx.instances.count) : 0;
-      pooled.onMeasure = (ts, payload) => this.#receive(ledger, ts, payload, instance);
+      const instance = this.#instanceOf(pooled);
+      this.#ledgers.set(pooled, ledger);
+      if (receive) pooled.connection.on(receive.method, (...args) => this.#receive(ledger, receive.read(args), instance));
     }
   }
 
@@ -85,7 +98,7 @@ export class ScenarioRunner {
       const spec = this.scenario.sendSpec(pooled, localIndex, go);
       if (!spec) return;
       if (this.ctx.instances) this.#perInstance.set(spec, this.ctx.instances.recipients(pooled.index, localIndex, go));
-      const sendBytes = this.ctx.encodedBytes(spec.method, spec.args(sampleTs(), this.#payload.build({ sender: pooled.index, seq: 0, sendLagUs: 0 })));
+      const sendBytes = this.ctx.encodedBytes(spec.method, spec.args(sampleTs(), this.#payload.build({ sender: pooled.index, seq: 0, sendLagUs: 0, plannedUs: sampleTs() })));
       // Spreading first sends across the interval keeps the hub's load even instead of in bursts.
       const offsetUs = (pooled.index / this.ctx.totalConnections) * this.#intervalUs;
       const unwritten: Unwritten = { count: 0, written: () => unwritten.count-- };
@@ -146,17 +159,27 @@ export class ScenarioRunner {
       stats.recordBackedUp();
       return;
     }
-    const payload = this.#payload.build({ sender: pooled.index, seq, sendLagUs });
+    const timeUs = Math.round(plannedUs);
+    const payload = this.#payload.build({ sender: pooled.index, seq, sendLagUs, plannedUs: timeUs });
     if (measured) stats.recordSend(sendLagUs, this.#intervalUs, sendBytes);
     unwritten.count++;
+    const failed = (error: unknown) => {
+      unwritten.count--;
+      // Never written (or, invoked, refused by the hub): nothing of it can arrive.
+      this.#notSent(measured, plannedUs, 'writeFailed', spec);
+      stats.recordError('send', `${spec.method} ${spec.awaitsReturn ? 'failed' : 'could not be sent'}: ${error instanceof Error ? error.message : String(error)}`);
+    };
+    if (spec.awaitsReturn) {
+      // Until it completes the call is unwritten too: at most MAX_UNWRITTEN_SENDS in flight.
+      pooled.connection.invoke(spec.method, ...spec.args(timeUs, payload)).then((value) => {
+        unwritten.count--;
+        this.#returned(pooled, value, seq, timeUs, sendLagUs);
+      }, failed);
+      return;
+    }
     // One reaction per send (the success path's function is the connection's own): this runs
     // thousands of times a second.
-    pooled.connection.send(spec.method, ...spec.args(Math.round(plannedUs), payload)).then(unwritten.written, (error: unknown) => {
-      unwritten.count--;
-      // Never written: nothing of it can arrive.
-      this.#notSent(measured, plannedUs, 'writeFailed', spec);
-      stats.recordError('send', `${spec.method} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    pooled.connection.send(spec.method, ...spec.args(timeUs, payload)).then(unwritten.written, failed);
   }
 
   /** Receivers measure by the planned time as it travels (whole µs): the sender decides with the
@@ -177,25 +200,36 @@ export class ScenarioRunner {
   }
 
   /**
-   * Calls the scenario's hub method once (on the first open connection) and says plainly when the
-   * hub does not have it. Returns null when the hub accepted the call (or no connection is open
-   * to ask), else why it refused, worded for people: the run cannot measure anything then.
+   * Calls the profile's methods once (its join, then its send, on the first open connection) and
+   * says plainly when the hub does not have one. Returns null when the hub accepted the calls (or
+   * no connection is open to ask), else why it refused, naming the method, worded for people:
+   * the run cannot measure anything then.
    */
   async probe(connections: readonly PooledConnection[], endpointUrl: string): Promise<string | null> {
     const first = connections.find((c) => c.state === 'open');
     if (!first) return null;
-    const { method, args } = this.scenario.probe(first);
-    try {
-      await first.connection.invoke(method, ...args);
-      return null;
-    } catch (error) {
-      // The client's messages often end with a full stop already ("Method does not exist."): one is enough.
-      const said = (error instanceof Error ? error.message : String(error)).replace(/\.+\s*$/, '');
-      const refusal = `The hub at ${endpointUrl} did not accept ${method}(…): ${said}. ` +
-        'This tool needs the benchmark contract (Echo, Broadcast, GroupBroadcast, SendToConnection, JoinGroup, LeaveGroup, delivering Measure(ts, payload)): point the endpoint at the hub-sample or a hub with the same methods.';
-      this.ctx.stats.recordError('protocol', refusal);
-      return refusal;
+    // The header alone: a probe checks the method, and must not meet the hub's size limit before the run does.
+    const probeMessage = new PayloadBuilder(0, this.ctx.runId).build({ sender: first.index, seq: 0, sendLagUs: 0, plannedUs: PROBE_TS });
+    for (const { method, args, role } of this.scenario.probe(first)) {
+      try {
+        await first.connection.invoke(method, ...args(PROBE_TS, probeMessage));
+      } catch (error) {
+        // A join the hub ran and refused (a limit, a full room) is this connection's; prepare
+        // counts it. A call the hub could not bind (no such method, arguments that do not fit) is
+        // the profile's, and no connection would do better.
+        if (role === 'join' && !CANNOT_BIND.test(error instanceof Error ? error.message : String(error))) continue;
+        // The client's messages often end with a full stop already ("Method does not exist."): one is enough.
+        const said = (error instanceof Error ? error.message : String(error)).replace(/\.+\s*$/, '');
+        const profile = this.scenario.profile;
+        const advice = this.scenario.builtIn
+          ? 'This tool needs the benchmark contract (Echo, Broadcast, GroupBroadcast, SendToConnection, JoinGroup, LeaveGroup, delivering Measure(ts, payload)): point the endpoint at the hub-sample or a hub with the same methods, or give a hub profile that maps the scenario onto this hub\'s own methods.'
+          : `The hub profile "${profile.name}" ${role === 'join' ? 'joins' : 'sends'} with ${method}: check the hub's method names and their arguments (${method}(${profile[role]!.args.map((a) => JSON.stringify(a)).join(', ')})) against the profile.`;
+        const refusal = `The hub at ${endpointUrl} did not accept ${method}(…): ${said}. ${advice}`;
+        this.ctx.stats.recordError('protocol', refusal);
+        return refusal;
+      }
     }
+    return null;
   }
 
   /**
@@ -216,25 +250,62 @@ export class ScenarioRunner {
     }
   }
 
-  #receive(ledger: ReceptionLedger, ts: number, payload: string, instance: number): void {
+  /** The hub instance a connection is on (0 with one). */
+  #instanceOf(pooled: PooledConnection): number {
+    return this.ctx.instances ? instanceOf(pooled.index, this.ctx.instances.count) : 0;
+  }
+
+  /** A call of the receive method: its message is read in place, never kept. */
+  #receive(ledger: ReceptionLedger, message: unknown, instance: number): void {
     const nowUs = this.ctx.clock.nowUs();
-    const plannedUs = Number(ts);
-    if (plannedUs === PROBE_TS) return;
-    const header = parsePayloadHeader(payload);
-    // Another run on the same hub (or another client): never an arrival, never a duplicate.
-    if (header?.runId !== this.ctx.runId) {
-      this.ctx.stats.recordForeign();
-      return;
+    const match = readPayloadHeader(message, this.ctx.runId, this.#header);
+    // Not the tool's message at all (a welcome message, another client's line): counted apart.
+    if (match === 'none') return this.ctx.stats.recordUnsolicited();
+    // Another run on the same hub: never an arrival, never a duplicate (its probe is not even that).
+    if (match === 'foreign') return this.#header.plannedUs === PROBE_TS ? undefined : this.ctx.stats.recordForeign();
+    this.#arrived(ledger, this.#header.sender, this.#header.seq, this.#header.plannedUs, this.#header.sendLagUs, nowUs, instance);
+  }
+
+  /** A "return" call completed: its value is the reception, when it is the message sent (a
+   *  string that is not is counted as unsolicited, and the reception stays missing). */
+  #returned(pooled: PooledConnection, value: unknown, seq: number, plannedUs: number, sendLagUs: number): void {
+    const nowUs = this.ctx.clock.nowUs();
+    if (typeof value === 'string') {
+      const header = this.#header;
+      if (readPayloadHeader(value, this.ctx.runId, header) !== 'ours' || header.sender !== pooled.index || header.seq !== seq) return this.ctx.stats.recordUnsolicited();
     }
-    if (plannedUs < this.#warmupEndUs) return;
-    const outcome = ledger.record(header.sender, header.seq);
+    this.#arrived(this.#ledgers.get(pooled)!, pooled.index, seq, plannedUs, sendLagUs, nowUs, this.#instanceOf(pooled));
+  }
+
+  #arrived(ledger: ReceptionLedger, sender: number, seq: number, plannedUs: number, sendLagUs: number, nowUs: number, instance: number): void {
+    if (plannedUs === PROBE_TS || plannedUs < this.#warmupEndUs) return;
+    const outcome = ledger.record(sender, seq);
     if (outcome === 'duplicate') this.ctx.stats.recordDuplicate();
     else if (outcome === 'stale') this.ctx.stats.recordStale();
-    else {
-      this.ctx.stats.recordReceive(plannedUs, nowUs, header.sendLagUs, this.#deliveryBytes, instance);
-    }
+    else this.ctx.stats.recordReceive(plannedUs, nowUs, sendLagUs, this.#deliveryBytes, instance);
+  }
+
+  /** The profile's leave on every open connection, waited for at most `waitMs`. */
+  async leave(connections: readonly PooledConnection[], waitMs: number): Promise<void> {
+    if (!this.scenario.leave) return;
+    let timer: unknown = null;
+    await Promise.race([this.scenario.leave(connections), new Promise<void>((resolve) => (timer = this.ctx.timers.setTimeout(() => resolve(), waitMs)))]);
+    this.ctx.timers.clearTimeout(timer);
   }
 }
+
+/** A delivery's arguments for sizing: the message at its argument (or inside an object there),
+ *  a timestamp-sized number before it. */
+function deliverySample(arg: number | string, message: string): unknown[] {
+  const [index, ...keys] = String(arg).split('.');
+  const inner = keys.reduceRight<unknown>((value, key) => ({ [key]: value }), message);
+  return [...new Array<number>(Number(index)).fill(sampleTs()), inner];
+}
+
+/** How the SignalR server answers a call it cannot bind to a hub method ("Failed to invoke 'X'
+ *  due to an error on the server. HubException: Method does not exist."), unlike a method that
+ *  ran and threw ("An unexpected error occurred invoking 'X' on the server."). */
+const CANNOT_BIND = /Failed to invoke/;
 
 /** A timestamp of today's size (16 digits), for sizing encoded messages. */
 function sampleTs(): number {

@@ -147,9 +147,15 @@ export class WorkerStats {
     this.totals.stale++;
   }
 
-  /** A Measure message of another run (or another client) on the same hub. */
+  /** A message of another run on the same hub: the tool's header with another run id. */
   recordForeign(): void {
     this.totals.foreign++;
+  }
+
+  /** A call of the receive method that is not the tool's message (no header: a hub's welcome
+   *  message, another client's chat line), or a return value that is not the message sent. */
+  recordUnsolicited(): void {
+    this.totals.unsolicited++;
   }
 
   recordConnected(connectUs: number): void {

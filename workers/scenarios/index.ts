@@ -1,22 +1,20 @@
-/** The scenario of a run, by name. */
-import type { ScenarioName, ScenarioPlan } from '../../core/run/index.ts';
-import { broadcast } from './broadcast.ts';
-import { echo } from './echo.ts';
-import { group } from './group.ts';
+/** The scenario of a run: its hub profile (its own, or the bundled contract's built-in one) on its plan. */
+import type { ScenarioPlan, StartMessage } from '../../core/run/index.ts';
+import { credentialsFor } from '../../core/run/index.ts';
+import { BUILT_IN_PROFILES, profileOfRun, tokenUser } from '../../core/profiles/index.ts';
+import { profileScenario } from './profile-scenario.ts';
 import type { Scenario } from './scenario.ts';
-import { sendToConnection } from './send-to-connection.ts';
 
-/** @param connections configured connections of the run; @param runId the run's id (core/run/id.ts). */
-export function createScenario(name: ScenarioName, plan: ScenarioPlan, connections: number, runId: string): Scenario {
-  switch (name) {
-    case 'echo':
-      return echo();
-    case 'broadcast':
-      return broadcast(plan, connections);
-    case 'smallGroup':
-    case 'bigGroup':
-      return group(plan, runId);
-    case 'sendToConnection':
-      return sendToConnection();
-  }
+/** @param start the worker's start message (configuration, run id, credentials); @param plan its plan. */
+export function createScenario(start: Pick<StartMessage, 'config' | 'runId' | 'credentials'>, plan: ScenarioPlan): Scenario {
+  const { config } = start;
+  const profile = profileOfRun(config);
+  return profileScenario({
+    profile,
+    builtIn: profile === BUILT_IN_PROFILES[config.scenario],
+    plan,
+    connections: config.connections,
+    runId: start.runId,
+    userOf: (index) => tokenUser(credentialsFor(start.credentials, index)?.accessToken ?? null),
+  });
 }

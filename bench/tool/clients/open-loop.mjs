@@ -91,7 +91,7 @@ class EchoLoad {
         if (sendLagUs > this.intervalUs) this.totals.missedSlots++;
       }
       try {
-        conn.send(Math.round(plannedUs), this.payload.build({ sender: index, seq, sendLagUs }));
+        conn.send(Math.round(plannedUs), this.payload.build({ sender: index, seq, sendLagUs, plannedUs: Math.round(plannedUs) }));
       } catch {
         this.totals.sendErrors++;
       }

@@ -37,7 +37,7 @@ export function serve({ connect, echo, close }) {
           stats.sent++;
           if (lagUs > intervalUs) stats.missedSlots++;
         }
-        echo(connection, Math.round(plannedUs), payload.build({ sender: index, seq, sendLagUs: lagUs }));
+        echo(connection, Math.round(plannedUs), payload.build({ sender: index, seq, sendLagUs: lagUs, plannedUs: Math.round(plannedUs) }));
       }).start();
     }
     // The engine's drain: while messages still arrive, up to the cap.
