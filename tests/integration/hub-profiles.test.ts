@@ -101,17 +101,21 @@ describe('the examples in profiles/ against hubs of their shape', () => {
 });
 
 describe('a profile that does not fit the hub', () => {
-  it('a method the hub lacks: exit 3 in seconds, naming it; a receive method never called: failed, naming it', async () => {
+  it('a send or join method the hub lacks: exit 3 in seconds, naming it; a receive method never called: failed, naming it', async () => {
     const misnamed = path.join(dir, 'misnamed.json');
     await writeFile(misnamed, JSON.stringify({ name: 'chat, misnamed', send: { method: 'SendMessage', args: ['bench-{connection}', '{message}'] }, receive: { method: 'MessageReceived', arg: 1 }, deliver: 'all' }));
     const neverJson = path.join(dir, 'never-called.json');
-    const [missing, neverCalled] = await Promise.all([
+    const [missing, missingJoin, neverCalled] = await Promise.all([
       liveBench(['--endpoint', `${hub.httpUrl}/requesthub`, '--hub-profile', 'profiles/chat-all.json', '--connections', '2', '--duration', '60', '--quiet']),
+      liveBench(['--endpoint', `${hub.httpUrl}/requesthub`, '--hub-profile', 'profiles/chat-rooms.json', '--connections', '10', '--duration', '60', '--quiet']),
       liveBench(['--endpoint', `${hub.httpUrl}/chathub`, '--hub-profile', misnamed, '--connections', '2', '--interval-ms', '500', '--duration', '1', '--workers', '1', '--quiet', '--json', neverJson]),
     ]);
     expect(missing.code).toBe(3);
     expect(missing.elapsedMs).toBeLessThan(15_000);
     expect(missing.stderr).toMatch(/did not accept SendMessage\(…\): .*Method does not exist\. The hub profile "chat: SendMessage to all" sends with SendMessage/);
+    expect(missingJoin.code).toBe(3);
+    expect(missingJoin.elapsedMs).toBeLessThan(15_000);
+    expect(missingJoin.stderr).toMatch(/did not accept JoinRoom\(…\): .*Method does not exist\. The hub profile "chat rooms" joins with JoinRoom/);
     expect(neverCalled.code).toBe(1);
     expect(neverCalled.stderr).toContain('the run failed: the hub never called MessageReceived: 4 messages were sent and none came back on it');
     const result = parseRunResult(await readFile(neverJson, 'utf8'));
