@@ -287,7 +287,6 @@ const SINGLE_RUN_ONLY = [
 ] as const;
 
 /** How the capacity settings' messages start for each required option (said once, as missing). */
-const MISSING_WORDS = { ramp: 'Ramp must', start: 'Ramp start ', step: 'Ramp step ', max: 'Ramp maximum ' } as const;
 
 /** The capacity search's settings, with every problem added to `errors`; null without --find-capacity. */
 function capacityOptions(v: Record<string, string | boolean | string[] | undefined>, base: RunConfig | null, errors: string[]): CapacitySettings | null {
@@ -305,8 +304,9 @@ function capacityOptions(v: Record<string, string | boolean | string[] | undefin
   // Without a valid base the steps cannot be checked, but the ramp's own numbers still can.
   const checked = validateCapacitySettings({ ramp: v.ramp, start: v.start, step: v.step, max: v.max, stepSec: v['step-duration'], settleSec: v.settle, bisectSteps: v.bisect }, base ?? { ...DEFAULTS, endpointUrl: 'http://127.0.0.1/' });
   if (!checked.ok) {
-    const missing = Object.entries(MISSING_WORDS).filter(([name]) => v[name] === undefined).map(([, words]) => words);
-    errors.push(...checked.errors.filter((e) => !missing.some((words) => e.startsWith(words)) && (base !== null || !/^(At |A rate of )/.test(e))));
+    // A setting not given is said once above ("needs --ramp"), and steps cannot be checked without a valid base.
+    const missing = new Set<string>((['ramp', 'start', 'step', 'max'] as const).filter((name) => v[name] === undefined));
+    errors.push(...checked.problems.filter((p) => !missing.has(p.field) && (base !== null || p.field !== 'steps')).map((p) => p.message));
     return null;
   }
   return base && !errors.length ? checked.settings : null;

@@ -36,7 +36,19 @@ const MIN_INTERVAL_MS = 10;
 /** Each step drains for at most this long: a step's late messages are judged, not waited for forever. */
 export const STEP_DRAIN_SEC = 10;
 
-export type CapacityValidation = { ok: true; settings: CapacitySettings } | { ok: false; errors: string[] };
+/** A problem with the search's settings and what it is about: one of the settings, `base` (the
+ *  run the steps are made of) or `steps` (a step's run that the engine would refuse). */
+export interface CapacityProblem {
+  field: keyof CapacitySettings | 'base' | 'steps';
+  message: string;
+}
+
+/** `errors` are the problems' messages, in order. */
+export type CapacityValidation = { ok: true; settings: CapacitySettings } | { ok: false; errors: string[]; problems: CapacityProblem[] };
+
+function refused(problems: CapacityProblem[]): CapacityValidation {
+  return { ok: false, errors: problems.map((problem) => problem.message), problems };
+}
 
 interface NumberRule {
   key: keyof Omit<CapacitySettings, 'ramp'>;
@@ -60,35 +72,35 @@ const RULES: NumberRule[] = [
  * Numbers may arrive as strings (form fields, command lines).
  */
 export function validateCapacitySettings(input: Partial<Record<keyof CapacitySettings, unknown>>, base: RunConfig): CapacityValidation {
-  const errors: string[] = [];
+  const errors: CapacityProblem[] = [];
   const settings: CapacitySettings = { ramp: 'rate', start: 0, step: 0, max: 0, ...CAPACITY_DEFAULTS };
   const ramp = input.ramp;
   if ((RAMPS as readonly unknown[]).includes(ramp)) settings.ramp = ramp as RampKind;
-  else errors.push(`Ramp must be ${RAMPS.join(' or ')}, but is ${describe(ramp)}. Use connections to add connections per step, rate to raise the send rate of a fixed connection count.`);
+  else errors.push({ field: 'ramp', message: `Ramp must be ${RAMPS.join(' or ')}, but is ${describe(ramp)}. Use connections to add connections per step, rate to raise the send rate of a fixed connection count.` });
   for (const rule of RULES) {
     const raw = input[rule.key] ?? (CAPACITY_DEFAULTS as Record<string, number>)[rule.key];
     const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < rule.min || value > rule.max) {
-      errors.push(`${rule.label} (${rule.hint}) must be a whole number from ${rule.min.toLocaleString('en-US')} to ${rule.max.toLocaleString('en-US')}, but is ${describe(raw)}.`);
+      errors.push({ field: rule.key, message: `${rule.label} (${rule.hint}) must be a whole number from ${rule.min.toLocaleString('en-US')} to ${rule.max.toLocaleString('en-US')}, but is ${describe(raw)}.` });
     } else {
       settings[rule.key] = value;
     }
   }
-  if (errors.length > 0) return { ok: false, errors };
-  if (settings.start > settings.max) errors.push(`Ramp start (${settings.start}) is above the maximum (${settings.max}): lower the start or raise the maximum.`);
+  if (errors.length > 0) return refused(errors);
+  if (settings.start > settings.max) errors.push({ field: 'start', message: `Ramp start (${settings.start}) is above the maximum (${settings.max}): lower the start or raise the maximum.` });
   // A drop the search planned would break its step, and the search would call that the service's limit.
-  if (base.dropAtSec !== null) errors.push(`A capacity search cannot plan drops (Drop at ${base.dropAtSec} s): each step would break by the drop it planned, and the search would call that the service's capacity. Remove the drop (--drop-at), or measure drops with a single run.`);
-  if (settings.settleSec >= settings.stepSec) errors.push(`Settle (${settings.settleSec} s) must be shorter than the step duration (${settings.stepSec} s): nothing would be judged. Lower the settle or lengthen the steps.`);
-  if (errors.length > 0) return { ok: false, errors };
+  if (base.dropAtSec !== null) errors.push({ field: 'base', message: `A capacity search cannot plan drops (Drop at ${base.dropAtSec} s): each step would break by the drop it planned, and the search would call that the service's capacity. Remove the drop (--drop-at), or measure drops with a single run.` });
+  if (settings.settleSec >= settings.stepSec) errors.push({ field: 'settleSec', message: `Settle (${settings.settleSec} s) must be shorter than the step duration (${settings.stepSec} s): nothing would be judged. Lower the settle or lengthen the steps.` });
+  if (errors.length > 0) return refused(errors);
   // The first and the last step must be runs the engine accepts; every step between lies within them.
   const seen = new Set<string>();
   for (const load of [settings.start, settings.max]) {
     for (const error of stepConfigErrors(base, settings, load)) {
-      if (!seen.has(error)) errors.push(error);
+      if (!seen.has(error)) errors.push({ field: 'steps', message: error });
       seen.add(error);
     }
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
+  return errors.length > 0 ? refused(errors) : { ok: true, settings };
 }
 
 function stepConfigErrors(base: RunConfig, settings: CapacitySettings, load: number): string[] {

@@ -112,28 +112,35 @@ export function retryDelayMs(policy: ReconnectPolicyName, previousRetryCount: nu
   }
 }
 
+/** A drop setting that cannot work, and the run setting it is about. */
+export interface DropProblem {
+  field: 'dropAtSec' | 'dropEverySec' | 'reconnect' | 'statefulReconnect';
+  message: string;
+}
+
 /** Problems with the drop fields, each saying what to do; empty when they are fine. */
-export function dropProblems(settings: DropSettings, run: { durationSec: number; warmupSec?: number; reconnect: boolean; transport: string }): string[] {
-  const problems: string[] = [];
+
+export function dropProblems(settings: DropSettings, run: { durationSec: number; warmupSec?: number; reconnect: boolean; transport: string }): DropProblem[] {
+  const problems: DropProblem[] = [];
   if (settings.dropAtSec === null) {
-    if (settings.dropEverySec !== null) problems.push('Drop every needs a first drop: set Drop at (the second of the sends at which connections drop) too.');
+    if (settings.dropEverySec !== null) problems.push({ field: 'dropEverySec', message: 'Drop every needs a first drop: set Drop at (the second of the sends at which connections drop) too.' });
   } else {
     if (settings.dropAtSec >= run.durationSec) {
-      problems.push(`Drop at (${settings.dropAtSec} s) must be within the sends (duration ${run.durationSec} s): nothing would be dropped. Lower it or lengthen the run.`);
+      problems.push({ field: 'dropAtSec', message: `Drop at (${settings.dropAtSec} s) must be within the sends (duration ${run.durationSec} s): nothing would be dropped. Lower it or lengthen the run.` });
     } else if (settings.dropAtSec < (run.warmupSec ?? 0)) {
       // The warm-up's messages are left out of every figure: a drop there would cost nothing the
       // verdict sees, and the run would pass while connections were lost and sends never went out.
-      problems.push(`Drop at (${settings.dropAtSec} s) falls inside the warm-up (${run.warmupSec} s), whose messages are left out of every figure: the drop's cost would not be counted. Set Drop at to ${run.warmupSec} s or later, or shorten the warm-up.`);
+      problems.push({ field: 'dropAtSec', message: `Drop at (${settings.dropAtSec} s) falls inside the warm-up (${run.warmupSec} s), whose messages are left out of every figure: the drop's cost would not be counted. Set Drop at to ${run.warmupSec} s or later, or shorten the warm-up.` });
     }
     if (!run.reconnect) {
-      problems.push('A planned drop needs Reconnect on: without it no dropped connection comes back, and nothing about reconnecting can be measured. Turn Reconnect on (--reconnect).');
+      problems.push({ field: 'reconnect', message: 'A planned drop needs Reconnect on: without it no dropped connection comes back, and nothing about reconnecting can be measured. Turn Reconnect on (--reconnect).' });
     }
   }
   if (settings.statefulReconnect && run.transport !== 'WebSockets') {
-    problems.push(`Stateful reconnect works over WebSockets only (the SignalR client ignores it for ${run.transport}). Choose WebSockets, or turn stateful reconnect off.`);
+    problems.push({ field: 'statefulReconnect', message: `Stateful reconnect works over WebSockets only (the SignalR client ignores it for ${run.transport}). Choose WebSockets, or turn stateful reconnect off.` });
   }
   if (settings.statefulReconnect && !run.reconnect) {
-    problems.push('Stateful reconnect needs Reconnect on: a drop it cannot bridge falls back to an ordinary reconnect. Turn Reconnect on (--reconnect).');
+    problems.push({ field: 'statefulReconnect', message: 'Stateful reconnect needs Reconnect on: a drop it cannot bridge falls back to an ordinary reconnect. Turn Reconnect on (--reconnect).' });
   }
   return problems;
 }

@@ -127,18 +127,32 @@ const OPTIONAL_LABELS: Record<(typeof OPTIONAL_COUNTS)[number], string> = {
   groupCount: 'Group count',
 };
 
-export type ValidationResult = { ok: true; config: RunConfig } | { ok: false; errors: string[] };
+/** One thing wrong with a configuration: what to say, and the fields it is about, so a form can
+ *  outline them and the checks that depend on a field can tell without reading the wording. */
+export interface ConfigProblem {
+  fields: (keyof RunConfig)[];
+  message: string;
+}
+
+/** `errors` are the problems' messages, in order: what every caller that only says them reads. */
+export type ValidationResult = { ok: true; config: RunConfig } | { ok: false; errors: string[]; problems: ConfigProblem[] };
+
+/** Fields the scenario's plan is computed from: the plan is checked only once they are valid. */
+const PLAN_FIELDS: readonly (keyof RunConfig)[] = ['connections', 'senders', 'groupSize', 'groupCount', 'scenario'];
 
 /**
  * Checks every field and reports every problem at once, each saying what is wrong and what to do.
  * Numbers may arrive as strings (form fields, query strings, command lines).
  */
 export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown>>): ValidationResult {
-  const errors: string[] = [];
+  const problems: ConfigProblem[] = [];
+  const fail = (fields: keyof RunConfig | (keyof RunConfig)[], ...messages: string[]) => {
+    for (const message of messages) problems.push({ fields: Array.isArray(fields) ? fields : [fields], message });
+  };
   const config: RunConfig = { ...DEFAULTS, endpointUrl: '' };
 
   const endpoints = readEndpoints(input.endpointUrls ?? input.endpointUrl);
-  if (endpoints.errors.length > 0) errors.push(...endpoints.errors);
+  if (endpoints.errors.length > 0) fail('endpointUrl', ...endpoints.errors);
   else {
     config.endpointUrl = endpoints.urls[0]!;
     if (endpoints.urls.length > 1) config.endpointUrls = endpoints.urls;
@@ -147,33 +161,34 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
   const reconnect = input.reconnect ?? DEFAULTS.reconnect;
   if (reconnect === true || reconnect === 'true' || reconnect === 'on') config.reconnect = true;
   else if (reconnect === false || reconnect === 'false' || reconnect === '') config.reconnect = false;
-  else errors.push(`Reconnect must be true or false, but is "${String(reconnect)}".`);
+  else fail('reconnect', `Reconnect must be true or false, but is "${String(reconnect)}".`);
 
-  errors.push(...readDropFields(input, config));
+  problems.push(...readDropFields(input, config));
 
   const profile = readHubProfile(input.hubProfile);
   if (profile.ok) config.hubProfile = profile.profile;
-  else errors.push(...profile.errors.map((error) => `Hub profile: ${error}`));
+  else fail('hubProfile', ...profile.errors.map((error) => `Hub profile: ${error}`));
   const noScenario = input.scenario === undefined || input.scenario === null || input.scenario === '';
   const scenario = noScenario ? (config.hubProfile ? defaultShape(config.hubProfile.deliver) : DEFAULTS.scenario) : input.scenario;
   if ((SCENARIOS as readonly unknown[]).includes(scenario)) {
     config.scenario = scenario as ScenarioName;
-    if (config.hubProfile) errors.push(...shapeProblems(config.hubProfile, config.scenario));
-  } else errors.push(`Scenario must be one of ${SCENARIOS.join(', ')}, but is "${String(scenario)}".`);
+    if (config.hubProfile) fail('scenario', ...shapeProblems(config.hubProfile, config.scenario));
+  } else fail('scenario', `Scenario must be one of ${SCENARIOS.join(', ')}, but is "${String(scenario)}".`);
 
   const transport = input.transport ?? DEFAULTS.transport;
   if ((TRANSPORTS as readonly unknown[]).includes(transport)) config.transport = transport as TransportName;
-  else errors.push(`Transport must be one of ${TRANSPORTS.join(', ')}, but is "${String(transport)}".`);
+  else fail('transport', `Transport must be one of ${TRANSPORTS.join(', ')}, but is "${String(transport)}".`);
 
   const protocol = input.protocol ?? DEFAULTS.protocol;
   if ((PROTOCOLS as readonly unknown[]).includes(protocol)) config.protocol = protocol as ProtocolName;
-  else errors.push(`Protocol must be one of ${PROTOCOLS.join(', ')}, but is "${String(protocol)}".`);
+  else fail('protocol', `Protocol must be one of ${PROTOCOLS.join(', ')}, but is "${String(protocol)}".`);
 
   for (const rule of WHOLE_NUMBER_RULES) {
     const raw = input[rule.key] ?? DEFAULTS[rule.key as keyof typeof DEFAULTS];
     const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < rule.min || value > rule.max) {
-      errors.push(
+      fail(
+        rule.key,
         `${rule.label} must be a whole number from ${fmt(rule.min)} to ${fmt(rule.max)}${rule.unit}, ` +
           `but is ${describe(raw)}. ${rule.hint}`,
       );
@@ -186,34 +201,36 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
     if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) continue;
     const value = typeof raw === 'string' ? Number(raw) : raw;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 100_000) {
-      errors.push(`${OPTIONAL_LABELS[key]} must be a whole number from 1 to 100,000, or empty for the scenario's default, but is ${describe(raw)}.`);
+      fail(key, `${OPTIONAL_LABELS[key]} must be a whole number from 1 to 100,000, or empty for the scenario's default, but is ${describe(raw)}.`);
     } else {
       config[key] = value;
     }
   }
-  if (config.warmupSec >= config.durationSec && errors.length === 0) {
-    errors.push(`Warm-up (${config.warmupSec} s) must be shorter than the duration (${config.durationSec} s): nothing would be measured. Lower the warm-up or lengthen the run.`);
+  if (config.warmupSec >= config.durationSec && problems.length === 0) {
+    fail(['warmupSec', 'durationSec'], `Warm-up (${config.warmupSec} s) must be shorter than the duration (${config.durationSec} s): nothing would be measured. Lower the warm-up or lengthen the run.`);
   }
   if (config.transport === 'ServerSentEvents' && config.protocol === 'messagepack') {
-    errors.push(
+    fail(
+      ['transport', 'protocol'],
       'Server-Sent Events carry text only, so SignalR cannot send MessagePack (binary) over them. ' +
         'Choose JSON with Server-Sent Events, or WebSockets or Long Polling with MessagePack.',
     );
   }
-  if (errors.length === 0) errors.push(...dropProblems(config, config));
-  if (errors.length === 0 && config.workers > config.connections) {
-    errors.push(
+  if (problems.length === 0) for (const drop of dropProblems(config, config)) fail(drop.field, drop.message);
+  if (problems.length === 0 && config.workers > config.connections) {
+    fail(
+      ['workers', 'connections'],
       `Workers (${config.workers}) must not outnumber connections (${config.connections}): ` +
         'each worker needs at least one connection. Lower the workers or raise the connections.',
     );
   }
   // Group and sender problems are listed along with the others, once the counts they depend on are valid.
-  const countsValid = !errors.some((e) => /^(Connections|Senders|Group size|Group count|Scenario) /.test(e));
+  const countsValid = !problems.some((problem) => problem.fields.some((field) => PLAN_FIELDS.includes(field)));
   if (countsValid) {
     const planned = planScenario(config);
-    if (!planned.ok) errors.push(...planned.errors);
+    if (!planned.ok) for (const problem of planned.problems) fail(problem.fields, problem.message);
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
+  return problems.length > 0 ? { ok: false, errors: problems.map((problem) => problem.message), problems } : { ok: true, config };
 }
 
 /** The run's hub profile: an object (a kept run, a worker's start) or its JSON text (a form, a
@@ -224,14 +241,14 @@ function readHubProfile(raw: unknown): { ok: true; profile: HubProfile | null } 
 }
 
 /** Reads the drop fields into `config`; returns what is wrong with them. */
-function readDropFields(input: Partial<Record<keyof RunConfig, unknown>>, config: RunConfig): string[] {
-  const errors: string[] = [];
+function readDropFields(input: Partial<Record<keyof RunConfig, unknown>>, config: RunConfig): ConfigProblem[] {
+  const errors: ConfigProblem[] = [];
   const optionalWhole = (key: 'dropAtSec' | 'dropEverySec', label: string, min: number, hint: string) => {
     const raw = input[key];
     if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return;
     const value = typeof raw === 'string' ? Number(raw) : raw;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > 86_400) {
-      errors.push(`${label} must be a whole number of seconds from ${min} to 86,400, or empty for ${hint}, but is ${describe(raw)}.`);
+      errors.push({ fields: [key], message: `${label} must be a whole number of seconds from ${min} to 86,400, or empty for ${hint}, but is ${describe(raw)}.` });
     } else config[key] = value;
   };
   optionalWhole('dropAtSec', 'Drop at', 0, 'no drop');
@@ -239,18 +256,18 @@ function readDropFields(input: Partial<Record<keyof RunConfig, unknown>>, config
   const share = input.dropSharePercent ?? DEFAULTS.dropSharePercent;
   const shareValue = typeof share === 'string' && share.trim() !== '' ? Number(share) : share;
   if (typeof shareValue !== 'number' || !Number.isFinite(shareValue) || shareValue <= 0 || shareValue > 100) {
-    errors.push(`Drop share must be a percentage above 0 and at most 100, but is ${describe(share)}. Use 100 to drop every connection.`);
+    errors.push({ fields: ['dropSharePercent'], message: `Drop share must be a percentage above 0 and at most 100, but is ${describe(share)}. Use 100 to drop every connection.` });
   } else config.dropSharePercent = shareValue;
   const kind = input.dropKind ?? DEFAULTS.dropKind;
   if ((DROP_KINDS as readonly unknown[]).includes(kind)) config.dropKind = kind as RunConfig['dropKind'];
-  else errors.push(`Drop kind must be one of ${DROP_KINDS.join(', ')}, but is ${describe(kind)}. network cuts the client's transport; server asks the hub-sample to abort the connection.`);
+  else errors.push({ fields: ['dropKind'], message: `Drop kind must be one of ${DROP_KINDS.join(', ')}, but is ${describe(kind)}. network cuts the client's transport; server asks the hub-sample to abort the connection.` });
   const policy = input.reconnectPolicy ?? DEFAULTS.reconnectPolicy;
   if ((RECONNECT_POLICIES as readonly unknown[]).includes(policy)) config.reconnectPolicy = policy as RunConfig['reconnectPolicy'];
-  else errors.push(`Reconnect policy must be one of ${RECONNECT_POLICIES.join(', ')}, but is ${describe(policy)}.`);
+  else errors.push({ fields: ['reconnectPolicy'], message: `Reconnect policy must be one of ${RECONNECT_POLICIES.join(', ')}, but is ${describe(policy)}.` });
   const stateful = input.statefulReconnect ?? DEFAULTS.statefulReconnect;
   if (stateful === true || stateful === 'true' || stateful === 'on') config.statefulReconnect = true;
   else if (stateful === false || stateful === 'false' || stateful === '') config.statefulReconnect = false;
-  else errors.push(`Stateful reconnect must be true or false, but is ${describe(stateful)}.`);
+  else errors.push({ fields: ['statefulReconnect'], message: `Stateful reconnect must be true or false, but is ${describe(stateful)}.` });
   return errors;
 }
 

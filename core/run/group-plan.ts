@@ -68,72 +68,77 @@ export interface GroupPlan {
   sendersOf(groupIndex: number): number;
 }
 
-export type GroupPlanResult = { ok: true; plan: GroupPlan } | { ok: false; errors: string[] };
+/** A problem with the group settings and the run settings it is about (named as RunConfig names them). */
+export interface GroupProblem {
+  fields: ('connections' | 'scenario' | 'groupSize' | 'groupCount' | 'senders')[];
+  message: string;
+}
+
+export type GroupPlanResult = { ok: true; plan: GroupPlan } | { ok: false; errors: string[]; problems: GroupProblem[] };
 
 /** Checks the input, listing every problem at once, and builds the plan. */
 export function planGroups(input: GroupPlanInput): GroupPlanResult {
-  const errors: string[] = [];
+  const errors: GroupProblem[] = [];
   const { connections, preset } = input;
   const connectionsOk = isWhole(connections) && connections >= MIN_GROUP_SIZE;
   if (!connectionsOk) {
-    errors.push(
+    errors.push({ fields: ['connections'], message:
       `Connections must be a whole number of at least ${MIN_GROUP_SIZE} for a group run, but is ${describe(connections)}: ` +
-        'a group needs two members. Raise the connections.',
-    );
+        'a group needs two members. Raise the connections.' });
   }
   if (!(GROUP_PRESETS as readonly unknown[]).includes(preset)) {
-    errors.push(`Group preset must be one of ${GROUP_PRESETS.join(', ')}, but is ${describe(preset)}.`);
-    return { ok: false, errors };
+    errors.push({ fields: ['scenario'], message: `Group preset must be one of ${GROUP_PRESETS.join(', ')}, but is ${describe(preset)}.` });
+    return refused(errors);
   }
   if (preset === 'smallGroups') {
-    if (!connectionsOk) return { ok: false, errors };
+    if (!connectionsOk) return refused(errors);
     return ok(connections, connections, Math.ceil(connections / SMALL_GROUP_SIZE), connections);
   }
   if (preset === 'bigGroups') {
     const needed = BIG_GROUP_COUNT * MIN_GROUP_SIZE;
     if (connectionsOk && connections < needed) {
-      errors.push(
+      errors.push({ fields: ['connections'], message:
         `Big groups need at least ${needed} connections (${BIG_GROUP_COUNT} groups of at least ${MIN_GROUP_SIZE}), ` +
-          `but the run has ${fmt(connections)}. Raise the connections, or choose small groups.`,
-      );
+          `but the run has ${fmt(connections)}. Raise the connections, or choose small groups.` });
     }
-    if (errors.length > 0) return { ok: false, errors };
+    if (errors.length > 0) return refused(errors);
     return ok(connections, connections, BIG_GROUP_COUNT, Math.min(BIG_GROUP_MAX_SENDERS, connections));
   }
   return planCustom(input, connectionsOk, errors);
 }
 
-function planCustom(input: GroupPlanInput, connectionsOk: boolean, errors: string[]): GroupPlanResult {
+function planCustom(input: GroupPlanInput, connectionsOk: boolean, errors: GroupProblem[]): GroupPlanResult {
   const { connections, groupSize, groupCount, senders } = input;
   const sizeOk = isWhole(groupSize) && groupSize >= MIN_GROUP_SIZE;
   if (!sizeOk) {
-    errors.push(
+    errors.push({ fields: ['groupSize'], message:
       `Group size must be a whole number of at least ${MIN_GROUP_SIZE}, but is ${describe(groupSize)}: ` +
-        'a group of one only echoes its own messages.',
-    );
+        'a group of one only echoes its own messages.' });
   }
   const countOk = isWhole(groupCount) && groupCount >= 1;
-  if (!countOk) errors.push(`Group count must be a whole number of at least 1, but is ${describe(groupCount)}.`);
+  if (!countOk) errors.push({ fields: ['groupCount'], message: `Group count must be a whole number of at least 1, but is ${describe(groupCount)}.` });
   const sendersOk = isWhole(senders) && senders >= 1;
   if (!sendersOk) {
-    errors.push(`Senders must be a whole number of at least 1, but is ${describe(senders)}: without senders nothing is measured.`);
+    errors.push({ fields: ['senders'], message: `Senders must be a whole number of at least 1, but is ${describe(senders)}: without senders nothing is measured.` });
   }
-  if (!connectionsOk || !sizeOk || !countOk) return { ok: false, errors };
+  if (!connectionsOk || !sizeOk || !countOk) return refused(errors);
 
   const members = groupSize * groupCount;
   if (members > connections) {
-    errors.push(
+    errors.push({ fields: ['groupSize', 'groupCount', 'connections'], message:
       `${fmt(groupCount)} groups of ${fmt(groupSize)} need ${fmt(members)} connections, but the run has ${fmt(connections)}. ` +
-        'Lower the group size or the group count, or raise the connections.',
-    );
+        'Lower the group size or the group count, or raise the connections.' });
   } else if (sendersOk && senders > members) {
-    errors.push(
+    errors.push({ fields: ['senders'], message:
       `Senders (${fmt(senders)}) must not outnumber the group members (${fmt(members)}): only members send. ` +
-        `Lower the senders to at most ${fmt(members)}, or make the groups larger.`,
-    );
+        `Lower the senders to at most ${fmt(members)}, or make the groups larger.` });
   }
-  if (errors.length > 0 || !sendersOk) return { ok: false, errors };
+  if (errors.length > 0 || !sendersOk) return refused(errors);
   return ok(connections, members, groupCount, senders);
+}
+
+function refused(problems: GroupProblem[]): GroupPlanResult {
+  return { ok: false, errors: problems.map((problem) => problem.message), problems };
 }
 
 function ok(connections: number, members: number, groups: number, senders: number): GroupPlanResult {

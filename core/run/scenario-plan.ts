@@ -3,7 +3,7 @@
  * every worker knows its part without exchanging lists.
  */
 import { formatCount } from '../format.ts';
-import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, MIN_GROUP_SIZE, planGroups, SMALL_GROUP_SIZE } from './group-plan.ts';
+import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, MIN_GROUP_SIZE, planGroups, SMALL_GROUP_SIZE, type GroupProblem } from './group-plan.ts';
 
 /** The guide's use cases, named as in core/guide. */
 export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection'] as const;
@@ -34,16 +34,20 @@ export interface ScenarioPlan {
 /** Broadcast senders when none are given: the guide's default of 2 (it uses at most 4). */
 export const DEFAULT_BROADCAST_SENDERS = 2;
 
-export type PlanResult = { ok: true; plan: ScenarioPlan } | { ok: false; errors: string[] };
+export type PlanResult = { ok: true; plan: ScenarioPlan } | { ok: false; errors: string[]; problems: GroupProblem[] };
+
+function refused(...problems: GroupProblem[]): PlanResult {
+  return { ok: false, errors: problems.map((problem) => problem.message), problems };
+}
 
 export function planScenario(config: PlanInput): PlanResult {
   if (config.scenario === 'smallGroup' || config.scenario === 'bigGroup') return planGroupScenario(config);
   const senders = config.senders ?? defaultSenders(config.scenario, config.connections);
   if (senders > config.connections) {
-    return { ok: false, errors: [`Senders (${senders}) must not outnumber connections (${config.connections}). Lower the senders or raise the connections.`] };
+    return refused({ fields: ['senders', 'connections'], message: `Senders (${senders}) must not outnumber connections (${config.connections}). Lower the senders or raise the connections.` });
   }
   if (config.scenario === 'sendToConnection' && config.connections < 2) {
-    return { ok: false, errors: ['Send to connection needs at least 2 connections: nobody sends to itself.'] };
+    return refused({ fields: ['connections'], message: 'Send to connection needs at least 2 connections: nobody sends to itself.' });
   }
   return {
     ok: true,
@@ -72,7 +76,7 @@ function planGroupScenario(config: PlanInput): PlanResult {
   const small = config.scenario === 'smallGroup';
   const custom = config.groupSize !== null || config.groupCount !== null || config.senders !== null;
   const conflict = custom ? typedGroupConflict(config) : null;
-  if (conflict) return { ok: false, errors: [conflict] };
+  if (conflict) return refused(conflict);
   const result = custom
     ? planGroups({ connections: config.connections, preset: 'custom', ...customGroups(config, small) })
     : planGroups({ connections: config.connections, preset: small ? 'smallGroups' : 'bigGroups' });
@@ -97,17 +101,17 @@ function planGroupScenario(config: PlanInput): PlanResult {
  * numbers nobody typed. Null when the typed values fit, or when both are typed (group-plan.ts
  * then names both).
  */
-function typedGroupConflict({ connections: n, groupSize, groupCount }: PlanInput): string | null {
+function typedGroupConflict({ connections: n, groupSize, groupCount }: PlanInput): GroupProblem | null {
   const whole = (v: number | null): v is number => v !== null && Number.isInteger(v) && v >= 1;
   if (!Number.isInteger(n) || n < MIN_GROUP_SIZE) return null;
   if (groupCount === null && whole(groupSize) && groupSize >= MIN_GROUP_SIZE && groupSize > n) {
-    return `${formatCount(groupSize)} members per group but only ${formatCount(n)} connections: not one group fits. ` +
-      `Lower the group size to at most ${formatCount(n)}, or raise the connections to at least ${formatCount(groupSize)}.`;
+    return { fields: ['groupSize', 'connections'], message: `${formatCount(groupSize)} members per group but only ${formatCount(n)} connections: not one group fits. ` +
+      `Lower the group size to at most ${formatCount(n)}, or raise the connections to at least ${formatCount(groupSize)}.` };
   }
   if (groupSize === null && whole(groupCount) && groupCount * MIN_GROUP_SIZE > n) {
-    return `${formatCount(groupCount)} groups but only ${formatCount(n)} connections: each group needs at least ${MIN_GROUP_SIZE} members, ` +
+    return { fields: ['groupCount', 'connections'], message: `${formatCount(groupCount)} groups but only ${formatCount(n)} connections: each group needs at least ${MIN_GROUP_SIZE} members, ` +
       `so ${formatCount(groupCount)} groups need ${formatCount(groupCount * MIN_GROUP_SIZE)}. Lower the group count to at most ` +
-      `${formatCount(Math.floor(n / MIN_GROUP_SIZE))}, or raise the connections to at least ${formatCount(groupCount * MIN_GROUP_SIZE)}.`;
+      `${formatCount(Math.floor(n / MIN_GROUP_SIZE))}, or raise the connections to at least ${formatCount(groupCount * MIN_GROUP_SIZE)}.` };
   }
   return null;
 }

@@ -1,38 +1,24 @@
 /**
- * Which form fields a list of validation messages is about, so each can be outlined and point at
- * the messages (aria-invalid, aria-describedby). Messages start with the field's label
- * (core/run/config.ts); "advanced" is added when any folded field is at fault, to unfold it.
+ * Which form fields a list of problems is about, so each can be outlined and point at the
+ * messages (aria-invalid, aria-describedby). Each problem names its fields (core/run/config.ts
+ * ConfigProblem: the form's fields are the configuration's names); "advanced" is added when any
+ * folded field is at fault, to unfold it.
  */
-const FIELD_LABELS: [field: string, label: string][] = [
-  ['endpointUrl', 'Endpoint'],
-  ['connections', 'Connections'],
-  ['workers', 'Workers'],
-  ['messageBytes', 'Message size'],
-  ['sendIntervalMs', 'Send interval'],
-  ['durationSec', 'Duration'],
-  ['drainSec', 'Drain'],
-  ['warmupSec', 'Warm-up'],
-  ['connectConcurrency', 'Connects in flight'],
-  ['senders', 'Senders'],
-  ['groupSize', 'Group size'],
-  ['groupCount', 'Group count'],
-  ['dropAtSec', 'Drop'],
-  ['dropAtSec', 'A planned drop'],
-  ['statefulReconnect', 'Stateful reconnect'],
-  ['transport', 'Server-Sent Events carry text only'],
-  ['protocol', 'Server-Sent Events carry text only'],
-  ['connections', 'Start refused'],
-  ['hubProfile', 'Hub profile'],
-  ['hubProfile', 'Scenario '],
-];
 
-const ADVANCED = new Set(['workers', 'drainSec', 'warmupSec', 'connectConcurrency', 'senders', 'groupSize', 'groupCount', 'dropAtSec', 'statefulReconnect']);
+/** A problem the form shows: its sentence and the fields it is about (none: the form as a whole). */
+export interface FormProblem {
+  fields: readonly string[];
+  message: string;
+}
 
-export function fieldsInError(errors: readonly string[]): Set<string> {
-  const fields = new Set<string>();
-  for (const error of errors) {
-    for (const [field, label] of FIELD_LABELS) if (error.startsWith(label)) fields.add(field);
-  }
+/** Fields under Advanced (folded by default). */
+const ADVANCED = new Set([
+  'workers', 'drainSec', 'warmupSec', 'connectConcurrency', 'senders', 'groupSize', 'groupCount',
+  'reconnect', 'reconnectPolicy', 'dropAtSec', 'dropEverySec', 'dropSharePercent', 'dropKind', 'statefulReconnect',
+]);
+
+export function fieldsInError(problems: readonly FormProblem[]): Set<string> {
+  const fields = new Set(problems.flatMap((problem) => problem.fields));
   if ([...fields].some((f) => ADVANCED.has(f))) fields.add('advanced');
   return fields;
 }

@@ -64,18 +64,19 @@ describe('drop settings', () => {
   it('refuses a drop after the sends, a drop without reconnect, and stateful reconnect off WebSockets, each with what to do', () => {
     const problems = dropProblems({ ...DROP_DEFAULTS, dropAtSec: 30, statefulReconnect: true }, { durationSec: 30, reconnect: false, transport: 'LongPolling' });
     expect(problems).toHaveLength(4);
-    expect(problems[0]).toMatch(/Drop at \(30 s\) must be within the sends \(duration 30 s\).*Lower it or lengthen the run/);
-    expect(problems[1]).toMatch(/needs Reconnect on.*--reconnect/);
-    expect(problems[2]).toMatch(/WebSockets only.*LongPolling.*Choose WebSockets/);
+    expect(problems.map((p) => p.field)).toEqual(['dropAtSec', 'reconnect', 'statefulReconnect', 'statefulReconnect']);
+    expect(problems[0]!.message).toMatch(/Drop at \(30 s\) must be within the sends \(duration 30 s\).*Lower it or lengthen the run/);
+    expect(problems[1]!.message).toMatch(/needs Reconnect on.*--reconnect/);
+    expect(problems[2]!.message).toMatch(/WebSockets only.*LongPolling.*Choose WebSockets/);
     expect(dropProblems({ ...DROP_DEFAULTS, dropAtSec: 5 }, { durationSec: 30, reconnect: true, transport: 'WebSockets' })).toEqual([]);
   });
   it('refuses a drop inside the warm-up, whose cost no figure would count, and accepts one at its end', () => {
     const run = { durationSec: 10, warmupSec: 5, reconnect: true, transport: 'WebSockets' };
-    expect(dropProblems({ ...DROP_DEFAULTS, dropAtSec: 2 }, run)).toEqual(['Drop at (2 s) falls inside the warm-up (5 s), whose messages are left out of every figure: the drop\'s cost would not be counted. Set Drop at to 5 s or later, or shorten the warm-up.']);
+    expect(dropProblems({ ...DROP_DEFAULTS, dropAtSec: 2 }, run)).toEqual([{ field: 'dropAtSec', message: 'Drop at (2 s) falls inside the warm-up (5 s), whose messages are left out of every figure: the drop\'s cost would not be counted. Set Drop at to 5 s or later, or shorten the warm-up.' }]);
     expect(dropProblems({ ...DROP_DEFAULTS, dropAtSec: 5 }, run)).toEqual([]);
   });
   it('refuses a repeat without a first drop', () => {
-    expect(dropProblems({ ...DROP_DEFAULTS, dropEverySec: 5 }, { durationSec: 30, reconnect: true, transport: 'WebSockets' })[0]).toMatch(/needs a first drop/);
+    expect(dropProblems({ ...DROP_DEFAULTS, dropEverySec: 5 }, { durationSec: 30, reconnect: true, transport: 'WebSockets' })[0]).toMatchObject({ field: 'dropEverySec', message: expect.stringMatching(/needs a first drop/) });
   });
 });
 

@@ -49,6 +49,39 @@ describe('validateRunConfig', () => {
   });
 });
 
+describe('each problem names its fields', () => {
+  const problemsOf = (input: Record<string, unknown>) => {
+    const result = validateRunConfig({ endpointUrl, ...input });
+    return result.ok ? [] : result.problems;
+  };
+
+  it('one field per setting, in the order the messages are said', () => {
+    const problems = problemsOf({ endpointUrl: 'nope', connections: 0, messageBytes: 1, transport: 'Pigeon' });
+    expect(problems.map((p) => p.fields)).toEqual([['endpointUrl'], ['transport'], ['connections'], ['messageBytes']]);
+    const result = validateRunConfig({ endpointUrl: 'nope', connections: 0, messageBytes: 1, transport: 'Pigeon' });
+    expect(result.ok ? [] : result.errors).toEqual(problems.map((p) => p.message));
+  });
+
+  it('a problem of two settings names both: Server-Sent Events with MessagePack, more workers than connections', () => {
+    expect(problemsOf({ transport: 'ServerSentEvents', protocol: 'messagepack' }).map((p) => p.fields)).toEqual([['transport', 'protocol']]);
+    expect(problemsOf({ connections: 2, workers: 4 }).map((p) => p.fields)).toEqual([['workers', 'connections']]);
+  });
+
+  it('the plan is checked only when the counts it is made from are valid, whatever the wording', () => {
+    // Valid counts: the group plan's own problem is said, naming the group fields.
+    expect(problemsOf({ scenario: 'smallGroup', connections: 30, groupSize: 20, groupCount: 2 }).map((p) => p.fields)).toEqual([['groupSize', 'groupCount', 'connections']]);
+    // An invalid count: its own problem only, no plan computed from a number that is not one.
+    expect(problemsOf({ scenario: 'smallGroup', connections: 'many', groupSize: 20, groupCount: 2 }).map((p) => p.fields)).toEqual([['connections']]);
+    // An invalid setting the plan does not read: the plan is still checked beside it.
+    expect(problemsOf({ scenario: 'smallGroup', connections: 30, groupSize: 20, groupCount: 2, durationSec: 0 }).map((p) => p.fields)).toEqual([['durationSec'], ['groupSize', 'groupCount', 'connections']]);
+  });
+
+  it('drop problems name the setting to change', () => {
+    expect(problemsOf({ durationSec: 10, dropAtSec: 20, reconnect: true }).map((p) => p.fields)).toEqual([['dropAtSec']]);
+    expect(problemsOf({ durationSec: 10, dropAtSec: 5, reconnect: false }).map((p) => p.fields)).toEqual([['reconnect']]);
+  });
+});
+
 describe('defaults derived from the page and the interval', () => {
   it('points the endpoint at the hub-sample path of the serving origin', () => {
     expect(defaultEndpointUrl('https://127.0.0.1:5181')).toBe('https://127.0.0.1:5181/signalrbench');

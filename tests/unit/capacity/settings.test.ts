@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plannedSendRate, stepConfig, validateCapacitySettings } from '../../../core/capacity/settings.ts';
+import { parseCliArgs } from '../../../cli/args.ts';
 import { testConfig } from '../../support/finished-run.ts';
 
 const base = testConfig({ connections: 100, workers: 2, sendIntervalMs: 1_000 });
@@ -54,5 +55,21 @@ describe('a capacity search and planned drops', () => {
     const checked = validateCapacitySettings({ ramp: 'connections', start: 10, step: 10, max: 50 }, base);
     expect(checked.ok).toBe(false);
     expect(!checked.ok && checked.errors).toContainEqual(expect.stringMatching(/^A capacity search cannot plan drops \(Drop at 1 s\).*Remove the drop \(--drop-at\)/));
+  });
+});
+
+describe('each capacity problem names what it is about', () => {
+  it('the setting, the base run or a step, so the runner drops what it already said without reading the wording', () => {
+    const bad = validateCapacitySettings({ ramp: 'sideways', start: 0 }, base);
+    expect(bad.ok === false && bad.problems.map((p) => p.field)).toEqual(['ramp', 'start', 'step', 'max']);
+    const steps = validateCapacitySettings({ ramp: 'rate', start: 10, step: 10, max: 1_000_000 }, base);
+    expect(steps.ok === false && steps.problems.map((p) => p.field)).toEqual(['steps']);
+  });
+
+  it('the runner: a ramp setting not given is said once, as the flag it needs', () => {
+    const parsed = parseCliArgs(['--endpoint', 'http://127.0.0.1:5180/signalrbench', '--find-capacity', '--ramp', 'rate', '--start', '10']);
+    const errors = parsed.ok === false ? parsed.errors : [];
+    expect(errors).toContain('--find-capacity needs --step <n>: the ramp\'s step.');
+    expect(errors.filter((e) => /Ramp step|Ramp maximum/.test(e))).toEqual([]);
   });
 });
