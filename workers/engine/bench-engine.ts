@@ -87,6 +87,7 @@ export class BenchEngine {
       warmupSec: config.warmupSec,
       runId: message.runId,
       encodedBytes: this.deps.encodedSize(config.protocol),
+      sendersHeardBy: planned.plan.sendersHeardBy,
     }, scenario);
     this.#runner.listen(pool.connections);
     this.#watchRejoins(scenario);

@@ -44,6 +44,8 @@ export interface RunnerContext {
   runId: string;
   /** Encoded size in bytes of a hub call (method + arguments) in the run's protocol. */
   encodedBytes: (method: string, args: unknown[]) => number;
+  /** Senders a connection hears, by run-wide index (ScenarioPlan.sendersHeardBy): sizes its duplicate window. */
+  sendersHeardBy: (connectionIndex: number) => number;
 }
 
 export class ScenarioRunner {
@@ -66,7 +68,7 @@ export class ScenarioRunner {
   /** Receiving starts now (before "go"), so nothing that arrives early is missed. */
   listen(connections: readonly PooledConnection[]): void {
     for (const pooled of connections) {
-      const ledger = new ReceptionLedger();
+      const ledger = new ReceptionLedger({ expectedSenders: this.ctx.sendersHeardBy(pooled.index) });
       pooled.onMeasure = (ts, payload) => this.#receive(ledger, ts, payload);
     }
   }
