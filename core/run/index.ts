@@ -18,3 +18,4 @@ export * from './result.ts';
 export * from './scenario-plan.ts';
 export * from './split.ts';
 export * from './credentials.ts';
+export * from './watchdog.ts';
