@@ -4,7 +4,7 @@
  * distinct count when nothing falls out of the window.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WINDOW_SEQS, ReceptionLedger, type Reception } from '../../workers/engine/reception-ledger.ts';
+import { DECIDED_LATENESS_MS, DEFAULT_WINDOW_SEQS, ReceptionLedger, windowSeqsFor, type Reception } from '../../workers/engine/reception-ledger.ts';
 import { seeded } from '../support/seeded-random.ts';
 
 
@@ -228,5 +228,20 @@ describe('ReceptionLedger input checks', () => {
     expect(() => ledger.record(0, Number.NaN)).toThrow(/whole numbers/);
     // Nothing of the refused calls was recorded.
     expect(ledger.record(0, 0)).toBe('new');
+  });
+});
+
+describe('windowSeqsFor', () => {
+  it('covers an hour of lateness at the send interval, in whole words, never more than the default', () => {
+    expect(windowSeqsFor(10_000)).toBe(384);
+    expect(windowSeqsFor(10_000) * 10_000).toBeGreaterThanOrEqual(DECIDED_LATENESS_MS);
+    expect(windowSeqsFor(1_000)).toBe(3_616);
+    expect(windowSeqsFor(900)).toBe(4_000);
+    expect(windowSeqsFor(878)).toBe(DEFAULT_WINDOW_SEQS);
+    expect(windowSeqsFor(1)).toBe(DEFAULT_WINDOW_SEQS);
+    expect(windowSeqsFor(3_600_000)).toBe(32);
+    expect(windowSeqsFor(0)).toBe(DEFAULT_WINDOW_SEQS);
+    // Every answer is a window the ledger accepts.
+    for (const ms of [1, 7, 333, 1_000, 10_000, 60_000, 10_000_000]) expect(() => new ReceptionLedger({ windowSeqs: windowSeqsFor(ms) })).not.toThrow();
   });
 });

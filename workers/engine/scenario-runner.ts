@@ -12,7 +12,7 @@
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import type { NotSentReason, GoMessage } from '../../core/run/index.ts';
 import { parsePayloadHeader, PayloadBuilder } from './payload.ts';
-import { ReceptionLedger } from './reception-ledger.ts';
+import { ReceptionLedger, windowSeqsFor } from './reception-ledger.ts';
 import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts';
 import type { PooledConnection } from './connection-pool.ts';
 import { OpenLoop } from './open-loop.ts';
@@ -68,7 +68,7 @@ export class ScenarioRunner {
   /** Receiving starts now (before "go"), so nothing that arrives early is missed. */
   listen(connections: readonly PooledConnection[]): void {
     for (const pooled of connections) {
-      const ledger = new ReceptionLedger({ expectedSenders: this.ctx.sendersHeardBy(pooled.index) });
+      const ledger = new ReceptionLedger({ expectedSenders: this.ctx.sendersHeardBy(pooled.index), windowSeqs: windowSeqsFor(this.ctx.sendIntervalMs) });
       pooled.onMeasure = (ts, payload) => this.#receive(ledger, ts, payload);
     }
   }
