@@ -8,12 +8,15 @@ import type { Clock, Timers } from '../clocks/index.ts';
 
 /**
  * A worker that sent nothing for this long is given up for lost, in ms: every worker reports once
- * a second (workers/engine/bench-engine.ts), so this is 5 reports missed in a row. Such a worker
- * has already made 5 s of its receptions late or unknown, more than a run can pass with (a 60 s
- * run fails on 1% late); waiting longer would only hold its open seconds, each a whole histogram,
+ * a second (workers/engine/bench-engine.ts), so this is 10 reports missed in a row. A starved
+ * worker is alive but late: on the 2-core machine at load 17, two engine threads that had just
+ * opened 19,500 connections reported event-loop lags of 1.4 and 3 s and then nothing for 5-6 s
+ * (bench/RESULTS.md, 2026-11-26), so 5 s gave up on live workers. A worker silent for 10 s has
+ * made that much of its receptions late or unknown, more than a run can pass with (a 60 s run
+ * fails on 1% late); waiting longer would only hold its open seconds, each a whole histogram,
  * for as long as it stays silent.
  */
-export const WORKER_SILENCE_LIMIT_MS = 5_000;
+export const WORKER_SILENCE_LIMIT_MS = 10_000;
 /** How often silence is looked for, in ms: the workers' report interval. */
 export const WATCHDOG_INTERVAL_MS = 1_000;
 
