@@ -159,6 +159,8 @@ export class RunCoordinator {
 
   #receive(message: FromWorker): void {
     this.#watchdog.heard(message.workerIndex);
+    // A worker given up for silence that speaks again stays lost: its thread was stopped.
+    if (message.type === 'ready' && this.aggregator.isLost(message.workerIndex)) return;
     if (message.type === 'ready') {
       this.#ready.set(message.workerIndex, message);
       this.#goWhenAllReady();
@@ -228,6 +230,7 @@ export class RunCoordinator {
     };
     const targets = this.config.scenario === 'sendToConnection' ? this.#targets() : null;
     this.ports.forEach((port, workerIndex) => {
+      if (this.aggregator.isLost(workerIndex)) return;
       const go: GoMessage = { ...common, targets: targets?.get(workerIndex) ?? [] };
       port.post(go);
     });

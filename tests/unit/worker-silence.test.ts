@@ -114,3 +114,43 @@ describe('SilenceWatchdog', () => {
     expect(time.pendingTimers).toBe(0);
   });
 });
+
+describe('a worker given up for silence before "go"', () => {
+  it('stays lost when its late "ready" arrives: its connections are receivers absent for the others', async () => {
+    const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', scenario: 'broadcast', connections: 4, workers: 2, sendIntervalMs: 100, durationSec: 3 });
+    if (!result.ok) throw new Error(result.errors.join());
+    const time = new FakeTime();
+    const hub = fakeHub(time, { deliveryDelayMs: 2 });
+    const handlers: ((message: FromWorker) => void)[] = [];
+    // Worker 2 says nothing that arrives; worker 1 reports but its "ready" is held back, so the
+    // run is still at the start line when worker 2 is given up.
+    const heldSilent: FromWorker[] = [];
+    let heldReady: FromWorker | null = null;
+    const ports: WorkerPort[] = [0, 1].map((index) => {
+      const post = (m: FromWorker) => {
+        if (index === 1) heldSilent.push(m);
+        else if (m.type === 'ready') heldReady = m;
+        else handlers[index]?.(m);
+      };
+      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post });
+      return { post: (m) => engine.handle(m), onMessage: (h) => (handlers[index] = h), terminate: () => {} };
+    });
+    const coordinator = new RunCoordinator(result.config, ports, time, time);
+    coordinator.start();
+    await time.advanceByMs(WORKER_SILENCE_LIMIT_MS + 1_000);
+    expect(coordinator.aggregator.isLost(1)).toBe(true);
+    expect(coordinator.phase).toBe('connecting');
+    // Worker 2's messages arrive late, its "ready" among them; then worker 1's "ready": "go".
+    expect(heldSilent.some((m) => m.type === 'ready')).toBe(true);
+    for (const message of heldSilent) handlers[1]!(message);
+    handlers[0]!(heldReady!);
+    await time.advanceByMs(30_000);
+    expect(coordinator.phase).toBe('done');
+    expect(coordinator.workerFailures).toHaveLength(1);
+    // Sender 0: 30 slots x the 4 configured receivers; the 2 on the lost worker are absent, not lost.
+    const fates = coordinator.aggregator.settledFates(true);
+    expect(fates.planned).toBe(120);
+    expect(fates.notSent.receiverAbsent).toBe(60);
+    expect(coordinator.aggregator.totals().received).toBe(60);
+  });
+});
