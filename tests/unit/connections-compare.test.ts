@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareWithLast, rampSeconds, type ConnectionsRow } from '../../bench/connections-compare.mjs';
 
 const spread = { kbPerConnection: 0.1, rampPerSec: 0.3 };
+const control = (kbPerConnection: number, rampPerSec: number) => ({ kbPerConnection, rampPerSec });
 const row = (date: string, connections: number, kbPerConnection: number | null, rampPerSec: number | null, control?: ConnectionsRow['control']): ConnectionsRow =>
   ({ date, connections, kbPerConnection, rampPerSec, ...(control ? { control } : {}) });
 
@@ -26,10 +27,22 @@ describe('compareWithLast', () => {
   });
 
   it('points at the machine when the control got worse too', () => {
-    const last = row('2026-11-22', 10_000, 53, 833, { kbPerConnection: 40, rampPerSec: 800 });
-    const now = row('2026-11-26', 10_000, 73, 833, { kbPerConnection: 55, rampPerSec: 800 });
+    const last = row('2026-11-22', 10_000, 53, 833, control(40, 800));
+    const now = row('2026-11-26', 10_000, 73, 833, control(55, 800));
     const [regression] = compareWithLast([last], now, spread).regressions;
     expect(regression).toMatch(/control got worse too \(\+38%\): the machine may be the cause; repeat the pair\.$/);
+  });
+
+  it('compares the ramp as a ratio to the control when both rows have one: a loaded machine slows both', () => {
+    const last = row('2026-11-26', 10_000, 36, 909, control(37, 1_215));
+    // Both ramps halved with the load: the ratio held.
+    const loaded = compareWithLast([last], row('2026-11-27', 10_000, 36, 400, control(37, 560)), spread);
+    expect(loaded.regressions).toEqual([]);
+    expect(loaded.lines[1]).toMatch(/^ramp against the control: -5% \(0\.75x on 2026-11-26 → 0\.71x; spread ±30%\), within/);
+    // The runner alone got slower.
+    const slower = compareWithLast([last], row('2026-11-27', 10_000, 36, 450, control(37, 1_200)), spread);
+    expect(slower.regressions).toHaveLength(1);
+    expect(slower.regressions[0]).toMatch(/^REGRESSION: ramp against the control -50% \(0\.75x on 2026-11-26 → 0\.38x; spread ±30%\)/);
   });
 
   it('with no earlier row at that count, this run is the reference; an unknown figure is said, never a regression', () => {
