@@ -5,6 +5,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { WorkerPort } from '../core/run/index.ts';
+import { tuneHeapForConnections } from './heap-tuning.ts';
 import { inProcessPort } from './in-process-port.ts';
 import { threadPort } from './thread-port.ts';
 
@@ -15,5 +16,7 @@ export const runsInThreads = (count: number): boolean => count > 1;
 
 /** Port of engine `index` of `count`; `heapPort` is a thread's end of a memory probe (threads only). */
 export function enginePort(index: number, count: number, heapPort?: MessagePort): WorkerPort {
+  // Before the first thread starts: V8's flags apply to the isolates made after them.
+  tuneHeapForConnections();
   return runsInThreads(count) ? threadPort(threadScript, index, heapPort) : inProcessPort();
 }

@@ -142,6 +142,10 @@ export class RunAggregator {
     this.#closeReportedSeconds();
   }
 
+  isLost(workerIndex: number): boolean {
+    return this.#lost.has(workerIndex);
+  }
+
   /** True once every worker has sent its final snapshot. */
   get finished(): boolean {
     for (let w = 0; w < this.workerCount; w++) if (!this.#lost.has(w) && !this.#latest.get(w)?.final) return false;

@@ -17,6 +17,7 @@ import { planScenario } from './scenario-plan.ts';
 import { plannedOfShare } from './share-plan.ts';
 import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from './split.ts';
 import { RunAggregator } from './aggregator.ts';
+import { SilenceWatchdog } from './watchdog.ts';
 import type { Credentials } from './credentials.ts';
 import type { FromWorker, GoMessage, ToWorker, WorkerReady, WorkerTotals } from './protocol.ts';
 import { profileOfRun } from '../profiles/index.ts';
@@ -49,6 +50,8 @@ export interface CoordinatorOptions {
   /** Tokens, headers and query parameters for a protected hub: sent to the workers in their
    *  start messages only, never kept (core/run/credentials.ts). */
   credentials?: Credentials;
+  /** Silence after which a worker is given up for lost, ms (default: core/run/watchdog.ts). */
+  silenceLimitMs?: number;
 }
 
 export class RunCoordinator {
@@ -71,6 +74,8 @@ export class RunCoordinator {
   /** Planned receptions accounted for (arrived or known unsent) when the drain last made progress. */
   #drainAccounted = -1;
   #finishSent = false;
+  /** Gives up a worker that stopped reporting without dying (core/run/watchdog.ts). */
+  readonly #watchdog: SilenceWatchdog;
   /** How the run is ending, once known; reported as the outcome when the run is done. */
   #ending: RunOutcome | null = null;
   readonly #finished: Promise<void>;
@@ -94,6 +99,7 @@ export class RunCoordinator {
     this.#goLeadMs = options.goLeadMs ?? GO_LEAD_MS;
     this.#capacities = options.capacities;
     this.#credentials = options.credentials;
+    this.#watchdog = new SilenceWatchdog(clock, timers, (workerIndex, silentMs) => this.#silent(workerIndex, silentMs), options.silenceLimitMs);
     this.runId = options.runId ?? newRunId();
     this.aggregator = new RunAggregator(ports.length);
     this.#finished = new Promise((resolve) => (this.#resolveFinished = resolve));
@@ -138,6 +144,7 @@ export class RunCoordinator {
       port.onMessage((message) => this.#receive(message));
       port.post({ type: 'start', workerIndex, config: this.config, share: shares[workerIndex]!, connectConcurrency: concurrency, runStartUs, runId: this.runId, ...(this.#credentials ? { credentials: this.#credentials } : {}) });
     });
+    this.#watchdog.start(this.ports.length);
   }
 
   /** Ends the run early (the user's Stop): workers stop sending, what is in flight drains, then they report. */
@@ -152,32 +159,27 @@ export class RunCoordinator {
 
   terminate(): void {
     this.#clearDrainTimers();
+    this.#watchdog.stop();
     for (const port of this.ports) port.terminate();
   }
 
   #receive(message: FromWorker): void {
+    this.#watchdog.heard(message.workerIndex);
+    // A worker given up for silence that speaks again stays lost: its thread was stopped.
+    if (message.type === 'ready' && this.aggregator.isLost(message.workerIndex)) return;
     if (message.type === 'ready') {
       this.#ready.set(message.workerIndex, message);
       this.#goWhenAllReady();
     } else if (message.type === 'snapshot') {
       this.aggregator.add(message);
+      if (message.final) this.#watchdog.forget(message.workerIndex);
       this.#failWhenAllClosed();
       if (this.#phase === 'running' && this.clock.nowUs() >= this.#sendEndUs) this.#startDrain();
       if (this.#phase === 'draining') this.#drainProgress();
     } else {
-      this.workerFailures.push(`Worker ${message.workerIndex + 1} failed and was stopped: ${message.message}. Its figures up to then are kept.`);
-      this.aggregator.markWorkerLost(message.workerIndex);
-      this.ports[message.workerIndex]?.terminate();
-      // A lost worker cannot hold the others at the start line.
-      this.#ready.set(message.workerIndex, null);
-      this.#goWhenAllReady();
+      this.#loseWorker(message.workerIndex, `Worker ${message.workerIndex + 1} failed and was stopped: ${message.message}. Its figures up to then are kept.`);
     }
-    if (this.aggregator.finished && this.#phase !== 'done') {
-      this.#countLostWorkersPlans();
-      this.#phase = 'done';
-      this.#clearDrainTimers();
-      this.#resolveFinished();
-    }
+    this.#doneWhenAllFinished();
     this.#onUpdate();
   }
 
@@ -190,6 +192,36 @@ export class RunCoordinator {
       const share = this.#shares[workerIndex];
       if (share) this.aggregator.addUnreportedPlan(workerIndex, plannedOfShare(this.config, share, window));
     }
+  }
+
+  /** A worker stopped reporting without a word: lost like a crashed one, the client's failure. */
+  #silent(workerIndex: number, silentMs: number): void {
+    if (this.#phase === 'done') return;
+    this.#loseWorker(workerIndex, `Worker ${workerIndex + 1} sent no report for ${Math.round(silentMs / 1_000)} s (it reports every second) and was given up for lost: ` +
+      "its thread is stuck or its agent unreachable, the client's failure, not the hub's. Its figures up to then are kept.");
+    this.#doneWhenAllFinished();
+    this.#onUpdate();
+  }
+
+  /** A worker crashed or fell silent: named, stopped, its figures up to then kept, the run goes on without it. */
+  #loseWorker(workerIndex: number, failure: string): void {
+    this.#watchdog.forget(workerIndex);
+    if (this.aggregator.isLost(workerIndex)) return;
+    this.workerFailures.push(failure);
+    this.aggregator.markWorkerLost(workerIndex);
+    this.ports[workerIndex]?.terminate();
+    // A lost worker cannot hold the others at the start line.
+    this.#ready.set(workerIndex, null);
+    this.#goWhenAllReady();
+  }
+
+  #doneWhenAllFinished(): void {
+    if (!this.aggregator.finished || this.#phase === 'done') return;
+    this.#countLostWorkersPlans();
+    this.#phase = 'done';
+    this.#clearDrainTimers();
+    this.#watchdog.stop();
+    this.#resolveFinished();
   }
 
   #goWhenAllReady(): void {
@@ -216,6 +248,7 @@ export class RunCoordinator {
     };
     const targets = this.config.scenario === 'sendToConnection' ? this.#targets() : null;
     this.ports.forEach((port, workerIndex) => {
+      if (this.aggregator.isLost(workerIndex)) return;
       const go: GoMessage = { ...common, targets: targets?.ids.get(workerIndex) ?? [], ...(targets ? { targetIndices: targets.indices.get(workerIndex) ?? [] } : {}) };
       port.post(go);
     });

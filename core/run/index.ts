@@ -20,3 +20,4 @@ export * from './scenario-plan.ts';
 export * from './share-plan.ts';
 export * from './split.ts';
 export * from './credentials.ts';
+export * from './watchdog.ts';

@@ -29,6 +29,13 @@ export interface ScenarioPlan {
   groupName(groupIndex: number): string;
   /** Configured members of a group: what each send to it plans, whoever joined. */
   membersOf(groupIndex: number): number;
+  /**
+   * Connections whose messages reach this one, as configured: what its duplicate window is sized
+   * for (workers/engine/reception-ledger.ts). Echo: 1 (itself); broadcast: every sender; a group:
+   * its group's senders (0 outside any group); send to connection: 1 (the targets are a
+   * derangement, so each connection is the target of exactly one other).
+   */
+  sendersHeardBy(connectionIndex: number): number;
 }
 
 /** Broadcast senders when none are given: the guide's default of 2 (it uses at most 4). */
@@ -58,6 +65,7 @@ export function planScenario(config: PlanInput): PlanResult {
       groupOf: () => -1,
       groupName: () => '',
       membersOf: () => 0,
+      sendersHeardBy: () => (config.scenario === 'broadcast' ? senders : 1),
     },
   };
 }
@@ -91,6 +99,10 @@ function planGroupScenario(config: PlanInput): PlanResult {
       groupOf: (index) => groups.groupOf(index),
       groupName: (groupIndex) => groups.groupName(groupIndex),
       membersOf: (groupIndex) => groups.membersOf(groupIndex),
+      sendersHeardBy: (index) => {
+        const group = groups.groupOf(index);
+        return group < 0 ? 0 : groups.sendersOf(group);
+      },
     },
   };
 }

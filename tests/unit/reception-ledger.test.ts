@@ -4,7 +4,7 @@
  * distinct count when nothing falls out of the window.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WINDOW_SEQS, ReceptionLedger, type Reception } from '../../workers/engine/reception-ledger.ts';
+import { DECIDED_LATENESS_MS, DEFAULT_WINDOW_SEQS, ReceptionLedger, windowSeqsFor, type Reception } from '../../workers/engine/reception-ledger.ts';
 import { seeded } from '../support/seeded-random.ts';
 
 
@@ -53,8 +53,8 @@ function tally(answers: Reception[]) {
   return { duplicates: answers.filter((a) => a === 'duplicate').length, stale: answers.filter((a) => a === 'stale').length, unique: answers.filter((a) => a === 'new').length };
 }
 
-function compareWithModel(messages: Message[], windowSeqs: number) {
-  const ledger = new ReceptionLedger({ windowSeqs });
+function compareWithModel(messages: Message[], windowSeqs: number, expectedSenders?: number) {
+  const ledger = new ReceptionLedger({ windowSeqs, ...(expectedSenders === undefined ? {} : { expectedSenders }) });
   const model = new NaiveLedger(windowSeqs);
   const answers = messages.map(({ sender, seq }, i) => {
     const want = model.record(sender, seq);
@@ -84,6 +84,57 @@ describe('ReceptionLedger against a Set-based model', () => {
 
   it('agrees with 300 senders interleaved (slots grown several times)', () => {
     compareWithModel(stream(seeded(5), 300, 60, 10, 50), 96);
+  });
+
+  // The plan sizes each receiver's ledger (ScenarioPlan.sendersHeardBy); a sender the plan did not
+  // expect (a bug, a reconnect under another index) must grow it, never be misreported.
+  for (const expectedSenders of [0, 1, 2, 7, 8]) {
+    it(`agrees when sized for ${expectedSenders} of 7 senders (grown from the plan's size, or exact)`, () => {
+      const counts = compareWithModel(stream(seeded(40 + expectedSenders), 7, 1_500, 48, 200), 64, expectedSenders);
+      expect(counts.duplicates).toBeGreaterThan(0);
+      expect(counts.stale).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe('ReceptionLedger sized from the plan', () => {
+  it('holds one slot for an echo receiver and grows only when a sender beyond the plan shows up', () => {
+    const ledger = new ReceptionLedger({ windowSeqs: 32, expectedSenders: 1 });
+    expect(ledger.capacity).toBe(1);
+    // Seqs 0..39 but 8 (not arrived yet): the window is now 8..39.
+    for (let seq = 0; seq < 40; seq++) if (seq !== 8) expect(ledger.record(12_345, seq)).toBe('new');
+    expect(ledger.capacity).toBe(1);
+    expect(ledger.record(12_345, 39)).toBe('duplicate');
+    expect(ledger.record(12_345, 7)).toBe('stale');
+    // A second sender: the first keeps its window through the growth.
+    expect(ledger.record(5, 39)).toBe('new');
+    expect(ledger.capacity).toBe(2);
+    expect(ledger.senders).toBe(2);
+    expect(ledger.record(12_345, 39)).toBe('duplicate');
+    expect(ledger.record(12_345, 8)).toBe('new');
+    expect(ledger.record(12_345, 7)).toBe('stale');
+    expect(ledger.record(5, 39)).toBe('duplicate');
+    expect(ledger.record(5, 38)).toBe('new');
+    // A third and a fourth share the next doubling.
+    expect([ledger.record(6, 0), ledger.record(7, 0), ledger.record(6, 0)]).toEqual(['new', 'new', 'duplicate']);
+    expect(ledger.capacity).toBe(4);
+  });
+
+  it('starts empty for a receiver that hears nobody, and still decides a sender that shows up', () => {
+    const ledger = new ReceptionLedger({ expectedSenders: 0 });
+    expect(ledger.capacity).toBe(0);
+    expect(ledger.memoryBytesEstimate).toBe(0);
+    expect([ledger.record(0, 0), ledger.record(0, 0), ledger.record(0, 1)]).toEqual(['new', 'duplicate', 'new']);
+    expect(ledger.capacity).toBe(1);
+  });
+
+  it('tells sender 0 from a receiver that heard nobody yet', () => {
+    const ledger = new ReceptionLedger({ windowSeqs: 32, expectedSenders: 2 });
+    expect(ledger.senders).toBe(0);
+    expect(ledger.record(0, 3)).toBe('new');
+    expect(ledger.record(1, 3)).toBe('new');
+    expect(ledger.record(0, 3)).toBe('duplicate');
+    expect(ledger.senders).toBe(2);
   });
 });
 
@@ -154,11 +205,11 @@ describe('ReceptionLedger memory', () => {
     for (let seq = 0; seq < 100_000; seq++) {
       for (let sender = 0; sender < 40; sender++) ledger.record(sender, seq);
     }
-    // 40 x (512 B bitmap + an 8 B watermark + ~40 B map entry); nothing else.
-    expect(ledger.memoryBytesEstimate).toBe(start + 40 * 40);
-    expect(ledger.memoryBytesEstimate).toBe(40 * (512 + 8 + 40));
+    // 40 x (512 B bitmap + an 8 B watermark) + ~40 B map entry for each sender after the first; nothing else.
+    expect(ledger.memoryBytesEstimate).toBe(start + 39 * 40);
+    expect(ledger.memoryBytesEstimate).toBe(40 * (512 + 8) + 39 * 40);
     ledger.record(40, 0);
-    expect(ledger.memoryBytesEstimate).toBeGreaterThan(40 * (512 + 8 + 40));
+    expect(ledger.memoryBytesEstimate).toBeGreaterThan(40 * (512 + 8) + 39 * 40);
   });
 });
 
@@ -166,7 +217,8 @@ describe('ReceptionLedger input checks', () => {
   it('refuses windows that are not multiples of 32 and says what to use', () => {
     expect(() => new ReceptionLedger({ windowSeqs: 100 })).toThrow(/multiple of 32.*but is 100.*default of 4096/s);
     expect(() => new ReceptionLedger({ windowSeqs: 0 })).toThrow(/multiple of 32/);
-    expect(() => new ReceptionLedger({ expectedSenders: 0 })).toThrow(/expectedSenders.*but is 0/);
+    expect(() => new ReceptionLedger({ expectedSenders: -1 })).toThrow(/expectedSenders.*from 0.*but is -1/);
+    expect(() => new ReceptionLedger({ expectedSenders: 1.5 })).toThrow(/expectedSenders.*but is 1.5/);
   });
 
   it('refuses negative or fractional senders and seqs, telling the caller to drop them', () => {
@@ -176,5 +228,20 @@ describe('ReceptionLedger input checks', () => {
     expect(() => ledger.record(0, Number.NaN)).toThrow(/whole numbers/);
     // Nothing of the refused calls was recorded.
     expect(ledger.record(0, 0)).toBe('new');
+  });
+});
+
+describe('windowSeqsFor', () => {
+  it('covers an hour of lateness at the send interval, in whole words, never more than the default', () => {
+    expect(windowSeqsFor(10_000)).toBe(384);
+    expect(windowSeqsFor(10_000) * 10_000).toBeGreaterThanOrEqual(DECIDED_LATENESS_MS);
+    expect(windowSeqsFor(1_000)).toBe(3_616);
+    expect(windowSeqsFor(900)).toBe(4_000);
+    expect(windowSeqsFor(878)).toBe(DEFAULT_WINDOW_SEQS);
+    expect(windowSeqsFor(1)).toBe(DEFAULT_WINDOW_SEQS);
+    expect(windowSeqsFor(3_600_000)).toBe(32);
+    expect(windowSeqsFor(0)).toBe(DEFAULT_WINDOW_SEQS);
+    // Every answer is a window the ledger accepts.
+    for (const ms of [1, 7, 333, 1_000, 10_000, 60_000, 10_000_000]) expect(() => new ReceptionLedger({ windowSeqs: windowSeqsFor(ms) })).not.toThrow();
   });
 });

@@ -92,6 +92,7 @@ export class BenchEngine {
       runId: message.runId,
       encodedBytes: this.deps.encodedSize(config.protocol),
       instances: this.#instances(config, planned.plan),
+      sendersHeardBy: planned.plan.sendersHeardBy,
     }, scenario);
     this.#runner.listen(pool.connections);
     this.#watchRejoins(scenario);

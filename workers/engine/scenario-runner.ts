@@ -15,7 +15,7 @@
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import { instanceOf, type NotSentReason, type GoMessage } from '../../core/run/index.ts';
 import { PayloadBuilder, readPayloadHeader, type HeaderNumbers } from './payload.ts';
-import { ReceptionLedger } from './reception-ledger.ts';
+import { ReceptionLedger, windowSeqsFor } from './reception-ledger.ts';
 import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts';
 import type { PooledConnection } from './connection-pool.ts';
 import { OpenLoop } from './open-loop.ts';
@@ -50,6 +50,8 @@ export interface RunnerContext {
   /** With several hub instances (core/run/instances.ts): how many, and the receptions a sender's
    *  slots plan on each. Absent for one. */
   instances?: { count: number; recipients: (sender: number, localIndex: number, go: GoMessage) => number[] };
+  /** Senders a connection hears, by run-wide index (ScenarioPlan.sendersHeardBy): sizes its duplicate window. */
+  sendersHeardBy: (connectionIndex: number) => number;
 }
 
 export class ScenarioRunner {
@@ -83,7 +85,7 @@ export class ScenarioRunner {
   listen(connections: readonly PooledConnection[]): void {
     const receive = this.scenario.receive;
     for (const pooled of connections) {
-      const ledger = new ReceptionLedger();
+      const ledger = new ReceptionLedger({ expectedSenders: this.ctx.sendersHeardBy(pooled.index), windowSeqs: windowSeqsFor(this.ctx.sendIntervalMs) });
       const instance = this.#instanceOf(pooled);
       this.#ledgers.set(pooled, ledger);
       if (receive) pooled.connection.on(receive.method, (...args) => this.#receive(ledger, receive.read(args), instance));

@@ -1,0 +1,16 @@
+// Types of bench/connections-compare.mjs, for the tests.
+export interface ConnectionsRow {
+  date: string;
+  connections: number;
+  kbPerConnection: number | null;
+  rampPerSec: number | null;
+  control?: { kbPerConnection: number | null; rampPerSec: number | null };
+}
+export const RUN_TO_RUN_SPREAD: { kbPerConnection: number; rampPerSec: number };
+export function compareWithLast(
+  history: readonly ConnectionsRow[],
+  row: ConnectionsRow,
+  spread?: { kbPerConnection: number; rampPerSec: number },
+): { last: ConnectionsRow | null; lines: string[]; regressions: string[] };
+export function readHistory(file?: string): ConnectionsRow[];
+export function rampSeconds(points: readonly { second: number; connectionsOpen: number }[], opened: number): number | null;

@@ -1,0 +1,46 @@
+// One row of the connections benchmark (bench/headless-10k.sh) from the runner's --json, the
+// control's output and their peak memory: printed, added to bench/RESULTS.md, and written as JSON
+// for bench/connections-compare.mjs. Ramp: connections opened per second until the last one opened.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { addResultRow } from './results-table.mjs';
+import { rampSeconds } from './connections-compare.mjs';
+
+const [runnerJson, rssKb, cpu, hubCpu, controlJson, controlRssKb, controlCpu, controlHubCpu, load, command, rowPath] = process.argv.slice(2);
+const r = JSON.parse(readFileSync(runnerJson, 'utf8'));
+const c = JSON.parse(readFileSync(controlJson, 'utf8').trim().split('\n').at(-1));
+const t = r.totals;
+const rampSec = rampSeconds(r.points, t.connectionsOpened);
+const kb = (rss, n) => Math.round(Number(rss) / Math.max(1, n));
+const row = {
+  date: new Date().toISOString().slice(0, 10),
+  connections: r.config.connections,
+  opened: t.connectionsOpened,
+  failed: t.connectionsFailed,
+  lost: r.fates.lost,
+  verdict: r.verdict.status,
+  // Unknown, never 0, when nothing arrived.
+  p99Ms: r.latency.count > 0 ? Number((r.latency.p99Us / 1000).toFixed(1)) : null,
+  peakMb: Math.round(Number(rssKb) / 1024),
+  kbPerConnection: kb(rssKb, t.connectionsOpened),
+  rampPerSec: rampSec ? Math.round(t.connectionsOpened / rampSec) : null,
+  cpu,
+  hubCpu,
+  control: {
+    opened: c.connectionsOpened,
+    lost: c.lost,
+    p99Ms: Number((c.latency.p99Us / 1000).toFixed(1)),
+    peakMb: Math.round(Number(controlRssKb) / 1024),
+    kbPerConnection: kb(controlRssKb, c.connectionsOpened),
+    rampPerSec: Math.round(c.connectionsOpened / (c.rampMs / 1000)),
+    cpu: controlCpu,
+    hubCpu: controlHubCpu,
+  },
+  load,
+  command,
+};
+const cells = [row.date, row.opened, row.failed, row.lost, row.verdict, row.p99Ms ?? '–', row.peakMb, row.kbPerConnection, row.rampPerSec ?? '–', row.cpu, row.hubCpu || '–',
+  `${row.control.opened} / ${row.control.lost} / ${row.control.p99Ms}`, row.control.peakMb, row.control.kbPerConnection, row.control.rampPerSec, row.control.cpu, row.control.hubCpu || '–', row.load, '`' + command + '`'];
+const line = '| ' + cells.join(' | ') + ' |';
+console.log(line);
+addResultRow('Headless runner: connections held', line);
+writeFileSync(rowPath, JSON.stringify(row));
