@@ -24,14 +24,16 @@ export interface AgentFigures {
 }
 
 /** One 2-core runner today (bench/RESULTS.md): 10,000 WebSocket connections held (peak RSS
- *  514 MB: 53 KB each), and 7,570 msg/s received (with as many sent) by its rate search. */
+ *  351-358 MB: 36 KB each), and 7,570 msg/s received (with as many sent) by its rate search. It
+ *  held 19,500 too (the open-files limit here), but at p99 786 ms: too near the guide's 1 s to
+ *  plan on, so a row plans 10,000 per agent. */
 export const MEASURED_AGENT: AgentFigures = {
   connectionsPerAgent: 10_000,
   messagesPerSecondPerAgent: 2 * 7_570,
-  memoryPerConnectionKB: 53,
+  memoryPerConnectionKB: 36,
   coresPerAgent: 2,
   threadsPerAgent: 2,
-  source: 'bench/RESULTS.md: `bash bench/headless-10k.sh 10000` on 2026-11-22 (10,000 WebSockets, 514 MB peak RSS) and the runner\'s `--find-capacity --ramp rate` on 2026-11-24 (7,570 msg/s received, as many sent)',
+  source: 'bench/RESULTS.md: `bash bench/headless-10k.sh 10000` on 2026-11-26 (10,000 WebSockets, 351-358 MB peak RSS) and the runner\'s `--find-capacity --ramp rate` on 2026-11-24 (7,570 msg/s received, as many sent)',
 };
 
 /** What the control hub does per agent thread and second: one snapshot up from the thread to the
