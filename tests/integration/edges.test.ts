@@ -54,7 +54,7 @@ const missing = (result: RunResult) => result.fates.lost! + Object.values(result
 
 // Chat rooms: 10 connections in 2 rooms of 5, each sends every 250 ms to its room.
 const rooms = (durationSec: number) => ['--hub-profile', 'profiles/chat-rooms.json', '--connections', '10', '--group-size', '5', '--interval-ms', '250',
-  '--duration', String(durationSec), '--warmup', '0', '--workers', '1', '--drain-s', '5'];
+  '--duration', String(durationSec), '--warmup', '0', '--workers', '1', '--drain-s', '2'];
 const roomsPlanned = (durationSec: number) => 10 * ((durationSec * 1_000) / 250) * 5;
 
 // Two lanes run at once to keep the file short; within each, one run at a time (the machine is
@@ -155,7 +155,7 @@ describe.concurrent('two hub-samples on one Redis frozen in part mid-run, then a
     const jsonPath = path.join(dir, `scale-out-${randomInt(1e9)}.json`);
     let sending = () => false;
     const run = await liveBench([...hubs.flatMap((hub) => ['--endpoint', `${hub.httpUrl}/signalrbench`]), '--scenario', 'broadcast', '--connections', '20', '--workers', '2',
-      '--interval-ms', '500', '--duration', '3', '--drain-s', '4', '--json', jsonPath], (child) => {
+      '--interval-ms', '500', '--duration', '3', '--drain-s', '2', '--json', jsonPath], (child) => {
       sending = onceSending(child, 1_000, () => freeze().kill('SIGSTOP'));
     });
     expect(sending(), run.stderr).toBe(true);
