@@ -75,6 +75,10 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     control.onClose((error) => {
       if (leaving) return;
       io.err(`live-bench: lost the control hub${error ? `: ${error.message}` : ''}; leaving.`);
+      // Cut off mid-run (a control hub stalled or gone): what its threads measured reached no
+      // dashboard, so it is printed here rather than lost with them.
+      const soFar = relay.runSoFar();
+      if (soFar) io.out(`${agentRunLine(runs + 1, soFar)} (up to the loss of the control hub; the dashboard or lead never got these figures)`);
       leave(EXIT.nothingMeasured);
     });
     try {

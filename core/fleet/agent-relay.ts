@@ -96,9 +96,23 @@ export class AgentRelay {
     if (message.type !== 'ready' && [...this.#latest.values()].every((t) => t.done || t.failed)) this.#runEnded();
   }
 
+  /** The run under way as its threads last reported it, before its end was reported; null when
+   *  no run is under way. An agent cut off from the control hub mid-run prints it: the
+   *  dashboard will never have these figures. */
+  runSoFar(): AgentRunReport | null {
+    return this.#reported || this.#latest.size === 0 ? null : this.#sum();
+  }
+
   #runEnded(): void {
     if (this.#reported) return;
     this.#reported = true;
+    const report = this.#sum();
+    for (const port of this.#threads.values()) port.terminate();
+    this.#threads.clear();
+    this.onRunEnd(report);
+  }
+
+  #sum(): AgentRunReport {
     const totals = emptyTotals();
     let failedThreads = 0;
     let planned = 0;
@@ -107,9 +121,7 @@ export class AgentRelay {
       for (const key of Object.keys(totals) as (keyof WorkerTotals)[]) totals[key] += state.totals[key] ?? 0;
       if (state.failed) failedThreads++;
     }
-    for (const port of this.#threads.values()) port.terminate();
-    this.#threads.clear();
-    this.onRunEnd({ threads: this.#latest.size, totals, planned, failedThreads });
+    return { threads: this.#latest.size, totals, planned, failedThreads };
   }
 
   #send(message: FromAgent): void {

@@ -21,6 +21,9 @@ export interface FakeHubOptions {
   startDelayMs?: number;
   /** Connections (by creation order) whose JoinGroup fails. */
   failJoin?: Set<number>;
+  /** Connections (by creation order) closed by the hub under their first call that is not a join
+   *  (a hub that stalled until the client's server timeout): the call is canceled with the connection. */
+  closeUnderCall?: Set<number>;
   /** Hub methods this fake hub does not have (a hub without the benchmark contract). */
   missingMethods?: Set<string>;
   /** Returns true to drop the deliveries of the n-th send of a connection (both counted from 0). */
@@ -119,6 +122,10 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
           sent.push({ method, args });
           if (options.drop?.(id, n)) return new Promise(() => {});
           return new Promise((resolve) => time.setTimeout(() => resolve(args.at(-1)), options.deliveryDelayMs));
+        }
+        if (method !== 'JoinGroup' && options.closeUnderCall?.delete(id)) {
+          connection.serverClose(new Error('Server timeout elapsed without receiving a message from the server.'));
+          throw new Error('Invocation canceled due to the underlying connection being closed.');
         }
         if (method !== 'JoinGroup') {
           // The probe: deliver like a send, but without counting it as one.

@@ -79,6 +79,16 @@ describe('a profile run on a fake hub', () => {
     expect(join.hub.connections.every((c) => c.sent.length === 0)).toBe(true);
   });
 
+  it('a connection the hub closes under the probe\'s call is counted closed, never read as a method the hub lacks', async () => {
+    const run = await runToEnd(config(SELF, { workers: 1 }), { deliveryDelayMs: 3, closeUnderCall: new Set([0]) });
+    expect(run.result.outcome.kind).toBe('finished');
+    expect(run.result.errorSamples.map((s) => s.message).join('\n')).not.toMatch(/did not accept/);
+    expect(run.result.totals.disconnects).toBe(1);
+    // The closed connection's slots still came due: never sent, so the run cannot pass.
+    expect(run.result.fates.notSent.disconnected).toBeGreaterThan(0);
+    expect(run.result.verdict.status).toBe('fail');
+  });
+
   it('deliver "groupOthers": each send plans every configured member but the sender', async () => {
     // The fake's GroupBroadcast reaches the sender too: that copy is not planned, and shows as counted beyond the plan.
     const others: HubProfile = { name: 'room others', join: { method: 'JoinGroup', args: ['{group}'] }, send: { method: 'GroupBroadcast', args: ['{group}', '{time}', '{message}'] }, receive: { method: 'Measure', arg: 1 }, deliver: 'groupOthers' };

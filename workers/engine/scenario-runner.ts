@@ -204,7 +204,7 @@ export class ScenarioRunner {
   /**
    * Calls the profile's methods once (its join, then its send, on the first open connection) and
    * says plainly when the hub does not have one. Returns null when the hub accepted the calls (or
-   * no connection is open to ask), else why it refused, naming the method, worded for people:
+   * no connection is open to ask, or it closed while asking), else why it refused, naming the method, worded for people:
    * the run cannot measure anything then.
    */
   async probe(connections: readonly PooledConnection[], endpointUrl: string): Promise<string | null> {
@@ -216,6 +216,9 @@ export class ScenarioRunner {
       try {
         await first.connection.invoke(method, ...args(PROBE_TS, probeMessage));
       } catch (error) {
+        // The connection closed under the call (a hub that stalled until the client's server
+        // timeout, or died): nothing was learned about the method, and the close is counted.
+        if (first.state !== 'open') return null;
         // A join the hub ran and refused (a limit, a full room) is this connection's; prepare
         // counts it. A call the hub could not bind (no such method, arguments that do not fit) is
         // the profile's, and no connection would do better.

@@ -1,0 +1,230 @@
+/**
+ * The three newest ways of running against a hub in trouble: a hub profile against a hub frozen
+ * (SIGSTOP) mid-run and against one killed and restarted mid-run with --reconnect, one of two
+ * Redis-backed instances frozen mid-run (and then Redis itself), and a led run whose hub, also its
+ * control hub, freezes mid-run. Each run is short and small; none may read as a pass, each counts
+ * what it planned from its arguments, and blames the side that broke.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_CODE_ALPHABET } from '../../cli/lead-args.ts';
+import { parseRunResult, type RunResult } from '../../core/run/result.ts';
+import { expectAccounting } from '../support/accounting.ts';
+import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
+import { startHub, type RunningHub } from '../support/hub-process.ts';
+import { liveBench, type CliRun } from '../support/live-bench.ts';
+import { freePort, startRedis, type RunningRedis } from '../support/redis-process.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'live-bench-edges-'));
+});
+
+/** Calls `act` `afterMs` after the runner's first progress line of the sends ("0 s running").
+ *  Returns a function telling whether the sends were seen to begin. */
+function onceSending(child: ChildProcess, afterMs: number, act: () => void): () => boolean {
+  let seen = false;
+  let said = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    // Kept whole: a line may come in two chunks.
+    said += chunk.toString();
+    if (seen || !/\d+ s running/.test(said)) return;
+    seen = true;
+    setTimeout(() => {
+      if (child.exitCode === null) act();
+    }, afterMs);
+  });
+  return () => seen;
+}
+
+async function resultOf(run: CliRun, jsonPath: string): Promise<RunResult> {
+  const text = await readFile(jsonPath, 'utf8').catch(() => null);
+  expect(text, run.stderr).not.toBeNull();
+  return parseRunResult(text!);
+}
+
+/** What never arrived for any reason: lost, or never sent. */
+const missing = (result: RunResult) => result.fates.lost! + Object.values(result.fates.notSent).reduce((a, b) => a + b, 0);
+
+// Chat rooms: 10 connections in 2 rooms of 5, each sends every 250 ms to its room.
+const rooms = (durationSec: number) => ['--hub-profile', 'profiles/chat-rooms.json', '--connections', '10', '--group-size', '5', '--interval-ms', '250',
+  '--duration', String(durationSec), '--warmup', '0', '--workers', '1', '--drain-s', '2'];
+const roomsPlanned = (durationSec: number) => 10 * ((durationSec * 1_000) / 250) * 5;
+
+// Two lanes run at once to keep the file short; within each, one run at a time (the machine is
+// small, and each lane's hubs are shared by its runs).
+describe.concurrent('one hub frozen mid-run, thawed for the next run', () => {
+  let hub: RunningHub;
+  const agents: RunningAgent[] = [];
+  beforeAll(async () => {
+    hub = await startHub({ extraArgs: ['--EnableTestHubs', 'true'] });
+  }, 60_000);
+  afterAll(async () => {
+    for (const agent of agents) agent.child.kill('SIGKILL');
+    hub?.process.kill('SIGCONT');
+    await hub?.stop();
+  });
+
+  it.sequential('a hub profile, the hub frozen (SIGSTOP) to the end: exit 1, the losses counted, the service named as the limit, every planned reception counted', async () => {
+    try {
+      const jsonPath = path.join(dir, 'profile-stalled.json');
+      let sending = () => false;
+      // Frozen until the runner has ended: its drain gives up by itself.
+      const run = await liveBench(['--endpoint', `${hub.httpUrl}/chathub`, ...rooms(4), '--server-metrics', `${hub.httpUrl}/metrics`, '--json', jsonPath], (child) => {
+        sending = onceSending(child, 1_500, () => hub.process.kill('SIGSTOP'));
+      });
+      hub.process.kill('SIGCONT');
+      expect(sending(), run.stderr).toBe(true);
+      expect(run.code, run.stderr).toBe(1);
+      const result = await resultOf(run, jsonPath);
+      expect(result.outcome.kind).toBe('finished');
+      expect(result.verdict.status).toBe('fail');
+      expectAccounting(result, roomsPlanned(4));
+      // What went before the freeze arrived; what came after did not, and is counted as lost or never sent.
+      expect(result.fates.underOneSecond).toBeGreaterThan(0);
+      expect(missing(result)).toBeGreaterThan(roomsPlanned(4) / 4);
+      expect(run.stderr).toMatch(/live-bench: \d+ lost: [\d.]+% of 800 planned receptions did not arrive exactly once/);
+      // Who broke: the service, which stopped answering (on a machine this loaded, the client
+      // may have fallen behind too: then both are named, never the client alone).
+      expect(run.stdout).toMatch(/Limit: (The server|Both sides were saturated: the server) stopped answering \(\d+ readings? of its metrics got no answer\)/);
+      expect(run.stdout).not.toMatch(/the client is the limit/);
+    } finally {
+      hub.process.kill('SIGCONT');
+    }
+  }, 40_000);
+
+  it.sequential('a led run, its hub (the control hub too) frozen for 5 s: the lead ends by itself, exit 1 (late is not a pass), the agents report their figures and leave, the lead keeps them', async () => {
+    try {
+      const session = Array.from({ length: 16 }, () => SESSION_CODE_ALPHABET[randomInt(SESSION_CODE_ALPHABET.length)]).join('');
+      const jsonPath = path.join(dir, 'lead-stalled.json');
+      let sending = () => false;
+      const lead = liveBench(['--lead', '--agents', '2', '--session', session, '--agents-timeout', '30', '--endpoint', `${hub.httpUrl}/signalrbench`,
+        '--connections', '20', '--interval-ms', '250', '--duration', '4', '--warmup', '0', '--drain-s', '5', '--json', jsonPath], (child) => {
+        sending = onceSending(child, 500, () => {
+          hub.process.kill('SIGSTOP');
+          setTimeout(() => hub.process.kill('SIGCONT'), 5_000);
+        });
+      });
+      agents.push(...await Promise.all([1, 2].map((i) => startAgent(`${hub.httpUrl}/control`, session, ['--once', '--join-timeout', '20', '--workers', '1', '--name', `agent-${i}`]))));
+      const run = await lead;
+      expect(sending(), run.stderr).toBe(true);
+      expect(run.code, run.stderr).toBe(1);
+      // Bounded: the 4-s run, the 5-s freeze and the drain, within the watchdog's (10 s) and SignalR's (30 s) time-outs.
+      expect(run.elapsedMs).toBeLessThan(30_000);
+      const result = await resultOf(run, jsonPath);
+      expect(result.verdict.status).toBe('fail');
+      expectAccounting(result, 20 * 16);
+      // What was sent during the freeze came late, and the lead has every agent's figures.
+      expect(result.fates.late).toBeGreaterThan(0);
+      expect(result.workers.filter((w) => w.lost)).toHaveLength(0);
+      const own = await Promise.all(agents.map(async (agent) => {
+        expect(await agent.exited).toBe(0);
+        return agentCounts(agent.stdout());
+      }));
+      expect(own.reduce((sum, c) => sum + c.planned, 0)).toBe(result.fates.planned);
+      expect(own.reduce((sum, c) => sum + c.received, 0)).toBe(result.totals.received);
+      expect(own.reduce((sum, c) => sum + c.sent, 0)).toBe(result.totals.sent);
+    } finally {
+      hub.process.kill('SIGCONT');
+    }
+  }, 40_000);
+});
+
+describe.concurrent('two hub-samples on one Redis frozen in part mid-run, then a hub killed and restarted mid-run', () => {
+  let redis: RunningRedis;
+  let hubs: RunningHub[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    hubs = await Promise.all(['hub-a', 'hub-b'].map((name) => startHub({ extraArgs: ['--Redis', redis.configuration, '--InstanceName', name] })));
+  }, 60_000);
+  afterAll(async () => {
+    for (const hub of hubs) hub.process.kill('SIGCONT');
+    redis?.process.kill('SIGCONT');
+    await Promise.all(hubs.map((hub) => hub.stop()));
+    await redis?.stop();
+  });
+
+  /** Broadcast from connections 0 and 10 (both on the first instance) to all 20, every 500 ms for 3 s. */
+  async function broadcast(freeze: () => ChildProcess): Promise<{ run: CliRun; result: RunResult }> {
+    const jsonPath = path.join(dir, `scale-out-${randomInt(1e9)}.json`);
+    let sending = () => false;
+    const run = await liveBench([...hubs.flatMap((hub) => ['--endpoint', `${hub.httpUrl}/signalrbench`]), '--scenario', 'broadcast', '--connections', '20', '--workers', '2',
+      '--interval-ms', '500', '--duration', '3', '--drain-s', '2', '--json', jsonPath], (child) => {
+      sending = onceSending(child, 1_000, () => freeze().kill('SIGSTOP'));
+    });
+    expect(sending(), run.stderr).toBe(true);
+    return { run, result: await resultOf(run, jsonPath) };
+  }
+
+  it.sequential('one instance frozen mid-run: its connections\' receptions counted against it, the other\'s kept, exit 1', async () => {
+    const { run, result } = await broadcast(() => hubs[1]!.process);
+    hubs[1]!.process.kill('SIGCONT');
+    expect(run.code, run.stderr).toBe(1);
+    expect(result.verdict.status).toBe('fail');
+    expectAccounting(result, 2 * 6 * 20);
+    const [kept, frozen] = result.instances!;
+    expect(kept!.planned).toBe(2 * 6 * 10);
+    expect(kept!.notArrived).toBe(0);
+    expect(kept!.underOneSecond + kept!.late).toBe(kept!.planned);
+    expect(frozen!.planned).toBe(2 * 6 * 10);
+    expect(frozen!.notArrived).toBeGreaterThan(0);
+    // Only the frozen instance's connections lost anything.
+    expect(result.fates.lost).toBe(frozen!.notArrived);
+  }, 30_000);
+
+  it.sequential('Redis frozen mid-run: the deliveries through it stop, exit 1, not a pass', async () => {
+    const { run, result } = await broadcast(() => redis.process);
+    redis.process.kill('SIGCONT');
+    expect(run.code, run.stderr).toBe(1);
+    expect(result.verdict.status).toBe('fail');
+    expectAccounting(result, 2 * 6 * 20);
+    expect(result.fates.lost).toBeGreaterThan(0);
+    // Both instances' connections depend on it: each lost receptions.
+    for (const instance of result.instances!) expect(instance.notArrived).toBeGreaterThan(0);
+  }, 30_000);
+
+  it.sequential('a hub profile with --reconnect, the hub killed and restarted on its port mid-run: every connection comes back and rejoins its room, messages flow again, the gap counted, not a pass', async () => {
+    const port = await freePort();
+    let hub = await startHub({ extraArgs: ['--EnableTestHubs', 'true', '--port', String(port)] });
+    let restarted: Promise<RunningHub> | null = null;
+    try {
+      const jsonPath = path.join(dir, 'profile-restarted.json');
+      let sending = () => false;
+      // 8 s of sends: the kill 1 s in, the new hub up a few seconds later, then sends resume.
+      const run = await liveBench(['--endpoint', `http://127.0.0.1:${port}/chathub`, ...rooms(8), '--reconnect', '--json', jsonPath], (child) => {
+        sending = onceSending(child, 1_000, () => {
+          hub.process.kill('SIGKILL');
+          restarted = sleep(500).then(() => startHub({ extraArgs: ['--EnableTestHubs', 'true', '--port', String(port)] }));
+        });
+      });
+      expect(sending(), run.stderr).toBe(true);
+      expect(restarted).not.toBeNull();
+      hub = await restarted!;
+      expect(run.code, run.stderr).toBe(1);
+      const result = await resultOf(run, jsonPath);
+      expectAccounting(result, roomsPlanned(8));
+      expect(result.verdict.status).toBe('fail');
+      expect(result.totals.disconnects).toBe(10);
+      expect(result.totals.reconnects, run.stdout + run.stderr).toBe(10);
+      // The new hub knows no rooms: each connection called JoinRoom again once it was back.
+      expect(result.drops!.totals.rejoined).toBe(10);
+      expect(result.drops!.totals.rejoinFailed).toBe(0);
+      expect(result.drops!.neverBack).toBe(0);
+      // The gap's cost: what fell due while reconnecting was never sent, what was in flight lost.
+      expect(result.fates.notSent.reconnecting).toBeGreaterThan(0);
+      // After the restart messages arrived again, in the run's last seconds.
+      const lastArrival = result.points.filter((p) => p.received > 0).at(-1)!;
+      expect(lastArrival.second).toBeGreaterThanOrEqual(5);
+      expect(result.fates.underOneSecond).toBeGreaterThan(10 * 4 * 5);
+    } finally {
+      if (restarted) hub = await (restarted as Promise<RunningHub>).catch(() => hub);
+      await hub.stop();
+    }
+  }, 40_000);
+});
