@@ -12,6 +12,7 @@ const CLIENT_NAMES = {
   runner: 'headless runner (bin/live-bench.js, 2 worker threads)', runner1: 'headless runner, --workers 1',
   browserLibrary: 'same browser, plain @microsoft/signalr (2 Web Workers)',
   libraryAgain: 'control: the plain script again', browserRawAgain: 'control: same browser, raw WebSockets again',
+  browserLibraryAgain: 'control: same browser, plain @microsoft/signalr again',
 };
 const RUNNER_CLIENTS = ['runner', 'runner1'];
 
