@@ -22,13 +22,10 @@ export function recentLatency(seconds: readonly EncodedSecond[], windowSec = REC
 
 /**
  * recentLatency for a run that grows one closed second at a time: the same figures, but each
- * second is decoded once, added to the merged window when it enters it and subtracted when it
- * leaves (two walks over the counts a second, not a reset and ten adds). Counts are integers, so
- * the window is exactly what merging it afresh gives (a unit test checks). The live page asks
- * once per closed second, on its main thread, beside the run's workers.
+ * second is decoded once and kept while it is in the window, and the merge reuses one histogram.
+ * The live page asks once per closed second; decoding the whole window each time was most of it.
  */
 export class RecentLatency {
-  /** The seconds in the merged window, decoded. */
   readonly #decoded = new Map<EncodedSecond, Histogram>();
   readonly #merged = createLatencyHistogram();
 
@@ -38,20 +35,19 @@ export class RecentLatency {
     if (seconds.length === 0) return null;
     let lastSecond = -Infinity;
     for (const s of seconds) lastSecond = Math.max(lastSecond, s.second);
+    this.#merged.reset();
     const kept = new Set<EncodedSecond>();
     for (const s of seconds) {
       if (s.second <= lastSecond - this.windowSec) continue;
+      let histogram = this.#decoded.get(s);
+      if (!histogram) {
+        histogram = decodeHistogram(s.latency);
+        this.#decoded.set(s, histogram);
+      }
       kept.add(s);
-      if (this.#decoded.has(s)) continue;
-      const histogram = decodeHistogram(s.latency);
-      this.#decoded.set(s, histogram);
       this.#merged.add(histogram);
     }
-    for (const [s, histogram] of [...this.#decoded]) {
-      if (kept.has(s)) continue;
-      this.#merged.subtract(histogram);
-      this.#decoded.delete(s);
-    }
+    for (const s of [...this.#decoded.keys()]) if (!kept.has(s)) this.#decoded.delete(s);
     const summary = summarizeLatency(this.#merged);
     return summary.count === 0 ? null : summary;
   }
