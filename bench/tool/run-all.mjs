@@ -11,7 +11,7 @@
 //                                      (DevTools protocol on BENCH_PORT_BASE+3; .cpuprofile files)
 //        BENCH_CLIENTS=library,raw,runner,runner1   the throughput benchmark's clients (default all:
 //                                      tab, browserRaw, browserLibrary, library, raw, runner, runner1,
-//                                      and the controls libraryAgain, browserRawAgain)
+//                                      and the controls libraryAgain, browserRawAgain, browserLibraryAgain)
 //        BENCH_STEPS=250,24 BENCH_REPEAT=3   throughput at these send intervals only, each client
 //                                      once per step, 3 rounds, no ceiling search (A/B pairs)
 //        BENCH_RUNNER_B=<bin/live-bench.js of another build>   adds clients runnerB and runner1B

@@ -27,6 +27,8 @@ const RUNNERS = {
   // spread every ratio of two clients at one step carries on this machine.
   libraryAgain: async (ctx, load) => ({ ...(await runNodeClient(ctx, 'library', load)), client: 'libraryAgain' }),
   browserRawAgain: async (ctx, load) => ({ ...(await runBrowserRaw(ctx, load)), client: 'browserRawAgain' }),
+  // And plain @microsoft/signalr in the browser again: the control of the tab's p99 against it.
+  browserLibraryAgain: async (ctx, load) => ({ ...(await runBrowserRaw(ctx, load, { library: true })), client: 'browserLibraryAgain' }),
 };
 /**
  * BENCH_TAB_PAGES=a,b: also the dashboard as built into dist/<name>/ (`vite build --mode bench --base /<name>/

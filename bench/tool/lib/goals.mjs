@@ -58,7 +58,25 @@ function tabGoals(t) {
   out.push(p99 ? { goal: `tab p99 at half the browser's ceiling (${n(half.targetPerSec, 0)} msg/s) ≤ 2× raw`,
     figure: `${n(p99.ratio)}× (${n(p99.a.p99Ms, 1)} against ${n(p99.b.p99Ms, 1)} ms)`, met: p99.ratio <= 2 }
     : { goal: 'tab p99 at half the browser\'s ceiling ≤ 2× raw', ...NOT_MEASURED });
+  out.push(...libraryTail(t, half));
   out.push(...browserControl(t, half));
+  return out;
+}
+
+/**
+ * The tab's p99 against plain @microsoft/signalr in the same browser at the same step (the
+ * library's own tail is a floor no page that uses it can go under), with that library run again
+ * beside it when the run has it: how far the same ratio reads when nothing differs.
+ */
+function libraryTail(t, half) {
+  if (!half || !clientsOf(t).includes('browserLibrary')) return [];
+  const p99 = stepRatio(t.steps, 'tab', 'browserLibrary', half.intervalMs, 'p99Ms');
+  const out = [p99 ? { goal: `tab p99 at half the browser's ceiling (${n(half.targetPerSec, 0)} msg/s) ≤ 1.25× plain @microsoft/signalr in the same browser`,
+    figure: `${n(p99.ratio)}× (${n(p99.a.p99Ms, 1)} against ${n(p99.b.p99Ms, 1)} ms)`, met: p99.ratio <= 1.25 }
+    : { goal: 'tab p99 at half the browser\'s ceiling ≤ 1.25× plain @microsoft/signalr in the same browser', ...NOT_MEASURED }];
+  const again = clientsOf(t).includes('browserLibraryAgain') && stepRatio(t.steps, 'browserLibraryAgain', 'browserLibrary', half.intervalMs, 'p99Ms');
+  if (again) out.push({ goal: '(control, no goal) plain @microsoft/signalr in the same browser run again, against its first run',
+    figure: `p99 ${n(again.ratio)}× at ${n(half.targetPerSec, 0)} msg/s (${n(again.a.p99Ms, 1)} against ${n(again.b.p99Ms, 1)} ms)`, met: 'reference' });
   return out;
 }
 

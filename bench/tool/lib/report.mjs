@@ -12,6 +12,7 @@ const CLIENT_NAMES = {
   runner: 'headless runner (bin/live-bench.js, 2 worker threads)', runner1: 'headless runner, --workers 1',
   browserLibrary: 'same browser, plain @microsoft/signalr (2 Web Workers)',
   libraryAgain: 'control: the plain script again', browserRawAgain: 'control: same browser, raw WebSockets again',
+  browserLibraryAgain: 'control: same browser, plain @microsoft/signalr again',
 };
 const RUNNER_CLIENTS = ['runner', 'runner1'];
 
@@ -34,7 +35,7 @@ export function writeMarkdown(doc, outPath, notesFrom) {
       'The **plain-library script** (`bench/tool/clients/library-client.mjs`) is what the `@microsoft/signalr` docs show: `HubConnectionBuilder().withUrl().build()`, `on(\'Measure\')`, `start()`, `send(\'Echo\', …)`, one Node thread. ' +
       'The **raw client** (`bench/tool/clients/raw-client.mjs`) is `ws` speaking SignalR\'s JSON protocol by hand (negotiate, handshake, invocation frames; reads only `ts` and the payload), one Node thread. ' +
       'The **headless runner** is `bin/live-bench.js --scenario echo --json <file> --quiet --no-guide-rule` (the dashboard\'s engine in Node worker threads; its main thread only merges the threads\' snapshots), run with its default 2 worker threads and with `--workers 1`; its measured window is cut from the planned send window in its JSON (`sendWindow`). ' +
-      'The **controls** (`libraryAgain`, `browserRawAgain`) are the plain-library script and the same-browser raw client run a second time, last at each step: a ratio between a client and its control is what the machine alone does to a ratio. ' +
+      'The **controls** (`libraryAgain`, `browserRawAgain`, `browserLibraryAgain`) are the plain-library script, the same-browser raw client and the same-browser plain-library client run a second time, last at each step: a ratio between a client and its control is what the machine alone does to a ratio. ' +
       'CPU is utime+stime from `/proc` over the measured window only: every Chromium process (split into the page\'s main thread, its workers, the network service that does the socket I/O, the rest), or the Node process; the hub\'s beside it.',
     '',
   ];
