@@ -2,12 +2,12 @@
  * The engine's connections (workers/engine/connection.ts BenchConnection), built with the official
  * `@microsoft/signalr` client over exactly the chosen transport and protocol.
  */
-import { HttpTransportType, HubConnectionBuilder, LogLevel, NullLogger, type HubConnection, type IHubProtocol } from '@microsoft/signalr';
+import { HttpTransportType, HubConnectionBuilder, LogLevel, NullLogger, type IHubProtocol } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import { withQuery, type TransportName } from '../core/run/index.ts';
 import { retryDelayMs } from '../core/drops/index.ts';
 import { ExplainingHttpClient } from './explaining-http-client.ts';
-import { cutTransport, statefulGranted, watchStatefulReconnect, type StatefulWatch } from './transport-cut.ts';
+import { cutTransport, statefulGranted, watchStatefulReconnect } from './transport-cut.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions } from '../workers/engine/connection.ts';
 
 const TRANSPORT_TYPES: Record<TransportName, HttpTransportType> = {
@@ -44,71 +44,10 @@ export function signalRConnectionFactory(overrides: PlatformOverrides = {}): Con
   return (options) => createSignalRConnection(options, overrides);
 }
 
-/**
- * A connection whose client is built at its first start (or call), not when the pool plans it:
- * a worker plans its whole share at once, and building 3,000 clients there took 260 ms of one
- * engine thread (plus their garbage collection) before its first connect, on a loaded 2-core
- * machine (bench/RESULTS.md, 2026-11-26, the ramp). Built at start, each one's cost falls while
- * the connects before it wait for the hub. Handlers given before then are kept and added at build.
- */
 function createSignalRConnection(options: ConnectionOptions, overrides: PlatformOverrides): BenchConnection {
-  let socketError: string | null = null;
-  let built: Built | null = null;
-  let waiting: ((built: Built) => void)[] = [];
-  const build = (): Built => {
-    if (built) return built;
-    built = buildHub(options, overrides, (message) => (socketError = message));
-    for (const apply of waiting) apply(built);
-    waiting = [];
-    return built;
-  };
-  const whenBuilt = (apply: (built: Built) => void): void => {
-    if (built) apply(built);
-    else waiting.push(apply);
-  };
-  return {
-    get connectionId() {
-      return built ? built.hub.connectionId : null;
-    },
-    bufferedBytes: () => (built ? webSocketBufferedBytes(built.hub) : 0),
-    start: () => {
-      const { hub, stateful } = build();
-      return hub.start().then(() => stateful.rewire(), (error: unknown) => {
-        if (error instanceof Error && socketError && !error.message.includes(socketError)) error.message = `${error.message} (the socket said: ${socketError})`;
-        throw error;
-      });
-    },
-    // Never started: nothing to stop.
-    stop: () => (built ? built.hub.stop() : Promise.resolve()),
-    send: (method, ...args) => build().hub.send(method, ...args),
-    invoke: (method, ...args) => build().hub.invoke(method, ...args),
-    on: (method, handler) => whenBuilt(({ hub }) => hub.on(method, handler)),
-    onClose: (handler) => whenBuilt(({ hub }) => hub.onclose(handler)),
-    onReconnecting: (handler) => whenBuilt(({ hub }) => hub.onreconnecting(handler)),
-    onReconnected: (handler) =>
-      whenBuilt(({ hub, stateful }) =>
-        hub.onreconnected(() => {
-          // A new connection: the client set up new stateful-reconnect hooks for it.
-          stateful.rewire();
-          handler();
-        })),
-    cutTransport: () => (built ? cutTransport(built.hub) : false),
-    onTransportLost: (handler) => whenBuilt(({ stateful }) => stateful.onLost(handler)),
-    onResumed: (handler) => whenBuilt(({ stateful }) => stateful.onResumed(handler)),
-    statefulGranted: () => (built ? statefulGranted(built.hub) : false),
-    onResent: (handler) => whenBuilt(({ stateful }) => stateful.onResent(handler)),
-  };
-}
-
-interface Built {
-  hub: HubConnection;
-  stateful: StatefulWatch;
-}
-
-/** The official client for one connection, over exactly the chosen transport and protocol. */
-function buildHub(options: ConnectionOptions, overrides: PlatformOverrides, reportSocketError: (message: string) => void): Built {
   const protocol: IHubProtocol | undefined = options.protocol === 'messagepack' ? new MessagePackHubProtocol() : undefined;
-  const webSocket = overrides.reportingWebSocket ? overrides.reportingWebSocket((error) => reportSocketError(error.message)) : overrides.WebSocket;
+  let socketError: string | null = null;
+  const webSocket = overrides.reportingWebSocket ? overrides.reportingWebSocket((error) => (socketError = error.message)) : overrides.WebSocket;
   const credentials = options.credentials;
   const accessToken = credentials?.accessToken ?? null;
   let builder = new HubConnectionBuilder()
@@ -138,5 +77,31 @@ function buildHub(options: ConnectionOptions, overrides: PlatformOverrides, repo
   if (options.statefulReconnect) builder = builder.withStatefulReconnect();
   const hub = builder.build();
   const stateful = watchStatefulReconnect(hub);
-  return { hub, stateful };
+  return {
+    get connectionId() {
+      return hub.connectionId;
+    },
+    bufferedBytes: () => webSocketBufferedBytes(hub),
+    start: () => hub.start().then(() => stateful.rewire(), (error: unknown) => {
+      if (error instanceof Error && socketError && !error.message.includes(socketError)) error.message = `${error.message} (the socket said: ${socketError})`;
+      throw error;
+    }),
+    stop: () => hub.stop(),
+    send: (method, ...args) => hub.send(method, ...args),
+    invoke: (method, ...args) => hub.invoke(method, ...args),
+    on: (method, handler) => hub.on(method, handler),
+    onClose: (handler) => hub.onclose(handler),
+    onReconnecting: (handler) => hub.onreconnecting(handler),
+    onReconnected: (handler) =>
+      hub.onreconnected(() => {
+        // A new connection: the client set up new stateful-reconnect hooks for it.
+        stateful.rewire();
+        handler();
+      }),
+    cutTransport: () => cutTransport(hub),
+    onTransportLost: (handler) => stateful.onLost(handler),
+    onResumed: (handler) => stateful.onResumed(handler),
+    statefulGranted: () => statefulGranted(hub),
+    onResent: (handler) => stateful.onResent(handler),
+  };
 }
