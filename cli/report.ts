@@ -69,7 +69,7 @@ export function summaryText(result: RunResult): string {
     `Outcome: ${outcomeText(result.outcome, config.durationSec)}`,
     `Planned receptions: ${summary.fates}`,
     ...(summary.instances ?? []).map((instance, k) => `  instance ${k + 1}, ${instance.endpointUrl}: connections ${instance.connections}; ${instance.receptions}`),
-    `Messages: ${[...summary.messages, summary.stale, summary.foreign, summary.unsolicited].filter(Boolean).join(', ')}`,
+    `Messages: ${summary.messageFacts.join(', ')}`,
     `Bytes (encoded): ${summary.bytes.join(', ')}`,
     ...(summary.resent ? [`Resent: ${summary.resent}`] : []),
     // Unknown figures read "–" (formatMs of null), never 0.

@@ -66,7 +66,7 @@ function figureRows(run: KeptRun): Rows {
     ['Planned receptions', summary.fates],
     ...(summary.instances ?? []).map((instance, k) => [`Instance ${k + 1}`, `${instance.endpointUrl}: connections ${instance.connections} · ${instance.receptions}`]) as Rows,
     ...(r.drops ? [['Drops', dropPlanText(r.drops.settings, r.drops.stateful, r.config.endpointUrl)], ['Reconnects', dropsText(r.drops)]] as Rows : []),
-    ['Messages', [...summary.messages, summary.stale, summary.foreign, summary.unsolicited].filter(Boolean).join(' · ')],
+    ['Messages', summary.messageFacts.join(' · ')],
     ['Latency', summary.latencyKnown ? `${summary.latency.join(' · ')} (${summary.uncorrected})` : 'no message arrived'],
     ['Connect time', `${summary.connectTime.join(' · ')} · ${summary.connections}`],
     ['Bytes', `${summary.bytes.join(', ')} (encoded hub messages)`],

@@ -36,6 +36,9 @@ export interface RunSummaryModel {
   stale: string | null;
   /** Another run's messages on the same hub, counted apart; null when none. */
   foreign: string | null;
+  /** Every message figure in the order said: messages, then the stale, foreign and unsolicited
+   *  ones when there are any. What the runner, the report and the page print as one line. */
+  messageFacts: string[];
   /** "10 opened, 2 failed", and ", 3 lost during the run, 3 reconnected" when any was lost. */
   connections: string;
   /** Time to open a connection: "p50 12.0 ms", "p99 30.0 ms", "max 41.0 ms"; ["no connection opened"]
@@ -74,11 +77,15 @@ export function errorSampleText(sample: ErrorSample): { head: string; message: s
 export function runSummary({ fates, totals, latency, uncorrectedLatency, connectTimes, errorCounts, errorSamples, schedule, instances }: SummaryInput): RunSummaryModel {
   const kinds = Object.entries(errorCounts).filter(([, n]) => n > 0);
   const errorTotal = kinds.reduce((sum, [, n]) => sum + n, 0);
+  const messages: [string, string, string] = [`sent ${formatCount(totals.sent)}`, `received ${formatCount(totals.received)}`, `duplicated ${formatCount(totals.duplicated)}`];
+  const stale = totals.stale > 0 ? `too late to check ${formatCount(totals.stale)}` : null;
+  const foreign = totals.foreign ? `foreign ${formatCount(totals.foreign)} (another run or client on this hub: not counted as arrivals)` : null;
+  const unsolicited = totals.unsolicited ? `unsolicited ${formatCount(totals.unsolicited)} (the hub's own messages or another client's, not the tool's: not counted as arrivals)` : null;
   return {
     fates: fatesText(fates),
-    messages: [`sent ${formatCount(totals.sent)}`, `received ${formatCount(totals.received)}`, `duplicated ${formatCount(totals.duplicated)}`],
-    stale: totals.stale > 0 ? `too late to check ${formatCount(totals.stale)}` : null,
-    foreign: totals.foreign ? `foreign ${formatCount(totals.foreign)} (another run or client on this hub: not counted as arrivals)` : null,
+    messages,
+    stale,
+    foreign,
     connections:
       `${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed` +
       (totals.disconnects > 0 ? `, ${formatCount(totals.disconnects)} lost during the run, ${formatCount(totals.reconnects)} reconnected` : ''),
@@ -87,7 +94,8 @@ export function runSummary({ fates, totals, latency, uncorrectedLatency, connect
       : [`p50 ${formatMs(connectTimes.p50Us)}`, `p99 ${formatMs(connectTimes.p99Us)}`, `max ${formatMs(connectTimes.maxUs)}`],
     errors: errorTotal === 0 ? '0' : `${formatCount(errorTotal)} (${kinds.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')})`,
     errorSamples: errorSamples.map(errorSampleText),
-    unsolicited: totals.unsolicited ? `unsolicited ${formatCount(totals.unsolicited)} (the hub's own messages or another client's, not the tool's: not counted as arrivals)` : null,
+    unsolicited,
+    messageFacts: [...messages, stale, foreign, unsolicited].filter((fact): fact is string => fact !== null),
     bytes: [`sent ${formatBytes(totals.sentBytes)}`, `received ${formatBytes(totals.receivedBytes)}`],
     resent: resentText(totals),
     latencyKnown: latency.count > 0,

@@ -1,20 +1,11 @@
 /** The form outlines the fields each problem names (core/run/config.ts ConfigProblem), never by
  *  reading the sentence: a problem of two settings outlines both, and a folded field unfolds Advanced. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';
 import ConfigForm from '../../src/components/ConfigForm.svelte';
+import { answerCheckedOptions } from '../support/happy-dom-select.ts';
 
-// happy-dom matches no option with :checked, which Svelte's bind:value on a select reads on change:
-// answer it with the option the select has chosen, as a browser does.
-const querySelector = HTMLSelectElement.prototype.querySelector;
-beforeAll(() => {
-  HTMLSelectElement.prototype.querySelector = function (this: HTMLSelectElement, selector: string) {
-    return selector === ':checked' ? (this.options[this.selectedIndex] ?? null) : querySelector.call(this, selector);
-  } as typeof querySelector;
-});
-afterAll(() => {
-  HTMLSelectElement.prototype.querySelector = querySelector;
-});
+answerCheckedOptions();
 
 function render() {
   history.replaceState(null, '', '/');

@@ -1,8 +1,9 @@
 /** The form's "Your hub" choice: the profile checked as it is typed beside the field, Start refused
  *  with the same sentences, the shape the profile allows, and the run configured with the profile. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';
 import ConfigForm from '../../src/components/ConfigForm.svelte';
+import { answerCheckedOptions } from '../support/happy-dom-select.ts';
 import type { RunConfig } from '../../core/run/index.ts';
 
 const chatRoom = {
@@ -13,17 +14,7 @@ const chatRoom = {
   deliver: 'group',
 };
 
-// happy-dom matches no option with :checked, which Svelte's bind:value on a select reads on change:
-// answer it with the option the select has chosen, as a browser does.
-const querySelector = HTMLSelectElement.prototype.querySelector;
-beforeAll(() => {
-  HTMLSelectElement.prototype.querySelector = function (this: HTMLSelectElement, selector: string) {
-    return selector === ':checked' ? (this.options[this.selectedIndex] ?? null) : querySelector.call(this, selector);
-  } as typeof querySelector;
-});
-afterAll(() => {
-  HTMLSelectElement.prototype.querySelector = querySelector;
-});
+answerCheckedOptions();
 
 function render() {
   history.replaceState(null, '', '/');

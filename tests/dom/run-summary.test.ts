@@ -174,21 +174,22 @@ describe('RunSummary', () => {
 });
 
 describe('RunSummary, the runner and the report say the same', () => {
-  it('the connections, their connect time and the errors, from the one summary model', async () => {
+  it('the connections, their connect time, the errors and every message figure, from the one summary model', async () => {
     const run = await finishedRun();
     const result = {
       ...run,
-      totals: { ...run.totals, connectionsFailed: 2, disconnects: 3, reconnects: 3 },
+      totals: { ...run.totals, connectionsFailed: 2, disconnects: 3, reconnects: 3, unsolicited: 7 },
       errorCounts: { ...run.errorCounts, negotiate: 2, closed: 3 },
       errorSamples: [{ kind: 'negotiate' as const, message: 'WebSockets (json) to http://fake/signalrbench: refused', count: 2 }, { kind: 'closed' as const, message: 'the server closed it', count: 3 }],
     };
     const summary = runSummary({ ...result, schedule: clientSchedule({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent }) });
     const page = render(viewOfResult(result));
     const cli = summaryText(result);
-    const report = reportHtml({ title: 'r', runs: [{ id: 'a', name: 'r', status: 'finished', savedAt: result.startedAt, toolVersion: '0', signalrClientVersion: '0', comparisonId: null, result }], generatedAt: new Date(0) }).replace(/<[^>]+>/g, '');
+    const report = reportHtml({ title: 'r', runs: [{ id: 'a', name: 'r', status: 'finished', savedAt: result.startedAt, toolVersion: '0', signalrClientVersion: '0', comparisonId: null, result }], generatedAt: new Date(0) }).replace(/<[^>]+>/g, '').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
     const samples = summary.errorSamples.map((s) => `${s.head}: ${s.message}`);
     expect(samples).toEqual(['negotiate ×2: WebSockets (json) to http://fake/signalrbench: refused', 'closed ×3: the server closed it']);
-    for (const phrase of [summary.connections, ...summary.connectTime, summary.errors, ...samples]) {
+    expect(summary.messageFacts).toContain(summary.unsolicited);
+    for (const phrase of [summary.connections, ...summary.connectTime, summary.errors, ...samples, ...summary.messageFacts]) {
       expect(page.text, phrase).toContain(phrase);
       expect(cli, phrase).toContain(phrase);
       expect(report, phrase).toContain(phrase);

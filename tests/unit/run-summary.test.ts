@@ -51,14 +51,15 @@ describe('the run summary model', () => {
   });
 
   it('the runner\'s summary and the HTML report carry the same phrases', async () => {
-    const run = await busyRun();
+    const busy = await busyRun();
+    const run = { ...busy, totals: { ...busy.totals, unsolicited: 3 } };
     const summary = runSummary({ ...run, schedule: clientSchedule({ points: run.points, missedSlots: run.totals.missedSlots, sent: run.totals.sent }) });
     const text = summaryText(run);
     const html = reportHtml({ title: 'r', runs: [{ id: 'a', name: 'r', status: 'finished', savedAt: run.startedAt, toolVersion: '0', signalrClientVersion: '0', comparisonId: null, result: run }], generatedAt: new Date(0) });
     const samples = summary.errorSamples.map((s) => `${s.head}: ${s.message}`);
     // The report's words, without its markup (a sample's head is in bold).
     const htmlText = html.replace(/<[^>]+>/g, '');
-    for (const phrase of [summary.fates, ...summary.messages, summary.stale!, summary.foreign!, ...summary.bytes, ...summary.latency, summary.uncorrected, ...summary.client, summary.connections, ...summary.connectTime, summary.errors, ...samples]) {
+    for (const phrase of [summary.fates, ...summary.messageFacts, summary.unsolicited!, ...summary.bytes, ...summary.latency, summary.uncorrected, ...summary.client, summary.connections, ...summary.connectTime, summary.errors, ...samples]) {
       expect(text, phrase).toContain(phrase);
       expect(htmlText, phrase).toContain(escaped(phrase));
     }
