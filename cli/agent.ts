@@ -70,6 +70,10 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     control.on('Control', (message: string) => relay.handle(message));
     control.on('SessionClosed', () => {
       io.err('live-bench: the dashboard (or lead) closed the session; leaving.');
+      // Closed mid-run (a lead that gave this agent's threads up while the control hub was
+      // stalled): what its threads measured is printed here, as when the control hub is lost.
+      const soFar = relay.runSoFar();
+      if (soFar) io.out(`${agentRunLine(runs + 1, soFar)} (up to the session's end; the dashboard or lead did not count these figures)`);
       leave(0);
     });
     control.onClose((error) => {

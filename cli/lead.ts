@@ -44,8 +44,9 @@ export async function startLead(lead: LeadOptions, config: RunConfig, io: Output
   control.onClose((error) => {
     if (ending) return;
     closed = error ?? new Error('the connection closed');
-    // As on the page: the agents are out of reach, so each of their threads in a run is lost.
-    for (const agent of fleet.agents()) fleet.agentLeft(agent.id);
+    // As on the page: the agents are out of reach, so each of their threads in a run is lost,
+    // without being known to have failed (core/run/worker-loss.ts).
+    fleet.controlLost();
     io.err(`live-bench: lost the control hub at ${controlUrl}${error ? ` (${error.message})` : ''}: the agents are no longer reachable.`);
   });
   const stop = () => {
@@ -75,7 +76,7 @@ export async function startLead(lead: LeadOptions, config: RunConfig, io: Output
   const extra = fleet.agents().filter((agent) => agent.state === 'ready').length - joined.length;
   if (extra > 0) io.err(`live-bench: ${extra} more agent(s) joined than the ${lead.agents} asked for; they take no part.`);
   io.err(`live-bench: ${joined.length} agent(s) joined (${joined.map((agent) => `"${agent.info.name}" ${agent.info.threads} thread(s)`).join(', ')}); measuring their clocks.`);
-  const planned = await planFleetRun(fleet, joined, config, { includeLocal: lead.includeLocal, localIsBrowser: false });
+  const planned = await planFleetRun(fleet, joined, config, { includeLocal: lead.includeLocal, localIsBrowser: false, controlUrl });
   if ('error' in planned) return fail(new BenchError('refused', `the run cannot start: ${planned.error}`));
   const { remote } = planned;
   if (remote.agents.length < lead.agents) io.err(`live-bench: warning: ${lead.agents - remote.agents.length} agent(s) left while their clocks were measured; the run goes on with ${remote.agents.length}.`);

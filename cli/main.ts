@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
-import { credentialsSummary, instancesText, RunCoordinator, scenarioLabel, runResult, outcomeText, type RunResult } from '../core/run/index.ts';
+import { credentialsSummary, instancesText, RunCoordinator, scenarioLabel, runResult, outcomeText, lostEnginesReason, type RunResult } from '../core/run/index.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
 import { runAgent } from './agent.ts';
@@ -160,7 +160,8 @@ function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolea
   const loss = lossBeyondAllowance(result, thresholds.allowLossRatio);
   if (loss) reasons.push(loss);
   // A failed engine took its share of the load with it, whatever the verdict is set to decide.
-  if (result.workerFailures.length > 0) reasons.push(`${result.workerFailures.length} of ${result.workers.length} engine(s) failed (see above): a run that lost part of its load is not a pass.`);
+  const lostEngines = lostEnginesReason(result.workerFailures.length, result.workers);
+  if (lostEngines) reasons.push(lostEngines);
   if (result.outcome.kind === 'stopped') reasons.push(`the run was ${outcomeText(result.outcome, result.config.durationSec)}: an incomplete run is not a pass.`);
   else if (result.outcome.kind === 'failed') reasons.push(`the run ${outcomeText(result.outcome, result.config.durationSec)}`);
   else if (thresholds.guideRule && result.verdict.status !== 'pass') reasons.push(`the guide's verdict is not a pass (${result.verdict.sentence}) Use --no-guide-rule to report it without failing (lost messages still fail the run: see --allow-loss).`);

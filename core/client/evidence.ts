@@ -15,8 +15,10 @@ export interface ClientEvidenceInput {
   connectionsFailed: number;
   /** Failed connects by cause; absent in runs kept before causes were counted. */
   connectCauses?: ConnectCauseCounts;
-  /** Engines of the run (worker threads, Web Workers, agents' threads) and whether each was lost. */
-  workers: readonly { lost: boolean }[];
+  /** Engines of the run (worker threads, Web Workers, agents' threads), whether each was lost and
+   *  whose loss it was (core/run/worker-loss.ts; absent: the client's). An agent's thread whose
+   *  reports stopped together with the control hub is not the client's. */
+  workers: readonly { lost: boolean; lostSide?: 'client' | 'service' | 'unknown' }[];
   /** Why engines failed, worded by the coordinator ("Worker 2 failed and was stopped: …"). */
   workerFailures: readonly string[];
   /** Most connections the client can hold (a browser's cap); null or absent when none is known. */
@@ -25,9 +27,11 @@ export interface ClientEvidenceInput {
 
 export function clientLimitReasons(input: ClientEvidenceInput): string[] {
   const reasons: string[] = [];
-  const lost = Math.max(input.workers.filter((w) => w.lost).length, input.workerFailures.length);
+  // Failures are worded one per lost worker; those of workers not the client's are left out.
+  const notOurs = input.workers.filter((w) => w.lost && (w.lostSide ?? 'client') !== 'client').length;
+  const lost = Math.max(input.workers.filter((w) => w.lost && (w.lostSide ?? 'client') === 'client').length, input.workerFailures.length - notOurs);
   if (lost > 0) {
-    const why = input.workerFailures[0]?.replace(/^Worker \d+ failed and was stopped: /, '').replace(/\. Its figures up to then are kept\.$/, '');
+    const why = ownFailure(input)?.replace(/^Worker \d+ failed and was stopped: /, '').replace(/\. Its figures up to then are kept\.$/, '');
     reasons.push(`lost ${formatCount(lost)} of its ${formatCount(Math.max(lost, input.workers.length))} engine${input.workers.length === 1 ? '' : 's'} mid-run${why ? ` (${why})` : ''}, and the load they carried with them`);
   }
   const ownFailures = failuresOfSide(input.connectCauses, 'client');
@@ -37,4 +41,12 @@ export function clientLimitReasons(input: ClientEvidenceInput): string[] {
     reasons.push(`asked for ${formatCount(input.connections)} connections, above the ${formatCount(cap)} this browser allows, and ${formatCount(input.connectionsFailed)} failed to open`);
   }
   return reasons;
+}
+
+/** The first failure worded for a lost worker of the client's own ("Worker 3 …" whose worker is the client's loss). */
+function ownFailure(input: ClientEvidenceInput): string | undefined {
+  return input.workerFailures.find((failure) => {
+    const index = Number(/^Worker (\d+)/.exec(failure)?.[1] ?? 0) - 1;
+    return (input.workers[index]?.lostSide ?? 'client') === 'client';
+  });
 }

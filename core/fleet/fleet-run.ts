@@ -31,6 +31,9 @@ export interface FleetPlanOptions {
   /** The lead is a browser (the dashboard): its workers share one browser's connection limits.
    *  The headless lead's engines have no such limit. */
   localIsBrowser: boolean;
+  /** The control hub the agents' reports come through: a thread silent together with it is not
+   *  blamed on the client (core/run/worker-loss.ts). */
+  controlUrl: string;
 }
 
 /**
@@ -45,14 +48,16 @@ export async function planFleetRun(
   config: RunConfig,
   options: FleetPlanOptions,
 ): Promise<{ remote: RemoteWorkers } | { error: string }> {
-  const { includeLocal, localIsBrowser } = options;
+  const { includeLocal, localIsBrowser, controlUrl } = options;
   const localWorkers = includeLocal ? config.workers : 0;
   // Refused at once when the browsers cannot hold it, before any round trip.
   const before = fitOf(config, agents.map((agent) => agent.info), localWorkers, localIsBrowser);
   if (typeof before === 'string') return { error: before };
   const prepared = await fleet.prepareRun(agents.map((agent) => agent.id), localWorkers, config.scenario);
   if ('error' in prepared) return prepared;
-  const { ports, agents: runAgents } = prepared;
+  const isRunHub = isRunHubOf(controlUrl, config);
+  const ports = prepared.ports.map((port): WorkerPort => ({ ...port, relay: () => ({ url: controlUrl, isRunHub, quietMs: fleet.quietMs() }) }));
+  const runAgents = prepared.agents;
   // Agents that left during the round are not in it; those left must still hold the run.
   // None left and no worker of the lead's: nothing would run, whatever the capacities say.
   const fit = ports.length === 0 && !includeLocal ? 'Every agent left while its clock was measured, and the lead\'s own workers do not take part: nothing would run. Include them, or invite agents again.' : fitOf(config, runAgents, localWorkers, localIsBrowser);
@@ -61,6 +66,19 @@ export async function planFleetRun(
     return { error: fit };
   }
   return { remote: { ports, agents: runAgents, includeLocal, ...fit, close: (closing) => fleet.closeRun(closing) } };
+}
+
+/** Whether the control hub is served by one of the run's hubs (the same origin: one process). */
+export function isRunHubOf(controlUrl: string, config: Pick<RunConfig, 'endpointUrl' | 'endpointUrls'>): boolean {
+  const origin = (url: string) => {
+    try {
+      return new URL(url).origin;
+    } catch {
+      return null;
+    }
+  };
+  const control = origin(controlUrl);
+  return control !== null && [config.endpointUrl, ...(config.endpointUrls ?? [])].some((url) => origin(url) === control);
 }
 
 /** The RunCoordinator's ports and options for a run: the lead's own workers first, then the

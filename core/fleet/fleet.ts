@@ -5,7 +5,7 @@
  * page, a fake in unit tests).
  */
 import { estimateClockOffset, type Clock, type Timers, type ClockEstimate, type ClockSample } from '../clocks/index.ts';
-import { SCENARIO_LABELS, type WorkerPort, type RunAgent, type ScenarioName, type FromWorker } from '../run/index.ts';
+import { SCENARIO_LABELS, controlLostText, type WorkerPort, type RunAgent, type ScenarioName, type FromWorker } from '../run/index.ts';
 import { parseAgentInfo, type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
 import { PieceJoiner, toPieces } from './pieces.ts';
 
@@ -57,6 +57,10 @@ export class Fleet {
   #nextPingId = 1;
   /** Which agent each RunAgent that prepareRun made stands for (closeRun measures it again). */
   readonly #agentOfRun = new WeakMap<RunAgent, string>();
+  /** When the control hub last said anything about an agent (a message from one, one joining or
+   *  leaving), epoch µs; Infinity quiet once the lead's connection to it closed. */
+  #heardUs: number;
+  #controlLost = false;
 
   constructor(
     private readonly channel: DashboardChannel,
@@ -64,13 +68,29 @@ export class Fleet {
     private readonly timers: Timers,
     /** Called whenever the list or an agent's state changes. */
     private readonly onChange: () => void = () => {},
-  ) {}
+  ) {
+    this.#heardUs = clock.nowUs();
+  }
+
+  /** How long the control hub has relayed nothing from any agent, ms (Infinity once it is lost):
+   *  a silent agent thread with a quiet hub cannot be blamed on the agent (core/run/worker-loss.ts). */
+  quietMs(): number {
+    return this.#controlLost ? Infinity : (this.clock.nowUs() - this.#heardUs) / 1_000;
+  }
+
+  /** The lead's connection to the control hub closed: every agent is out of reach, and their
+   *  threads in a run are lost without being known to have failed. */
+  controlLost(): void {
+    this.#controlLost = true;
+    for (const agent of this.#agents.values()) this.#leave(agent, true);
+  }
 
   agents(): AgentView[] {
     return [...this.#agents.values()].map(({ id, info, clock, state, roundsPending }) => ({ id, info, clock, measuring: roundsPending > 0, state }));
   }
 
   agentJoined(agentId: string, infoText: string): void {
+    this.#heardUs = this.clock.nowUs();
     const info = parseAgentInfo(infoText);
     if (typeof info === 'string') {
       this.refusals.push(`An agent was refused because ${info}. Start it with the same version of the tool as this dashboard.`);
@@ -82,13 +102,20 @@ export class Fleet {
     void this.measureClock(agentId);
   }
 
-  /** The agent disconnected: each of its threads in a run is reported to the run as lost. */
+  /** The agent disconnected (the control hub says so): each of its threads in a run is reported to the run as lost. */
   agentLeft(agentId: string): void {
+    this.#heardUs = this.clock.nowUs();
     const agent = this.#agents.get(agentId);
-    if (!agent || agent.state === 'left') return;
+    if (agent) this.#leave(agent, false);
+  }
+
+  #leave(agent: Agent, controlLost: boolean): void {
+    if (agent.state === 'left') return;
     agent.state = 'left';
     for (const [thread, { workerIndex, handler }] of agent.threads) {
-      handler({ type: 'fatal', workerIndex, message: `agent "${agent.info.name}" (thread ${thread + 1}) left the run: it disconnected from the control hub, so its connections count as lost` });
+      handler(controlLost
+        ? { type: 'fatal', workerIndex, message: controlLostText(agent.info.name, thread), relayLost: true }
+        : { type: 'fatal', workerIndex, message: `agent "${agent.info.name}" (thread ${thread + 1}) left the run: it disconnected from the control hub, so its connections count as lost` });
     }
     agent.threads.clear();
     for (const ping of agent.pings.values()) ping.answer(null);
@@ -96,6 +123,7 @@ export class Fleet {
   }
 
   fromAgent(agentId: string, text: string): void {
+    this.#heardUs = this.clock.nowUs();
     const agent = this.#agents.get(agentId);
     if (!agent || agent.state === 'left') return;
     const whole = agent.pieces.add(text);
@@ -228,10 +256,21 @@ export class Fleet {
   }
 
   #send(agent: Agent, message: ToAgent): void {
-    // A message that cannot be delivered means the agent is gone (the hub says so too, with AgentLeft).
-    for (const piece of toPieces(JSON.stringify(message))) this.channel.toAgent(agent.id, piece).catch(() => this.agentLeft(agent.id));
+    // A message the hub would not deliver means the agent is gone (the hub says so too, with
+    // AgentLeft); one that never reached the hub because the lead's own connection closed says
+    // nothing about the agent.
+    for (const piece of toPieces(JSON.stringify(message))) {
+      this.channel.toAgent(agent.id, piece).catch((error: unknown) => {
+        if (this.#controlLost) return;
+        if (CONNECTION_CLOSED.test(error instanceof Error ? error.message : String(error))) this.controlLost();
+        else this.agentLeft(agent.id);
+      });
+    }
   }
 }
+
+/** @microsoft/signalr's words for an invocation that failed because the connection itself closed. */
+const CONNECTION_CLOSED = /underlying connection being closed|not in the 'Connected' State/i;
 
 /** What the dashboard's control connection must offer to feed a Fleet. */
 export interface FleetEvents {

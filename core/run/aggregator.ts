@@ -3,6 +3,7 @@
  * percentiles from the merged interval histograms) and the whole-run figures. Pure: the page
  * uses it for its workers, and so can any other consumer of worker snapshots.
  */
+import type { LossSide } from './worker-loss.ts';
 import { addCauses, type ConnectCauseCounts } from '../client/index.ts';
 import { emptyErrorCounts, emptyTotals, type ErrorCounts, type ErrorSample, type WorkerSnapshot, type WorkerTotals, type WorkerPhase } from './protocol.ts';
 import { addDropTotals, emptyDropTotals, type DropTotals } from '../drops/index.ts';
@@ -50,6 +51,9 @@ export interface WorkerHealth {
   missedSlots: number;
   connectionsOpen: number;
   lost: boolean;
+  /** A lost worker's side (core/run/worker-loss.ts), set in the run's document; absent while
+   *  running and in runs kept before it was recorded (then a lost worker was the client's). */
+  lostSide?: LossSide;
 }
 
 interface PartialSecond {

@@ -18,6 +18,7 @@ import { plannedOfShare } from './share-plan.ts';
 import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from './split.ts';
 import { RunAggregator } from './aggregator.ts';
 import { SilenceWatchdog } from './watchdog.ts';
+import { relayWentQuiet, silenceText, type RelayState, type WorkerLoss } from './worker-loss.ts';
 import type { Credentials } from './credentials.ts';
 import type { FromWorker, GoMessage, ToWorker, WorkerReady, WorkerTotals } from './protocol.ts';
 import { profileOfRun } from '../profiles/index.ts';
@@ -28,6 +29,9 @@ export interface WorkerPort {
   post(message: ToWorker): void;
   onMessage(handler: (message: FromWorker) => void): void;
   terminate(): void;
+  /** For a worker whose reports a control hub relays (an agent's thread): how that hub is doing
+   *  (core/run/worker-loss.ts). Absent for the lead's own workers. */
+  relay?: () => RelayState;
 }
 
 export type RunPhase = 'connecting' | 'running' | 'draining' | 'done';
@@ -60,6 +64,8 @@ export class RunCoordinator {
   readonly runId: string;
   /** Failures of whole workers (a crash), worded for people. */
   readonly workerFailures: string[] = [];
+  /** How each lost worker was lost, in the order they were (core/run/worker-loss.ts: whose loss). */
+  readonly workerLosses: WorkerLoss[] = [];
   #runStartUs = 0;
   #phase: RunPhase = 'connecting';
   readonly #ready = new Map<number, WorkerReady | null>();
@@ -177,7 +183,10 @@ export class RunCoordinator {
       if (this.#phase === 'running' && this.clock.nowUs() >= this.#sendEndUs) this.#startDrain();
       if (this.#phase === 'draining') this.#drainProgress();
     } else {
-      this.#loseWorker(message.workerIndex, `Worker ${message.workerIndex + 1} failed and was stopped: ${message.message}. Its figures up to then are kept.`);
+      // An agent out of reach because the lead lost the control hub is not known to have failed.
+      const relay = message.relayLost ? this.ports[message.workerIndex]?.relay?.() : undefined;
+      const loss: WorkerLoss = relay ? { workerIndex: message.workerIndex, how: 'relayQuiet', relay: { url: relay.url, isRunHub: relay.isRunHub } } : { workerIndex: message.workerIndex, how: 'failed' };
+      this.#loseWorker(loss, `Worker ${message.workerIndex + 1} failed and was stopped: ${message.message}. Its figures up to then are kept.`);
     }
     this.#doneWhenAllFinished();
     this.#onUpdate();
@@ -194,20 +203,24 @@ export class RunCoordinator {
     }
   }
 
-  /** A worker stopped reporting without a word: lost like a crashed one, the client's failure. */
+  /** A worker stopped reporting without a word: lost like a crashed one; the client's failure
+   *  unless the control hub relaying it went quiet with it (core/run/worker-loss.ts). */
   #silent(workerIndex: number, silentMs: number): void {
     if (this.#phase === 'done') return;
-    this.#loseWorker(workerIndex, `Worker ${workerIndex + 1} sent no report for ${Math.round(silentMs / 1_000)} s (it reports every second) and was given up for lost: ` +
-      "its thread is stuck or its agent unreachable, the client's failure, not the hub's. Its figures up to then are kept.");
+    const relay = this.ports[workerIndex]?.relay?.();
+    const loss: WorkerLoss = relay && relayWentQuiet(silentMs, relay) ? { workerIndex, how: 'relayQuiet', relay: { url: relay.url, isRunHub: relay.isRunHub } } : { workerIndex, how: 'silent' };
+    this.#loseWorker(loss, silenceText(workerIndex, silentMs, loss));
     this.#doneWhenAllFinished();
     this.#onUpdate();
   }
 
   /** A worker crashed or fell silent: named, stopped, its figures up to then kept, the run goes on without it. */
-  #loseWorker(workerIndex: number, failure: string): void {
+  #loseWorker(loss: WorkerLoss, failure: string): void {
+    const { workerIndex } = loss;
     this.#watchdog.forget(workerIndex);
     if (this.aggregator.isLost(workerIndex)) return;
     this.workerFailures.push(failure);
+    this.workerLosses.push(loss);
     this.aggregator.markWorkerLost(workerIndex);
     this.ports[workerIndex]?.terminate();
     // A lost worker cannot hold the others at the start line.

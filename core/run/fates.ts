@@ -29,7 +29,7 @@ export const NOT_SENT_LABELS: Record<NotSentReason, string> = {
   disconnected: 'connection closed or never opened',
   clientBehind: 'the client fell behind its schedule and never sent them',
   receiverAbsent: 'the receiver never connected or never joined its group',
-  workerLost: 'the client lost the worker or agent that was to send them',
+  workerLost: 'the worker or agent that was to send them was lost mid-run',
 };
 
 /** Counts of planned receptions, by what became of them. */

@@ -21,3 +21,4 @@ export * from './share-plan.ts';
 export * from './split.ts';
 export * from './credentials.ts';
 export * from './watchdog.ts';
+export * from './worker-loss.ts';

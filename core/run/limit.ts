@@ -7,7 +7,8 @@
 import { clientSchedule, sendingSeconds, clientLimitReasons, type ClientSecond } from '../client/index.ts';
 import type { RunResult } from './result.ts';
 import { explainLimit, peakOf, type LimitExplanation, type ServerMetricsRecord, type ServerSecond } from '../server-metrics/index.ts';
-import type { SecondPoint } from './aggregator.ts';
+import type { SecondPoint, WorkerHealth } from './aggregator.ts';
+import { formatCount } from '../format.ts';
 
 export interface RunLimitInput {
   points: readonly ClientSecond[];
@@ -18,19 +19,24 @@ export interface RunLimitInput {
   server?: ServerMetricsRecord | null;
   /** The client's own limits (core/client/evidence.ts); none when absent. */
   clientLimits?: readonly string[];
+  /** The run's workers with their sides (core/run/worker-loss.ts): agents alive whose reports the
+   *  run's hub, their control hub, stopped relaying show the hub stalled. */
+  workers?: readonly Pick<WorkerHealth, 'lost' | 'lostSide'>[];
 }
 
-export function runLimit({ points, missedSlots, sent, server, clientLimits }: RunLimitInput): LimitExplanation {
+export function runLimit({ points, missedSlots, sent, server, clientLimits, workers }: RunLimitInput): LimitExplanation {
   const clientLagMs = clientSchedule({ points, missedSlots, sent }).lagMs ?? 0;
   // Failures while nothing was ever read are an address or CORS problem, not a busy server.
   const serverUnanswered = server && server.points.length > 0 ? server.failedScrapes : 0;
-  return explainLimit({ serverPeakCpuPercent: server ? peakOf(whileSending(server.points, points), 'cpuPercent') : null, serverUnanswered, clientLagMs, missedSlots, sent, clientLimits });
+  const stalledRelays = (workers ?? []).filter((w) => w.lost && w.lostSide === 'service').length;
+  const serverStalled = stalledRelays > 0 ? `stopped relaying the reports of ${formatCount(stalledRelays)} agent thread${stalledRelays === 1 ? '' : 's'} (as the control hub; the agents answered once it was back)` : null;
+  return explainLimit({ serverPeakCpuPercent: server ? peakOf(whileSending(server.points, points), 'cpuPercent') : null, serverUnanswered, clientLagMs, missedSlots, sent, clientLimits, serverStalled });
 }
 
 /** The limit of a kept run, from its own document: the summary, the report, Compare and the
  *  capacity search's steps say the same words about the same run. */
 export function limitOfResult(result: LimitFigures): LimitExplanation {
-  return runLimit({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent, server: result.server, clientLimits: clientLimitsOf(result) });
+  return runLimit({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent, server: result.server, clientLimits: clientLimitsOf(result), workers: result.workers });
 }
 
 /** The figures of a run the limit is read from. */

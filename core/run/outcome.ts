@@ -12,6 +12,7 @@ import { formatCount, formatMs, formatShare } from '../format.ts';
 import { deliveryOf, lostOf, notSentOf, overCountOf, shareUnderOneSecond, type Fates } from './fates.ts';
 import { edition } from '../guide/index.ts';
 import { clockProblem, type ClockJudgement } from '../clocks/index.ts';
+import { lostWorkersText, type LossSide } from './worker-loss.ts';
 
 /** The guide's share of messages that must arrive in under 1 s (0.99 in both editions). Marked
  *  pure so a bundle that never reads it (the engine's, through core/run/index.ts) leaves the
@@ -84,6 +85,8 @@ export interface VerdictInput {
   /** Workers (or agents' threads) lost mid-run: what they were to send counts as never sent
    *  (`workerLost`, core/run/share-plan.ts), what was to reach their connections as lost. */
   lostWorkers: number;
+  /** Each lost worker's side (core/run/worker-loss.ts); absent or short: the rest are the client's. */
+  lostSides?: readonly LossSide[];
   /** Receptions that arrived more than once (totals.duplicated); default 0. */
   duplicated?: number;
   /** Set when the run planned a drop: its duplicated messages, and stateful reconnect as the hub
@@ -115,7 +118,7 @@ export function runVerdict(input: VerdictInput): RunVerdict {
     case 'finished':
       if (fates.planned === 0) return verdict('fail', 'Fail: no message was planned, so the guide\'s rule cannot be met. Check the errors below.');
       if (input.lostWorkers > 0) {
-        return verdict('fail', `Fail: ${formatCount(input.lostWorkers)} worker(s) were lost mid-run, the client's loss: what they were to send counts as never sent, what was to reach their connections as lost; ${measured(input)}.`);
+        return verdict('fail', `Fail: ${lostWorkersText(input.lostWorkers, input.lostSides)}: what they were to send counts as never sent, what was to reach their connections as lost; ${measured(input)}.`);
       }
       if ((overCountOf(fates, true) ?? 0) > 0) {
         return verdict('fail', `Fail: accounting error: ${formatCount(overCountOf(fates, true) ?? 0)} receptions were counted beyond the plan (arrived or never sent above what was planned), so a loss may hide behind them and the counts cannot be trusted. Until then, ${measured(input)}. Please report it with the run's JSON.`);

@@ -221,6 +221,9 @@ export interface WorkerFatal {
   type: 'fatal';
   workerIndex: number;
   message: string;
+  /** Set by a lead for an agent's thread it can no longer reach because it lost the control hub
+   *  itself: not known to have failed (core/run/worker-loss.ts). */
+  relayLost?: boolean;
 }
 
 export type FromWorker = WorkerSnapshot | WorkerReady | WorkerFatal;

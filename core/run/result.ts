@@ -16,6 +16,7 @@ import type { ClockJudgement, ClockRound } from '../clocks/index.ts';
 import { runClocks } from './clocks.ts';
 import { instanceFigures, type InstanceCounts, type InstanceFigures } from './instances.ts';
 import { BenchError } from '../errors/index.ts';
+import { lossSides, type LossSide } from './worker-loss.ts';
 import { RUN_RESULT_VERSION, upgradeRunResult } from './upgrade.ts';
 
 export { RUN_RESULT_VERSION, upgradeRunResult, upgradeFates } from './upgrade.ts';
@@ -120,7 +121,7 @@ export interface RunAgent {
 
 export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string, agents?: RunAgent[], server?: ServerMetricsRecord | null, reuse?: ReusedPoints): RunResult {
   const a = coordinator.aggregator;
-  const health = a.workerHealth();
+  const health = workersOfRun(coordinator, agents);
   const outcome = coordinator.outcome;
   const isDrained = drained(outcome);
   const fates = a.settledFates(isDrained);
@@ -134,7 +135,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     config: coordinator.config,
     client,
     outcome,
-    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()), endpointUrl: coordinator.config.endpointUrl, clocks }),
+    verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, lostSides: lostSidesOf(health), duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()), endpointUrl: coordinator.config.endpointUrl, clocks }),
     fates,
     totals: a.totals(),
     latency,
@@ -144,7 +145,7 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     connectCauses: a.connectCauses(),
     errorSamples: a.errorSamples(),
     workerFailures: [...coordinator.workerFailures],
-    workers: a.workerHealth(),
+    workers: health,
     points: resultPoints(a.points(), isDrained, reuse),
     histograms: [...a.secondHistograms()],
     ...dropsField(coordinator),
@@ -156,6 +157,18 @@ export function runResult(coordinator: RunCoordinator, startedAt: Date, client: 
     ...(clocks !== undefined ? { clocks } : {}),
     ...instancesField(coordinator.config, a.instanceCounts(), isDrained, a.instanceLatency()),
   };
+}
+
+/** Each worker's health, a lost one with its side (core/run/worker-loss.ts): whose loss it was,
+ *  given how it was lost and whether its agent answered the run's closing clock round. */
+export function workersOfRun(coordinator: Pick<RunCoordinator, 'aggregator' | 'workerLosses'>, agents?: readonly RunAgent[]): WorkerHealth[] {
+  const sides = lossSides(coordinator.workerLosses, agents);
+  return coordinator.aggregator.workerHealth().map((w) => (w.lost ? { ...w, lostSide: sides.get(w.workerIndex) ?? 'client' } : w));
+}
+
+/** The sides of the lost workers, for the verdict. */
+export function lostSidesOf(workers: readonly WorkerHealth[]): LossSide[] {
+  return workers.filter((w) => w.lost).map((w) => w.lostSide ?? 'client');
 }
 
 function instancesField(config: RunConfig, counts: InstanceCounts[] | null, isDrained: boolean, latency: LatencySummary[] | null): { instances?: InstanceFigures[] } {

@@ -26,6 +26,9 @@ export interface LimitInput {
   /** The client's own limits shown otherwise (core/client/evidence.ts: a lost engine, connects
    *  it could not open for want of file descriptors or ports), worded to follow "the client". */
   clientLimits?: readonly string[];
+  /** The run's own evidence that the hub stalled, worded to follow "the server" (core/run/limit.ts:
+   *  agents alive whose reports it stopped relaying); null or absent when none. */
+  serverStalled?: string | null;
 }
 
 export type LimitSide = 'server' | 'client' | 'both' | 'near' | 'neither' | 'unknown';
@@ -43,6 +46,12 @@ export function explainLimit(input: LimitInput): LimitExplanation {
   const clientLagged = lagReasons.length > 0;
   const lag = lagReasons.join(' and ');
   const result = (side: LimitSide, sentence: string): LimitExplanation => ({ side, sentence });
+  const stalled = input.serverStalled ?? null;
+  if (cpu === null && stalled) {
+    return clientLagged
+      ? result('both', `Both sides fell short: the server ${stalled} and the client ${lag}. The figures describe both; run the client on another machine to tell them apart.`)
+      : result('server', `The server ${stalled} while the client kept its schedule: the service is the limit.`);
+  }
   if (cpu === null) {
     return clientLagged
       ? result('client', `The client ${lag}: the client is the limit (the server's load is unknown: no CPU reading from its metrics).`)
@@ -51,7 +60,7 @@ export function explainLimit(input: LimitInput): LimitExplanation {
   const cpuText = `${Math.round(cpu)}% CPU`;
   const saturated = unanswered > 0
     ? `stopped answering (${formatCount(unanswered)} reading${unanswered === 1 ? '' : 's'} of its metrics got no answer)`
-    : cpu >= SERVER_SATURATED_PERCENT ? `was at ${cpuText}` : null;
+    : stalled ?? (cpu >= SERVER_SATURATED_PERCENT ? `was at ${cpuText}` : null);
   if (saturated && clientLagged) {
     return result('both', `Both sides were saturated: the server ${saturated} and the client ${lag}. The figures describe both; run the client on another machine to tell them apart.`);
   }

@@ -41,7 +41,7 @@ export class FleetController {
       this.#fleet = fleet;
       control.onClose((error) => {
         this.error = `The connection to the control hub closed${error ? ` (${error.message})` : ''}: the agents are no longer reachable. Invite them again.`;
-        for (const agent of fleet.agents()) fleet.agentLeft(agent.id);
+        fleet.controlLost();
         this.session = null;
         this.#control = null;
       });
@@ -80,7 +80,7 @@ export class FleetController {
     this.clockRoundsUnderWay++;
     let planned;
     try {
-      planned = await planFleetRun(fleet, ready, config, { includeLocal: this.includeLocal, localIsBrowser: true });
+      planned = await planFleetRun(fleet, ready, config, { includeLocal: this.includeLocal, localIsBrowser: true, controlUrl: this.controlUrl });
     } finally {
       this.clockRoundsUnderWay--;
     }

@@ -13,6 +13,8 @@ import {
   runLimit,
   runClocks,
   clientLimitsOf,
+  workersOfRun,
+  lostSidesOf,
   instanceFigures,
   hubInstances,
   type InstanceCounts,
@@ -284,11 +286,12 @@ export class RunController {
     const server = this.#scraper?.record() ?? null;
     const clocks = runClocks(coordinator, this.#agents, drained(outcome));
     const offsetSec = sendOffsetSec(coordinator.sendWindowUs);
+    const workers = workersOfRun(coordinator, this.#agents);
     this.view = {
       ...(clocks !== undefined ? { clocks } : {}),
       phase: coordinator.phase,
       outcome,
-      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()), endpointUrl: coordinator.config.endpointUrl, clocks }),
+      verdict: runVerdict({ outcome, fates, durationSec: coordinator.config.durationSec, p99Us: latency.count > 0 ? latency.p99Us : null, lostWorkers: a.lostWorkers, lostSides: lostSidesOf(workers), duplicated: a.totals().duplicated, plannedDrop: plannedDropOf(coordinator.config, a.totals()), endpointUrl: coordinator.config.endpointUrl, clocks }),
       judgedShare: outcome.kind === 'running' ? a.judgedShare() : null,
       fates,
       totals: a.totals(),
@@ -300,10 +303,10 @@ export class RunController {
       errorSamples: a.errorSamples(),
       workerFailures: [...coordinator.workerFailures],
       schedule: clientSchedule({ points, missedSlots: a.totals().missedSlots, sent: a.totals().sent }),
-      workers: a.workerHealth(),
+      workers,
       agents: this.#agents,
       server,
-      limit: runLimit({ points, missedSlots: a.totals().missedSlots, sent: a.totals().sent, server, clientLimits: clientLimitsOf({ config: coordinator.config, totals: a.totals(), connectCauses: a.connectCauses(), workers: a.workerHealth(), workerFailures: coordinator.workerFailures }) }),
+      limit: runLimit({ points, missedSlots: a.totals().missedSlots, sent: a.totals().sent, server, clientLimits: clientLimitsOf({ config: coordinator.config, totals: a.totals(), connectCauses: a.connectCauses(), workers, workerFailures: coordinator.workerFailures }), workers }),
       // Latency by phase merges every second's histogram: computed once the run is kept, not per frame.
       drops: runDrops(coordinator.config, a, false),
       sendStartUs: coordinator.sendWindowUs.startUs,

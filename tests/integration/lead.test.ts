@@ -108,7 +108,7 @@ describe('live-bench --lead', () => {
     expect(result.fates.planned).toBe(240);
     expect(result.fates.notSent.workerLost).toBeGreaterThan(0);
     expect(result.fates.underOneSecond + result.fates.late).toBeLessThan(240 - result.fates.notSent.workerLost + 1);
-    expect(run.stdout).toMatch(/never sent \(the client lost the worker or agent that was to send them \d+\)/);
+    expect(run.stdout).toMatch(/never sent \(the worker or agent that was to send them was lost mid-run \d+\)/);
     expect(result.workers.filter((w) => w.lost)).toHaveLength(2);
     // The survivor kept its 10 connections to the end; the lost agent's are counted as lost connections.
     expect(result.totals.disconnects).toBeGreaterThanOrEqual(10);

@@ -38,7 +38,7 @@ const nodeAgent = (id: string) => ({ id, info: { kind: 'node' as const, threads:
 describe('planFleetRun', () => {
   it('a headless lead that runs nothing itself: the agents\' threads from index 0, no connection limit', async () => {
     const { fleet, calls } = fakeFleet();
-    const planned = await planFleetRun(fleet, [nodeAgent('a'), nodeAgent('b')], config({ connections: 50_000 }), { includeLocal: false, localIsBrowser: false });
+    const planned = await planFleetRun(fleet, [nodeAgent('a'), nodeAgent('b')], config({ connections: 50_000 }), { includeLocal: false, localIsBrowser: false, controlUrl: 'http://hub/control' });
     if ('error' in planned) throw new Error(planned.error);
     expect(calls).toEqual([{ ids: ['a', 'b'], firstWorkerIndex: 0 }]);
     expect(planned.remote.ports).toHaveLength(4);
@@ -50,7 +50,7 @@ describe('planFleetRun', () => {
 
   it('with the lead\'s own workers: the agents\' indices start after them, and the ports put them first', async () => {
     const { fleet, calls } = fakeFleet();
-    const planned = await planFleetRun(fleet, [nodeAgent('a')], config({ workers: 3 }), { includeLocal: true, localIsBrowser: false });
+    const planned = await planFleetRun(fleet, [nodeAgent('a')], config({ workers: 3 }), { includeLocal: true, localIsBrowser: false, controlUrl: 'http://hub/control' });
     if ('error' in planned) throw new Error(planned.error);
     expect(calls[0]!.firstWorkerIndex).toBe(3);
     expect(planned.remote.localCapacities).toEqual([null, null, null]);
@@ -63,20 +63,20 @@ describe('planFleetRun', () => {
 
   it('a browser lead shares one browser\'s 255 WebSockets among its workers; past that it is refused before any round trip', async () => {
     const { fleet, calls } = fakeFleet();
-    const held = await planFleetRun(fleet, [nodeAgent('a')], config({ connections: 600, workers: 2 }), { includeLocal: true, localIsBrowser: true });
+    const held = await planFleetRun(fleet, [nodeAgent('a')], config({ connections: 600, workers: 2 }), { includeLocal: true, localIsBrowser: true, controlUrl: 'http://hub/control' });
     if ('error' in held) throw new Error(held.error);
     expect(held.remote.localCapacities).toEqual([128, 127]);
     const browserOnly = [{ id: 'b', info: { kind: 'browser' as const, threads: 1 } }];
-    const refused = await planFleetRun(fleet, browserOnly, config({ connections: 600 }), { includeLocal: true, localIsBrowser: true });
+    const refused = await planFleetRun(fleet, browserOnly, config({ connections: 600 }), { includeLocal: true, localIsBrowser: true, controlUrl: 'http://hub/control' });
     expect(refused).toEqual({ error: expect.stringMatching(/can hold 510 WebSockets connections .* not 600/) });
     expect(calls).toHaveLength(1);
   });
 
   it('passes on the clock round\'s refusal, and refuses a run left with no worker at all', async () => {
     const unknown = fakeFleet(() => ({ error: 'Agent "a" did not answer' }));
-    expect(await planFleetRun(unknown.fleet, [nodeAgent('a')], config(), { includeLocal: false, localIsBrowser: false })).toEqual({ error: 'Agent "a" did not answer' });
+    expect(await planFleetRun(unknown.fleet, [nodeAgent('a')], config(), { includeLocal: false, localIsBrowser: false, controlUrl: 'http://hub/control' })).toEqual({ error: 'Agent "a" did not answer' });
     const allLeft = fakeFleet(() => ({ ports: [], agents: [] }));
-    const refused = await planFleetRun(allLeft.fleet, [nodeAgent('a')], config(), { includeLocal: false, localIsBrowser: false });
+    const refused = await planFleetRun(allLeft.fleet, [nodeAgent('a')], config(), { includeLocal: false, localIsBrowser: false, controlUrl: 'http://hub/control' });
     expect(refused).toEqual({ error: expect.stringMatching(/Every agent left .* nothing would run/) });
   });
 
@@ -84,7 +84,7 @@ describe('planFleetRun', () => {
     const kept = [port(), port()];
     const shrunk = fakeFleet((_ids, first) => ({ ports: kept, agents: [{ ...runAgent('a', 2, first), kind: 'browser' }] }));
     const agents = [{ id: 'a', info: { kind: 'browser' as const, threads: 2 } }, nodeAgent('b')];
-    const refused = await planFleetRun(shrunk.fleet, agents, config({ connections: 300 }), { includeLocal: false, localIsBrowser: true });
+    const refused = await planFleetRun(shrunk.fleet, agents, config({ connections: 300 }), { includeLocal: false, localIsBrowser: true, controlUrl: 'http://hub/control' });
     expect('error' in refused).toBe(true);
     expect(kept.every((p) => p.terminated)).toBe(true);
   });
