@@ -285,6 +285,9 @@ export class RunAggregator {
       }
       reported?.set(second, planned);
     }
+    // With every worker lost, the seconds were closed before this plan was known: the seconds it
+    // adds past the last point become points too, so the per-second fates sum to the run's.
+    this.#closeReportedSeconds();
   }
 
   totals(): WorkerTotals {

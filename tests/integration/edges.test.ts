@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_CODE_ALPHABET } from '../../cli/lead-args.ts';
 import { parseRunResult, type RunResult } from '../../core/run/result.ts';
+import { limitOfResult } from '../../core/run/limit.ts';
 import { expectAccounting } from '../support/accounting.ts';
 import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
@@ -134,6 +135,47 @@ describe.concurrent('one hub frozen mid-run, thawed for the next run', () => {
       hub.process.kill('SIGCONT');
     }
   }, 40_000);
+  it.sequential('a led run, its hub (the control hub too) frozen for 12 s, past the lead\'s watchdog: the agents\' threads are given up, but not as the client\'s loss; exit 1, every planned reception counted, each agent prints its own figures', async () => {
+    try {
+      const session = Array.from({ length: 16 }, () => SESSION_CODE_ALPHABET[randomInt(SESSION_CODE_ALPHABET.length)]).join('');
+      const jsonPath = path.join(dir, 'lead-stalled-long.json');
+      let sending = () => false;
+      const lead = liveBench(['--lead', '--agents', '2', '--session', session, '--agents-timeout', '30', '--endpoint', `${hub.httpUrl}/signalrbench`,
+        '--connections', '20', '--interval-ms', '250', '--duration', '3', '--warmup', '0', '--drain-s', '3', '--json', jsonPath], (child) => {
+        sending = onceSending(child, 500, () => {
+          hub.process.kill('SIGSTOP');
+          setTimeout(() => hub.process.kill('SIGCONT'), 12_000);
+        });
+      });
+      const own = await Promise.all([1, 2].map((i) => startAgent(`${hub.httpUrl}/control`, session, ['--once', '--join-timeout', '20', '--workers', '1', '--name', `long-${i}`])));
+      agents.push(...own);
+      const run = await lead;
+      expect(sending(), run.stderr).toBe(true);
+      expect(run.code, run.stderr).toBe(1);
+      // Bounded: the watchdog's 10 s, the thaw at 12 s, the closing clock round (at most 16 s).
+      expect(run.elapsedMs).toBeLessThan(45_000);
+      const result = await resultOf(run, jsonPath);
+      expect(result.verdict.status).toBe('fail');
+      expectAccounting(result, 20 * 12);
+      // Both agents' threads given up for silence, the control hub silent with them: not the client's.
+      const lost = result.workers.filter((w) => w.lost);
+      expect(lost).toHaveLength(2);
+      for (const worker of lost) expect(['service', 'unknown']).toContain(worker.lostSide);
+      expect(result.verdict.sentence).toMatch(/^Fail: the agents' reports stopped together with the control hub: 2 agent thread\(s\) were given up for silence/);
+      expect(result.verdict.sentence).not.toMatch(/the client's loss/);
+      expect(result.workerFailures.join('\n')).toMatch(/stopped together with the control hub at http:\/\/127\.0\.0\.1:\d+\/control, the run's own hub/);
+      expect(limitOfResult(result).side).not.toBe('client');
+      expect(run.stdout).not.toMatch(/the client is the limit/);
+      expect(run.stderr).toMatch(/2 of 2 engine\(s\) were lost \(2 of them with the control hub, not known to be the client's\)/);
+      // Each agent, cut off by the lead, still prints what its threads measured.
+      for (const agent of own) {
+        expect(await agent.exited).toBe(0);
+        expect(agentCounts(agent.stdout()).planned).toBeGreaterThan(0);
+      }
+    } finally {
+      hub.process.kill('SIGCONT');
+    }
+  }, 60_000);
 });
 
 describe.concurrent('two hub-samples on one Redis frozen in part mid-run, then a hub killed and restarted mid-run', () => {

@@ -79,6 +79,8 @@ describe('agents\' threads silent together with their control hub', () => {
     const fates = coordinator.aggregator.settledFates(true);
     // Every planned message still counts: 4 connections x 300 slots (100 ms for 30 s).
     expect(fates.planned).toBe(1_200);
+    // Every worker lost: the seconds of their plan past the last report are points too, so the seconds sum to the run.
+    expect(coordinator.aggregator.points().reduce((sum, p) => sum + p.fates.planned, 0)).toBe(1_200);
     for (const [workers, says] of [[unknown, /cannot be told from the lead, so the side is unknown, not the client's/], [alive, /the service stalled, not the client/]] as const) {
       const verdict = runVerdict({ outcome: coordinator.outcome, fates, durationSec: 30, p99Us: 1_000, lostWorkers: 2, lostSides: lostSidesOf(workers) });
       expect(verdict.status).toBe('fail');
