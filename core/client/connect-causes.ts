@@ -17,14 +17,15 @@ export const CLIENT_ERRNOS = ['EMFILE', 'ENFILE', 'EADDRNOTAVAIL', 'ENOBUFS', 'E
  * - the client's errno codes above, and `browserQueue` (a browser held the connection in its
  *   queue past the connect time limit: Server-Sent Events and long polling share 6 per origin);
  * - the service's: `refused` (ECONNREFUSED), `reset` (ECONNRESET, EPIPE), `timedOut` (no answer in
- *   the connect time limit, ETIMEDOUT), `unreachable` (EHOSTUNREACH, ENETUNREACH), `httpStatus`
+ *   the connect time limit, ETIMEDOUT), `stoppedAnswering` (not tried, or given up in flight, once
+ *   the hub had answered no connect for a whole connect time limit: workers/engine/connection-pool.ts), `unreachable` (EHOSTUNREACH, ENETUNREACH), `httpStatus`
  *   (the server answered negotiate with an error status: 5xx, 408 or 429);
  * - `addressRefused`: the server answered negotiate 4xx otherwise (404: no hub at that path, 401
  *   or 403: it wants a token): a wrong address or missing credentials, which say nothing about
  *   load, so a step whose every connect failed this way measured nothing;
  * - `other`: nothing in the error says which side it was.
  */
-export const CONNECT_CAUSES = [...CLIENT_ERRNOS, 'browserQueue', 'refused', 'reset', 'timedOut', 'unreachable', 'httpStatus', 'addressRefused', 'other'] as const;
+export const CONNECT_CAUSES = [...CLIENT_ERRNOS, 'browserQueue', 'refused', 'reset', 'timedOut', 'stoppedAnswering', 'unreachable', 'httpStatus', 'addressRefused', 'other'] as const;
 export type ConnectCause = (typeof CONNECT_CAUSES)[number];
 
 /** Failed connects by cause; absent causes are 0 (and runs kept before causes were counted have none). */
@@ -74,6 +75,7 @@ const CAUSE_WORDS: Record<ConnectCause, string> = {
   refused: 'refused with ECONNREFUSED',
   reset: 'reset by the other end',
   timedOut: 'not answered within the connect time limit',
+  stoppedAnswering: 'not tried or given up because the hub had stopped answering connects',
   unreachable: 'the host or network was unreachable',
   httpStatus: 'answered with an HTTP error status',
   addressRefused: 'refused by the address itself (HTTP 4xx: no hub at that path, or it wants a token)',

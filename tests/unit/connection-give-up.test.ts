@@ -4,8 +4,9 @@
  * planned connection is counted; a slow hub, or one connect that opens, is never given up on.
  */
 import { describe, expect, it } from 'vitest';
-import { FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, validateRunConfig, type RunConfig } from '../../core/run/config.ts';
+import { CONNECTS_UNANSWERED_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, validateRunConfig, type RunConfig } from '../../core/run/config.ts';
 import { fakeRun } from '../support/fake-run.ts';
+import { failuresOfSide } from '../../core/client/connect-causes.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {
   const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', durationSec: 60, ...overrides });
@@ -69,5 +70,60 @@ describe('giving up when nothing can open', () => {
     expect(coordinator.outcome.kind).toBe('finished');
     expect(coordinator.aggregator.totals()).toMatchObject({ connectionsOpened: 1, connectionsFailed: 99 });
     expect(coordinator.aggregator.errorSamples().some((s) => /not tried/.test(s.message))).toBe(false);
+  });
+});
+
+describe('a hub that answers late, and one that stops answering mid-ramp', () => {
+  it('a hub just started on a loaded machine, answering its first connects after 8 s, is not called stalled; a frozen one is, in under 15 s', async () => {
+    expect(FIRST_ANSWER_MS).toBeGreaterThan(8_000);
+    expect(FIRST_ANSWER_MS).toBeLessThan(15_000);
+    const { time, coordinator } = fakeRun(config({ connections: 4, workers: 1, durationSec: 2 }), { deliveryDelayMs: 1, startDelayMs: 8_000 });
+    coordinator.start();
+    await time.advanceByMs(30_000);
+    expect(coordinator.outcome).toEqual({ kind: 'finished' });
+    expect(coordinator.aggregator.totals()).toMatchObject({ connectionsOpened: 4, connectionsFailed: 0 });
+  });
+
+  it('a hub whose connects keep answering, each in 10 s (under the bound), is never given up', async () => {
+    const { time, coordinator } = fakeRun(config({ connections: 10, workers: 1, connectConcurrency: 2, durationSec: 2 }), { deliveryDelayMs: 1, startDelayMs: 10_000 });
+    coordinator.start();
+    await time.advanceByMs(120_000);
+    expect(coordinator.outcome).toEqual({ kind: 'finished' });
+    expect(coordinator.aggregator.totals()).toMatchObject({ connectionsOpened: 10, connectionsFailed: 0 });
+  });
+
+  it('frozen 1.2 s into 400 connects at 2 in flight: a connect time-out after the last answer the rest are counted not opened, the hub\'s, and the run goes on to its window with every planned reception owed', async () => {
+    const FREEZE_MS = 1_200;
+    let startUs = 0;
+    // Each connect answers in 10 ms until the freeze; after it, no connect is ever answered.
+    const run = fakeRun(config({ connections: 400, workers: 1, connectConcurrency: 2, sendIntervalMs: 1_000, durationSec: 2, warmupSec: 0 }), { deliveryDelayMs: 1, startDelayMs: 10, hangStart: () => run.time.nowUs() - startUs >= FREEZE_MS * 1_000 });
+    const { time, coordinator } = run;
+    startUs = time.nowUs();
+    coordinator.start();
+    await time.advanceByMs(FREEZE_MS + CONNECTS_UNANSWERED_MS - 1_000);
+    expect(coordinator.phase).toBe('connecting');
+    // Bounded: the last answer came at about 1.2 s; one look (1 s) after a whole connect time-out, it goes on.
+    await time.advanceByMs(2_000);
+    expect(coordinator.phase).not.toBe('connecting');
+    await time.advanceByMs(30_000);
+    expect(coordinator.phase).toBe('done');
+    expect(coordinator.outcome).toEqual({ kind: 'finished' });
+    const totals = coordinator.aggregator.totals();
+    expect(totals.connectionsOpened).toBeGreaterThan(100);
+    expect(totals.connectionsOpened).toBeLessThan(400);
+    expect(totals.connectionsOpened + totals.connectionsFailed).toBe(400);
+    // Every connect not opened has its cause, the service's: the 2 in flight at the freeze ran out
+    // their own time limit, the rest were not tried because the hub had stopped answering.
+    const causes = coordinator.aggregator.connectCauses();
+    expect(causes.timedOut ?? 0).toBeLessThanOrEqual(2);
+    expect(causes.stoppedAnswering).toBe(totals.connectionsFailed - (causes.timedOut ?? 0));
+    expect(failuresOfSide(causes, 'service')).toBe(totals.connectionsFailed);
+    expect(coordinator.aggregator.errorSamples().map((e) => e.message).join('\n')).toMatch(/were not tried: the hub stopped answering connects: none answered for 1[5-6] s \(a whole connect time limit\) after \d+ of this worker's 400 had opened/);
+    // Planned from the configuration: 400 connections x 2 slots (1 s for 2 s), opened or not.
+    const fates = coordinator.aggregator.settledFates(true);
+    expect(fates.planned).toBe(800);
+    expect(fates.notSent.disconnected).toBe(2 * totals.connectionsFailed);
+    expect(fates.underOneSecond).toBe(2 * totals.connectionsOpened);
+    expect(time.pendingTimers).toBe(0);
   });
 });

@@ -6,13 +6,19 @@
  * connects all failed (refused, not a hub, ...), or none answered within FIRST_ANSWER_MS (a
  * stalled hub), so the rest are not tried. Trying 100,000 refused connects 8 at a time took
  * over a minute; waiting out a frozen hub's 15-s connect timeouts, wave after wave, half a minute.
- * A slow hub is never given up on: one connect that opens, or any answer in time, keeps it going.
+ * The connect phase is bounded too once connects were answered: none answered for
+ * CONNECTS_UNANSWERED_MS while some are outstanding (a hub frozen mid-ramp), the rest are not
+ * tried and the run goes on with what opened; what the others were to send or receive is still
+ * planned. A slow hub is never given up on: any answer in time keeps it going.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import { CONNECT_TIMEOUT_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, credentialsFor, instanceOf, type Credentials } from '../../core/run/index.ts';
+import { CONNECT_TIMEOUT_MS, CONNECTS_UNANSWERED_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, LATE_LOOK_MS, credentialsFor, instanceOf, type Credentials } from '../../core/run/index.ts';
 import type { WorkerStats } from './worker-stats.ts';
-import { connectCauseOf } from '../../core/client/index.ts';
+import { connectCauseOf, type ConnectCause } from '../../core/client/index.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
+
+/** How often the connects are looked at for the evidence to stop (FIRST_ANSWER_MS, CONNECTS_UNANSWERED_MS), ms. */
+const LOOK_INTERVAL_MS = 1_000;
 
 export type ConnectionState = 'pending' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed';
 
@@ -43,10 +49,14 @@ export class ConnectionPool {
   #opened = 0;
   #failed = 0;
   #answered = false;
+  /** When a connect last answered (opened, or failed with an answer), epoch µs. */
+  #answeredUs = 0;
   /** Whether every connect failure so far was a refusal. */
   #allRefused = false;
   /** Why the pool stopped trying, once it has; resolves `#abandoned` for the connects in flight. */
   #gaveUp: string | null = null;
+  /** The cause counted for connects given up in flight or never tried (null: none counted). */
+  #gaveUpCause: ConnectCause | null = null;
   #abandon: () => void = () => {};
   readonly #abandoned = new Promise<'abandoned'>((resolve) => (this.#abandon = () => resolve('abandoned')));
 
@@ -78,24 +88,46 @@ export class ConnectionPool {
         await this.#open(this.connections[next++]!);
       }
     };
-    const watch = this.deps.timers.setTimeout(() => {
-      if (!this.#answered && this.#opened === 0) {
-        this.#giveUp(`no connect answered within ${FIRST_ANSWER_MS / 1_000} s and none opened: the hub is stalled or not answering (check that it is running and responsive)`, true);
-      }
-    }, FIRST_ANSWER_MS);
+    const startUs = this.deps.clock.nowUs();
+    let look: unknown = null;
+    // Looks once a second; a look that fires late judges nothing (LATE_LOOK_MS), the next one does.
+    const schedule = (dueUs: number) => {
+      look = this.deps.timers.setTimeout(() => {
+        const nowUs = this.deps.clock.nowUs();
+        if (nowUs - dueUs < LATE_LOOK_MS * 1_000) this.#look(nowUs, startUs, next < this.connections.length);
+        if (this.#gaveUp === null && !this.#aborted) schedule(nowUs + LOOK_INTERVAL_MS * 1_000);
+      }, LOOK_INTERVAL_MS);
+    };
+    schedule(startUs + LOOK_INTERVAL_MS * 1_000);
     try {
       await Promise.all(Array.from({ length: Math.min(this.concurrency, this.connections.length) }, lane));
     } finally {
-      this.deps.timers.clearTimeout(watch);
+      this.deps.timers.clearTimeout(look);
     }
     if (this.#gaveUp !== null) this.#failUntried(this.#gaveUp);
   }
 
+  /** The evidence that connecting should stop: no first answer in time, or answers that stopped. */
+  #look(nowUs: number, startUs: number, untried: boolean): void {
+    if (!this.#answered) {
+      if (this.#opened === 0 && nowUs - startUs >= FIRST_ANSWER_MS * 1_000) {
+        this.#giveUp(`no connect answered within ${FIRST_ANSWER_MS / 1_000} s and none opened: the hub is stalled or not answering (check that it is running and responsive)`, true);
+      }
+      return;
+    }
+    const silentMs = (nowUs - this.#answeredUs) / 1_000;
+    if (silentMs < CONNECTS_UNANSWERED_MS || (!untried && this.connectingCount === 0)) return;
+    this.#giveUp(`the hub stopped answering connects: none answered for ${Math.round(silentMs / 1_000)} s (a whole connect time limit) after ${this.#opened} of this worker's ${this.connections.length} had opened, ` +
+      'so the rest were not waited for and the run went on with those open; what the others were to send or receive still counts', true, 'stoppedAnswering');
+  }
+
   /** Stops trying: no new connects; with `abandonInFlight` (no answer to wait for), the ones in
-   *  flight are given up as failed too, else they end by themselves like the ones before them. */
-  #giveUp(reason: string, abandonInFlight: boolean): void {
+   *  flight are given up as failed too, else they end by themselves like the ones before them.
+   *  `cause`: counted for each connect given up or never tried. */
+  #giveUp(reason: string, abandonInFlight: boolean, cause: ConnectCause | null = null): void {
     if (this.#gaveUp !== null) return;
     this.#gaveUp = reason;
+    this.#gaveUpCause = cause;
     this.#aborted = true;
     if (abandonInFlight) this.#abandon();
   }
@@ -106,6 +138,8 @@ export class ConnectionPool {
     if (untried.length === 0) return;
     for (const pooled of untried) pooled.state = 'failed';
     this.deps.stats.totals.connectionsFailed += untried.length;
+    const cause = this.#gaveUpCause;
+    if (cause) this.deps.stats.connectCauses[cause] = (this.deps.stats.connectCauses[cause] ?? 0) + untried.length;
     this.deps.stats.recordError('connect', `${untried.length} of this worker's ${this.connections.length} connections were not tried: ${reason}.`);
   }
 
@@ -207,10 +241,11 @@ export class ConnectionPool {
       if (outcome === 'abandoned') {
         pooled.state = 'failed';
         void pooled.connection.stop().catch(() => undefined);
-        this.deps.stats.recordConnectFailure('connect', `${this.#where(pooled.index)}: abandoned, ${this.#gaveUp}.`, 'timedOut');
+        this.deps.stats.recordConnectFailure('connect', `${this.#where(pooled.index)}: abandoned, ${this.#gaveUp}.`, this.#gaveUpCause ?? 'timedOut');
         return;
       }
-      this.#answered = true;
+      // A connect's own time-out is no answer from the hub.
+      if (outcome === 'open') this.#heard();
       if (outcome === 'timeout') {
         this.#failedOne('timeout');
         pooled.state = 'failed';
@@ -230,7 +265,7 @@ export class ConnectionPool {
       this.deps.stats.recordConnected(this.deps.clock.nowUs() - startedUs);
       if (this.options.statefulReconnect && pooled.connection.statefulGranted?.()) this.deps.stats.totals.statefulGranted++;
     } catch (error) {
-      this.#answered = true;
+      this.#heard();
       pooled.state = 'failed';
       const classified = this.deps.classify(error, this.#optionsOf(pooled.index));
       this.deps.stats.recordConnectFailure(classified.kind, classified.message, classified.cause);
@@ -238,6 +273,11 @@ export class ConnectionPool {
     } finally {
       this.deps.timers.clearTimeout(timer);
     }
+  }
+
+  #heard(): void {
+    this.#answered = true;
+    this.#answeredUs = this.deps.clock.nowUs();
   }
 
   /** One more connect failed (`message` says how): with none open, enough of them mean nothing will. */
