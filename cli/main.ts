@@ -90,6 +90,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const scraper = serverScrapers(serverMetricsUrls, io);
   let printedSecond = 0;
   let firstErrorShown = false;
+  let notTriedShown = false;
   const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: parsed.options.credentials, goLeadMs, capacities, onUpdate: () => {
     const a = coordinator.aggregator;
     // The first failure's reason at once: "errors 20" alone says nothing about what to fix.
@@ -97,6 +98,12 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     if (!firstErrorShown && first) {
       firstErrorShown = true;
       io.err(`live-bench: first error (${first.kind}): ${first.message}`);
+    }
+    // Connecting cut short (a hub that stopped answering, or nothing could open): said once, as it happens.
+    const notTried = notTriedShown ? undefined : a.errorSamples().find((sample) => / connections were not tried: /.test(sample.message));
+    if (notTried) {
+      notTriedShown = true;
+      if (notTried !== first) io.err(`live-bench: ${notTried.message}`);
     }
     const last = a.points().at(-1);
     if (!quiet && last && last.second > printedSecond) {

@@ -99,10 +99,14 @@ export class BenchEngine {
     this.#scheduleReport();
     await pool.openAll();
     const drop = dropSettingsOf(config);
-    const refusal = this.#finishRequested ? null
+    // A hub that stopped answering connects would hold the method check and the group joins until
+    // SignalR's own time-out: the run goes on to its window without them (absent members still planned).
+    const skip = this.#finishRequested || pool.hubStoppedAnswering;
+    if (pool.hubStoppedAnswering) this.stats.recordError('protocol', 'The method check and group joins were skipped: the hub had stopped answering connects.');
+    const refusal = skip ? null
       : (await this.#runner.probe(pool.connections, config.endpointUrl)) ??
         (drop.dropAtSec !== null && drop.dropKind === 'server' ? await this.#runner.probeServerDrops(pool.connections, config.endpointUrl) : null);
-    const groupMembers = this.#finishRequested || refusal ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));
+    const groupMembers = skip || refusal ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));
     if (this.#finishRequested) return this.#end();
     this.#phase = 'ready';
     // Tell the page at once, not at the next tick: it waits for every worker before "go".

@@ -76,6 +76,12 @@ export class ConnectionPool {
     return this.connections.filter((c) => c.state === 'open').length;
   }
 
+  /** True once the opening stopped because the hub stopped answering connects mid-ramp: anything
+   *  more asked of it before "go" (the method check, group joins) would wait on it too. */
+  get hubStoppedAnswering(): boolean {
+    return this.#gaveUpCause === 'stoppedAnswering';
+  }
+
   get connectingCount(): number {
     return this.connections.filter((c) => c.state === 'connecting').length;
   }
