@@ -1,9 +1,11 @@
 /**
- * The three newest ways of running against a hub in trouble: a hub profile against a hub frozen
+ * The newest ways of running against a hub in trouble: a hub profile against a hub frozen
  * (SIGSTOP) mid-run and against one killed and restarted mid-run with --reconnect, one of two
- * Redis-backed instances frozen mid-run (and then Redis itself), and a led run whose hub, also its
- * control hub, freezes mid-run. Each run is short and small; none may read as a pass, each counts
- * what it planned from its arguments, and blames the side that broke.
+ * Redis-backed instances frozen mid-run (and then Redis itself), a led run whose hub, also its
+ * control hub, freezes mid-run for 5 s and for 12 s (past the lead's watchdog: the agents' threads
+ * are given up, but not as the client's loss), and a hub frozen mid-ramp (the connecting bounded).
+ * Each run is short and small; none may read as a pass, each counts what it planned from its
+ * arguments, and blames the side that broke.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
