@@ -4,7 +4,7 @@
  * points, the server's peak CPU from its metrics. Live views and kept runs call the same
  * function, so both say the same words.
  */
-import { clientSchedule, sendingSeconds, clientLimitReasons, type ClientSecond } from '../client/index.ts';
+import { clientSchedule, sendingSeconds, clientLimitReasons, type ClientSecond, type ConnectCauseCounts } from '../client/index.ts';
 import type { RunResult } from './result.ts';
 import { explainLimit, peakOf, type LimitExplanation, type ServerMetricsRecord, type ServerSecond } from '../server-metrics/index.ts';
 import type { SecondPoint, WorkerHealth } from './aggregator.ts';
@@ -22,21 +22,29 @@ export interface RunLimitInput {
   /** The run's workers with their sides (core/run/worker-loss.ts): agents alive whose reports the
    *  run's hub, their control hub, stopped relaying show the hub stalled. */
   workers?: readonly Pick<WorkerHealth, 'lost' | 'lostSide'>[];
+  /** Failed connects by cause: connects not tried because the hub stopped answering them mid-ramp
+   *  (workers/engine/connection-pool.ts) show it stalled. */
+  connectCauses?: ConnectCauseCounts;
 }
 
-export function runLimit({ points, missedSlots, sent, server, clientLimits, workers }: RunLimitInput): LimitExplanation {
+export function runLimit({ points, missedSlots, sent, server, clientLimits, workers, connectCauses }: RunLimitInput): LimitExplanation {
   const clientLagMs = clientSchedule({ points, missedSlots, sent }).lagMs ?? 0;
   // Failures while nothing was ever read are an address or CORS problem, not a busy server.
   const serverUnanswered = server && server.points.length > 0 ? server.failedScrapes : 0;
   const stalledRelays = (workers ?? []).filter((w) => w.lost && w.lostSide === 'service').length;
-  const serverStalled = stalledRelays > 0 ? `stopped relaying the reports of ${formatCount(stalledRelays)} agent thread${stalledRelays === 1 ? '' : 's'} (as the control hub; the agents answered once it was back)` : null;
+  const notAnswered = connectCauses?.stoppedAnswering ?? 0;
+  const stalls = [
+    ...(notAnswered > 0 ? [`stopped answering connects mid-ramp (${formatCount(notAnswered)} connection${notAnswered === 1 ? '' : 's'} not opened for it)`] : []),
+    ...(stalledRelays > 0 ? [`stopped relaying the reports of ${formatCount(stalledRelays)} agent thread${stalledRelays === 1 ? '' : 's'} (as the control hub; the agents answered once it was back)`] : []),
+  ];
+  const serverStalled = stalls.length > 0 ? stalls.join(' and ') : null;
   return explainLimit({ serverPeakCpuPercent: server ? peakOf(whileSending(server.points, points), 'cpuPercent') : null, serverUnanswered, clientLagMs, missedSlots, sent, clientLimits, serverStalled });
 }
 
 /** The limit of a kept run, from its own document: the summary, the report, Compare and the
  *  capacity search's steps say the same words about the same run. */
 export function limitOfResult(result: LimitFigures): LimitExplanation {
-  return runLimit({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent, server: result.server, clientLimits: clientLimitsOf(result), workers: result.workers });
+  return runLimit({ points: result.points, missedSlots: result.totals.missedSlots, sent: result.totals.sent, server: result.server, clientLimits: clientLimitsOf(result), workers: result.workers, connectCauses: result.connectCauses });
 }
 
 /** The figures of a run the limit is read from. */

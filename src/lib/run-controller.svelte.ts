@@ -306,7 +306,7 @@ export class RunController {
       workers,
       agents: this.#agents,
       server,
-      limit: runLimit({ points, missedSlots: a.totals().missedSlots, sent: a.totals().sent, server, clientLimits: clientLimitsOf({ config: coordinator.config, totals: a.totals(), connectCauses: a.connectCauses(), workers, workerFailures: coordinator.workerFailures }), workers }),
+      limit: runLimit({ points, missedSlots: a.totals().missedSlots, sent: a.totals().sent, server, clientLimits: clientLimitsOf({ config: coordinator.config, totals: a.totals(), connectCauses: a.connectCauses(), workers, workerFailures: coordinator.workerFailures }), workers, connectCauses: a.connectCauses() }),
       // Latency by phase merges every second's histogram: computed once the run is kept, not per frame.
       drops: runDrops(coordinator.config, a, false),
       sendStartUs: coordinator.sendWindowUs.startUs,

@@ -229,7 +229,11 @@ describe.concurrent('a hub frozen mid-ramp', () => {
       // Said as it happens, and the method check skipped rather than waited on.
       expect(result.errorSamples.map((e) => e.message)).toContain('The method check and group joins were skipped: the hub had stopped answering connects.');
       expect(run.stderr).toMatch(/live-bench: \d+ of this worker's 600 connections were not tried: the hub stopped answering connects: none answered for \d+ s \(a whole connect time limit\)/);
-      expect(limitOfResult(result).side).not.toBe('client');
+      // Who broke: the service, which stopped answering connects (a client that fell behind on this
+      // loaded machine makes it both, never the client alone).
+      const limit = limitOfResult(result);
+      expect(['server', 'both'], limit.sentence).toContain(limit.side);
+      expect(limit.sentence).toMatch(/the server stopped answering connects mid-ramp \(\d+ connections? not opened for it\)/i);
     } finally {
       hub.process.kill('SIGCONT');
     }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CONNECTS_UNANSWERED_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, validateRunConfig, type RunConfig } from '../../core/run/config.ts';
 import { fakeRun } from '../support/fake-run.ts';
 import { failuresOfSide } from '../../core/client/connect-causes.ts';
+import { runLimit } from '../../core/run/limit.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {
   const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', durationSec: 60, ...overrides });
@@ -118,6 +119,10 @@ describe('a hub that answers late, and one that stops answering mid-ramp', () =>
     expect(causes.timedOut ?? 0).toBeLessThanOrEqual(2);
     expect(causes.stoppedAnswering).toBe(totals.connectionsFailed - (causes.timedOut ?? 0));
     expect(failuresOfSide(causes, 'service')).toBe(totals.connectionsFailed);
+    // The limit names the service: it stopped answering connects while the client kept its schedule.
+    const limit = runLimit({ points: coordinator.aggregator.points(), missedSlots: totals.missedSlots, sent: totals.sent, connectCauses: causes });
+    expect(limit.side).toBe('server');
+    expect(limit.sentence).toMatch(/^The server stopped answering connects mid-ramp \(\d+ connections not opened for it\) while the client kept its schedule/);
     expect(coordinator.aggregator.errorSamples().map((e) => e.message).join('\n')).toMatch(/were not tried: the hub stopped answering connects: none answered for 1[5-6] s \(a whole connect time limit\) after \d+ of this worker's 400 had opened/);
     // Planned from the configuration: 400 connections x 2 slots (1 s for 2 s), opened or not.
     const fates = coordinator.aggregator.settledFates(true);
