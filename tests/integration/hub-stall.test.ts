@@ -81,7 +81,7 @@ describe('a stalled hub', () => {
 });
 
 describe('a hub frozen before the run', () => {
-  it('a 5-s run of 2,000 connections ends with exit 3 in under 16 s, the stall named', async () => {
+  it('a 5-s run of 2,000 connections ends with exit 3 in under 18 s, the stall named', async () => {
     const hub = await startHub();
     try {
       hub.process.kill('SIGSTOP');
@@ -89,7 +89,7 @@ describe('a hub frozen before the run', () => {
       expect(run.code, run.stderr).toBe(3);
       // FIRST_ANSWER_MS (12 s: a fresh hub on a loaded machine gets a second chance) decides;
       // before, two waves of 15-s connect timeouts took 30 s.
-      expect(run.elapsedMs).toBeLessThan(16_000);
+      expect(run.elapsedMs).toBeLessThan(18_000);
       expect(run.stderr).toMatch(/no connection has opened after 3 s; the connects are still waiting for .* to answer\. The hub may be stalled/);
       expect(run.stderr).toMatch(/nothing could be measured: no connection could be opened\. .*no connect answered within 12 s and none opened: the hub is stalled or not answering/);
     } finally {
