@@ -85,6 +85,17 @@ describe('a hub that answers late, and one that stops answering mid-ramp', () =>
     expect(coordinator.aggregator.totals()).toMatchObject({ connectionsOpened: 4, connectionsFailed: 0 });
   });
 
+  it('a look that fires late (a busy thread) judges nothing: an answer queued behind it still counts', async () => {
+    const { time, coordinator } = fakeRun(config({ connections: 1, workers: 1, durationSec: 2 }), { deliveryDelayMs: 1, startDelayMs: FIRST_ANSWER_MS + 500 });
+    coordinator.start();
+    await time.advanceByMs(FIRST_ANSWER_MS - 500);
+    // The thread is busy for 2.5 s: the look due at FIRST_ANSWER_MS runs 2 s late, before the answer queued behind it.
+    time.jumpByMs(2_500);
+    await time.advanceByMs(30_000);
+    expect(coordinator.outcome).toEqual({ kind: 'finished' });
+    expect(coordinator.aggregator.totals()).toMatchObject({ connectionsOpened: 1, connectionsFailed: 0 });
+  });
+
   it('a hub whose connects keep answering, each in 10 s (under the bound), is never given up', async () => {
     const { time, coordinator } = fakeRun(config({ connections: 10, workers: 1, connectConcurrency: 2, durationSec: 2 }), { deliveryDelayMs: 1, startDelayMs: 10_000 });
     coordinator.start();
