@@ -271,8 +271,9 @@ export class RunAggregator {
 
   /**
    * A lost worker's plan beyond what it reported (`plan`: its share's planned receptions by
-   * second, core/run/share-plan.ts): planned, and never sent because the client lost the worker
-   * (`workerLost`), so they count against the run as the client's, never as lost by the service.
+   * second, core/run/share-plan.ts): planned, and never sent because the worker was lost
+   * (`workerLost`), so they count against the run, never as lost in transit; whose loss it was is
+   * the worker's side (core/run/worker-loss.ts).
    */
   addUnreportedPlan(workerIndex: number, plan: ReadonlyMap<number, number>): void {
     const reported = this.#plannedByWorker.get(workerIndex);
