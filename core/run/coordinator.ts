@@ -193,7 +193,7 @@ export class RunCoordinator {
   }
 
   /** Every lost worker's share keeps its plan: what it never reported is planned and never sent,
-   *  the client's (core/run/share-plan.ts). Nothing was planned when the run never got to "go". */
+   *  (core/run/share-plan.ts), whoever's loss it was (core/run/worker-loss.ts). Nothing was planned when the run never got to "go". */
   #countLostWorkersPlans(): void {
     if (this.#sendStartUs === 0) return;
     const window = { runStartUs: this.#runStartUs, sendStartUs: this.#sendStartUs, sendEndUs: Math.min(this.#sendEndUs, this.#stoppedAtUs), warmupEndUs: this.#sendStartUs + this.config.warmupSec * 1_000_000 };

@@ -4,7 +4,7 @@
  * each sending connection's first slot is spread over the interval by its run-wide index, one slot
  * every interval until the send window's end, measured from the warm-up's end on; each slot plans
  * every configured receiver). For a worker lost mid-run (a crashed engine, an agent gone): what it
- * never reported still counts, never sent, as the client's (core/run/coordinator.ts).
+ * never reported still counts, never sent (core/run/coordinator.ts); whose loss, core/run/worker-loss.ts.
  */
 import type { RunConfig } from './config.ts';
 import { plannedSecond } from './fates.ts';
