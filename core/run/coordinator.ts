@@ -192,8 +192,9 @@ export class RunCoordinator {
     this.#onUpdate();
   }
 
-  /** Every lost worker's share keeps its plan: what it never reported is planned and never sent,
-   *  (core/run/share-plan.ts), whoever's loss it was (core/run/worker-loss.ts). Nothing was planned when the run never got to "go". */
+  /** Every lost worker's share keeps its plan: what it never reported is planned and never sent
+   *  (core/run/share-plan.ts), whoever's loss it was (core/run/worker-loss.ts). Nothing was
+   *  planned when the run never got to "go". */
   #countLostWorkersPlans(): void {
     if (this.#sendStartUs === 0) return;
     const window = { runStartUs: this.#runStartUs, sendStartUs: this.#sendStartUs, sendEndUs: Math.min(this.#sendEndUs, this.#stoppedAtUs), warmupEndUs: this.#sendStartUs + this.config.warmupSec * 1_000_000 };
