@@ -3,7 +3,7 @@
  * failed, the likely cause and the next step. By the client's own error types and status codes
  * first, its wording second.
  */
-import { scrubSecrets } from '../core/run/index.ts';
+import { NEEDS_NEGOTIATION, scrubSecrets, skipNegotiationSuffix } from '../core/run/index.ts';
 import { connectCauseOf } from '../core/client/index.ts';
 import type { ClassifiedError, ConnectionOptions } from '../workers/engine/connection.ts';
 
@@ -21,7 +21,9 @@ function classify(error: unknown, context: ConnectionOptions): Omit<ClassifiedEr
   // Secrets first: the client puts access_token in WebSocket and SSE URLs, and errors quote URLs.
   const raw = scrubSecrets(err.message || String(error), context.credentials);
   const text = oneLine(raw);
-  const where = `${context.transport} (${context.protocol}) to ${context.endpointUrl}`;
+  const where = `${context.transport} (${context.protocol}${skipNegotiationSuffix(context)}) to ${context.endpointUrl}`;
+  const needsNegotiation = negotiationNeeded(raw, context);
+  if (needsNegotiation) return { kind: 'transport', message: `${where}: ${needsNegotiation}` };
   if (type === 'FailedToNegotiateWithServerError' || /negotiat/i.test(text)) {
     // Judged on the whole message: the quoted one may be cut short.
     const notAHub = notAHubReason(err, raw, context);
@@ -70,6 +72,21 @@ function authRefusal(status: 401 | 403, context: ConnectionOptions): string {
   return hasToken
     ? 'The hub refused the access token (401 at negotiate): it is expired, wrong, or for another hub or audience (during a run: it expired, and the reconnect was refused). Give a fresh token.'
     : `The hub needs authentication (401 at negotiate) and no access token was given. Give one with ${WHERE_TOKENS}; a gateway's key goes in --header or --query.`;
+}
+
+/**
+ * A hub that refused the WebSocket a client opened without negotiate, worded first (the client's
+ * own text is long and gets cut): an app server that only answers negotiate (Azure SignalR
+ * Service's) or routes WebSockets by the negotiate's connection token answers the upgrade with an
+ * HTTP status; the client then says "WebSocket failed to connect" and, in Node, the socket says
+ * "Unexpected server response: 404". A browser says no status: any refusal without an errno
+ * reads as this. 401 and 403 are a token's refusal (upgradeRefusal); errnos are the network's.
+ */
+function negotiationNeeded(text: string, context: ConnectionOptions): string | null {
+  if (!context.skipNegotiation || !/WebSocket failed to connect|Unexpected server response/i.test(text)) return null;
+  if (/Unexpected server response: 40[13]\b/i.test(text) || /\bE(CONN|ADDR|HOST|NET|M?FILE|NFILE|NOBUFS|NOMEM|AGAIN|TIMEDOUT|PIPE|NOTFOUND|AI_)/.test(text)) return null;
+  const status = /Unexpected server response: (\d{3})/i.exec(text)?.[1];
+  return `the hub refused the WebSocket opened without negotiate${status ? ` (HTTP ${status})` : ''}: ${NEEDS_NEGOTIATION}. Azure SignalR Service, and a hub behind a proxy that routes by the negotiate's connection token, cannot be reached without it.`;
 }
 
 /** A token accepted at negotiate, then refused on the WebSocket upgrade (Node says the status; browsers do not). */

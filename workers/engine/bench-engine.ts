@@ -74,6 +74,7 @@ export class BenchEngine {
       {
         endpointUrl: config.endpointUrl, endpointUrls: config.endpointUrls, transport: config.transport, protocol: config.protocol, reconnect: config.reconnect,
         reconnectPolicy: dropSettingsOf(config).reconnectPolicy, statefulReconnect: dropSettingsOf(config).statefulReconnect,
+        skipNegotiation: config.skipNegotiation ?? false,
       },
       share.firstIndex,
       share.count,

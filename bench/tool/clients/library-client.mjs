@@ -9,7 +9,7 @@ const options = optionsFromArgv();
 
 await runEchoLoad('library', async (_index, onMeasure) => {
   const connection = new signalR.HubConnectionBuilder()
-    .withUrl(options.endpointUrl, { transport: signalR.HttpTransportType.WebSockets })
+    .withUrl(options.endpointUrl, { transport: signalR.HttpTransportType.WebSockets, skipNegotiation: options.skipNegotiation === true })
     .configureLogging(signalR.LogLevel.Error)
     .build();
   connection.on('Measure', onMeasure);
