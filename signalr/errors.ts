@@ -11,8 +11,10 @@ import type { ClassifiedError, ConnectionOptions } from '../workers/engine/conne
 export function classifySignalRError(error: unknown, context: ConnectionOptions): ClassifiedError {
   const classified = classify(error, context);
   // The cause by side (the client's errno codes, the service's refusals): read from the error's
-  // whole wording, the transport's own error included (see bench-connection.ts).
-  return { ...classified, cause: connectCauseOf(classified.message) };
+  // whole wording, the transport's own error included (see bench-connection.ts), which the
+  // message may have cut short (the WebSocket's long sentence comes before the socket's errno).
+  const whole = error instanceof Error ? error.message : String(error);
+  return { ...classified, cause: connectCauseOf(`${classified.message} ${whole}`) };
 }
 
 function classify(error: unknown, context: ConnectionOptions): Omit<ClassifiedError, 'cause'> {
