@@ -81,14 +81,16 @@ function authRefusal(status: 401 | 403, context: ConnectionOptions): string {
  * own text is long and gets cut): an app server that only answers negotiate (Azure SignalR
  * Service's) or routes WebSockets by the negotiate's connection token answers the upgrade with an
  * HTTP status; the client then says "WebSocket failed to connect" and, in Node, the socket says
- * "Unexpected server response: 404". A browser says no status: any refusal without an errno
- * reads as this. 401 and 403 are a token's refusal (upgradeRefusal); errnos are the network's.
+ * "Unexpected server response: 404". A browser says no status, nor an errno: its failure is said
+ * as this, if the hub is running. 401 and 403 are a token's refusal (upgradeRefusal); errnos and
+ * a hung-up socket are the network's.
  */
 function negotiationNeeded(text: string, context: ConnectionOptions): string | null {
   if (!context.skipNegotiation || !/WebSocket failed to connect|Unexpected server response/i.test(text)) return null;
-  if (/Unexpected server response: 40[13]\b/i.test(text) || /\bE(CONN|ADDR|HOST|NET|M?FILE|NFILE|NOBUFS|NOMEM|AGAIN|TIMEDOUT|PIPE|NOTFOUND|AI_)/.test(text)) return null;
+  if (/Unexpected server response: 40[13]\b/i.test(text) || /\bE(CONN|ADDR|HOST|NET|M?FILE|NFILE|NOBUFS|NOMEM|AGAIN|TIMEDOUT|PIPE|NOTFOUND|AI_)/.test(text) || /socket hang up/i.test(text)) return null;
   const status = /Unexpected server response: (\d{3})/i.exec(text)?.[1];
-  return `the hub refused the WebSocket opened without negotiate${status ? ` (HTTP ${status})` : ''}: ${NEEDS_NEGOTIATION}. Azure SignalR Service, and a hub behind a proxy that routes by the negotiate's connection token, cannot be reached without it.`;
+  const refused = status ? `the hub refused the WebSocket opened without negotiate (HTTP ${status}): ` : 'the WebSocket opened without negotiate failed, and a browser does not say why: if the hub is running, ';
+  return `${refused}${NEEDS_NEGOTIATION}. Azure SignalR Service, and a hub behind a proxy that routes by the negotiate's connection token, cannot be reached without it.`;
 }
 
 /** A token accepted at negotiate, then refused on the WebSocket upgrade (Node says the status; browsers do not). */

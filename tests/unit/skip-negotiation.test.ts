@@ -106,10 +106,17 @@ describe('a hub that refuses the WebSocket opened without negotiate', () => {
     ]);
   });
 
+  it('in a browser, which says no status: the sentence, if the hub is running', () => {
+    const browser = classifySignalRError(new Error('WebSocket failed to connect. The connection could not be found on the server.'), context);
+    expect(browser.message).toContain(': the WebSocket opened without negotiate failed, and a browser does not say why: if the hub is running, this hub needs negotiation: leave --skip-negotiation off');
+    expect(browser.cause).toBe('negotiationSkipped');
+  });
+
   it('leaves a refused port, a refused token and a negotiating run to their own causes', () => {
     expect(classifySignalRError(failed('connect ECONNREFUSED 127.0.0.1:5180'), context).cause).toBe('refused');
     expect(classifySignalRError(failed('Unexpected server response: 401'), context).message).not.toMatch(/needs negotiation/);
     expect(classifySignalRError(failed('Unexpected server response: 404'), { ...context, skipNegotiation: false }).message).not.toMatch(/needs negotiation/);
+    expect(classifySignalRError(failed('socket hang up'), context).cause).toBe('reset');
     expect(connectCauseOf('WebSocket failed to connect.')).toBe('other');
   });
 });
