@@ -101,7 +101,7 @@ export class BenchEngine {
     await pool.openAll();
     const drop = dropSettingsOf(config);
     const refusal = this.#finishRequested ? null
-      : (await this.#runner.probe(pool.connections, config.endpointUrl)) ??
+      : (await this.#runner.probe(pool.connections, config.endpointUrl, config.skipNegotiation ?? false)) ??
         (drop.dropAtSec !== null && drop.dropKind === 'server' ? await this.#runner.probeServerDrops(pool.connections, config.endpointUrl) : null);
     const groupMembers = this.#finishRequested || refusal ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));
     if (this.#finishRequested) return this.#end();
