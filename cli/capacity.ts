@@ -19,7 +19,7 @@ import {
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
-import { RunCoordinator, runResult, scenarioLabel, type RunResult } from '../core/run/index.ts';
+import { RunCoordinator, runResult, scenarioLabel, skipNegotiationSuffix, type RunResult } from '../core/run/index.ts';
 import type { CliOptions } from './args.ts';
 import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { serverScraper } from './server-metrics.ts';
@@ -68,7 +68,7 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-  io.err(`live-bench: finding the capacity of ${base.hubProfile ? scenarioLabel(base) : base.scenario} over ${base.transport} (${base.protocol}) at ${base.endpointUrl}: ${settings.ramp} ramp from ${formatCount(settings.start)} to ${formatCount(settings.max)} by ${formatCount(settings.step)}, ${settings.stepSec} s per step (${settings.settleSec} s settle), ${settings.bisectSteps} bisection step(s)`);
+  io.err(`live-bench: finding the capacity of ${base.hubProfile ? scenarioLabel(base) : base.scenario} over ${base.transport} (${base.protocol}${skipNegotiationSuffix(base)}) at ${base.endpointUrl}: ${settings.ramp} ramp from ${formatCount(settings.start)} to ${formatCount(settings.max)} by ${formatCount(settings.step)}, ${settings.stepSec} s per step (${settings.settleSec} s settle), ${settings.bisectSteps} bisection step(s)`);
   const result = await search.run();
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);

@@ -7,11 +7,15 @@
  * ramp, to 362-388 MB by 40 s, with only ~150 MB of it fixed cost; with the settings below it
  * stayed level at 258-268 MB after the ramp (peak 271 MB), at no measurable cost in CPU or
  * latency on that machine.
- * - heap growing 20%: the old generation is collected once it is 1.2x what survived the last
- *   collection, instead of up to 2x;
+ * - heap growing 20% once the connections are open: the old generation is collected once it is
+ *   1.2x what survived the last collection, instead of up to 2x. Not while they open: a ramp
+ *   only adds live objects, and collecting at every 20% of growth cost 0.07 ms of CPU per
+ *   connect, ~10% of a connect without negotiation, for 1-5% less peak memory (bench/RESULTS.md,
+ *   2026-11-26, "the runner's own cost"). V8 reads this flag at each collection, so setting it
+ *   mid-run takes effect at the next one (in every isolate: flags are process-wide);
  * - semi-spaces of 4 MB (a new space of 8 MB instead of 32 MB per isolate): the young objects of
  *   a send or a delivery die in a few ms; a larger nursery only holds garbage longer.
- * Flags are process-wide: set once, before the engine threads start, they apply to their isolates.
+ * The semi-space size is read when an isolate is made: set once, before the engine threads start.
  */
 import { setFlagsFromString } from 'node:v8';
 
@@ -23,6 +27,15 @@ let tuned = false;
 export function tuneHeapForConnections(): void {
   if (tuned) return;
   tuned = true;
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+}
+
+/**
+ * Follows an engine's run from the messages its host passes: V8's own heap growth from its start
+ * (a run of a capacity search or an agent's next run ramps again), 20% from its first "ready"
+ * (its connections are open). 0 is V8's default: a growth it picks from the collector's speed.
+ */
+export function tuneHeapByPhase(message: { type: string }): void {
+  if (message.type === 'start') setFlagsFromString('--heap-growing-percent=0');
+  else if (message.type === 'ready') setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }

@@ -12,6 +12,7 @@
 import { hostEngine, type EngineHost } from '../hosts/engine-host.ts';
 import type { FromWorker, WorkerPort } from '../core/run/index.ts';
 import { nodePlatform } from './node-websocket.ts';
+import { tuneHeapByPhase } from './heap-tuning.ts';
 
 /** The engine that is running in this thread, if any: an uncaught failure is its failure. */
 let running: EngineHost | null = null;
@@ -37,6 +38,7 @@ export function inProcessPort(): WorkerPort {
   let terminated = false;
   const host = hostEngine((message) => {
     if (terminated) return;
+    tuneHeapByPhase(message);
     const copy = structuredClone(message);
     setImmediate(() => !terminated && handler(copy));
   }, nodePlatform);
@@ -44,6 +46,7 @@ export function inProcessPort(): WorkerPort {
   return {
     post: (message) => {
       if (terminated) return;
+      tuneHeapByPhase(message);
       const copy = structuredClone(message);
       setImmediate(() => !terminated && host.handle(copy));
     },

@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
-import { credentialsSummary, instancesText, RunCoordinator, scenarioLabel, runResult, outcomeText, lostEnginesReason, type RunResult } from '../core/run/index.ts';
+import { credentialsSummary, instancesText, RunCoordinator, scenarioLabel, skipNegotiationSuffix, runResult, outcomeText, lostEnginesReason, type RunResult } from '../core/run/index.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
 import { runAgent } from './agent.ts';
@@ -127,7 +127,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const startedAt = new Date();
   const secrets = credentialsSummary(parsed.options.credentials);
   const engines = led ? `${led.remote.agents.length} agent(s) with ${led.remote.ports.length} thread(s)${localWorkers > 0 ? ` and ${localWorkers} engine(s) of the lead` : ''}` : runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread';
-  io.err(`live-bench: ${config.hubProfile ? scenarioLabel(config) : config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}) to ${instancesText(config)}, ${engines}${secrets ? ` (${secrets})` : ''}`);
+  io.err(`live-bench: ${config.hubProfile ? scenarioLabel(config) : config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}${skipNegotiationSuffix(config)}) to ${instancesText(config)}, ${engines}${secrets ? ` (${secrets})` : ''}`);
   scraper?.start();
   coordinator.start();
   await coordinator.finished();

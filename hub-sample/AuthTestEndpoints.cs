@@ -6,8 +6,8 @@ namespace HubSample;
 /// For this tool's own tests of pointing it at a deployment, mapped only with
 /// <c>--EnableTestHubs true</c>: what the bench hub's requests carried (the probe header and query
 /// parameter, per kind of request), a token endpoint, and a negotiate that redirects the client
-/// to the JWT-protected bench hub with a token, as Azure SignalR Service's negotiate does, and a
-/// hub that refuses its WebSocket upgrades.
+/// to the JWT-protected bench hub with a token, as Azure SignalR Service's negotiate does, a
+/// hub that refuses its WebSocket upgrades, and one that refuses those that did not negotiate.
 /// </summary>
 public sealed class SeenRequests
 {
@@ -70,6 +70,25 @@ public static class AuthTestEndpoints
             {
                 context.Response.StatusCode = StatusCodes.Status401Unauthorized;
                 await context.Response.WriteAsync("401: the access token was refused on the WebSocket upgrade.\n");
+                return;
+            }
+            await next();
+        });
+        app.MapHub<BenchHub>(path);
+    }
+
+    /// <summary>A bench hub at <paramref name="path"/> that serves only connections that negotiated:
+    /// a WebSocket upgrade without the negotiate's connection token (<c>id</c>) gets 404, as an app
+    /// server whose hubs run through Azure SignalR Service (it only answers negotiate) or a proxy
+    /// that routes by that token would answer a client that skips negotiation.</summary>
+    public static void MapNegotiateOnlyHub(this WebApplication app, string path)
+    {
+        app.Use(async (context, next) =>
+        {
+            if (context.Request.Path.StartsWithSegments(path) && context.Request.Headers.Upgrade.ToString().Equals("websocket", StringComparison.OrdinalIgnoreCase) && !context.Request.Query.ContainsKey("id"))
+            {
+                context.Response.StatusCode = StatusCodes.Status404NotFound;
+                await context.Response.WriteAsync("404: this hub serves only connections that negotiated.\n");
                 return;
             }
             await next();

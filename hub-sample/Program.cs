@@ -32,7 +32,7 @@ var listenAddress = IPAddress.Parse(settings.Host);
 var allowedHosts = HostFilter.List(settings);
 var signingKey = HubAuthentication.SigningKey(settings).Key;
 // Every path a bench client reaches (the redirect's negotiate is a test hub's).
-string[] benchPaths = ["/signalrbench", "/emptyhub", "/redirecthub", "/upgraderefusedhub"];
+string[] benchPaths = ["/signalrbench", "/emptyhub", "/redirecthub", "/upgraderefusedhub", "/negotiateonlyhub"];
 
 var builder = WebApplication.CreateBuilder(new WebApplicationOptions
 {
@@ -142,6 +142,7 @@ if (settings.EnableTestHubs)
     if (signingKey is not null) app.MapHub<AuthorizedChatHub>("/authchathub");
     app.MapAuthTestEndpoints("/signalrbench", signingKey);
     app.MapUpgradeRefusingHub("/upgraderefusedhub");
+    app.MapNegotiateOnlyHub("/negotiateonlyhub");
 }
 
 app.Lifetime.ApplicationStarted.Register(() =>

@@ -54,6 +54,8 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     .withUrl(withQuery(options.endpointUrl, credentials?.query ?? []), {
       // Exactly the chosen transport: falling back silently would measure something else.
       transport: TRANSPORT_TYPES[options.transport],
+      // Straight to the WebSocket, no negotiate POST (core/run/skip-negotiation.ts).
+      ...(options.skipNegotiation ? { skipNegotiation: true } : {}),
       httpClient: new ExplainingHttpClient(NullLogger.instance),
       // The client sends it as the official client does on each transport: an Authorization
       // header, or access_token in the query where a browser cannot set headers (WebSockets, SSE).

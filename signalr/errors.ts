@@ -3,7 +3,7 @@
  * failed, the likely cause and the next step. By the client's own error types and status codes
  * first, its wording second.
  */
-import { scrubSecrets } from '../core/run/index.ts';
+import { NEEDS_NEGOTIATION, scrubSecrets, skipNegotiationSuffix } from '../core/run/index.ts';
 import { connectCauseOf } from '../core/client/index.ts';
 import type { ClassifiedError, ConnectionOptions } from '../workers/engine/connection.ts';
 
@@ -11,8 +11,10 @@ import type { ClassifiedError, ConnectionOptions } from '../workers/engine/conne
 export function classifySignalRError(error: unknown, context: ConnectionOptions): ClassifiedError {
   const classified = classify(error, context);
   // The cause by side (the client's errno codes, the service's refusals): read from the error's
-  // whole wording, the transport's own error included (see bench-connection.ts).
-  return { ...classified, cause: connectCauseOf(classified.message) };
+  // whole wording, the transport's own error included (see bench-connection.ts), which the
+  // message may have cut short (the WebSocket's long sentence comes before the socket's errno).
+  const whole = error instanceof Error ? error.message : String(error);
+  return { ...classified, cause: connectCauseOf(`${classified.message} ${whole}`) };
 }
 
 function classify(error: unknown, context: ConnectionOptions): Omit<ClassifiedError, 'cause'> {
@@ -21,7 +23,9 @@ function classify(error: unknown, context: ConnectionOptions): Omit<ClassifiedEr
   // Secrets first: the client puts access_token in WebSocket and SSE URLs, and errors quote URLs.
   const raw = scrubSecrets(err.message || String(error), context.credentials);
   const text = oneLine(raw);
-  const where = `${context.transport} (${context.protocol}) to ${context.endpointUrl}`;
+  const where = `${context.transport} (${context.protocol}${skipNegotiationSuffix(context)}) to ${context.endpointUrl}`;
+  const needsNegotiation = negotiationNeeded(raw, context);
+  if (needsNegotiation) return { kind: 'transport', message: `${where}: ${needsNegotiation}` };
   if (type === 'FailedToNegotiateWithServerError' || /negotiat/i.test(text)) {
     // Judged on the whole message: the quoted one may be cut short.
     const notAHub = notAHubReason(err, raw, context);
@@ -70,6 +74,23 @@ function authRefusal(status: 401 | 403, context: ConnectionOptions): string {
   return hasToken
     ? 'The hub refused the access token (401 at negotiate): it is expired, wrong, or for another hub or audience (during a run: it expired, and the reconnect was refused). Give a fresh token.'
     : `The hub needs authentication (401 at negotiate) and no access token was given. Give one with ${WHERE_TOKENS}; a gateway's key goes in --header or --query.`;
+}
+
+/**
+ * A hub that refused the WebSocket a client opened without negotiate, worded first (the client's
+ * own text is long and gets cut): an app server that only answers negotiate (Azure SignalR
+ * Service's) or routes WebSockets by the negotiate's connection token answers the upgrade with an
+ * HTTP status; the client then says "WebSocket failed to connect" and, in Node, the socket says
+ * "Unexpected server response: 404". A browser says no status, nor an errno: its failure is said
+ * as this, if the hub is running. 401 and 403 are a token's refusal (upgradeRefusal); errnos and
+ * a hung-up socket are the network's.
+ */
+function negotiationNeeded(text: string, context: ConnectionOptions): string | null {
+  if (!context.skipNegotiation || !/WebSocket failed to connect|Unexpected server response/i.test(text)) return null;
+  if (/Unexpected server response: 40[13]\b/i.test(text) || /\bE(CONN|ADDR|HOST|NET|M?FILE|NFILE|NOBUFS|NOMEM|AGAIN|TIMEDOUT|PIPE|NOTFOUND|AI_)/.test(text) || /socket hang up/i.test(text)) return null;
+  const status = /Unexpected server response: (\d{3})/i.exec(text)?.[1];
+  const refused = status ? `the hub refused the WebSocket opened without negotiate (HTTP ${status}): ` : 'the WebSocket opened without negotiate failed, and a browser does not say why: if the hub is running, ';
+  return `${refused}${NEEDS_NEGOTIATION}. Azure SignalR Service, and a hub behind a proxy that routes by the negotiate's connection token, cannot be reached without it.`;
 }
 
 /** A token accepted at negotiate, then refused on the WebSocket upgrade (Node says the status; browsers do not). */

@@ -16,6 +16,8 @@ export const CLIENT_ERRNOS = ['EMFILE', 'ENFILE', 'EADDRNOTAVAIL', 'ENOBUFS', 'E
 /**
  * - the client's errno codes above, and `browserQueue` (a browser held the connection in its
  *   queue past the connect time limit: Server-Sent Events and long polling share 6 per origin);
+ * - the client's settings: `negotiationSkipped` (the hub refused the WebSocket a client opened
+ *   without negotiate: it needs negotiation, and the run asked to skip it);
  * - the service's: `refused` (ECONNREFUSED), `reset` (ECONNRESET, EPIPE), `timedOut` (no answer in
  *   the connect time limit, ETIMEDOUT), `stoppedAnswering` (not tried, or given up in flight, once
  *   the hub had answered no connect for a whole connect time limit: workers/engine/connection-pool.ts), `unreachable` (EHOSTUNREACH, ENETUNREACH), `httpStatus`
@@ -25,7 +27,7 @@ export const CLIENT_ERRNOS = ['EMFILE', 'ENFILE', 'EADDRNOTAVAIL', 'ENOBUFS', 'E
  *   load, so a step whose every connect failed this way measured nothing;
  * - `other`: nothing in the error says which side it was.
  */
-export const CONNECT_CAUSES = [...CLIENT_ERRNOS, 'browserQueue', 'refused', 'reset', 'timedOut', 'stoppedAnswering', 'unreachable', 'httpStatus', 'addressRefused', 'other'] as const;
+export const CONNECT_CAUSES = [...CLIENT_ERRNOS, 'browserQueue', 'negotiationSkipped', 'refused', 'reset', 'timedOut', 'stoppedAnswering', 'unreachable', 'httpStatus', 'addressRefused', 'other'] as const;
 export type ConnectCause = (typeof CONNECT_CAUSES)[number];
 
 /** Failed connects by cause; absent causes are 0 (and runs kept before causes were counted have none). */
@@ -34,11 +36,13 @@ export type ConnectCauseCounts = Partial<Record<ConnectCause, number>>;
 export type CauseSide = 'client' | 'service' | 'unknown';
 
 export function sideOfCause(cause: ConnectCause): CauseSide {
-  if ((CLIENT_ERRNOS as readonly string[]).includes(cause) || cause === 'browserQueue') return 'client';
+  if ((CLIENT_ERRNOS as readonly string[]).includes(cause) || cause === 'browserQueue' || cause === 'negotiationSkipped') return 'client';
   return cause === 'other' || cause === 'addressRefused' ? 'unknown' : 'service';
 }
 
 const SERVICE_PATTERNS: [RegExp, ConnectCause][] = [
+  // Worded by signalr/errors.ts from the run's setting (core/run/skip-negotiation.ts NEEDS_NEGOTIATION).
+  [/this hub needs negotiation/, 'negotiationSkipped'],
   [/ECONNREFUSED/, 'refused'],
   [/ECONNRESET|EPIPE|socket hang up/i, 'reset'],
   [/ETIMEDOUT/, 'timedOut'],
@@ -72,6 +76,7 @@ const CAUSE_WORDS: Record<ConnectCause, string> = {
   ENOMEM: 'ENOMEM: the system ran out of socket memory',
   EAGAIN: 'EAGAIN: the system could not take another connect now',
   browserQueue: 'held in the browser\'s connection queue until the connect time limit',
+  negotiationSkipped: 'refused the WebSocket opened without negotiate (this hub needs negotiation: leave --skip-negotiation off)',
   refused: 'refused with ECONNREFUSED',
   reset: 'reset by the other end',
   timedOut: 'not answered within the connect time limit',

@@ -34,8 +34,11 @@ export function clientLimitReasons(input: ClientEvidenceInput): string[] {
     const why = ownFailure(input)?.replace(/^Worker \d+ failed and was stopped: /, '').replace(/\. Its figures up to then are kept\.$/, '');
     reasons.push(`lost ${formatCount(lost)} of its ${formatCount(Math.max(lost, input.workers.length))} engine${input.workers.length === 1 ? '' : 's'} mid-run${why ? ` (${why})` : ''}, and the load they carried with them`);
   }
-  const ownFailures = failuresOfSide(input.connectCauses, 'client');
-  if (ownFailures > 0) reasons.push(`could not open ${formatCount(ownFailures)} connection${ownFailures === 1 ? '' : 's'} for want of its own resources (${causesText(input.connectCauses, 'client')})`);
+  // A setting of the client's (skip negotiation) that the hub refused is the client's, not a resource.
+  const bySetting = input.connectCauses?.negotiationSkipped ?? 0;
+  const ownFailures = failuresOfSide(input.connectCauses, 'client') - bySetting;
+  if (ownFailures > 0) reasons.push(`could not open ${formatCount(ownFailures)} connection${ownFailures === 1 ? '' : 's'} for want of its own resources (${causesText({ ...input.connectCauses, negotiationSkipped: 0 }, 'client')})`);
+  if (bySetting > 0) reasons.push(`could not open ${formatCount(bySetting)} connection${bySetting === 1 ? '' : 's'} with its own settings: the hub refused WebSockets opened without negotiate (it needs negotiation: leave --skip-negotiation off)`);
   const cap = input.connectionCap ?? null;
   if (cap !== null && input.connections > cap && input.connectionsFailed > 0) {
     reasons.push(`asked for ${formatCount(input.connections)} connections, above the ${formatCount(cap)} this browser allows, and ${formatCount(input.connectionsFailed)} failed to open`);

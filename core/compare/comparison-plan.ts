@@ -52,7 +52,7 @@ export function planOne(base: RunConfig, combination: Combination): PlannedCombi
   const checked = validateRunConfig({ ...base, ...combination });
   return {
     ...combination,
-    label: combinationLabel(combination),
+    label: combinationLabel({ ...combination, skipNegotiation: base.skipNegotiation }),
     config: checked.ok ? checked.config : null,
     refusals: checked.ok ? [] : checked.errors,
     limits: browserLimitWarnings(combination.transport, base.endpointUrl, base.connections),

@@ -8,9 +8,7 @@ import {
   outcomeText,
   verdictDisplay,
   combinationLabel,
-  PROTOCOL_LABELS,
   scenarioLabel,
-  TRANSPORT_LABELS,
   runRates,
   recentRates,
 } from '../run/index.ts';
@@ -89,7 +87,7 @@ function configRows(run: KeptRun): Rows {
     ['Endpoint', hubInstances(c).join(', ')],
     ['Scenario', scenarioLabel(c)],
     ...(c.hubProfile ? [['Hub profile', JSON.stringify(c.hubProfile)]] as Rows : []),
-    ['Transport + protocol', `${TRANSPORT_LABELS[c.transport]} + ${PROTOCOL_LABELS[c.protocol]}`],
+    ['Transport + protocol', combinationLabel(c)],
     ['Connections', formatCount(c.connections)],
     ['Workers', formatCount(c.workers)],
     ['Message size', `${formatCount(c.messageBytes)} B`],

@@ -9,7 +9,7 @@ import { hubInstances } from './instances.ts';
 
 /** The fields a link carries, in a stable order. */
 export const URL_FIELDS = [
-  'endpointUrl', 'scenario', 'transport', 'protocol', 'connections', 'workers', 'messageBytes', 'sendIntervalMs',
+  'endpointUrl', 'scenario', 'transport', 'protocol', 'skipNegotiation', 'connections', 'workers', 'messageBytes', 'sendIntervalMs',
   'durationSec', 'drainSec', 'warmupSec', 'senders', 'groupSize', 'groupCount', 'reconnect',
   'dropAtSec', 'dropEverySec', 'dropSharePercent', 'dropKind', 'reconnectPolicy', 'statefulReconnect',
 ] as const satisfies readonly (keyof RunConfig)[];
@@ -23,7 +23,7 @@ export function configToQuery(config: RunConfig): string {
     // Every instance of a scaled-out hub, comma separated as the form takes them.
     const value = field === 'endpointUrl' ? hubInstances(config).join(',') : config[field];
     const fallback = field === 'endpointUrl' ? undefined : (DEFAULTS as Record<string, unknown>)[field];
-    if (value === null || value === fallback) continue;
+    if (value === null || value === undefined || value === fallback) continue;
     params.set(field, String(value));
   }
   if (config.hubProfile) {

@@ -6,6 +6,7 @@
 import { DROP_DEFAULTS, DROP_KINDS, dropProblems, RECONNECT_POLICIES, type DropSettings } from '../drops/index.ts';
 import { planScenario, SCENARIOS, type ScenarioName } from './scenario-plan.ts';
 import { checkHubProfile, defaultShape, parseHubProfile, shapeProblems, type HubProfile } from '../profiles/index.ts';
+import { skipNegotiationProblems } from './skip-negotiation.ts';
 
 /** Transports, named as `@microsoft/signalr`'s `HttpTransportType` names them. */
 export const TRANSPORTS = ['WebSockets', 'ServerSentEvents', 'LongPolling'] as const;
@@ -50,6 +51,9 @@ export interface RunConfig extends DropSettings {
   transport: TransportName;
   /** Default json. */
   protocol: ProtocolName;
+  /** Open each WebSocket without negotiate (core/run/skip-negotiation.ts). Default false; absent
+   *  in runs kept before it existed, which negotiated. */
+  skipNegotiation?: boolean;
   /** Connections in the whole run, split between the workers. Default 20. */
   connections: number;
   /** Web Workers (or worker threads) sharing the connections. Default 2. */
@@ -84,6 +88,7 @@ export const DEFAULTS: Omit<RunConfig, 'endpointUrl'> = {
   reconnect: false,
   transport: 'WebSockets',
   protocol: 'json',
+  skipNegotiation: false,
   connections: 20,
   workers: 2,
   messageBytes: 2_048,
@@ -164,6 +169,10 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
   else fail('reconnect', `Reconnect must be true or false, but is "${String(reconnect)}".`);
 
   problems.push(...readDropFields(input, config));
+  const skip = input.skipNegotiation ?? DEFAULTS.skipNegotiation;
+  if (skip === true || skip === 'true' || skip === 'on') config.skipNegotiation = true;
+  else if (skip === false || skip === 'false' || skip === '') config.skipNegotiation = false;
+  else fail('skipNegotiation', `Skip negotiation must be true or false, but is ${describe(skip)}.`);
 
   const profile = readHubProfile(input.hubProfile);
   if (profile.ok) config.hubProfile = profile.profile;
@@ -217,6 +226,7 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
     );
   }
   if (problems.length === 0) for (const drop of dropProblems(config, config)) fail(drop.field, drop.message);
+  if (problems.length === 0) for (const refusal of skipNegotiationProblems(config)) fail(['skipNegotiation', refusal.field], refusal.message);
   if (problems.length === 0 && config.workers > config.connections) {
     fail(
       ['workers', 'connections'],

@@ -18,6 +18,7 @@ export * from './recent-rates.ts';
 export * from './result.ts';
 export * from './scenario-plan.ts';
 export * from './share-plan.ts';
+export * from './skip-negotiation.ts';
 export * from './split.ts';
 export * from './credentials.ts';
 export * from './watchdog.ts';

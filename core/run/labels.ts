@@ -1,5 +1,6 @@
 /** Names of transports, protocols, scenarios and hub profiles as people read them, and a run's default name. */
 import type { ProtocolName, RunConfig, ScenarioName, TransportName } from './config.ts';
+import { skipNegotiationSuffix } from './skip-negotiation.ts';
 import { SHAPES_OF_DELIVERY, type DeliverKind, type HubProfile } from '../profiles/index.ts';
 
 export const TRANSPORT_LABELS: Record<TransportName, string> = {
@@ -55,9 +56,9 @@ export function scenarioPhrase(config: Pick<RunConfig, 'scenario' | 'hubProfile'
   return config.hubProfile ? scenarioLabel(config) : SCENARIO_LABELS[config.scenario].toLowerCase();
 }
 
-/** "WebSockets + MessagePack". */
-export function combinationLabel(config: Pick<RunConfig, 'transport' | 'protocol'>): string {
-  return `${TRANSPORT_LABELS[config.transport]} + ${PROTOCOL_LABELS[config.protocol]}`;
+/** "WebSockets + MessagePack"; "WebSockets + JSON, negotiation skipped" for a run that skips it. */
+export function combinationLabel(config: Pick<RunConfig, 'transport' | 'protocol' | 'skipNegotiation'>): string {
+  return `${TRANSPORT_LABELS[config.transport]} + ${PROTOCOL_LABELS[config.protocol]}${skipNegotiationSuffix(config)}`;
 }
 
 /** "Echo · WebSockets + JSON · 20 connections": what a run is called until someone renames it. A

@@ -15,6 +15,7 @@ export interface FormProblem {
 const ADVANCED = new Set([
   'workers', 'drainSec', 'warmupSec', 'connectConcurrency', 'senders', 'groupSize', 'groupCount',
   'reconnect', 'reconnectPolicy', 'dropAtSec', 'dropEverySec', 'dropSharePercent', 'dropKind', 'statefulReconnect',
+  'skipNegotiation',
 ]);
 
 export function fieldsInError(problems: readonly FormProblem[]): Set<string> {

@@ -161,6 +161,13 @@ describe('the hub-sample through Azure SignalR Service, without the service', ()
     expect(run.stderr).toContain('The app runs its hubs through Azure SignalR Service and is not connected to the service');
     expect(run.stderr).not.toContain('ABCDEFGHIJKLMNOP');
   });
+
+  it('with --skip-negotiation the app server takes the WebSocket but cannot send over it: the run says the hub needs negotiation', async () => {
+    const run = await liveBench(['--endpoint', `${azure.httpUrl}/signalrbench`, '--connections', '2', '--skip-negotiation', ...short]);
+    expect(run.code).toBe(3);
+    expect(run.elapsedMs).toBeLessThan(10_000);
+    expect(run.stderr).toContain('a hub that runs through Azure SignalR Service accepts the WebSocket on its app server but cannot send over it: this hub needs negotiation: leave --skip-negotiation off');
+  });
 });
 
 describe('a token that expires during the run', () => {

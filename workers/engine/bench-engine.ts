@@ -74,6 +74,7 @@ export class BenchEngine {
       {
         endpointUrl: config.endpointUrl, endpointUrls: config.endpointUrls, transport: config.transport, protocol: config.protocol, reconnect: config.reconnect,
         reconnectPolicy: dropSettingsOf(config).reconnectPolicy, statefulReconnect: dropSettingsOf(config).statefulReconnect,
+        skipNegotiation: config.skipNegotiation ?? false,
       },
       share.firstIndex,
       share.count,
@@ -104,7 +105,7 @@ export class BenchEngine {
     const skip = this.#finishRequested || pool.hubStoppedAnswering;
     if (pool.hubStoppedAnswering) this.stats.recordError('protocol', 'The method check and group joins were skipped: the hub had stopped answering connects.');
     const refusal = skip ? null
-      : (await this.#runner.probe(pool.connections, config.endpointUrl)) ??
+      : (await this.#runner.probe(pool.connections, config.endpointUrl, config.skipNegotiation ?? false)) ??
         (drop.dropAtSec !== null && drop.dropKind === 'server' ? await this.#runner.probeServerDrops(pool.connections, config.endpointUrl) : null);
     const groupMembers = skip || refusal ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));
     if (this.#finishRequested) return this.#end();

@@ -61,6 +61,8 @@ export interface ConnectionOptions {
   /** Absent: 'fixed' (every second for a minute), the behaviour before policies existed. */
   reconnectPolicy?: ReconnectPolicyName;
   statefulReconnect?: boolean;
+  /** Open the WebSocket without negotiate (core/run/skip-negotiation.ts). Absent: negotiate. */
+  skipNegotiation?: boolean;
   /** This connection's token, headers and query (core/run/credentials.ts); never in a message. */
   credentials?: ConnectionCredentials;
 }

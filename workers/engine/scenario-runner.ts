@@ -13,7 +13,7 @@
  * is what the arguments say, and a run whose receivers could not connect never passes.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import { instanceOf, type NotSentReason, type GoMessage } from '../../core/run/index.ts';
+import { instanceOf, NEEDS_NEGOTIATION, type NotSentReason, type GoMessage } from '../../core/run/index.ts';
 import { PayloadBuilder, readPayloadHeader, type HeaderNumbers } from './payload.ts';
 import { ReceptionLedger, windowSeqsFor } from './reception-ledger.ts';
 import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts';
@@ -207,7 +207,7 @@ export class ScenarioRunner {
    * no connection is open to ask, or it closed while asking), else why it refused, naming the method, worded for people:
    * the run cannot measure anything then.
    */
-  async probe(connections: readonly PooledConnection[], endpointUrl: string): Promise<string | null> {
+  async probe(connections: readonly PooledConnection[], endpointUrl: string, skipNegotiation = false): Promise<string | null> {
     const first = connections.find((c) => c.state === 'open');
     if (!first) return null;
     // The header alone: a probe checks the method, and must not meet the hub's size limit before the run does.
@@ -229,7 +229,12 @@ export class ScenarioRunner {
         const advice = this.scenario.builtIn
           ? 'This tool needs the benchmark contract (Echo, Broadcast, GroupBroadcast, SendToConnection, JoinGroup, LeaveGroup, delivering Measure(ts, payload)): point the endpoint at the hub-sample or a hub with the same methods, or give a hub profile that maps the scenario onto this hub\'s own methods.'
           : `The hub profile "${profile.name}" ${role === 'join' ? 'joins' : 'sends'} with ${method}: check the hub's method names and their arguments (${method}(${profile[role]!.args.map((a) => JSON.stringify(a)).join(', ')})) against the profile.`;
-        const refusal = `The hub at ${endpointUrl} did not accept ${method}(…): ${said}. ${advice}`;
+        // An app server whose hubs run through Azure SignalR Service accepts a WebSocket opened
+        // without negotiate, then fails every call that sends: the service never saw the connection.
+        const unnegotiated = skipNegotiation && !CANNOT_BIND.test(said) && !/Method does not exist/i.test(said)
+          ? `With negotiation skipped, a hub that runs through Azure SignalR Service accepts the WebSocket on its app server but cannot send over it: ${NEEDS_NEGOTIATION}. Otherwise: `
+          : '';
+        const refusal = `The hub at ${endpointUrl} did not accept ${method}(…): ${said}. ${unnegotiated}${advice}`;
         this.ctx.stats.recordError('protocol', refusal);
         return refusal;
       }

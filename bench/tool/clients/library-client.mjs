@@ -1,7 +1,8 @@
 // What a user would write instead of the tool: a plain Node script using @microsoft/signalr the
 // way its documentation shows (HubConnectionBuilder, withUrl, on, start, send), one connection
 // per simulated client, over WebSockets with the JSON protocol. The schedule and measurement
-// are the tool's (open-loop.mjs).
+// are the tool's (open-loop.mjs). `skipNegotiation: true` in the load opens each WebSocket
+// without negotiate, as the runner's --skip-negotiation does (bench/ramp-cost.sh compares both).
 import * as signalR from '@microsoft/signalr';
 import { optionsFromArgv, runEchoLoad } from './open-loop.mjs';
 
@@ -9,7 +10,7 @@ const options = optionsFromArgv();
 
 await runEchoLoad('library', async (_index, onMeasure) => {
   const connection = new signalR.HubConnectionBuilder()
-    .withUrl(options.endpointUrl, { transport: signalR.HttpTransportType.WebSockets })
+    .withUrl(options.endpointUrl, { transport: signalR.HttpTransportType.WebSockets, skipNegotiation: options.skipNegotiation === true })
     .configureLogging(signalR.LogLevel.Error)
     .build();
   connection.on('Measure', onMeasure);

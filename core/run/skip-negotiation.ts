@@ -1,0 +1,63 @@
+/**
+ * Skip negotiation: each client opens its WebSocket straight to the hub's URL, without the
+ * negotiate POST before it (`@microsoft/signalr`'s `skipNegotiation`). One HTTP request less per
+ * connect on both sides: on this 2-core machine it nearly halves what a connect costs the client
+ * and the hub (bench/RESULTS.md, 2026-11-26), which is what sets how fast a runner can ramp.
+ * Its name, what it refuses and why are said here once. Pure.
+ *
+ * What it gives up, from the client's source (HttpConnection._startInternal): it works over
+ * WebSockets only; the hub's connection id comes from the negotiate answer, so without it
+ * `HubConnection.connectionId` stays null; stateful reconnect is granted in that answer too; and
+ * a hub whose app server only redirects negotiate to a service (Azure SignalR Service) has no
+ * WebSocket of its own to open.
+ */
+
+/** How a run that skips negotiation is named wherever its transport is ("WebSockets + JSON, negotiation skipped"). */
+export const SKIP_NEGOTIATION_LABEL = 'negotiation skipped';
+
+/** The runner's option. */
+export const SKIP_NEGOTIATION_OPTION = '--skip-negotiation';
+
+/** What to do when a hub refuses the WebSocket opened without negotiate: in every failure it causes. */
+export const NEEDS_NEGOTIATION = `this hub needs negotiation: leave ${SKIP_NEGOTIATION_OPTION} off (the dashboard: Advanced → Skip negotiation)`;
+
+/** The settings a skipped negotiation depends on. */
+export interface SkipNegotiationRun {
+  skipNegotiation?: boolean;
+  transport: string;
+  statefulReconnect?: boolean;
+  scenario: string;
+  hubProfile?: { name: string; deliver: string } | null;
+}
+
+/** A setting that cannot go with skipping negotiation, and the field it is about. */
+export interface SkipNegotiationProblem {
+  field: 'transport' | 'statefulReconnect' | 'scenario' | 'hubProfile';
+  message: string;
+}
+
+/** Why a run cannot skip negotiation, one problem per field; empty when it can (or does not ask to). */
+export function skipNegotiationProblems(run: SkipNegotiationRun): SkipNegotiationProblem[] {
+  if (!run.skipNegotiation) return [];
+  const problems: SkipNegotiationProblem[] = [];
+  if (run.transport !== 'WebSockets') {
+    problems.push({ field: 'transport', message: `Skip negotiation works over WebSockets only (the SignalR client negotiates to open ${run.transport}). Choose WebSockets, or turn skip negotiation off.` });
+  }
+  if (run.statefulReconnect) {
+    problems.push({ field: 'statefulReconnect', message: 'Stateful reconnect is granted in the negotiate answer, so it cannot go with skip negotiation. Turn one of them off.' });
+  }
+  // Only a direct message needs the hub's ids: {connection} is the run's own index of a connection.
+  if (run.scenario === 'sendToConnection' || run.hubProfile?.deliver === 'target') {
+    const what = run.hubProfile ? `The hub profile "${run.hubProfile.name}" sends to one connection by its hub id ({target})` : 'Send to connection sends to each connection by its hub id';
+    problems.push({
+      field: run.hubProfile ? 'hubProfile' : 'scenario',
+      message: `${what}, and a client learns its id only from the negotiate answer: without negotiation it stays unknown (the SignalR client's connectionId is null). Turn skip negotiation off, or choose another scenario.`,
+    });
+  }
+  return problems;
+}
+
+/** ", negotiation skipped" after a run's transport, or nothing. */
+export function skipNegotiationSuffix(config: { skipNegotiation?: boolean }): string {
+  return config.skipNegotiation ? `, ${SKIP_NEGOTIATION_LABEL}` : '';
+}
