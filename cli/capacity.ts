@@ -36,7 +36,7 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
   const search: CapacitySearch = new CapacitySearch(base, settings, async (planned, step) => {
     if (search.stopped) return null;
     const config = { ...planned, workers: stepEngineCount(planned, settings.ramp, options.workersGiven) };
-    const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers));
+    const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers, options.engines ?? 'threads'));
     const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: options.credentials });
     // Each step reads the server's metrics afresh, so its judgement can name the server's load.
     const scraper = serverScraper(options.serverMetricsUrl, io);

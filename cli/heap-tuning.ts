@@ -11,18 +11,21 @@
  *   collection, instead of up to 2x;
  * - semi-spaces of 4 MB (a new space of 8 MB instead of 32 MB per isolate): the young objects of
  *   a send or a delivery die in a few ms; a larger nursery only holds garbage longer.
- * Flags are process-wide: set once, before the engine threads start, they apply to their isolates.
+ * Flags are process-wide: set once, before the engine threads start, they apply to their isolates;
+ * an engine process (cli/process-port.ts) is given them on its command line.
  */
 import { setFlagsFromString } from 'node:v8';
 
 export const HEAP_GROWING_PERCENT = 20;
 export const SEMI_SPACE_MB = 4;
 
+/** The flags themselves, as node takes them on its command line (execArgv). */
+export const HEAP_TUNING_FLAGS: readonly string[] = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, `--max-semi-space-size=${SEMI_SPACE_MB}`];
+
 let tuned = false;
 
 export function tuneHeapForConnections(): void {
   if (tuned) return;
   tuned = true;
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+  for (const flag of HEAP_TUNING_FLAGS) setFlagsFromString(flag);
 }
