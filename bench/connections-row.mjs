@@ -53,7 +53,8 @@ const row = {
   load,
   command,
 };
-const setup = `${row.workers} ${engines === 'processes' ? 'process' : 'thread'}${row.workers === 1 ? '' : 's'}, ${row.hubs} hub${row.hubs === 1 ? '' : 's'}, control ${row.control.processes} process${row.control.processes === 1 ? '' : 'es'}`;
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+const setup = `${engines === 'processes' ? plural(row.workers, 'process', 'processes') : plural(row.workers, 'thread', 'threads')}, ${row.hubs} hub${row.hubs === 1 ? '' : 's'}, control ${row.control.processes} process${row.control.processes === 1 ? '' : 'es'}`;
 const cells = [row.date, setup, row.opened, row.failed, row.lost, row.verdict, row.p99Ms ?? '–', row.peakMb, row.kbPerConnection, row.rampPerSec ?? '–', row.cpu, row.hubCpu || '–',
   `${row.control.opened} / ${row.control.lost} / ${row.control.p99Ms}`, row.control.peakMb, row.control.kbPerConnection, row.control.rampPerSec, row.control.cpu, row.control.hubCpu || '–', row.load, '`' + command + '`'];
 const line = '| ' + cells.join(' | ') + ' |';

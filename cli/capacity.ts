@@ -24,6 +24,7 @@ import type { CliOptions } from './args.ts';
 import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { serverScraper } from './server-metrics.ts';
 import { enginePort } from './engine-ports.ts';
+import { engineProcessesEnded } from './process-port.ts';
 import { stepEngineCount } from './engine-count.ts';
 
 /** @param jsonOut where `--json -` writes the search (standard output, when `io.out` was sent to stderr). */
@@ -49,6 +50,7 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
     clearInterval(waiting);
     await scraper?.stop();
     coordinator.terminate();
+    await engineProcessesEnded();
     current = null;
     const run = runResult(coordinator, startedAt, client, undefined, scraper?.record());
     runs.set(step.index, run);

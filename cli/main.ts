@@ -19,7 +19,7 @@ import { checkClientLimits, loadOfRun, readClientLimits } from './client-limits.
 import { progressLine, serverProgress, stallNotice, summaryText } from './report.ts';
 import { enginePort, runsInThreads } from './engine-ports.ts';
 import { chooseEngines, enginesText } from './engine-kind.ts';
-import { engineProcessIds } from './process-port.ts';
+import { engineProcessesEnded, engineProcessIds } from './process-port.ts';
 import { brokenThresholds, lossBeyondAllowance } from './thresholds.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
 import { consoleOutput, EXIT, exitCodeOf, writeResultFiles, type Output, type ResultFile } from './output.ts';
@@ -139,6 +139,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   process.off('SIGTERM', interrupt);
   await stopMemoryLog();
   coordinator.terminate();
+  await engineProcessesEnded();
   // The agents' closing clock round (their drift is in the verdict), then the session ends.
   const agents = led ? await led.end(led.remote.agents) : undefined;
 

@@ -18,6 +18,23 @@ export function engineProcessIds(): number[] {
   return [...running].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
 }
 
+/**
+ * Resolves once every engine process has exited and been reaped (at most `timeoutMs`): a runner
+ * that exits at once leaves them to init, which in a container may never reap them, and their
+ * CPU then never reaches the runner's (what /usr/bin/time reports).
+ */
+export function engineProcessesEnded(timeoutMs = 3_000): Promise<void> {
+  const waiting = [...running].map((child) => new Promise<void>((resolve) => child.once('exit', () => resolve())));
+  if (waiting.length === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    void Promise.all(waiting).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 /** The runner's node options (e.g. --max-old-space-size) and the engines' heap tuning; no debugger port twice. */
 function engineExecArgv(): string[] {
   return [...process.execArgv.filter((arg) => !arg.startsWith('--inspect')), ...HEAP_TUNING_FLAGS];
