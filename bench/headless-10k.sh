@@ -76,7 +76,7 @@ control_timers=()
 for j in $(seq 0 $(( controls - 1 ))); do
   n=$(( j == controls - 1 ? connections - share * (controls - 1) : share ))
   /usr/bin/time -f '%e %U %S' -o "$control_timing.$j" node bench/tool/clients/library-client.mjs \
-    "{\"endpointUrl\":\"http://127.0.0.1:$(( port + j % hubs ))/signalrbench\",\"connections\":$n,\"intervalMs\":10000,\"durationSec\":60,\"warmupSec\":10,\"connectConcurrency\":$concurrency}" >"$control_json.$j" &
+    "{\"endpointUrl\":\"http://127.0.0.1:$(( port + j % hubs ))/signalrbench\",\"connections\":$n,\"intervalMs\":10000,\"durationSec\":60,\"warmupSec\":10,\"connectConcurrency\":$concurrency}" >"$control_json.$j" 2>"$control_json.$j.err" &
   control_timers+=("$!")
 done
 node bench/tree-rss.mjs "${control_timers[@]}" >"$control_tree" &
@@ -84,6 +84,9 @@ sampler=$!
 wait "${control_timers[@]}" || echo "a control process exited with $?"
 wait "$sampler"
 for j in $(seq 0 $(( controls - 1 ))); do tail -n 1 "$control_json.$j"; done >"$control_json"
+# The library logs each failed connection or close: counted and the first said, not thousands of lines.
+control_errors=$(cat "$control_json".*.err | wc -l)
+[ "$control_errors" -gt 0 ] && echo "the control logged $control_errors error lines, the first: $(head -n 1 -q "$control_json".*.err | head -n 1)"
 # CPU of the processes together, as /usr/bin/time gives one: CPU seconds over the longest one's wall time.
 control_cpu=$(cat "$control_timing".* | awk '{ if ($1 > wall) wall = $1; cpu += $2 + $3 } END { if (wall > 0) printf "%.0f%%", cpu / wall * 100 }')
 hub_control=$(hub_share "$hub_start" "$start_s")
