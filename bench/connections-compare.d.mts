@@ -2,6 +2,8 @@
 export interface ConnectionsRow {
   date: string;
   connections: number;
+  /** Absent in rows from before it was kept: threads. */
+  engines?: 'threads' | 'processes';
   kbPerConnection: number | null;
   rampPerSec: number | null;
   control?: { kbPerConnection: number | null; rampPerSec: number | null };

@@ -22,15 +22,18 @@ const HISTORY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'connect
 export const RUN_TO_RUN_SPREAD = { kbPerConnection: 0.15, rampPerSec: 0.3 };
 
 /**
- * @param history earlier rows, oldest first: { date, connections, kbPerConnection, rampPerSec,
- *   control?: { kbPerConnection, rampPerSec } }
+ * @param history earlier rows, oldest first: { date, connections, engines?: 'threads' | 'processes',
+ *   kbPerConnection, rampPerSec, control?: { kbPerConnection, rampPerSec } }
  * @param row this run's row, same shape.
  * @returns { last: row | null, lines: string[], regressions: string[] } — `lines` for the output,
  *   `regressions` the figures that got worse by more than the spread (empty: none).
  */
 export function compareWithLast(history, row, spread = RUN_TO_RUN_SPREAD) {
-  const last = [...history].reverse().find((r) => r.connections === row.connections) ?? null;
-  if (!last) return { last, lines: [`No earlier row at ${row.connections} connections: this run is the reference.`], regressions: [] };
+  // Engine threads and engine processes differ in fixed cost (a bundle and a heap per process):
+  // a row is compared with the last one of its own kind (rows before the kind was kept: threads).
+  const kindOf = (r) => r.engines ?? 'threads';
+  const last = [...history].reverse().find((r) => r.connections === row.connections && kindOf(r) === kindOf(row)) ?? null;
+  if (!last) return { last, lines: [`No earlier row at ${row.connections} connections with engine ${kindOf(row)}: this run is the reference.`], regressions: [] };
   const lines = [];
   const regressions = [];
   const rampRatio = (r) => (typeof r.rampPerSec === 'number' && typeof r.control?.rampPerSec === 'number' && r.control.rampPerSec > 0 ? r.rampPerSec / r.control.rampPerSec : null);

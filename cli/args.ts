@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULTS, hubInstances, validateRunConfig, type RunConfig, type Credentials } from '../core/run/index.ts';
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
+import { ENGINE_KINDS, type EngineKind } from './engine-kind.ts';
 import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf } from './auth-args.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
 import { hubProfileOf, profileCredentialProblems } from './profile-args.ts';
@@ -42,6 +43,9 @@ export interface CliOptions {
   capacity: CapacitySettings | null;
   /** --workers was given: a connections ramp then keeps it, else it scales its engines per step. */
   workersGiven: boolean;
+  /** --engines: threads or processes; null when not given (threads unless the connections need more
+   *  open files than one process may hold: cli/engine-kind.ts). */
+  engines: EngineKind | null;
   /** Tokens, headers and query parameters (cli/auth-args.ts): for the workers only, never kept. */
   credentials: Credentials;
 }
@@ -73,6 +77,10 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
   --workers <n>             engines sharing them: 1 runs in the runner's own thread, more run
                             one per worker thread (default: one per ${CONNECTIONS_PER_ENGINE.toLocaleString('en-US')} connections,
                             at most one per core beyond the first)
+  --engines <kind>          threads | processes: the engines as worker threads of the runner,
+                            or as child processes, each with open files of its own (default:
+                            threads, unless the connections need more open files than one
+                            process may hold; then processes, at least as many as they need)
   --message-bytes <n>       payload size (default ${DEFAULTS.messageBytes})
   --interval-ms <n>         time between two sends of a connection (default ${DEFAULTS.sendIntervalMs})
   --duration <s>            measured seconds (default ${DEFAULTS.durationSec})
@@ -176,6 +184,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         protocol: { type: 'string' },
         connections: { type: 'string' },
         workers: { type: 'string' },
+        engines: { type: 'string' },
         'message-bytes': { type: 'string' },
         'interval-ms': { type: 'string' },
         duration: { type: 'string' },
@@ -259,6 +268,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   errors.push(...ignoredOptionProblems(v));
   const credentials = credentialsOf(v, errors);
   if (hubProfile) errors.push(...profileCredentialProblems(v['hub-profile']!, hubProfile, credentials.accessTokens));
+  const engines = v.engines === undefined ? null : ENGINE_KINDS.find((kind) => kind === v.engines) ?? null;
+  if (v.engines !== undefined && engines === null) errors.push(`--engines must be threads or processes, not "${v.engines}": threads share the runner's open files, processes each have their own.`);
   const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
   if (v['find-capacity'] && serverMetricsUrls.length > 1) errors.push('--find-capacity reads one server\'s metrics, but --server-metrics is given several times: give one address, the instance to watch.');
   if (errors.length > 0 || !result.ok) return { ok: false, errors };
@@ -275,6 +286,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       quiet: v.quiet ?? false,
       capacity,
       workersGiven: v.workers !== undefined,
+      engines,
       credentials,
     },
   };

@@ -24,6 +24,7 @@ import type { CliOptions } from './args.ts';
 import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { serverScraper } from './server-metrics.ts';
 import { enginePort } from './engine-ports.ts';
+import { engineProcessesEnded } from './process-port.ts';
 import { stepEngineCount } from './engine-count.ts';
 
 /** @param jsonOut where `--json -` writes the search (standard output, when `io.out` was sent to stderr). */
@@ -36,7 +37,7 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
   const search: CapacitySearch = new CapacitySearch(base, settings, async (planned, step) => {
     if (search.stopped) return null;
     const config = { ...planned, workers: stepEngineCount(planned, settings.ramp, options.workersGiven) };
-    const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers));
+    const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers, options.engines ?? 'threads'));
     const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: options.credentials });
     // Each step reads the server's metrics afresh, so its judgement can name the server's load.
     const scraper = serverScraper(options.serverMetricsUrl, io);
@@ -49,6 +50,7 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
     clearInterval(waiting);
     await scraper?.stop();
     coordinator.terminate();
+    await engineProcessesEnded();
     current = null;
     const run = runResult(coordinator, startedAt, client, undefined, scraper?.record());
     runs.set(step.index, run);

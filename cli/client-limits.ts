@@ -9,12 +9,17 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { formatCount } from '../core/format.ts';
-import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
+import { CONNECTIONS_PER_ENGINE, defaultEngineCount, MAX_ENGINES } from './engine-count.ts';
 
 /** File descriptors the runner holds besides its connections (stdio, the event loop, worker
  *  threads, files it writes), and the negotiate requests' sockets while connections open:
  *  measured at about 27 with one engine (120 connections opened under `ulimit -n 150`). */
 export const FD_HEADROOM = 64;
+
+/** Connections one process holds within its soft limit of open files (null: unknown, no limit). */
+export function connectionsOneProcessFits(openFilesSoft: number | null): number {
+  return openFilesSoft === null || !Number.isFinite(openFilesSoft) ? Number.POSITIVE_INFINITY : Math.max(1, openFilesSoft - FD_HEADROOM);
+}
 
 export interface OpenFilesLimit {
   soft: number;
@@ -82,6 +87,12 @@ export interface LoadToCheck {
   /** Engines the run was given with --workers, and this machine's cores: one engine past its
    *  share of connections on a machine with idle cores is worth a word. Absent: not checked. */
   engines?: { workers: number; cores: number };
+  /** Engine processes sharing the connections, each with open files of its own (cli/engine-kind.ts);
+   *  absent: one process (the runner and its threads) holds them all. */
+  processes?: number;
+  /** Hub instances the connections are spread over round-robin (ephemeral ports are per
+   *  destination address and port); absent: one. */
+  instances?: number;
 }
 
 /** The connections the limits hold, against the load: what to refuse, what to warn about. */
@@ -91,23 +102,33 @@ export function checkClientLimits(limits: ClientLimits, load: LoadToCheck): Limi
   const largest = Math.max(load.connections, load.maxConnections ?? 0);
   const { openFiles, portRange } = limits;
   if (openFiles && Number.isFinite(openFiles.soft)) {
-    const fits = Math.max(0, openFiles.soft - FD_HEADROOM);
-    const raise = raiseAdvice(openFiles, largest + FD_HEADROOM);
-    if (load.connections > openFiles.soft) {
-      refusals.push(`${formatCount(load.connections)} connections need at least as many open files, but this runner may open ${formatCount(openFiles.soft)} (its soft limit, "Max open files"): every connection past that would fail with EMFILE. ${raise}`);
-    } else if (load.connections > fits) {
-      warnings.push(`${formatCount(load.connections)} connections are close to this runner's limit of ${formatCount(openFiles.soft)} open files (about ${formatCount(FD_HEADROOM)} go to the runner itself): some may fail with EMFILE, and the run will be judged client-limited. ${raise}`);
-    } else if (largest > fits) {
-      warnings.push(`Steps above about ${formatCount(fits)} connections will run out of this runner's ${formatCount(openFiles.soft)} open files (EMFILE): they will be judged client-limited, not the service's. ${raise}`);
+    const processes = load.processes ?? 1;
+    // Per process: its share of the connections, the largest one of an even split.
+    const share = Math.ceil(load.connections / processes);
+    const fits = connectionsOneProcessFits(openFiles.soft);
+    const raise = raiseAdvice(openFiles, Math.ceil(largest / processes) + FD_HEADROOM, processes === 1);
+    const whose = processes === 1 ? `${formatCount(load.connections)} connections need` : `${formatCount(share)} connections in each of ${formatCount(processes)} engine processes need`;
+    if (processes > MAX_ENGINES) {
+      refusals.push(`${formatCount(load.connections)} connections need ${formatCount(processes)} engine processes of ${formatCount(fits)} connections each (each may open ${formatCount(openFiles.soft)} files, its soft limit, "Max open files"), but a run has at most ${MAX_ENGINES} engines. ${raise}`);
+    } else if (share > openFiles.soft) {
+      refusals.push(`${whose} at least as many open files, but ${processes === 1 ? 'this runner' : 'each'} may open ${formatCount(openFiles.soft)} (its soft limit, "Max open files"): every connection past that would fail with EMFILE. ${raise}`);
+    } else if (share > fits) {
+      warnings.push(`${formatCount(share)} connections${processes === 1 ? '' : ` in each of ${formatCount(processes)} engine processes`} are close to ${processes === 1 ? 'this runner\'s' : 'each one\'s'} limit of ${formatCount(openFiles.soft)} open files (about ${formatCount(FD_HEADROOM)} go to the ${processes === 1 ? 'runner' : 'process'} itself): some may fail with EMFILE, and the run will be judged client-limited. ${raise}`);
+    } else if (largest > fits * processes) {
+      warnings.push(`Steps above about ${formatCount(fits * processes)} connections will run out of this runner's ${formatCount(openFiles.soft)} open files (EMFILE): they will be judged client-limited, not the service's. ${raise}`);
     }
   }
   if (portRange) {
     const ports = portCount(portRange);
-    const advice = `Widen the range (sysctl -w net.ipv4.ip_local_port_range="1024 65000") or spread the connections over more agents (live-bench --agent on other machines).`;
-    if (load.connections > ports) {
-      refusals.push(`${formatCount(load.connections)} connections to one hub need as many ephemeral ports, but this machine has ${formatCount(ports)} (net.ipv4.ip_local_port_range ${portRange.low}-${portRange.high}): the rest would fail with EADDRNOTAVAIL. ${advice}`);
-    } else if (largest > ports * 0.9) {
-      warnings.push(`${formatCount(largest)} connections to one hub are close to this machine's ${formatCount(ports)} ephemeral ports (net.ipv4.ip_local_port_range ${portRange.low}-${portRange.high}): connects past them fail with EADDRNOTAVAIL and are judged client-limited. ${advice}`);
+    const instances = Math.max(1, load.instances ?? 1);
+    // Round-robin: the first instance takes the most.
+    const toOne = (connections: number) => Math.ceil(connections / instances);
+    const toWhom = instances === 1 ? 'to one hub' : `to each of ${instances} hub instances`;
+    const advice = `Widen the range (sysctl -w net.ipv4.ip_local_port_range="1024 65000"), spread the connections over more hub instances (--endpoint repeated), or over more agents (live-bench --agent on other machines).`;
+    if (toOne(load.connections) > ports) {
+      refusals.push(`${formatCount(toOne(load.connections))} connections ${toWhom} need as many ephemeral ports, but this machine has ${formatCount(ports)} per hub address (net.ipv4.ip_local_port_range ${portRange.low}-${portRange.high}): the rest would fail with EADDRNOTAVAIL. ${advice}`);
+    } else if (toOne(largest) > ports * 0.9) {
+      warnings.push(`${formatCount(toOne(largest))} connections ${toWhom} are close to this machine's ${formatCount(ports)} ephemeral ports per hub address (net.ipv4.ip_local_port_range ${portRange.low}-${portRange.high}): connects past them fail with EADDRNOTAVAIL and are judged client-limited. ${advice}`);
     }
   }
   if (load.engines) {
@@ -119,19 +140,25 @@ export function checkClientLimits(limits: ClientLimits, load: LoadToCheck): Limi
   return { refusals, warnings };
 }
 
-/** What to type: raise the soft limit up to the hard one, or beyond it with more agents. */
-function raiseAdvice(limit: OpenFilesLimit, needed: number): string {
+/** What to type: raise the soft limit up to the hard one, or beyond it with engine processes or more agents. */
+function raiseAdvice(limit: OpenFilesLimit, needed: number, oneProcess: boolean): string {
   const target = Math.max(65_535, needed);
-  if (limit.hard >= target) return `Raise it in the shell that starts the runner: ulimit -n ${target}; or spread the connections over more agents.`;
-  if (limit.hard >= needed) return `Raise it in the shell that starts the runner: ulimit -n ${limit.hard} (its hard limit); or spread the connections over more agents.`;
-  return `Its hard limit is ${formatCount(limit.hard)}: raise it (LimitNOFILE in a systemd unit, nofile in /etc/security/limits.conf) and then ulimit -n ${target}, or spread the connections over more agents (live-bench --agent on other machines).`;
+  const split = oneProcess ? 'run the engines as processes, each with open files of its own (--engines processes --workers n), ' : '';
+  if (limit.hard >= target) return `Raise it in the shell that starts the runner: ulimit -n ${target}; or ${split}spread the connections over more agents.`;
+  if (limit.hard >= needed) return `Raise it in the shell that starts the runner: ulimit -n ${limit.hard} (its hard limit); or ${split}spread the connections over more agents.`;
+  return `Its hard limit is ${formatCount(limit.hard)}: raise it (LimitNOFILE in a systemd unit, nofile in /etc/security/limits.conf) and then ulimit -n ${target}, or ${split}spread the connections over more agents (live-bench --agent on other machines).`;
 }
 
 /**
  * The connections a run, or a capacity search's first and largest steps, will open; with the
- * engines it was given when --workers was (a connections ramp without it scales them per step).
+ * engines it was given when --workers was (a connections ramp without it scales them per step),
+ * the engine processes they are split over (`engines`, cli/engine-kind.ts) and the hub instances.
  */
-export function loadOfRun(config: { connections: number; workers: number }, capacity: { ramp: string; start: number; max: number } | null, workersGiven = false, cores = availableParallelism()): LoadToCheck {
-  if (capacity?.ramp === 'connections') return { connections: capacity.start, maxConnections: capacity.max };
-  return { connections: config.connections, ...(workersGiven ? { engines: { workers: config.workers, cores } } : {}) };
+export function loadOfRun(config: { connections: number; workers: number; endpointUrls?: readonly string[] }, capacity: { ramp: string; start: number; max: number } | null, workersGiven = false, cores = availableParallelism(), engines?: { kind: string; count: number }): LoadToCheck {
+  const spread = {
+    ...(engines?.kind === 'processes' ? { processes: engines.count } : {}),
+    ...(config.endpointUrls && config.endpointUrls.length > 1 ? { instances: config.endpointUrls.length } : {}),
+  };
+  if (capacity?.ramp === 'connections') return { connections: capacity.start, maxConnections: capacity.max, ...spread };
+  return { connections: config.connections, ...(workersGiven && engines?.kind !== 'processes' ? { engines: { workers: config.workers, cores } } : {}), ...spread };
 }

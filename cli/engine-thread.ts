@@ -1,23 +1,56 @@
 /**
- * Entry point of one headless worker thread: the same engine as a dashboard Web Worker.
+ * Entry point of one headless engine: a worker thread of the runner (cli/thread-port.ts), or a
+ * child process of it (cli/process-port.ts) when the runner's connections need more open files
+ * than one process may hold. The same engine as a dashboard Web Worker either way.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { hostEngine } from '../hosts/engine-host.ts';
-import type { ToWorker } from '../core/run/index.ts';
+import type { FromWorker, ToWorker } from '../core/run/index.ts';
 import { answerHeapRequests } from './memory-log.ts';
 import { nodePlatform } from './node-websocket.ts';
 import { tuneHeapByPhase } from './heap-tuning.ts';
 
+function hostInThread(port: NonNullable<typeof parentPort>): void {
+  const host = hostEngine((message) => {
+    tuneHeapByPhase(message);
+    port.postMessage(message);
+  }, nodePlatform);
+  port.on('message', (message: ToWorker) => {
+    tuneHeapByPhase(message);
+    host.handle(message);
+  });
+  process.on('unhandledRejection', (reason) => host.fatal(reason));
+  if (workerData?.heapPort) answerHeapRequests(workerData.heapPort);
+}
+
+function hostInProcess(send: (message: FromWorker) => void): void {
+  const host = hostEngine((message) => {
+    tuneHeapByPhase(message);
+    send(message);
+  }, nodePlatform);
+  process.on('message', (message: ToWorker) => {
+    tuneHeapByPhase(message);
+    host.handle(message);
+  });
+  process.on('unhandledRejection', (reason) => host.fatal(reason));
+  // A throw nothing caught ends a thread with its message: here it is said, then the process ends
+  // (once the message had time to leave; the runner takes the first of the two).
+  process.on('uncaughtException', (error) => {
+    host.fatal(error);
+    setTimeout(() => process.exit(1), 200);
+  });
+  // The runner decides when the run stops: a Ctrl+C reaches the whole process group, and the
+  // runner, told first, drains and ends its engines itself.
+  process.on('SIGINT', () => {});
+  // No orphans: when the runner is gone (exited, killed, even by SIGKILL) its IPC channel closes.
+  process.on('disconnect', () => process.exit(0));
+}
+
+if (parentPort) hostInThread(parentPort);
+else if (process.send) {
+  const send = process.send.bind(process);
+  // Nothing is sent once the runner is gone (this process is exiting then).
+  hostInProcess((message) => void (process.connected && send(message)));
+}
 // Started on its own, it is misused: an internal error, not a user's.
-if (!parentPort) throw new Error('engine-thread runs as a worker thread of the headless runner, not on its own.');
-const port = parentPort;
-const host = hostEngine((message) => {
-  tuneHeapByPhase(message);
-  port.postMessage(message);
-}, nodePlatform);
-port.on('message', (message: ToWorker) => {
-  tuneHeapByPhase(message);
-  host.handle(message);
-});
-process.on('unhandledRejection', (reason) => host.fatal(reason));
-if (workerData?.heapPort) answerHeapRequests(workerData.heapPort);
+else throw new Error('engine-thread runs as a worker thread or a child process of the headless runner, not on its own.');

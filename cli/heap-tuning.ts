@@ -15,19 +15,25 @@
  *   mid-run takes effect at the next one (in every isolate: flags are process-wide);
  * - semi-spaces of 4 MB (a new space of 8 MB instead of 32 MB per isolate): the young objects of
  *   a send or a delivery die in a few ms; a larger nursery only holds garbage longer.
- * The semi-space size is read when an isolate is made: set once, before the engine threads start.
+ * Flags are process-wide: the semi-space size is read when an isolate is made, so it is set once,
+ * before the engine threads start; an engine process (cli/process-port.ts) is given it on its
+ * command line.
  */
 import { setFlagsFromString } from 'node:v8';
 
 export const HEAP_GROWING_PERCENT = 20;
 export const SEMI_SPACE_MB = 4;
 
+/** The flags set once, as node takes them on its command line (execArgv); the heap's growth
+ *  follows the run's phase (tuneHeapByPhase). */
+export const HEAP_TUNING_FLAGS: readonly string[] = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
+
 let tuned = false;
 
 export function tuneHeapForConnections(): void {
   if (tuned) return;
   tuned = true;
-  setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+  for (const flag of HEAP_TUNING_FLAGS) setFlagsFromString(flag);
 }
 
 /**

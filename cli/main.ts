@@ -18,6 +18,8 @@ import { parseCliArgs, USAGE, type Thresholds } from './args.ts';
 import { checkClientLimits, loadOfRun, readClientLimits } from './client-limits.ts';
 import { progressLine, serverProgress, stallNotice, summaryText } from './report.ts';
 import { enginePort, runsInThreads } from './engine-ports.ts';
+import { chooseEngines, enginesText } from './engine-kind.ts';
+import { engineProcessesEnded, engineProcessIds } from './process-port.ts';
 import { brokenThresholds, lossBeyondAllowance } from './thresholds.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
 import { consoleOutput, EXIT, exitCodeOf, writeResultFiles, type Output, type ResultFile } from './output.ts';
@@ -51,7 +53,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     io.err('live-bench: nothing was run. Fix the options above (--help lists them all).');
     return EXIT.badInput;
   }
-  const { config, thresholds, jsonPath, htmlPath, memoryLogPath, serverMetricsUrls, quiet } = parsed.options;
+  const { thresholds, jsonPath, htmlPath, memoryLogPath, serverMetricsUrls, quiet } = parsed.options;
   // `--json -`: standard output carries the JSON alone (for `| jq`); every other word goes to stderr.
   const jsonOut = io.out;
   if (jsonPath === '-') io = { out: io.err, err: io.err };
@@ -63,7 +65,13 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   }
   // The runner's own limits before it connects: a run they cannot hold is refused with what to type.
   // A lead that runs no connection itself leaves them to its agents, each of which checks its own.
-  const limits = lead && !lead.includeLocal ? { warnings: [], refusals: [] } : checkClientLimits(readClientLimits(), loadOfRun(config, parsed.options.capacity, parsed.options.workersGiven));
+  const clientLimits = readClientLimits();
+  // Threads or processes, and how many (a capacity search and a lead's own engines keep threads unless asked).
+  const choice = lead || parsed.options.capacity
+    ? { kind: parsed.options.engines ?? 'threads', count: parsed.options.config.workers, reason: 'asked with --engines processes' } as const
+    : chooseEngines({ connections: parsed.options.config.connections, workers: parsed.options.config.workers, asked: parsed.options.engines, openFilesSoft: clientLimits.openFiles?.soft ?? null });
+  const config = { ...parsed.options.config, workers: choice.count };
+  const limits = lead && !lead.includeLocal ? { warnings: [], refusals: [] } : checkClientLimits(clientLimits, loadOfRun(config, parsed.options.capacity, parsed.options.workersGiven, undefined, choice));
   for (const warning of limits.warnings) io.err(`live-bench: warning: ${warning}`);
   if (limits.refusals.length > 0) {
     for (const refusal of limits.refusals) io.err(`live-bench: ${refusal}`);
@@ -81,11 +89,12 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   }
   const localWorkers = led && !led.remote.includeLocal ? 0 : config.workers;
   // One engine runs in this thread: its heap is the main thread's, logged as such.
-  const probes = memoryLogPath && runsInThreads(config.workers) ? Array.from({ length: localWorkers }, heapProbe) : [];
-  const local = Array.from({ length: localWorkers }, (_, index) => enginePort(index, config.workers, probes[index]?.threadEnd));
+  // Engine processes have no probe: the log sums their resident memory with the runner's.
+  const probes = memoryLogPath && runsInThreads(config.workers, choice.kind) ? Array.from({ length: localWorkers }, heapProbe) : [];
+  const local = Array.from({ length: localWorkers }, (_, index) => enginePort(index, config.workers, choice.kind, probes[index]?.threadEnd));
   // The agents' threads after the lead's own engines, with the longer lead time "go" needs to cross the control hub.
   const { ports, goLeadMs, capacities } = fleetRunPorts(local, led?.remote);
-  const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe)) : async () => {};
+  const stopMemoryLog = memoryLogPath ? startMemoryLog(memoryLogPath, probes.map((p) => p.probe), undefined, undefined, engineProcessIds) : async () => {};
   // Read beside the run, never in its way: a failure is said once and the run goes on.
   const scraper = serverScrapers(serverMetricsUrls, io);
   let printedSecond = 0;
@@ -126,7 +135,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   process.once('SIGTERM', interrupt);
   const startedAt = new Date();
   const secrets = credentialsSummary(parsed.options.credentials);
-  const engines = led ? `${led.remote.agents.length} agent(s) with ${led.remote.ports.length} thread(s)${localWorkers > 0 ? ` and ${localWorkers} engine(s) of the lead` : ''}` : runsInThreads(config.workers) ? `${config.workers} worker threads` : 'the engine in the runner\'s own thread';
+  const engines = led ? `${led.remote.agents.length} agent(s) with ${led.remote.ports.length} thread(s)${localWorkers > 0 ? ` and ${localWorkers} engine(s) of the lead` : ''}` : enginesText(choice);
   io.err(`live-bench: ${config.hubProfile ? scenarioLabel(config) : config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}${skipNegotiationSuffix(config)}) to ${instancesText(config)}, ${engines}${secrets ? ` (${secrets})` : ''}`);
   scraper?.start();
   coordinator.start();
@@ -137,6 +146,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   process.off('SIGTERM', interrupt);
   await stopMemoryLog();
   coordinator.terminate();
+  await engineProcessesEnded();
   // The agents' closing clock round (their drift is in the verdict), then the session ends.
   const agents = led ? await led.end(led.remote.agents) : undefined;
 

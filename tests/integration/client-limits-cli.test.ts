@@ -3,7 +3,8 @@
  * user would, under real limits of its own process:
  * - out of file descriptors (`ulimit -n 150`): a connections ramp whose first step fits is warned
  *   about before it connects and its later steps are judged client-limited by their EMFILE (exit
- *   1), never the service's; a single run that cannot fit is refused before connecting (exit 2);
+ *   1), never the service's; a single run in engine threads that cannot fit is refused before
+ *   connecting (exit 2);
  * - out of heap (`node --max-old-space-size`, which V8 applies to each engine thread too): the
  *   engine threads die in the step (ERR_WORKER_OUT_OF_MEMORY) and the step is the client's;
  * - planned drops a verdict could not count are refused before anything runs (exit 2).
@@ -58,11 +59,12 @@ describe('the client\'s limits are the client\'s', () => {
     expect(run.stderr).not.toMatch(/because of the service/);
   });
 
-  it('a single run that cannot fit in the open files is refused before it connects, saying what to type', async () => {
-    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--connections', '400', '--duration', '3', '--quiet'], undefined, 150);
+  it('a single run in engine threads that cannot fit in the open files is refused before it connects, saying what to type', async () => {
+    // Not given --engines, the run would be split over engine processes (tests/integration/engine-processes.test.ts).
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--connections', '400', '--engines', 'threads', '--duration', '3', '--quiet'], undefined, 150);
     expect(run.code).toBe(2);
     expect(run.elapsedMs).toBeLessThan(10_000);
-    expect(run.stderr).toMatch(/400 connections need at least as many open files, but this runner may open 150 .*ulimit -n/);
+    expect(run.stderr).toMatch(/400 connections need at least as many open files, but this runner may open 150 .*ulimit -n.*--engines processes --workers n/);
     expect(run.stderr).toMatch(/nothing was run/);
     expect(run.stdout).toBe('');
   });

@@ -53,6 +53,16 @@ describe('compareWithLast', () => {
   });
 });
 
+describe('compareWithLast, by engine kind', () => {
+  it('compares a row with the last of its own engine kind (rows without one ran threads)', () => {
+    const threads = row('2026-11-26', 10_000, 36, 909, control(37, 1_215));
+    const processes = { ...row('2026-11-27', 10_000, 45, 700, control(37, 1_215)), engines: 'processes' as const };
+    expect(compareWithLast([threads], { ...processes, date: '2026-11-28' }, spread)).toMatchObject({ last: null, regressions: [], lines: ['No earlier row at 10000 connections with engine processes: this run is the reference.'] });
+    expect(compareWithLast([threads, processes], { ...processes, date: '2026-11-28' }, spread).last?.date).toBe('2026-11-27');
+    expect(compareWithLast([threads, processes], { ...threads, date: '2026-11-28', engines: 'threads' as const }, spread).last?.date).toBe('2026-11-26');
+  });
+});
+
 describe('rampSeconds', () => {
   it('interpolates inside the second in which the last connection opened', () => {
     const points = [{ second: 1, connectionsOpen: 1_000 }, { second: 2, connectionsOpen: 2_500 }, { second: 3, connectionsOpen: 3_000 }, { second: 4, connectionsOpen: 3_000 }];

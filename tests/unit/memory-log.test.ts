@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { answerHeapRequests, heapProbe, startMemoryLog } from '../../cli/memory-log.ts';
+import { answerHeapRequests, heapProbe, residentBytesOf, startMemoryLog, vmRssBytes } from '../../cli/memory-log.ts';
 
 describe('the runner memory log', () => {
   it('writes a header and one row per sample, with a heap figure per thread, and a last row on stop', async () => {
@@ -34,4 +34,20 @@ describe('the runner memory log', () => {
     expect(row[3]).toBe('');
     silent.probe.port.close();
   }, 10_000);
+});
+
+describe('the resident memory of engine processes', () => {
+  const status = (kb: number) => `Name:\tnode\nVmPeak:\t  999999 kB\nVmRSS:\t  ${kb} kB\nThreads:\t7\n`;
+
+  it('reads VmRSS, and sums the processes, a gone one holding nothing', () => {
+    expect(vmRssBytes(status(2048))).toBe(2048 * 1024);
+    expect(Number.isNaN(vmRssBytes('Name:\tzombie\n'))).toBe(true);
+    const read = (file: string) => {
+      if (file === '/proc/11/status') return status(100);
+      if (file === '/proc/12/status') return status(300);
+      throw new Error('ENOENT');
+    };
+    expect(residentBytesOf([11, 12, 13], read)).toBe(400 * 1024);
+    expect(residentBytesOf([], read)).toBe(0);
+  });
 });
