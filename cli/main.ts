@@ -102,6 +102,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   let notTriedShown = false;
   const coordinator: RunCoordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: parsed.options.credentials, goLeadMs, capacities, onUpdate: () => {
     const a = coordinator.aggregator;
+    watchForStall();
     // The first failure's reason at once: "errors 20" alone says nothing about what to fix.
     const first = a.errorSamples()[0];
     if (!firstErrorShown && first) {
@@ -120,10 +121,18 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
       io.err(progressLine(a, coordinator.phase, config.connections) + (scraper ? `  ${serverProgress(scraper.record())}` : ''));
     }
   } });
-  const stallTimer = setTimeout(() => {
-    if (coordinator.phase !== 'connecting' || coordinator.aggregator.connectionsOpen() > 0) return;
-    io.err(stallNotice(coordinator.aggregator.errorSamples()[0], config.endpointUrl, STALL_NOTICE_MS));
-  }, STALL_NOTICE_MS);
+  // Counted from the first report of connects under way, not from the run's start: engines that
+  // take seconds to start (processes, 12,500 connections each to build) are the client's time,
+  // not a hub that does not answer.
+  let stallTimer: ReturnType<typeof setTimeout> | undefined;
+  const watchForStall = () => {
+    const a = coordinator.aggregator;
+    if (stallTimer || (a.connectionsConnecting() === 0 && a.errorSamples().length === 0)) return;
+    stallTimer = setTimeout(() => {
+      if (coordinator.phase !== 'connecting' || coordinator.aggregator.connectionsOpen() > 0) return;
+      io.err(stallNotice(coordinator.aggregator.errorSamples()[0], config.endpointUrl, STALL_NOTICE_MS));
+    }, STALL_NOTICE_MS);
+  };
   // The first Ctrl+C or SIGTERM ends the run early and keeps what was measured; a second one quits.
   const interrupt = (signal: NodeJS.Signals) => {
     io.err(`live-bench: ${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping, draining messages in flight and writing the results (${signal} again to quit at once).`);

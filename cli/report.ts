@@ -10,14 +10,14 @@ import { runSummary, serverLines } from '../core/report/index.ts';
 import type { ServerMetricsRecord } from '../core/server-metrics/index.ts';
 
 /**
- * The runner's word while no connection has opened yet, `afterMs` into the run, from the
+ * The runner's word while no connection has opened yet, `afterMs` after the connects began, from the
  * evidence so far: refused connects are said to be refused (nothing listens there), not a
  * stalled hub, read as the engine reads them (core/client/connect-causes.ts); other failures
  * point at the first error; no answer at all is a hub that may be stalled, which the engine
  * gives up on FIRST_ANSWER_MS after its first connect.
  */
 export function stallNotice(firstError: { message: string } | undefined, endpointUrl: string, afterMs: number): string {
-  const opened = `live-bench: no connection has opened after ${afterMs / 1_000} s`;
+  const opened = `live-bench: no connection has opened after ${afterMs / 1_000} s of connecting`;
   if (firstError && connectCauseOf(firstError.message) === 'refused') {
     return `${opened}: the connects to ${endpointUrl} are refused. Nothing accepts connections there: check the URL and port, and that the hub is running.`;
   }

@@ -325,6 +325,13 @@ export class RunAggregator {
     return open;
   }
 
+  /** Connects in flight, by the workers' latest snapshots. */
+  connectionsConnecting(): number {
+    let connecting = 0;
+    for (const snapshot of this.#latest.values()) connecting += snapshot.connectionsConnecting;
+    return connecting;
+  }
+
   errorCounts(): ErrorCounts {
     const counts = emptyErrorCounts();
     for (const snapshot of this.#latest.values()) {

@@ -119,6 +119,16 @@ describe('RunAggregator', () => {
     expect(aggregator.points().map((p) => [p.second, p.sent, p.connectionsOpen, p.eventLoopLagMs])).toEqual([[1, 3, 10, 1]]);
   });
 
+  it("counts the connects in flight from each worker's latest snapshot (the runner's stall notice waits for them)", () => {
+    const aggregator = new RunAggregator(2);
+    expect(aggregator.connectionsConnecting()).toBe(0);
+    aggregator.add({ ...snapshot(new WorkerStats(), 0, 1), phase: 'connecting', connectionsOpen: 0, connectionsConnecting: 64 });
+    aggregator.add({ ...snapshot(new WorkerStats(), 1, 1), phase: 'connecting', connectionsOpen: 0, connectionsConnecting: 0 });
+    expect(aggregator.connectionsConnecting()).toBe(64);
+    aggregator.add({ ...snapshot(new WorkerStats(), 0, 2), phase: 'connecting', connectionsOpen: 10, connectionsConnecting: 54 });
+    expect(aggregator.connectionsConnecting()).toBe(54);
+  });
+
   it('a lost worker no longer holds back the seconds, and what it reported is kept', () => {
     const a = new WorkerStats();
     const b = new WorkerStats();

@@ -7,7 +7,7 @@ const url = 'http://127.0.0.1:7301/signalrbench';
 describe('stallNotice', () => {
   it('says refused when the connects were refused', () => {
     const notice = stallNotice({ message: `WebSockets (json) to ${url}: Failed to complete negotiation with the server: TypeError: fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:7301)` }, url, 3_000);
-    expect(notice).toBe(`live-bench: no connection has opened after 3 s: the connects to ${url} are refused. Nothing accepts connections there: check the URL and port, and that the hub is running.`);
+    expect(notice).toBe(`live-bench: no connection has opened after 3 s of connecting: the connects to ${url} are refused. Nothing accepts connections there: check the URL and port, and that the hub is running.`);
     expect(notice).not.toMatch(/stalled/);
   });
 
