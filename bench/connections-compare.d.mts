@@ -4,6 +4,8 @@ export interface ConnectionsRow {
   connections: number;
   /** Absent in rows from before it was kept: threads. */
   engines?: 'threads' | 'processes';
+  /** Absent in rows from before it was kept: negotiated. */
+  negotiation?: 'negotiated' | 'skipped';
   kbPerConnection: number | null;
   rampPerSec: number | null;
   control?: { kbPerConnection: number | null; rampPerSec: number | null };

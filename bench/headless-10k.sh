@@ -17,11 +17,14 @@
 # Usage: bash bench/headless-10k.sh [connections]
 #   BENCH_HUB_PORT  the first hub's port (default 5199; a second hub takes the next one)
 #   BENCH_ENGINES   threads | processes (default: the runner's own choice)
+#   BENCH_SKIP_NEGOTIATION=1   both clients open their WebSockets without the negotiate POST
+#                   (--skip-negotiation, skipNegotiation: true): what a connect costs without it
 set -euo pipefail
 cd "$(dirname "$0")/.."
 connections="${1:-10000}"
 port="${BENCH_HUB_PORT:-5199}"
 engines="${BENCH_ENGINES:-}"
+skip=""; [ "${BENCH_SKIP_NEGOTIATION:-}" = 1 ] && skip=1
 # Each connection is a file descriptor in the runner (and one in the hub): the soft limit is raised
 # to the hard one; the runner refuses a run that still cannot fit, saying so.
 ulimit -n "$(ulimit -Hn)" || true
@@ -54,7 +57,7 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 hub_share() { awk -v a="$1" -v b="$(hub_cpu_s)" -v t0="$2" -v t1="$(date +%s.%N)" 'BEGIN { if (a != "" && b != "") printf "%.0f%%", (b - a) / (t1 - t0) * 100 }'; }
 
 load_before=$(load); hub_start=$(hub_cpu_s); start_s=$(date +%s.%N)
-command=(node bin/live-bench.js "${endpoints[@]}" --connections "$connections" ${engines:+--engines "$engines"}
+command=(node bin/live-bench.js "${endpoints[@]}" --connections "$connections" ${engines:+--engines "$engines"} ${skip:+--skip-negotiation}
   --workers 2 --interval-ms 10000 --duration 60 --warmup 10 --connect-concurrency 64 --quiet --no-guide-rule --json "$json")
 /usr/bin/time -v -o "$timing" "${command[@]}" 2> >(tee "$runner_err" >&2) &
 runner=$!
@@ -76,7 +79,7 @@ control_timers=()
 for j in $(seq 0 $(( controls - 1 ))); do
   n=$(( j == controls - 1 ? connections - share * (controls - 1) : share ))
   /usr/bin/time -f '%e %U %S' -o "$control_timing.$j" node bench/tool/clients/library-client.mjs \
-    "{\"endpointUrl\":\"http://127.0.0.1:$(( port + j % hubs ))/signalrbench\",\"connections\":$n,\"intervalMs\":10000,\"durationSec\":60,\"warmupSec\":10,\"connectConcurrency\":$concurrency}" >"$control_json.$j" 2>"$control_json.$j.err" &
+    "{\"endpointUrl\":\"http://127.0.0.1:$(( port + j % hubs ))/signalrbench\",\"connections\":$n,\"intervalMs\":10000,\"durationSec\":60,\"warmupSec\":10,\"connectConcurrency\":$concurrency${skip:+,\"skipNegotiation\":true}}" >"$control_json.$j" 2>"$control_json.$j.err" &
   control_timers+=("$!")
 done
 node bench/tree-rss.mjs "${control_timers[@]}" >"$control_tree" &
@@ -95,6 +98,6 @@ load_after=$(load)
 field() { awk -F': ' "/$1/ {print \$2}" "$2"; }
 node bench/connections-row.mjs "$json" "$(cut -d' ' -f1 "$tree")" "$(field 'Percent of CPU this job got' "$timing")" "$hub_runner" \
   "$control_json" "$(cut -d' ' -f1 "$control_tree")" "$control_cpu" "$hub_control" \
-  "$load_before → $load_runner → $load_after" "${engines:+BENCH_ENGINES=$engines }bash bench/headless-10k.sh $connections" "$row_json" \
+  "$load_before → $load_runner → $load_after" "${engines:+BENCH_ENGINES=$engines }${skip:+BENCH_SKIP_NEGOTIATION=1 }bash bench/headless-10k.sh $connections" "$row_json" \
   "$runner_engines" "$hubs" "$controls"
 node bench/connections-compare.mjs "$row_json"

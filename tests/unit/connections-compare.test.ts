@@ -61,6 +61,14 @@ describe('compareWithLast, by engine kind', () => {
     expect(compareWithLast([threads, processes], { ...processes, date: '2026-11-28' }, spread).last?.date).toBe('2026-11-27');
     expect(compareWithLast([threads, processes], { ...threads, date: '2026-11-28', engines: 'threads' as const }, spread).last?.date).toBe('2026-11-26');
   });
+
+  it('compares a run without negotiation only with runs without it (rows without the field negotiated)', () => {
+    const negotiated = row('2026-11-26', 10_000, 36, 909, control(37, 1_215));
+    const skipped = { ...row('2026-11-27', 10_000, 35, 1_900, control(36, 2_100)), negotiation: 'skipped' as const };
+    expect(compareWithLast([negotiated], { ...skipped, date: '2026-11-28' }, spread)).toMatchObject({ last: null, lines: ['No earlier row at 10000 connections with engine threads, negotiation skipped: this run is the reference.'] });
+    expect(compareWithLast([negotiated, skipped], { ...skipped, date: '2026-11-28' }, spread).last?.date).toBe('2026-11-27');
+    expect(compareWithLast([negotiated, skipped], { ...negotiated, date: '2026-11-28', negotiation: 'negotiated' as const }, spread).last?.date).toBe('2026-11-26');
+  });
 });
 
 describe('rampSeconds', () => {
