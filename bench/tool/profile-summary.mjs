@@ -1,17 +1,22 @@
 // Summarises .cpuprofile files (from bench/tool/profile-browser.mjs): per profile, busy ms (all
 // but idle), and the functions with the most self time, grouped by source (SignalR client,
 // engine, browser-raw, GC, program).
-// Usage: node bench/tool/profile-summary.mjs <file.cpuprofile>... [--top 25]
+// With --stretches (for the page's main thread): busy ms in each wall second of the profile, and
+// its longest busy stretches (consecutive samples not idle: wall time, so a thread waiting for a
+// core reads longer) with what filled them.
+// Usage: node bench/tool/profile-summary.mjs <file.cpuprofile>... [--top 25] [--stretches]
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 
-/** Source maps of the built dashboard (build with --sourcemap), to name each bundled function's source file. */
-const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/assets');
+/** Source maps of the built dashboard (build with --sourcemap), to name each bundled function's
+ *  source file: dist/assets/, or dist/<name>/assets/ for a page built beside it (tab@<name>). */
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 const maps = new Map();
 function sourceOf(url, line, column) {
-  const file = path.join(DIST, path.basename(url.split('?')[0]) + '.map');
+  const page = /\/([^/]+)\/assets\//.exec(new URL(url, 'http://x/').pathname)?.[1];
+  const file = path.join(DIST, page ?? '', 'assets', path.basename(url.split('?')[0]) + '.map');
   if (!maps.has(file)) maps.set(file, existsSync(file) ? new TraceMap(readFileSync(file, 'utf8')) : null);
   const map = maps.get(file);
   if (!map || line < 0) return null;
@@ -24,6 +29,8 @@ const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 25;
 /** --callers <name>: where that function's self time is called from (3 frames up). */
 const callersAt = args.indexOf('--callers');
 const callersOf = callersAt >= 0 ? args.splice(callersAt, 2)[1] : null;
+const stretchesAt = args.indexOf('--stretches');
+const stretches = stretchesAt >= 0 && args.splice(stretchesAt, 1).length > 0;
 
 /** Which part of the code a node belongs to, by its function and script. */
 function groupOf(node) {
@@ -67,6 +74,7 @@ for (const file of args) {
   console.log(`\n${path.basename(file)}: ${wallMs.toFixed(0)} ms profiled, busy ${busyMs.toFixed(0)} ms (${(100 * busyMs / wallMs).toFixed(1)}%)`);
   console.log('  by part: ' + [...groups].sort((a, b) => b[1] - a[1]).map(([g, us]) => `${g} ${(us / 1_000).toFixed(0)}`).join(', '));
   for (const [k, us] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${(us / 1_000).toFixed(1).padStart(8)} ms  ${(100 * us / 1_000 / busyMs).toFixed(1).padStart(5)}%  ${k}`);
+  if (stretches) printStretches(p, byId);
   if (callersOf) {
     const stacks = new Map();
     for (const [id, us] of selfUs) {
@@ -78,5 +86,39 @@ for (const file of args) {
     }
     console.log(`  ${callersOf} called from:`);
     for (const [k, us] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`    ${(us / 1_000).toFixed(1).padStart(8)} ms  < ${k}`);
+  }
+}
+
+/** Busy ms per wall second (least, median, most) and the three longest busy stretches, each with
+ *  its parts: what a once-a-second refresh costs the thread, and how long it holds it at once. */
+function printStretches(p, byId) {
+  const perSecond = new Map();
+  const found = [];
+  let current = null;
+  let atUs = p.startTime;
+  for (let i = 0; i < p.samples.length; i++) {
+    const dUs = p.timeDeltas[i + 1] ?? 0;
+    atUs += p.timeDeltas[i] ?? 0;
+    const node = byId.get(p.samples[i]);
+    const group = groupOf(node);
+    if (group === 'idle') {
+      if (current) found.push(current);
+      current = null;
+      continue;
+    }
+    const second = Math.floor((atUs - p.startTime) / 1e6);
+    perSecond.set(second, (perSecond.get(second) ?? 0) + dUs);
+    current ??= { fromUs: atUs - p.startTime, us: 0, parts: new Map() };
+    current.us += dUs;
+    const part = group === 'native' || group === 'program' || group === 'gc' ? `${group}:${node.callFrame.functionName || '(anonymous)'}` : group;
+    current.parts.set(part, (current.parts.get(part) ?? 0) + dUs);
+  }
+  if (current) found.push(current);
+  const wholeSeconds = Math.floor((p.endTime - p.startTime) / 1e6);
+  const ms = Array.from({ length: wholeSeconds }, (_, s) => (perSecond.get(s) ?? 0) / 1_000).sort((a, b) => a - b);
+  if (ms.length > 0) console.log(`  busy per second: least ${ms[0].toFixed(1)}, median ${ms[Math.floor(ms.length / 2)].toFixed(1)}, most ${ms.at(-1).toFixed(1)} ms (${ms.length} whole seconds)`);
+  for (const s of found.sort((a, b) => b.us - a.us).slice(0, 3)) {
+    const parts = [...s.parts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, us]) => `${k} ${(us / 1_000).toFixed(1)}`).join(', ');
+    console.log(`  stretch of ${(s.us / 1_000).toFixed(1)} ms at ${(s.fromUs / 1e6).toFixed(2)} s: ${parts}`);
   }
 }

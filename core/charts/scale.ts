@@ -4,6 +4,7 @@
  * needs its own axis. Pure.
  */
 import { formatCount } from '../format.ts';
+import { trimNumber } from '../guide/index.ts';
 
 /** Steps a time axis may take, in seconds: never 1.5 or 2.5 s. */
 export const SECOND_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1_800, 3_600] as const;
@@ -37,7 +38,7 @@ export function secondTicks(min: number, max: number, count = 6): number[] {
 export function formatChartValue(value: number | null | undefined, unit = ''): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   const abs = Math.abs(value);
-  const text = abs >= 100 || value === Math.round(value) ? formatCount(value) : value.toLocaleString('en-US', { maximumFractionDigits: abs >= 10 ? 1 : 2 });
+  const text = abs >= 100 || value === Math.round(value) ? formatCount(value) : trimNumber(value, abs >= 10 ? 1 : 2);
   return unit ? `${text} ${unit}` : text;
 }
 

@@ -41,6 +41,7 @@ import { firstLossSec, sendOffsetSec } from '../../core/charts/index.ts';
 import { clientSchedule, type ClientSchedule } from '../../core/client/index.ts';
 import { fleetRunPorts, type RemoteWorkers } from '../../core/fleet/index.ts';
 import { ServerMetricsSettings } from './server-metrics.svelte.ts';
+import { refreshWaitMs } from './refresh-pace.ts';
 import { sessionCredentials } from './session-credentials.svelte.ts';
 
 export interface RunView {
@@ -90,9 +91,6 @@ export interface RunView {
 
 /** Workers outside this page that take part in a run (core/fleet/fleet-run.ts). */
 export type { RemoteWorkers };
-
-/** Longest a refresh waits for the next closed second while the run sends. */
-const REFRESH_EVERY_MS = 1_000;
 
 /** A Web Worker running the engine (also used by a browser that is an agent of another dashboard). */
 export function createWorkerPort(): WorkerPort {
@@ -259,13 +257,11 @@ export class RunController {
     });
   }
 
-  /** While the run sends, the figures move once a second: a snapshot that closes no second, or a
-   *  server reading, waits for the next closed second (at most 1 s after the last refresh), so the
-   *  page restyles, lays out and paints once a second rather than once per message. */
+  /** While the run sends, the figures move once per closed second (src/lib/refresh-pace.ts). */
   #coalesceMs(): number {
     const coordinator = this.#coordinator;
-    if (!coordinator || coordinator.phase !== 'running' || coordinator.aggregator.points().length !== this.points.length) return 0;
-    return Math.max(0, REFRESH_EVERY_MS - (performance.now() - this.#refreshedAtMs));
+    if (!coordinator) return 0;
+    return refreshWaitMs(coordinator.phase === 'running', coordinator.aggregator.points().length !== this.points.length, performance.now() - this.#refreshedAtMs);
   }
 
   #refresh(): void {

@@ -8,6 +8,19 @@ import type { RunConfig } from '../../core/run/index.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import { openRunDb } from './run-store.ts';
 
+/** Longest a running second's write waits for the page to be idle, in ms. */
+const WRITE_WITHIN_MS = 500;
+
+/** Runs `task` when the page is idle (at most WRITE_WITHIN_MS later); returns a cancel. */
+function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(task, { timeout: WRITE_WITHIN_MS });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(task, 0);
+  return () => clearTimeout(id);
+}
+
 export class RunKeeper {
   /** Every kept run (without its series), newest first, as of the last refresh. */
   runs = $state.raw<KeptRunHead[]>([]);
@@ -55,9 +68,11 @@ export class RunKeeper {
     if (!recorder || !config || !view) return;
     const seconds = run.points.length;
     const done = view.phase === 'done';
+    let begun = false;
     if (config !== this.#trackedConfig) {
       const result = run.partialResult();
       if (!result) return;
+      begun = true;
       this.#trackedConfig = config;
       const id = recorder.begin(result, this.#next);
       this.#next = {};
@@ -70,6 +85,31 @@ export class RunKeeper {
     this.#trackedSeconds = seconds;
     this.#trackedDone = done;
     this.#trackedAgents = view.agents;
+    this.#cancelIdleWrite();
+    // A second of a running run is written when the page is idle, not in the frame that draws it
+    // (at most WRITE_WITHIN_MS later): copying and keeping it made that frame's task longer. The
+    // first write and the end are written at once.
+    if (!done && !begun) {
+      this.#idleWrite = whenIdle(() => {
+        this.#idleWrite = null;
+        this.#write(run, false, false);
+      });
+      return;
+    }
+    this.#write(run, done, amend);
+  }
+
+  /** A running second's write, waiting for the page to be idle; null when none waits. */
+  #idleWrite: (() => void) | null = null;
+
+  #cancelIdleWrite(): void {
+    this.#idleWrite?.();
+    this.#idleWrite = null;
+  }
+
+  #write(run: RunController, done: boolean, amend: boolean): void {
+    const recorder = this.#recorder;
+    if (!recorder) return;
     const result = run.partialResult();
     if (result && amend) recorder.amend(result);
     else if (result) recorder.update(result, done);

@@ -9,8 +9,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openCdp, pollDevtools } from './cdp.mjs';
 
-/** Starts profiling; returns { done(): Promise<files written> }. */
-export async function profileBrowser({ port, url, dir, label, fromSec, forSec, intervalUs = 250 }) {
+/** Starts profiling; returns { done(): Promise<files written> }. `trace`: also a timeline trace of
+ *  the same window (`<label>-trace.json`, the devtools.timeline category: each task's style,
+ *  layout, paint and script, and the layouts script forced; summarise with bench/tool/trace-summary.mjs),
+ *  and a picture of the page's window at its end (`<label>-window.png`: what was on screen). */
+export async function profileBrowser({ port, url, dir, label, fromSec, forSec, intervalUs = 250, trace = false }) {
   const cdp = await openCdp(await pollDevtools(port, '/json/version', (v) => v.webSocketDebuggerUrl, 10_000));
   const { send } = cdp;
   const sessions = new Map(); // sessionId → { kind, started }
@@ -25,7 +28,12 @@ export async function profileBrowser({ port, url, dir, label, fromSec, forSec, i
     s.started = true;
     await send('Profiler.start', {}, sessionId).catch(() => {});
   };
+  const traceEvents = [];
+  let traceComplete;
+  const traced = new Promise((resolve) => (traceComplete = resolve));
   cdp.onEvent(async (msg) => {
+    if (msg.method === 'Tracing.dataCollected') traceEvents.push(...msg.params.value);
+    if (msg.method === 'Tracing.tracingComplete') traceComplete();
     if (msg.method === 'Target.attachedToTarget') {
       const { sessionId, targetInfo } = msg.params;
       const kind = targetInfo.type; // page | worker | ...
@@ -56,10 +64,24 @@ export async function profileBrowser({ port, url, dir, label, fromSec, forSec, i
   const stopped = (async () => {
     await new Promise((r) => setTimeout(r, Math.max(0, navigatedAtMs + fromSec * 1_000 - Date.now())));
     profiling = true;
+    if (trace) await send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] }, transferMode: 'ReportEvents' });
     await Promise.all([...sessions.keys()].map(startIn));
     await new Promise((r) => setTimeout(r, forSec * 1_000));
     profiling = false;
     const files = [];
+    if (trace) {
+      await send('Tracing.end');
+      await traced;
+      const file = path.join(dir, `${label}-trace.json`);
+      writeFileSync(file, JSON.stringify({ traceEvents }));
+      files.push(file);
+      const pageSession = [...sessions].find(([, s]) => s.kind === 'page')?.[0];
+      const shot = pageSession ? await send('Page.captureScreenshot', { format: 'png' }, pageSession).catch(() => null) : null;
+      if (shot) {
+        writeFileSync(path.join(dir, `${label}-window.png`), Buffer.from(shot.data, 'base64'));
+        files.push(path.join(dir, `${label}-window.png`));
+      }
+    }
     let n = 0;
     for (const [sessionId, s] of sessions) {
       if (!s.started) continue;

@@ -26,6 +26,7 @@ const TREE_REFRESH_MS = 2_000;
  * its workers there (lib/cdp-profile.mjs), from BENCH_CPU_PROFILE_FROM_SEC (default 8) after the
  * page loads, for BENCH_CPU_PROFILE_SEC (default 6); the debugging port is BENCH_CDP_PORT
  * (default 9222). The profiler's sampling costs CPU: read such runs' figures as profiles only.
+ * BENCH_TRACE=1 with it: also a timeline trace of the same window (lib/cdp-profile.mjs).
  */
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 let launches = 0;
@@ -42,7 +43,7 @@ export function launchChromium(url, { debugPort } = {}) {
   const child = spawn(CHROMIUM_PATH, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const profiling = PROFILE_DIR
     ? profileBrowser({ port: cdpPort, url, dir: PROFILE_DIR, label: `${++launches}-${url.includes('client=library') ? 'browserLibrary' : url.includes('/raw/') ? 'browserRaw' : 'tab'}`,
-      fromSec: Number(process.env.BENCH_CPU_PROFILE_FROM_SEC ?? 8), forSec: Number(process.env.BENCH_CPU_PROFILE_SEC ?? 6) })
+      fromSec: Number(process.env.BENCH_CPU_PROFILE_FROM_SEC ?? 8), forSec: Number(process.env.BENCH_CPU_PROFILE_SEC ?? 6), trace: process.env.BENCH_TRACE === '1' })
     : null;
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4_000)));
