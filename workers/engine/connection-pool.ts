@@ -154,19 +154,40 @@ export class ConnectionPool {
   #create(index: number): PooledConnection {
     const pooled: PooledConnection = { index, connection: this.deps.connect(this.#optionsOf(index)), state: 'pending' };
     const stats = this.deps.stats;
-    const now = () => this.deps.clock.nowUs();
     pooled.connection.onClose((error) => {
       if (pooled.state !== 'open' && pooled.state !== 'reconnecting') return;
       const wasOpen = pooled.state === 'open';
       pooled.state = 'closed';
       if (this.#closing) return;
       // The policy gave up (or there was none): this connection never comes back.
-      stats.recordLost(pooled.index, now());
+      stats.recordLost(pooled.index, this.deps.clock.nowUs());
       stats.drops.gaveUp(pooled.index);
       if (wasOpen) this.deps.stats.totals.disconnects++;
       const reason = error ? this.deps.classify(error, this.#optionsOf(pooled.index)).message : this.#closedWithoutError(pooled.index);
       this.deps.stats.recordError('closed', wasOpen ? `Connection closed during the run: ${reason}` : `Reconnecting gave up: ${reason}`);
     });
+    // Without reconnect (or stateful reconnect) the client never reconnects (or resumes): no
+    // handlers for it, and no closures per connection.
+    if (this.options.reconnect) this.#watchReconnects(pooled);
+    if (this.options.statefulReconnect) this.#watchResumes(pooled);
+    return pooled;
+  }
+
+  /** Stateful reconnect bridges a gap inside the connection: it stays open (sends are buffered
+   *  and resent), and comes back with the same id and groups. */
+  #watchResumes(pooled: PooledConnection): void {
+    const stats = this.deps.stats;
+    const now = () => this.deps.clock.nowUs();
+    pooled.connection.onTransportLost(() => {
+      if (pooled.state === 'open' && !this.#closing) stats.recordLost(pooled.index, now());
+    });
+    pooled.connection.onResumed(() => stats.recordBack(pooled.index, now(), 'resumed'));
+    pooled.connection.onResent?.((direction, messages, bytes) => stats.recordResent(direction, messages, bytes));
+  }
+
+  #watchReconnects(pooled: PooledConnection): void {
+    const stats = this.deps.stats;
+    const now = () => this.deps.clock.nowUs();
     pooled.connection.onReconnecting((error) => {
       if (pooled.state !== 'open' || this.#closing) return;
       pooled.state = 'reconnecting';
@@ -185,14 +206,6 @@ export class ConnectionPool {
       stats.recordBack(pooled.index, now(), 'reconnected');
       pooled.onReconnected?.();
     });
-    // Stateful reconnect bridges a gap inside the connection: it stays open (sends are buffered
-    // and resent), and comes back with the same id and groups.
-    pooled.connection.onTransportLost(() => {
-      if (pooled.state === 'open' && !this.#closing) stats.recordLost(pooled.index, now());
-    });
-    pooled.connection.onResumed(() => stats.recordBack(pooled.index, now(), 'resumed'));
-    pooled.connection.onResent?.((direction, messages, bytes) => stats.recordResent(direction, messages, bytes));
-    return pooled;
   }
 
   async #open(pooled: PooledConnection): Promise<void> {
