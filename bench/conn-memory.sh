@@ -7,7 +7,8 @@
 # `npx vite build -c vite.cli.config.ts` there), and by the plain-library control
 # (bench/tool/clients/library-client.mjs); the builds alternate (A, B, A, B) so each pair shares
 # the machine's load. Each line: peak resident memory (/usr/bin/time), KB per connection, CPU
-# seconds, the verdict and p99 (the control's p99), the 1-minute load before and after.
+# seconds, the verdict and p99 from the planned send time (the control's: the same, and what it
+# opened and lost), the 1-minute load before and after.
 # Usage: [BEFORE=/tmp/before] [port=5271] bash bench/conn-memory.sh [connections] [rounds]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,7 @@ measure() {
   if [ "$label" = control ]; then
     verdict="–"; p99=$(node -e "const j=JSON.parse(require('fs').readFileSync('$out/stdout','utf8').trim().split('\n').at(-1)); console.log(j.latency.count ? (j.latency.p99Us / 1000).toFixed(1) + ' ms' : '–', j.connectionsOpened, 'opened, lost', j.lost)" 2>/dev/null || echo "–")
   else
-    verdict=$(grep -ohE '^Verdict: [A-Za-z]+' "$out/stderr" "$out/stdout" | head -n 1 | sed 's/.*: //'); p99=$(grep -ohE 'p99 [0-9.,]+ m?s' "$out/stderr" "$out/stdout" | head -n 1 | cut -d' ' -f2-)
+    verdict=$(grep -ohE '^Verdict: [A-Za-z]+' "$out/stderr" "$out/stdout" | head -n 1 | sed 's/.*: //'); p99=$(grep -h '^Latency from planned send time' "$out/stderr" "$out/stdout" | grep -oE 'p99 [0-9.,]+ m?s' | head -n 1 | cut -d' ' -f2-)
   fi
   sed -i '/^Command exited/d' "$out/time"
   awk -v l="$label" -v n="$connections" -v v="${verdict:-–}" -v p="${p99:-–}" -v l0="$load0" -v l1="$(load)" \
