@@ -2,12 +2,12 @@
  * The engine's connections (workers/engine/connection.ts BenchConnection), built with the official
  * `@microsoft/signalr` client over exactly the chosen transport and protocol.
  */
-import { HttpTransportType, HubConnectionBuilder, LogLevel, NullLogger, type IHubProtocol } from '@microsoft/signalr';
+import { HttpTransportType, HubConnectionBuilder, LogLevel, NullLogger, type HubConnection, type IHubProtocol } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import { withQuery, type TransportName } from '../core/run/index.ts';
 import { retryDelayMs } from '../core/drops/index.ts';
 import { ExplainingHttpClient } from './explaining-http-client.ts';
-import { cutTransport, statefulGranted, watchStatefulReconnect } from './transport-cut.ts';
+import { cutTransport, statefulGranted, watchStatefulReconnect, type ResentHandler, type StatefulWatch } from './transport-cut.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions } from '../workers/engine/connection.ts';
 
 const TRANSPORT_TYPES: Record<TransportName, HttpTransportType> = {
@@ -32,12 +32,18 @@ export interface PlatformOverrides {
   WebSocket?: unknown;
   EventSource?: unknown;
   /**
-   * Node: a WebSocket class, made per connection, that passes its socket's errors to `report`.
-   * The SignalR client words a WebSocket that failed to connect without its reason outside
-   * browsers (no ErrorEvent there); the reason (EMFILE, EADDRNOTAVAIL, ECONNREFUSED) says whose
-   * limit it was (core/client/connect-causes.ts), so it is added to the failure's message.
+   * Node: a WebSocket constructor, one per connection, that writes its socket's error's message
+   * into `sink.socketError`. The SignalR client words a WebSocket that failed to connect without
+   * its reason outside browsers (no ErrorEvent there); the reason (EMFILE, EADDRNOTAVAIL,
+   * ECONNREFUSED) says whose limit it was (core/client/connect-causes.ts), so it is added to the
+   * failure's message.
    */
-  reportingWebSocket?: (report: (error: Error) => void) => unknown;
+  reportingWebSocket?: (sink: SocketErrorSink) => unknown;
+}
+
+/** Where a connection's socket leaves the reason it failed with. */
+export interface SocketErrorSink {
+  socketError: string | null;
 }
 
 export function signalRConnectionFactory(overrides: PlatformOverrides = {}): ConnectionFactory {
@@ -45,9 +51,9 @@ export function signalRConnectionFactory(overrides: PlatformOverrides = {}): Con
 }
 
 function createSignalRConnection(options: ConnectionOptions, overrides: PlatformOverrides): BenchConnection {
+  const connection = new SignalRBenchConnection();
   const protocol: IHubProtocol | undefined = options.protocol === 'messagepack' ? new MessagePackHubProtocol() : undefined;
-  let socketError: string | null = null;
-  const webSocket = overrides.reportingWebSocket ? overrides.reportingWebSocket((error) => (socketError = error.message)) : overrides.WebSocket;
+  const webSocket = overrides.reportingWebSocket ? overrides.reportingWebSocket(connection) : overrides.WebSocket;
   const credentials = options.credentials;
   const accessToken = credentials?.accessToken ?? null;
   let builder = new HubConnectionBuilder()
@@ -77,33 +83,90 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     builder = builder.withAutomaticReconnect({ nextRetryDelayInMilliseconds: (retry) => retryDelayMs(policy, retry.previousRetryCount, retry.elapsedMilliseconds, Math.random) });
   }
   if (options.statefulReconnect) builder = builder.withStatefulReconnect();
-  const hub = builder.build();
-  const stateful = watchStatefulReconnect(hub);
-  return {
-    get connectionId() {
-      return hub.connectionId;
-    },
-    bufferedBytes: () => webSocketBufferedBytes(hub),
-    start: () => hub.start().then(() => stateful.rewire(), (error: unknown) => {
+  connection.hub = builder.build();
+  // Without stateful reconnect asked for, the client never bridges a gap, so there is nothing to watch.
+  if (options.statefulReconnect) connection.stateful = watchStatefulReconnect(connection.hub);
+  return connection;
+}
+
+/**
+ * One connection, as the engine sees it. A class made once, its methods on the prototype: the
+ * engine holds thousands of these, and an object literal of 17 closures over the hub cost ~2 KB
+ * of heap per connection (the closures, their context and a dictionary of properties: heap
+ * snapshots, bench/RESULTS.md 2026-11-26 "where the bytes go"); this is one small object.
+ */
+class SignalRBenchConnection implements BenchConnection, SocketErrorSink {
+  hub!: HubConnection;
+  /** Null without stateful reconnect: its handlers are never called then, so none are kept. */
+  stateful: StatefulWatch | null = null;
+  /** The socket's own reason for failing (Node), added to the client's wording of a failed start. */
+  socketError: string | null = null;
+
+  get connectionId(): string | null {
+    return this.hub.connectionId;
+  }
+
+  bufferedBytes(): number {
+    return webSocketBufferedBytes(this.hub);
+  }
+
+  start(): Promise<void> {
+    return this.hub.start().then(() => this.stateful?.rewire(), (error: unknown) => {
+      const socketError = this.socketError;
       if (error instanceof Error && socketError && !error.message.includes(socketError)) error.message = `${error.message} (the socket said: ${socketError})`;
       throw error;
-    }),
-    stop: () => hub.stop(),
-    send: (method, ...args) => hub.send(method, ...args),
-    invoke: (method, ...args) => hub.invoke(method, ...args),
-    on: (method, handler) => hub.on(method, handler),
-    onClose: (handler) => hub.onclose(handler),
-    onReconnecting: (handler) => hub.onreconnecting(handler),
-    onReconnected: (handler) =>
-      hub.onreconnected(() => {
-        // A new connection: the client set up new stateful-reconnect hooks for it.
-        stateful.rewire();
-        handler();
-      }),
-    cutTransport: () => cutTransport(hub),
-    onTransportLost: (handler) => stateful.onLost(handler),
-    onResumed: (handler) => stateful.onResumed(handler),
-    statefulGranted: () => statefulGranted(hub),
-    onResent: (handler) => stateful.onResent(handler),
-  };
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.hub.stop();
+  }
+
+  send(method: string, ...args: unknown[]): Promise<void> {
+    return this.hub.send(method, ...args);
+  }
+
+  invoke(method: string, ...args: unknown[]): Promise<unknown> {
+    return this.hub.invoke(method, ...args);
+  }
+
+  on(method: string, handler: (...args: unknown[]) => void): void {
+    this.hub.on(method, handler);
+  }
+
+  onClose(handler: (error?: Error) => void): void {
+    this.hub.onclose(handler);
+  }
+
+  onReconnecting(handler: (error?: Error) => void): void {
+    this.hub.onreconnecting(handler);
+  }
+
+  onReconnected(handler: () => void): void {
+    this.hub.onreconnected(() => {
+      // A new connection: the client set up new stateful-reconnect hooks for it.
+      this.stateful?.rewire();
+      handler();
+    });
+  }
+
+  cutTransport(): boolean {
+    return cutTransport(this.hub);
+  }
+
+  onTransportLost(handler: () => void): void {
+    this.stateful?.onLost(handler);
+  }
+
+  onResumed(handler: () => void): void {
+    this.stateful?.onResumed(handler);
+  }
+
+  statefulGranted(): boolean {
+    return statefulGranted(this.hub);
+  }
+
+  onResent(handler: ResentHandler): void {
+    this.stateful?.onResent(handler);
+  }
 }

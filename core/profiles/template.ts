@@ -39,13 +39,30 @@ function bindPart(arg: unknown, values: CallValues): Part {
     return (timeUs, message) => Object.fromEntries(entries.map(([key, item]) => [key, item(timeUs, message)]));
   }
   if (typeof arg !== 'string' || !arg.includes('{')) return () => arg;
-  if (arg === '{message}') return (_timeUs, message) => message;
+  if (arg === '{message}') return messagePart;
   // Alone, the time is a number: the bundled contract's `long ts`.
-  if (arg === '{time}') return (timeUs) => timeUs;
+  if (arg === '{time}') return timePart;
   const fixed = arg.replace(PLACEHOLDER, (whole, name: PlaceholderName) => (name === 'time' || name === 'message' ? whole : String(fixedValue(name, values))));
   if (!fixed.includes('{time}')) return () => fixed;
   const pieces = fixed.split('{time}');
   return (timeUs) => pieces.join(String(timeUs));
+}
+
+const messagePart: Part = (_timeUs, message) => message;
+const timePart: Part = (timeUs) => timeUs;
+
+/**
+ * Whether the call's arguments take any of a connection's values ({connection}, {group},
+ * {target}, {user}): when none, one binding serves every connection (the bundled contract's
+ * Echo(ts, payload)), instead of a few closures per connection, thousands per engine.
+ */
+export function takesConnectionValues(call: HubCall): boolean {
+  const takes = (arg: unknown): boolean => {
+    if (Array.isArray(arg)) return arg.some(takes);
+    if (typeof arg === 'object' && arg !== null) return Object.values(arg).some(takes);
+    return typeof arg === 'string' && [...arg.matchAll(PLACEHOLDER)].some(([, name]) => name !== 'time' && name !== 'message');
+  };
+  return call.args.some(takes);
 }
 
 function fixedValue(name: Exclude<PlaceholderName, 'time' | 'message'>, values: CallValues): string | number {

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   absentPerSend, BUILT_IN_PROFILES, bindArgs, checkHubProfile, DELIVER_KINDS, defaultShape, jsonFault, messageReader, parseHubProfile,
-  receptionsPerSend, shapeFits, shapeProblems, tokenUser, userProblems, type HubProfile,
+  receptionsPerSend, shapeFits, shapeProblems, takesConnectionValues, tokenUser, userProblems, type HubProfile,
 } from '../../core/profiles/index.ts';
 import { validateRunConfig } from '../../core/run/index.ts';
 
@@ -168,6 +168,19 @@ describe('binding the templates', () => {
     const args = bindArgs({ method: 'SendToRoom', args: ['{group}', 'bench-{connection}', { by: '{user}', at: 't{time}' }, '{time}', '{message}', 7] }, { connection: 3, group: 'r1-group-0', target: null, user: 'ann' });
     expect(args(1_700_000_000_000_001, 'MSG')).toEqual(['r1-group-0', 'bench-3', { by: 'ann', at: 't1700000000000001' }, 1_700_000_000_000_001, 'MSG', 7]);
     expect(bindArgs({ method: 'S', args: ['{target}', '{message}'] }, { connection: 0, group: null, target: 'abc', user: null })(0, 'm')).toEqual(['abc', 'm']);
+  });
+
+  it('says whether a call takes a connection\'s values, so a call that takes none is bound once for all', () => {
+    expect(takesConnectionValues({ method: 'Echo', args: ['{time}', '{message}'] })).toBe(false);
+    expect(takesConnectionValues({ method: 'S', args: ['t{time}', 7, null, { at: ['{time}'], text: '{message}' }] })).toBe(false);
+    for (const name of ['connection', 'group', 'target', 'user']) {
+      expect(takesConnectionValues({ method: 'S', args: ['{message}', `x-{${name}}`] })).toBe(true);
+      expect(takesConnectionValues({ method: 'S', args: [{ deep: [`{${name}}`] }] })).toBe(true);
+    }
+    // Each built-in's send: only those that name a group or a target take a connection's values.
+    for (const profile of Object.values(BUILT_IN_PROFILES)) {
+      expect(takesConnectionValues(profile.send)).toBe(JSON.stringify(profile.send.args).match(/\{(connection|group|target|user)\}/) !== null);
+    }
   });
 
   it('reads the message from an index or a path', () => {

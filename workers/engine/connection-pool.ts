@@ -19,6 +19,8 @@ import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassi
 
 /** How often the connects are looked at for the evidence to stop (FIRST_ANSWER_MS, CONNECTS_UNANSWERED_MS), ms. */
 const LOOK_INTERVAL_MS = 1_000;
+/** Connections stopped at once at the end of a run (closeAll). */
+export const CLOSE_CONCURRENCY = 256;
 
 export type ConnectionState = 'pending' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed';
 
@@ -154,16 +156,21 @@ export class ConnectionPool {
     this.#aborted = true;
   }
 
+  /**
+   * Closes every open connection, at most CLOSE_CONCURRENCY at once: a stop makes its own
+   * garbage (close frames, timers, promises), and 10,000 at once raised the runner's resident
+   * memory by ~10% at the very end of a run, its peak (bench/RESULTS.md, 2026-11-26 "where the
+   * bytes go"). Every connection counts as closed from the start: nothing measured is left then.
+   */
   async closeAll(): Promise<void> {
     this.#closing = true;
-    await Promise.all(
-      this.connections
-        .filter((c) => c.state === 'open')
-        .map(async (c) => {
-          c.state = 'closed';
-          await c.connection.stop().catch(() => undefined);
-        }),
-    );
+    const open = this.connections.filter((c) => c.state === 'open');
+    for (const pooled of open) pooled.state = 'closed';
+    let next = 0;
+    const lane = async () => {
+      while (next < open.length) await open[next++]!.connection.stop().catch(() => undefined);
+    };
+    await Promise.all(Array.from({ length: Math.min(CLOSE_CONCURRENCY, open.length) }, lane));
   }
 
   /**
@@ -194,19 +201,40 @@ export class ConnectionPool {
   #create(index: number): PooledConnection {
     const pooled: PooledConnection = { index, connection: this.deps.connect(this.#optionsOf(index)), state: 'pending' };
     const stats = this.deps.stats;
-    const now = () => this.deps.clock.nowUs();
     pooled.connection.onClose((error) => {
       if (pooled.state !== 'open' && pooled.state !== 'reconnecting') return;
       const wasOpen = pooled.state === 'open';
       pooled.state = 'closed';
       if (this.#closing) return;
       // The policy gave up (or there was none): this connection never comes back.
-      stats.recordLost(pooled.index, now());
+      stats.recordLost(pooled.index, this.deps.clock.nowUs());
       stats.drops.gaveUp(pooled.index);
       if (wasOpen) this.deps.stats.totals.disconnects++;
       const reason = error ? this.deps.classify(error, this.#optionsOf(pooled.index)).message : this.#closedWithoutError(pooled.index);
       this.deps.stats.recordError('closed', wasOpen ? `Connection closed during the run: ${reason}` : `Reconnecting gave up: ${reason}`);
     });
+    // Without reconnect (or stateful reconnect) the client never reconnects (or resumes): no
+    // handlers for it, and no closures per connection.
+    if (this.options.reconnect) this.#watchReconnects(pooled);
+    if (this.options.statefulReconnect) this.#watchResumes(pooled);
+    return pooled;
+  }
+
+  /** Stateful reconnect bridges a gap inside the connection: it stays open (sends are buffered
+   *  and resent), and comes back with the same id and groups. */
+  #watchResumes(pooled: PooledConnection): void {
+    const stats = this.deps.stats;
+    const now = () => this.deps.clock.nowUs();
+    pooled.connection.onTransportLost(() => {
+      if (pooled.state === 'open' && !this.#closing) stats.recordLost(pooled.index, now());
+    });
+    pooled.connection.onResumed(() => stats.recordBack(pooled.index, now(), 'resumed'));
+    pooled.connection.onResent?.((direction, messages, bytes) => stats.recordResent(direction, messages, bytes));
+  }
+
+  #watchReconnects(pooled: PooledConnection): void {
+    const stats = this.deps.stats;
+    const now = () => this.deps.clock.nowUs();
     pooled.connection.onReconnecting((error) => {
       if (pooled.state !== 'open' || this.#closing) return;
       pooled.state = 'reconnecting';
@@ -225,14 +253,6 @@ export class ConnectionPool {
       stats.recordBack(pooled.index, now(), 'reconnected');
       pooled.onReconnected?.();
     });
-    // Stateful reconnect bridges a gap inside the connection: it stays open (sends are buffered
-    // and resent), and comes back with the same id and groups.
-    pooled.connection.onTransportLost(() => {
-      if (pooled.state === 'open' && !this.#closing) stats.recordLost(pooled.index, now());
-    });
-    pooled.connection.onResumed(() => stats.recordBack(pooled.index, now(), 'resumed'));
-    pooled.connection.onResent?.((direction, messages, bytes) => stats.recordResent(direction, messages, bytes));
-    return pooled;
   }
 
   async #open(pooled: PooledConnection): Promise<void> {

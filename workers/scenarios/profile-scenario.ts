@@ -12,7 +12,7 @@
  */
 import { runGroupName, type ScenarioPlan } from '../../core/run/index.ts';
 import {
-  absentPerSend, bindArgs, isGroupDelivery, messageReader, receptionsPerSend, type CallValues, type HubCall, type HubProfile,
+  absentPerSend, bindArgs, takesConnectionValues, isGroupDelivery, messageReader, receptionsPerSend, type CallValues, type HubCall, type HubProfile,
 } from '../../core/profiles/index.ts';
 import type { PooledConnection } from '../engine/connection-pool.ts';
 import type { ProbeCall, Scenario } from './scenario.ts';
@@ -41,6 +41,8 @@ export function profileScenario(run: ProfileRun): Scenario {
   const join = profile.join;
   const leave = profile.leave;
   const receive = profile.receive;
+  /** The send's arguments bound once for every connection, when they take none of its values. */
+  const sharedSendArgs = takesConnectionValues(profile.send) ? null : bindArgs(profile.send, { connection: 0, group: null, target: null, user: null });
 
   return {
     profile,
@@ -98,7 +100,7 @@ export function profileScenario(run: ProfileRun): Scenario {
         senderAbsent: grouped ? !joined.has(pooled.index) : pooled.state !== 'open',
         targetAbsent: target === null,
       });
-      return { method: profile.send.method, args: bindArgs(profile.send, valuesOf(pooled, target)), recipients, absent, awaitsReturn: profile.deliver === 'return' };
+      return { method: profile.send.method, args: sharedSendArgs ?? bindArgs(profile.send, valuesOf(pooled, target)), recipients, absent, awaitsReturn: profile.deliver === 'return' };
     },
   };
 }
