@@ -9,18 +9,18 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_CODE_ALPHABET } from '../../cli/lead-args.ts';
-import { parseRunResult, type RunResult } from '../../core/run/result.ts';
+import type { RunResult } from '../../core/run/result.ts';
 import { limitOfResult } from '../../core/run/limit.ts';
 import { failuresOfSide } from '../../core/client/connect-causes.ts';
 import { expectAccounting } from '../support/accounting.ts';
 import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
-import { liveBench, type CliRun } from '../support/live-bench.ts';
+import { liveBench, onceSending, resultOf, type CliRun } from '../support/live-bench.ts';
 import { freePort, startRedis, type RunningRedis } from '../support/redis-process.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,28 +30,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'live-bench-edges-'));
 });
 
-/** Calls `act` `afterMs` after the runner's first progress line of the sends ("0 s running").
- *  Returns a function telling whether the sends were seen to begin. */
-function onceSending(child: ChildProcess, afterMs: number, act: () => void): () => boolean {
-  let seen = false;
-  let said = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    // Kept whole: a line may come in two chunks.
-    said += chunk.toString();
-    if (seen || !/\d+ s running/.test(said)) return;
-    seen = true;
-    setTimeout(() => {
-      if (child.exitCode === null) act();
-    }, afterMs);
-  });
-  return () => seen;
-}
 
-async function resultOf(run: CliRun, jsonPath: string): Promise<RunResult> {
-  const text = await readFile(jsonPath, 'utf8').catch(() => null);
-  expect(text, run.stderr).not.toBeNull();
-  return parseRunResult(text!);
-}
 
 /** What never arrived for any reason: lost, or never sent. */
 const missing = (result: RunResult) => result.fates.lost! + Object.values(result.fates.notSent).reduce((a, b) => a + b, 0);

@@ -6,16 +6,14 @@
  * (frozen, killed and restarted, without the methods) reads the same as with threads. Short
  * runs, two lanes at once, each on its own hub.
  */
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRunResult, type RunResult } from '../../core/run/result.ts';
 import { expectAccounting } from '../support/accounting.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
-import { liveBench, type CliRun } from '../support/live-bench.ts';
+import { liveBench, onceSending, resultOf } from '../support/live-bench.ts';
 import { freePort } from '../support/redis-process.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,26 +46,7 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Calls `act` `afterMs` after the runner's first progress line of the sends ("0 s running"). */
-function onceSending(child: ChildProcess, afterMs: number, act: () => void): () => boolean {
-  let seen = false;
-  let said = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    said += chunk.toString();
-    if (seen || !/\d+ s running/.test(said)) return;
-    seen = true;
-    setTimeout(() => {
-      if (child.exitCode === null) act();
-    }, afterMs);
-  });
-  return () => seen;
-}
 
-async function resultOf(run: CliRun, jsonPath: string): Promise<RunResult> {
-  const text = await readFile(jsonPath, 'utf8').catch(() => null);
-  expect(text, run.stderr).not.toBeNull();
-  return parseRunResult(text!);
-}
 
 const processes = ['--engines', 'processes', '--workers', '2'];
 const short = (connections: number, intervalMs: number, durationSec: number) => ['--connections', String(connections), '--interval-ms', String(intervalMs),

@@ -1,6 +1,9 @@
 /** Runs the built headless runner (`node bin/live-bench.js`, after `npm run build:cli`) as a user does. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { expect } from 'vitest';
+import { parseRunResult, type RunResult } from '../../core/run/result.ts';
 import { REPO_ROOT } from './hub-process.ts';
 
 export interface CliRun {
@@ -31,4 +34,29 @@ export function liveBench(args: string[], during?: (child: ChildProcess) => void
     child.on('exit', (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }));
     during?.(child);
   });
+}
+
+/** Calls `act` `afterMs` after the runner's first progress line of the sends ("0 s running"), to
+ *  freeze, kill or cut something mid-run. Returns a function telling whether the sends were seen
+ *  to begin. */
+export function onceSending(child: ChildProcess, afterMs: number, act: () => void): () => boolean {
+  let seen = false;
+  let said = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    // Kept whole: a line may come in two chunks.
+    said += chunk.toString();
+    if (seen || !/\d+ s running/.test(said)) return;
+    seen = true;
+    setTimeout(() => {
+      if (child.exitCode === null) act();
+    }, afterMs);
+  });
+  return () => seen;
+}
+
+/** The run's --json file, which every run that started must write; the runner's words when it did not. */
+export async function resultOf(run: CliRun, jsonPath: string): Promise<RunResult> {
+  const text = await readFile(jsonPath, 'utf8').catch(() => null);
+  expect(text, run.stderr).not.toBeNull();
+  return parseRunResult(text!);
 }
