@@ -31,7 +31,10 @@ afterAll(async () => {
 
 async function run(args: string[], openFiles?: number): Promise<{ cli: CliRun; result: RunResult }> {
   const jsonPath = path.join(await mkdtemp(path.join(os.tmpdir(), 'live-bench-planned-')), 'result.json');
-  const cli = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--duration', String(DURATION_SEC), '--interval-ms', '1000', '--drain-s', '5', '--json', jsonPath, '--quiet', ...args], undefined, openFiles);
+  // Threads, so the run stays in one process out of files: by itself the runner would spread
+  // connections that do not fit one process's files over engine processes (cli/engine-kind.ts).
+  const engines = openFiles === undefined ? [] : ['--engines', 'threads'];
+  const cli = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--duration', String(DURATION_SEC), '--interval-ms', '1000', '--drain-s', '5', '--json', jsonPath, '--quiet', ...engines, ...args], undefined, openFiles);
   return { cli, result: parseRunResult(await readFile(jsonPath, 'utf8')) };
 }
 
