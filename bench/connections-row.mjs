@@ -14,7 +14,8 @@ const parts = readFileSync(controlJson, 'utf8').trim().split('\n').map((line) =>
 const c = {
   connectionsOpened: parts.reduce((sum, p) => sum + p.connectionsOpened, 0),
   lost: parts.reduce((sum, p) => sum + p.lost, 0),
-  latency: { p99Us: Math.max(...parts.map((p) => p.latency.p99Us)) },
+  // Over the processes that measured any latency; none: unknown (null), never 0.
+  latency: { p99Us: parts.some((p) => p.latency.count > 0) ? Math.max(...parts.filter((p) => p.latency.count > 0).map((p) => p.latency.p99Us)) : null },
   rampMs: Math.max(...parts.map((p) => p.rampMs)),
 };
 // The runner's start line names its engines (cli/engine-kind.ts).
@@ -44,7 +45,7 @@ const row = {
   control: {
     opened: c.connectionsOpened,
     lost: c.lost,
-    p99Ms: Number((c.latency.p99Us / 1000).toFixed(1)),
+    p99Ms: c.latency.p99Us === null ? null : Number((c.latency.p99Us / 1000).toFixed(1)),
     peakMb: Math.round(Number(controlRssKb) / 1024),
     kbPerConnection: kb(controlRssKb, c.connectionsOpened),
     rampPerSec: Math.round(c.connectionsOpened / (c.rampMs / 1000)),
@@ -58,7 +59,7 @@ const row = {
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 const setup = `${engines === 'processes' ? plural(row.workers, 'process', 'processes') : plural(row.workers, 'thread', 'threads')}, ${row.hubs} hub${row.hubs === 1 ? '' : 's'}, control ${row.control.processes} process${row.control.processes === 1 ? '' : 'es'}${negotiation === 'skipped' ? ', negotiation skipped' : ''}`;
 const cells = [row.date, setup, row.opened, row.failed, row.lost, row.verdict, row.p99Ms ?? '–', row.peakMb, row.kbPerConnection, row.rampPerSec ?? '–', row.cpu, row.hubCpu || '–',
-  `${row.control.opened} / ${row.control.lost} / ${row.control.p99Ms}`, row.control.peakMb, row.control.kbPerConnection, row.control.rampPerSec, row.control.cpu, row.control.hubCpu || '–', row.load, '`' + command + '`'];
+  `${row.control.opened} / ${row.control.lost} / ${row.control.p99Ms ?? '–'}`, row.control.peakMb, row.control.kbPerConnection, row.control.rampPerSec, row.control.cpu, row.control.hubCpu || '–', row.load, '`' + command + '`'];
 const line = '| ' + cells.join(' | ') + ' |';
 console.log(line);
 addResultRow('Headless runner: connections held', line);

@@ -39,9 +39,11 @@ function hostInProcess(send: (message: FromWorker) => void): void {
     host.fatal(error);
     setTimeout(() => process.exit(1), 200);
   });
-  // The runner decides when the run stops: a Ctrl+C reaches the whole process group, and the
-  // runner, told first, drains and ends its engines itself.
+  // The runner decides when the run stops: a Ctrl+C reaches the whole process group, and so does
+  // a SIGTERM sent to the group (GNU timeout, systemd's stop, a CI job's cancel); the runner, told
+  // too, drains and ends its engines itself. An engine that died of it would count as lost.
   process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => {});
   // No orphans: when the runner is gone (exited, killed, even by SIGKILL) its IPC channel closes.
   process.on('disconnect', () => process.exit(0));
 }

@@ -14,10 +14,10 @@ export function classifySignalRError(error: unknown, context: ConnectionOptions)
   // whole wording, the transport's own error included (see bench-connection.ts), which the
   // message may have cut short (the WebSocket's long sentence comes before the socket's errno).
   const whole = error instanceof Error ? error.message : String(error);
-  return { ...classified, cause: connectCauseOf(`${classified.message} ${whole}`) };
+  return { ...classified, cause: classified.cause ?? connectCauseOf(`${classified.message} ${whole}`) };
 }
 
-function classify(error: unknown, context: ConnectionOptions): Omit<ClassifiedError, 'cause'> {
+function classify(error: unknown, context: ConnectionOptions): ClassifiedError {
   const err = error instanceof Error ? error : new Error(String(error));
   const type = (err as { errorType?: string }).errorType ?? err.name;
   // Secrets first: the client puts access_token in WebSocket and SSE URLs, and errors quote URLs.
@@ -25,7 +25,7 @@ function classify(error: unknown, context: ConnectionOptions): Omit<ClassifiedEr
   const text = oneLine(raw);
   const where = `${context.transport} (${context.protocol}${skipNegotiationSuffix(context)}) to ${context.endpointUrl}`;
   const needsNegotiation = negotiationNeeded(raw, context);
-  if (needsNegotiation) return { kind: 'transport', message: `${where}: ${needsNegotiation}` };
+  if (needsNegotiation) return { kind: 'transport', message: `${where}: ${needsNegotiation.sentence}`, ...(needsNegotiation.sure ? {} : { cause: 'other' as const }) };
   if (type === 'FailedToNegotiateWithServerError' || /negotiat/i.test(text)) {
     // Judged on the whole message: the quoted one may be cut short.
     const notAHub = notAHubReason(err, raw, context);
@@ -81,16 +81,18 @@ function authRefusal(status: 401 | 403, context: ConnectionOptions): string {
  * own text is long and gets cut): an app server that only answers negotiate (Azure SignalR
  * Service's) or routes WebSockets by the negotiate's connection token answers the upgrade with an
  * HTTP status; the client then says "WebSocket failed to connect" and, in Node, the socket says
- * "Unexpected server response: 404". A browser says no status, nor an errno: its failure is said
- * as this, if the hub is running. 401 and 403 are a token's refusal (upgradeRefusal); errnos and
- * a hung-up socket are the network's.
+ * "Unexpected server response: 404". 401 and 403 are a token's refusal (upgradeRefusal); 5xx, 408
+ * and 429 are a busy or failing server's answer, the service's (core/client/connect-causes.ts);
+ * errnos and a hung-up socket are the network's. A browser says no status, nor an errno: its
+ * failure is said as this, if the hub is running, but `sure` is false: a hub too busy to take the
+ * upgrade fails the same way, so the side stays unknown rather than the client's setting.
  */
-function negotiationNeeded(text: string, context: ConnectionOptions): string | null {
+function negotiationNeeded(text: string, context: ConnectionOptions): { sentence: string; sure: boolean } | null {
   if (!context.skipNegotiation || !/WebSocket failed to connect|Unexpected server response/i.test(text)) return null;
-  if (/Unexpected server response: 40[13]\b/i.test(text) || /\bE(CONN|ADDR|HOST|NET|M?FILE|NFILE|NOBUFS|NOMEM|AGAIN|TIMEDOUT|PIPE|NOTFOUND|AI_)/.test(text) || /socket hang up/i.test(text)) return null;
+  if (/Unexpected server response: (40[13]|408|429|5\d\d)\b/i.test(text) || /\bE(CONN|ADDR|HOST|NET|M?FILE|NFILE|NOBUFS|NOMEM|AGAIN|TIMEDOUT|PIPE|NOTFOUND|AI_)/.test(text) || /socket hang up/i.test(text)) return null;
   const status = /Unexpected server response: (\d{3})/i.exec(text)?.[1];
   const refused = status ? `the hub refused the WebSocket opened without negotiate (HTTP ${status}): ` : 'the WebSocket opened without negotiate failed, and a browser does not say why: if the hub is running, ';
-  return `${refused}${NEEDS_NEGOTIATION}. Azure SignalR Service, and a hub behind a proxy that routes by the negotiate's connection token, cannot be reached without it.`;
+  return { sentence: `${refused}${NEEDS_NEGOTIATION}. Azure SignalR Service, and a hub behind a proxy that routes by the negotiate's connection token, cannot be reached without it.`, sure: status !== undefined };
 }
 
 /** A token accepted at negotiate, then refused on the WebSocket upgrade (Node says the status; browsers do not). */

@@ -21,7 +21,7 @@ export const CLIENT_ERRNOS = ['EMFILE', 'ENFILE', 'EADDRNOTAVAIL', 'ENOBUFS', 'E
  * - the service's: `refused` (ECONNREFUSED), `reset` (ECONNRESET, EPIPE), `timedOut` (no answer in
  *   the connect time limit, ETIMEDOUT), `stoppedAnswering` (not tried, or given up in flight, once
  *   the hub had answered no connect for a whole connect time limit: workers/engine/connection-pool.ts), `unreachable` (EHOSTUNREACH, ENETUNREACH), `httpStatus`
- *   (the server answered negotiate with an error status: 5xx, 408 or 429);
+ *   (the server answered negotiate, or Node's WebSocket upgrade, with an error status: 5xx, 408 or 429);
  * - `addressRefused`: the server answered negotiate 4xx otherwise (404: no hub at that path, 401
  *   or 403: it wants a token): a wrong address or missing credentials, which say nothing about
  *   load, so a step whose every connect failed this way measured nothing;
@@ -49,6 +49,8 @@ const SERVICE_PATTERNS: [RegExp, ConnectCause][] = [
   [/EHOSTUNREACH|ENETUNREACH/, 'unreachable'],
   [/[Ss]tatus code '4(?!08|29)\d\d'|status 4(?!08|29)\d\d\b/, 'addressRefused'],
   [/[Ss]tatus code '\d{3}'|status \d{3}\b/, 'httpStatus'],
+  // Node's WebSocket upgrade answered with a busy or failing server's status (the ws package's words).
+  [/Unexpected server response: (5\d\d|408|429)\b/, 'httpStatus'],
 ];
 
 /** The cause a failure's wording names: a client errno first (it is the more specific), else the service's, else `other`. */

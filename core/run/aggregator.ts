@@ -150,6 +150,11 @@ export class RunAggregator {
     return this.#lost.has(workerIndex);
   }
 
+  /** True once this worker's final snapshot arrived: its figures are complete. */
+  hasFinished(workerIndex: number): boolean {
+    return this.#latest.get(workerIndex)?.final === true;
+  }
+
   /** True once every worker has sent its final snapshot. */
   get finished(): boolean {
     for (let w = 0; w < this.workerCount; w++) if (!this.#lost.has(w) && !this.#latest.get(w)?.final) return false;

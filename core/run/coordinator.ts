@@ -182,7 +182,9 @@ export class RunCoordinator {
       this.#failWhenAllClosed();
       if (this.#phase === 'running' && this.clock.nowUs() >= this.#sendEndUs) this.#startDrain();
       if (this.#phase === 'draining') this.#drainProgress();
-    } else {
+    } else if (!this.aggregator.hasFinished(message.workerIndex)) {
+      // (A worker that fails after its final snapshot, an engine process that dies while closing
+      // its connections, owed nothing more: its figures are complete, so it is not lost.)
       // An agent out of reach because the lead lost the control hub is not known to have failed.
       const relay = message.relayLost ? this.ports[message.workerIndex]?.relay?.() : undefined;
       const loss: WorkerLoss = relay ? { workerIndex: message.workerIndex, how: 'relayQuiet', relay: { url: relay.url, isRunHub: relay.isRunHub } } : { workerIndex: message.workerIndex, how: 'failed' };

@@ -2,7 +2,8 @@
  * Engines in child processes (`--engines processes`, cli/process-port.ts), with the built runner
  * against a real hub-sample: exact counts and a pass; the split chosen by itself when one process
  * may not open the files the connections need; an engine process killed mid-run is the client's
- * loss, as a thread that died is; the runner killed leaves no engine behind; and a hub in trouble
+ * loss, as a thread that died is; a SIGTERM to the process group is the runner's to handle, not
+ * the engines'; the runner killed leaves no engine behind; and a hub in trouble
  * (frozen, killed and restarted, without the methods) reads the same as with threads. Short
  * runs, two lanes at once, each on its own hub.
  */
@@ -111,6 +112,28 @@ describe.concurrent('engine processes against a healthy hub', () => {
     expect(result.verdict.sentence).toMatch(/1 worker\(s\) were lost mid-run, the client's loss/);
     expect(run.stderr).toMatch(/1 of 2 engine\(s\) failed/);
     // The runner ended the other one.
+    expect(engines.filter(alive)).toEqual([]);
+  }, 30_000);
+
+  it.sequential('a SIGTERM to the whole process group (timeout, systemd): the runner drains and writes, no engine counted lost', async () => {
+    const jsonPath = path.join(dir, 'terminated.json');
+    let engines: number[] = [];
+    let sending = () => false;
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, ...processes, ...short(20, 250, 10), '--json', jsonPath], (child) => {
+      sending = onceSending(child, 500, () => {
+        engines = childrenOf(child.pid!);
+        for (const pid of engines) process.kill(pid, 'SIGTERM');
+        child.kill('SIGTERM');
+      });
+    });
+    expect(sending(), run.stderr).toBe(true);
+    expect(engines).toHaveLength(2);
+    // Stopped early: not a pass, but nothing lost to the signal.
+    expect(run.code, run.stderr).toBe(1);
+    const result = await resultOf(run, jsonPath);
+    expect(result.outcome.kind).toBe('stopped');
+    expect(result.workerFailures).toEqual([]);
+    expect(result.fates.notSent.workerLost ?? 0).toBe(0);
     expect(engines.filter(alive)).toEqual([]);
   }, 30_000);
 

@@ -21,6 +21,9 @@ describe('connect causes', () => {
     ["Failed to complete negotiation with the server: Error: Too Many Requests: Status code '429'", 'httpStatus', 'service'],
     ["Failed to complete negotiation with the server: Error: Not Found: Status code '404'", 'addressRefused', 'unknown'],
     ["Failed to complete negotiation with the server: Error: Unauthorized: Status code '401'", 'addressRefused', 'unknown'],
+    ['WebSocket failed to connect. (the socket said: Unexpected server response: 503)', 'httpStatus', 'service'],
+    ['WebSocket failed to connect. (the socket said: Unexpected server response: 429)', 'httpStatus', 'service'],
+    ['WebSocket failed to connect. (the socket said: Unexpected server response: 404)', 'other', 'unknown'],
     ['WebSocket failed to connect. The connection could not be found on the server', 'other', 'unknown'],
   ] as const)('%s → %s (%s)', (text, cause, side) => {
     expect(connectCauseOf(text)).toBe(cause);

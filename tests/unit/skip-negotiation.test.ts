@@ -109,7 +109,19 @@ describe('a hub that refuses the WebSocket opened without negotiate', () => {
   it('in a browser, which says no status: the sentence, if the hub is running', () => {
     const browser = classifySignalRError(new Error('WebSocket failed to connect. The connection could not be found on the server.'), context);
     expect(browser.message).toContain(': the WebSocket opened without negotiate failed, and a browser does not say why: if the hub is running, this hub needs negotiation: leave --skip-negotiation off');
-    expect(browser.cause).toBe('negotiationSkipped');
+    // A hub too busy to take the upgrade fails the same way in a browser: whose it was is unknown.
+    expect(browser.cause).toBe('other');
+    expect(sideOfCause(browser.cause!)).toBe('unknown');
+  });
+
+  it('leaves a busy or failing server\'s status to the service, not to the skipped negotiation', () => {
+    for (const status of ['503', '502', '500', '429', '408']) {
+      const classified = classifySignalRError(failed(`Unexpected server response: ${status}`), context);
+      expect(classified.message).not.toMatch(/needs negotiation/);
+      expect(classified.cause).toBe('httpStatus');
+      expect(sideOfCause(classified.cause!)).toBe('service');
+    }
+    expect(classifySignalRError(failed('Unexpected server response: 400'), context).cause).toBe('negotiationSkipped');
   });
 
   it('leaves a refused port, a refused token and a negotiating run to their own causes', () => {

@@ -40,6 +40,36 @@ describe('a worker that crashes', () => {
     expect(totals.received).toBeGreaterThanOrEqual(60);
   });
 
+  it('that fails after its final snapshot (dying while it closes its connections) is not lost: its figures were complete', async () => {
+    const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', connections: 4, workers: 2, sendIntervalMs: 100, durationSec: 2 });
+    if (!result.ok) throw new Error(result.errors.join());
+    const time = new FakeTime();
+    const hub = fakeHub(time, { deliveryDelayMs: 2 });
+    const handlers: ((message: FromWorker) => void)[] = [];
+    let finals = 0;
+    const ports: WorkerPort[] = [0, 1].map((index) => {
+      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => {
+        handlers[index]?.(m);
+        // Worker 1 dies right after its final report, before the run is over.
+        if (m.type === 'snapshot' && m.final && ++finals === 1) handlers[index]?.({ type: 'fatal', workerIndex: index, message: 'its process was ended by SIGKILL before the run ended it' });
+      } });
+      return { post: (m) => engine.handle(m), onMessage: (h) => (handlers[index] = h), terminate: () => void engine.finish() };
+    });
+    const coordinator = new RunCoordinator(result.config, ports, time, time);
+    coordinator.start();
+    await time.advanceByMs(30_000);
+    expect(coordinator.phase).toBe('done');
+    expect(finals).toBe(2);
+    expect(coordinator.workerFailures).toEqual([]);
+    expect(coordinator.aggregator.workerHealth().map((w) => w.lost)).toEqual([false, false]);
+    const fates = coordinator.aggregator.settledFates(true);
+    // 4 connections x 20 echoes, every one arrived: a pass, not a lost worker.
+    expect(fates.planned).toBe(80);
+    expect(fates.underOneSecond).toBe(80);
+    expect(fates.notSent.workerLost ?? 0).toBe(0);
+    expect(coordinator.aggregator.totals().disconnects).toBe(0);
+  });
+
   it('lost before "go": its connections are receivers absent for the others, who still plan every configured one', async () => {
     const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', scenario: 'broadcast', connections: 4, workers: 2, sendIntervalMs: 100, durationSec: 3 });
     if (!result.ok) throw new Error(result.errors.join());
