@@ -7,12 +7,13 @@
  * ramp, to 362-388 MB by 40 s, with only ~150 MB of it fixed cost; with the settings below it
  * stayed level at 258-268 MB after the ramp (peak 271 MB), at no measurable cost in CPU or
  * latency on that machine.
- * - heap growing 20% once the connections are open: the old generation is collected once it is
- *   1.2x what survived the last collection, instead of up to 2x. Not while they open: a ramp
- *   only adds live objects, and collecting at every 20% of growth cost 0.07 ms of CPU per
- *   connect, ~10% of a connect without negotiation, for 1-5% less peak memory (bench/RESULTS.md,
- *   2026-11-26, "the runner's own cost"). V8 reads this flag at each collection, so setting it
- *   mid-run takes effect at the next one (in every isolate: flags are process-wide);
+ * - heap growing 20%: the old generation is collected once it is 1.2x what survived the last
+ *   collection, instead of up to 2x. From the start, ramp included: at 6,000 connections V8's own
+ *   growth while connections opened saved 0.09 ms of CPU per connect for 2-4% more peak memory,
+ *   but at 25,000 (two engine processes, a ~300 MB heap each) it let the ramp's heap reach
+ *   948-1,033 MB against 639 MB with 20% throughout, +48%, for a ramp inside the machine's noise
+ *   (962-1,250 against 735 connections a second, the control's 1,162-1,245; bench/RESULTS.md,
+ *   2026-11-28);
  * - semi-spaces of 4 MB (a new space of 8 MB instead of 32 MB per isolate): the young objects of
  *   a send or a delivery die in a few ms; a larger nursery only holds garbage longer.
  * Flags are process-wide: the semi-space size is read when an isolate is made, so it is set once,
@@ -24,9 +25,11 @@ import { setFlagsFromString } from 'node:v8';
 export const HEAP_GROWING_PERCENT = 20;
 export const SEMI_SPACE_MB = 4;
 
-/** The flags set once, as node takes them on its command line (execArgv); the heap's growth
- *  follows the run's phase (tuneHeapByPhase). */
-export const HEAP_TUNING_FLAGS: readonly string[] = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
+/** The flags set once, as node takes them on its command line (execArgv). */
+export const HEAP_TUNING_FLAGS: readonly string[] = [
+  `--heap-growing-percent=${HEAP_GROWING_PERCENT}`,
+  `--max-semi-space-size=${SEMI_SPACE_MB}`,
+];
 
 let tuned = false;
 
@@ -36,12 +39,3 @@ export function tuneHeapForConnections(): void {
   for (const flag of HEAP_TUNING_FLAGS) setFlagsFromString(flag);
 }
 
-/**
- * Follows an engine's run from the messages its host passes: V8's own heap growth from its start
- * (a run of a capacity search or an agent's next run ramps again), 20% from its first "ready"
- * (its connections are open). 0 is V8's default: a growth it picks from the collector's speed.
- */
-export function tuneHeapByPhase(message: { type: string }): void {
-  if (message.type === 'start') setFlagsFromString('--heap-growing-percent=0');
-  else if (message.type === 'ready') setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-}

@@ -12,7 +12,6 @@
 import { hostEngine, type EngineHost } from '../hosts/engine-host.ts';
 import type { FromWorker, WorkerPort } from '../core/run/index.ts';
 import { nodePlatform } from './node-websocket.ts';
-import { tuneHeapByPhase } from './heap-tuning.ts';
 
 /** The engine that is running in this thread, if any: an uncaught failure is its failure. */
 let running: EngineHost | null = null;
@@ -38,7 +37,6 @@ export function inProcessPort(): WorkerPort {
   let terminated = false;
   const host = hostEngine((message) => {
     if (terminated) return;
-    tuneHeapByPhase(message);
     const copy = structuredClone(message);
     setImmediate(() => !terminated && handler(copy));
   }, nodePlatform);
@@ -46,8 +44,7 @@ export function inProcessPort(): WorkerPort {
   return {
     post: (message) => {
       if (terminated) return;
-      tuneHeapByPhase(message);
-      const copy = structuredClone(message);
+        const copy = structuredClone(message);
       setImmediate(() => !terminated && host.handle(copy));
     },
     onMessage: (next) => (handler = next),
