@@ -2,7 +2,8 @@
 # How many connections one headless runner holds on this machine: N WebSocket connections (default
 # 10,000) to a local hub-sample, each echoing 2 KB every 10 s, 10 s warm-up and 50 s measured; then
 # the same load from the plain-library control (bench/tool/clients/library-client.mjs: a Node
-# script with @microsoft/signalr, one thread) against the same hub. Prints both, the hub's CPU
+# script with @microsoft/signalr, one thread) against the same hub, restarted and warmed alike
+# before each client. Prints both, the hub's CPU
 # during each, the machine's load, appends a row to bench/RESULTS.md and
 # bench/connections-results.json, and compares it with the last row at the same count and engine
 # kind (bench/connections-compare.mjs): a memory or ramp regression beyond the run-to-run spread is said.
@@ -40,16 +41,41 @@ json="$(mktemp --suffix=.json)"; control_json="$(mktemp --suffix=.json)"; row_js
 timing="$(mktemp)"; control_timing="$(mktemp -u)"; runner_err="$(mktemp)"; tree="$(mktemp)"; control_tree="$(mktemp)"
 
 source bench/start-hub.sh
-# The other instances, each stopped when the script exits.
 hub_shells=("$hub")
-for k in $(seq 1 $(( hubs - 1 ))); do
-  node scripts/hub.mjs --port $(( port + k )) >/dev/null 2>&1 &
+# Starts instance k and waits until it answers.
+start_instance() {
+  node scripts/hub.mjs --port $(( port + $1 )) >/dev/null 2>&1 &
   hub_shells+=("$!")
-  for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$(( port + k ))/healthz" >/dev/null && break; sleep 0.2; done
-done
+  for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$(( port + $1 ))/healthz" >/dev/null && break; sleep 0.2; done
+}
+# The other instances, each stopped when the script exits.
+for k in $(seq 1 $(( hubs - 1 ))); do start_instance "$k"; done
 trap 'kill "${hub_shells[@]}" 2>/dev/null || true' EXIT
 npx vite build -c vite.bench.config.ts --logLevel warn
-hub_pids=(); for shell in "${hub_shells[@]}"; do hub_pids+=("$(pgrep -P "$shell" -f HubSample | head -n 1 || true)"); done
+find_hub_pids() { hub_pids=(); for shell in "${hub_shells[@]}"; do hub_pids+=("$(pgrep -P "$shell" -f HubSample | head -n 1 || true)"); done; }
+find_hub_pids
+# Each client meets hubs in the same state: started afresh and warmed by the same short run of the
+# plain library (its JIT past tier 0, its first connections' allocations made). The second client
+# once met the hubs the first had warmed and grown: at 25,000 the runner, always first, opened its
+# first 10 s at 350-500 a second and its last at 1,100-1,600 (bench/RESULTS.md, 2026-11-28).
+WARM_CONNECTIONS=500
+warm_hubs() {
+  local warmers=()
+  for k in $(seq 0 $(( hubs - 1 ))); do
+    node bench/tool/clients/library-client.mjs \
+      "{\"endpointUrl\":\"http://127.0.0.1:$(( port + k ))/signalrbench\",\"connections\":$WARM_CONNECTIONS,\"intervalMs\":1000,\"durationSec\":2,\"warmupSec\":0,\"connectConcurrency\":32${skip:+,\"skipNegotiation\":true}}" >/dev/null 2>&1 &
+    warmers+=("$!")
+  done
+  wait "${warmers[@]}" || echo "a warm-up run exited with $?"
+}
+restart_hubs() {
+  kill "${hub_shells[@]}" 2>/dev/null || true
+  wait "${hub_shells[@]}" 2>/dev/null || true
+  hub_shells=()
+  for k in $(seq 0 $(( hubs - 1 ))); do start_instance "$k"; done
+  find_hub_pids
+}
+warm_hubs
 endpoints=(); for k in $(seq 0 $(( hubs - 1 ))); do endpoints+=(--endpoint "http://127.0.0.1:$(( port + k ))/signalrbench"); done
 # CPU seconds the hub processes have used so far (user + system, summed), to give their share during a run.
 hub_cpu_s() { for p in "${hub_pids[@]}"; do [ -n "$p" ] && cat "/proc/$p/stat"; done | awk -v hz="$(getconf CLK_TCK)" '{ s += $14 + $15 } END { if (NR > 0) print s / hz }'; }
@@ -70,7 +96,9 @@ load_runner=$(load)
 # The runner's engines as its start line names them.
 runner_engines=$(grep -o -m 1 'engine processes\|worker threads\|the engine in the runner.s own thread' "$runner_err" || true)
 
-sleep 5
+restart_hubs
+warm_hubs
+sleep 2
 hub_start=$(hub_cpu_s); start_s=$(date +%s.%N)
 # Each control process its share of the connections and of the connects in flight, on one hub,
 # under its own /usr/bin/time (no shell between them and the sampler: its KB are not the control's).
