@@ -76,8 +76,10 @@ export function stepHealth(run: StepRun, client: ClientContext): StepHealth {
 
 export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
   const { outcome, verdict } = run;
-  // Connects the address itself refused (404, 401, 403) say nothing about load: nothing measured.
-  const addressOnly = run.totals.connectionsFailed > 0 && (health.connectCauses?.addressRefused ?? 0) >= run.totals.connectionsFailed;
+  // Connects the address itself refused (404, 401, 403), or a hub that needs the negotiate the
+  // run skipped, say nothing about load: nothing measured.
+  const refusedByAddress = (health.connectCauses?.addressRefused ?? 0) + (health.connectCauses?.negotiationSkipped ?? 0);
+  const addressOnly = run.totals.connectionsFailed > 0 && refusedByAddress >= run.totals.connectionsFailed;
   // A step in which nothing opened is judged by why its connects failed; one that planned nothing
   // otherwise (its hub refused the scenario's method) measured nothing and has no verdict. One that
   // lost every connection after "go" ended early as failed (core/run/coordinator.ts) and is judged

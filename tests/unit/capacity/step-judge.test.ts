@@ -149,6 +149,20 @@ describe('who broke, by evidence', () => {
     expect(judgement.reasons[0]).toBe('the client lost 1 of its 2 engines mid-run (Worker terminated due to reaching memory limit: JS heap out of memory), and the load they carried with them');
   });
 
+  it.each([
+    [{ addressRefused: 50 }],
+    [{ negotiationSkipped: 50 }],
+    [{ addressRefused: 20, negotiationSkipped: 30 }],
+  ])('no verdict: every connect refused by the address or for the negotiate the run skipped (%o) says nothing about load', (causes) => {
+    const judgement = judge(failedToConnect(causes));
+    expect(judgement).toMatchObject({ passed: null, limitedBy: null });
+    expect(judgement.reasons[0]).toBe('nothing could be measured: no connection could be opened');
+  });
+
+  it('a verdict once one connect failed for another reason', () => {
+    expect(judge(failedToConnect({ negotiationSkipped: 49, refused: 1 })).passed).toBe(false);
+  });
+
   it('the service: connects refused while nothing opened', () => {
     const judgement = judge(failedToConnect({ refused: 50 }));
     expect(judgement).toMatchObject({ passed: false, limitedBy: 'service' });
