@@ -75,8 +75,9 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
                             SignalR Service, whose app servers only negotiate)
   --connections <n>         connections in the run (default ${DEFAULTS.connections})
   --workers <n>             engines sharing them: 1 runs in the runner's own thread, more run
-                            one per worker thread (default: one per ${CONNECTIONS_PER_ENGINE.toLocaleString('en-US')} connections,
-                            at most one per core beyond the first)
+                            one per worker thread, or one per process with --engines processes
+                            (default: one per ${CONNECTIONS_PER_ENGINE.toLocaleString('en-US')} connections, at most one per core
+                            beyond the first)
   --engines <kind>          threads | processes: the engines as worker threads of the runner,
                             or as child processes, each with open files of its own (default:
                             threads, unless the connections need more open files than one

@@ -19,16 +19,21 @@ import {
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
-import { RunCoordinator, runResult, scenarioLabel, skipNegotiationSuffix, type RunResult } from '../core/run/index.ts';
+import { RunCoordinator, runResult, scenarioLabel, connectingText, type RunResult } from '../core/run/index.ts';
 import type { CliOptions } from './args.ts';
 import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { serverScraper } from './server-metrics.ts';
 import { enginePort } from './engine-ports.ts';
 import { engineProcessesEnded } from './process-port.ts';
 import { stepEngineCount } from './engine-count.ts';
+import { chooseEngines } from './engine-kind.ts';
 
-/** @param jsonOut where `--json -` writes the search (standard output, when `io.out` was sent to stderr). */
-export async function findCapacity(options: CliOptions, io: Output, jsonOut: (line: string) => void = io.out): Promise<number> {
+/**
+ * @param jsonOut where `--json -` writes the search (standard output, when `io.out` was sent to stderr).
+ * @param openFilesSoft the runner's soft limit of open files: with --engines processes each step
+ *   runs at least as many processes as its connections need at one process's share of it.
+ */
+export async function findCapacity(options: CliOptions, io: Output, jsonOut: (line: string) => void = io.out, openFilesSoft: number | null = null): Promise<number> {
   const { config: base, jsonPath, htmlPath } = options;
   const settings = options.capacity!;
   const client = `node ${process.version}`;
@@ -36,8 +41,10 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
   let current: RunCoordinator | null = null;
   const search: CapacitySearch = new CapacitySearch(base, settings, async (planned, step) => {
     if (search.stopped) return null;
-    const config = { ...planned, workers: stepEngineCount(planned, settings.ramp, options.workersGiven) };
-    const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers, options.engines ?? 'threads'));
+    const workers = stepEngineCount(planned, settings.ramp, options.workersGiven);
+    const kind = options.engines ?? 'threads';
+    const config = { ...planned, workers: kind === 'processes' ? chooseEngines({ connections: planned.connections, workers, asked: kind, openFilesSoft }).count : workers };
+    const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers, kind));
     const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: options.credentials });
     // Each step reads the server's metrics afresh, so its judgement can name the server's load.
     const scraper = serverScraper(options.serverMetricsUrl, io);
@@ -70,7 +77,7 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-  io.err(`live-bench: finding the capacity of ${base.hubProfile ? scenarioLabel(base) : base.scenario} over ${base.transport} (${base.protocol}${skipNegotiationSuffix(base)}) at ${base.endpointUrl}: ${settings.ramp} ramp from ${formatCount(settings.start)} to ${formatCount(settings.max)} by ${formatCount(settings.step)}, ${settings.stepSec} s per step (${settings.settleSec} s settle), ${settings.bisectSteps} bisection step(s)`);
+  io.err(`live-bench: finding the capacity of ${base.hubProfile ? scenarioLabel(base) : base.scenario} over ${connectingText(base)} at ${base.endpointUrl}: ${settings.ramp} ramp from ${formatCount(settings.start)} to ${formatCount(settings.max)} by ${formatCount(settings.step)}, ${settings.stepSec} s per step (${settings.settleSec} s settle), ${settings.bisectSteps} bisection step(s)`);
   const result = await search.run();
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);

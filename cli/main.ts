@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
-import { credentialsSummary, instancesText, RunCoordinator, scenarioLabel, skipNegotiationSuffix, runResult, outcomeText, lostEnginesReason, type RunResult } from '../core/run/index.ts';
+import { credentialsSummary, instancesText, RunCoordinator, scenarioLabel, connectingText, runResult, outcomeText, lostEnginesReason, type RunResult } from '../core/run/index.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
 import { runAgent } from './agent.ts';
@@ -67,9 +67,12 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   // A lead that runs no connection itself leaves them to its agents, each of which checks its own.
   const clientLimits = readClientLimits();
   // Threads or processes, and how many (a capacity search and a lead's own engines keep threads unless asked).
-  const choice = lead || parsed.options.capacity
+  // A capacity search's processes are counted for its largest step (each step takes what it needs, cli/capacity.ts).
+  const openFilesSoft = clientLimits.openFiles?.soft ?? null;
+  const { capacity } = parsed.options;
+  const choice = lead || (capacity && parsed.options.engines !== 'processes')
     ? { kind: parsed.options.engines ?? 'threads', count: parsed.options.config.workers, reason: 'asked with --engines processes' } as const
-    : chooseEngines({ connections: parsed.options.config.connections, workers: parsed.options.config.workers, asked: parsed.options.engines, openFilesSoft: clientLimits.openFiles?.soft ?? null });
+    : chooseEngines({ connections: capacity?.ramp === 'connections' ? capacity.max : parsed.options.config.connections, workers: parsed.options.config.workers, asked: parsed.options.engines, openFilesSoft });
   const config = { ...parsed.options.config, workers: choice.count };
   const limits = lead && !lead.includeLocal ? { warnings: [], refusals: [] } : checkClientLimits(clientLimits, loadOfRun(config, parsed.options.capacity, parsed.options.workersGiven, undefined, choice));
   for (const warning of limits.warnings) io.err(`live-bench: warning: ${warning}`);
@@ -78,7 +81,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     io.err('live-bench: nothing was run: this machine cannot hold the connections asked for.');
     return EXIT.badInput;
   }
-  if (parsed.options.capacity) return findCapacity(parsed.options, io, jsonOut);
+  if (capacity) return findCapacity(parsed.options, io, jsonOut, openFilesSoft);
   // With --lead: the session opened, the agents come, their part planned (an exit code if not).
   let led;
   try {
@@ -145,7 +148,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const startedAt = new Date();
   const secrets = credentialsSummary(parsed.options.credentials);
   const engines = led ? `${led.remote.agents.length} agent(s) with ${led.remote.ports.length} thread(s)${localWorkers > 0 ? ` and ${localWorkers} engine(s) of the lead` : ''}` : enginesText(choice);
-  io.err(`live-bench: ${config.hubProfile ? scenarioLabel(config) : config.scenario}, ${config.connections} connections over ${config.transport} (${config.protocol}${skipNegotiationSuffix(config)}) to ${instancesText(config)}, ${engines}${secrets ? ` (${secrets})` : ''}`);
+  io.err(`live-bench: ${config.hubProfile ? scenarioLabel(config) : config.scenario}, ${config.connections} connections over ${connectingText(config)} to ${instancesText(config)}, ${engines}${secrets ? ` (${secrets})` : ''}`);
   scraper?.start();
   coordinator.start();
   await coordinator.finished();
