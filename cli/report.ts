@@ -1,6 +1,6 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
 import { dropPlanText, dropsText } from '../core/drops/index.ts';
-import { instancesText, unaccountedOf, outcomeText, scenarioLabel, recentRates, skipNegotiationSuffix, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
+import { instancesText, unaccountedOf, outcomeText, scenarioLabel, recentRates, connectingText, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
 import { clientSchedule, connectCauseOf } from '../core/client/index.ts';
 import { clockEndText, clockStartText } from '../core/clocks/index.ts';
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
@@ -62,7 +62,7 @@ export function summaryText(result: RunResult): string {
   const schedule = clientSchedule({ points: result.points, missedSlots: totals.missedSlots, sent: totals.sent });
   const summary = runSummary({ ...result, schedule });
   const lines = [
-    `${config.hubProfile ? scenarioLabel(config) : config.scenario} over ${config.transport} (${config.protocol}${skipNegotiationSuffix(config)}) to ${instancesText(config)}`,
+    `${config.hubProfile ? scenarioLabel(config) : config.scenario} over ${connectingText(config)} to ${instancesText(config)}`,
     `${formatCount(config.connections)} connections, ${formatCount(config.messageBytes)} B every ${formatCount(config.sendIntervalMs)} ms for ${config.durationSec} s`,
     `Connections: ${summary.connections}; connect time ${summary.connectTime.join(', ')}`,
     ...(result.drops ? [`Drops: ${dropPlanText(result.drops.settings, result.drops.stateful, config.endpointUrl)}`, `Reconnects: ${dropsText(result.drops)}`] : []),

@@ -3,7 +3,7 @@
  * failed, the likely cause and the next step. By the client's own error types and status codes
  * first, its wording second.
  */
-import { NEEDS_NEGOTIATION, scrubSecrets, skipNegotiationSuffix } from '../core/run/index.ts';
+import { NEEDS_NEGOTIATION, scrubSecrets, connectingText } from '../core/run/index.ts';
 import { connectCauseOf } from '../core/client/index.ts';
 import type { ClassifiedError, ConnectionOptions } from '../workers/engine/connection.ts';
 
@@ -23,7 +23,7 @@ function classify(error: unknown, context: ConnectionOptions): ClassifiedError {
   // Secrets first: the client puts access_token in WebSocket and SSE URLs, and errors quote URLs.
   const raw = scrubSecrets(err.message || String(error), context.credentials);
   const text = oneLine(raw);
-  const where = `${context.transport} (${context.protocol}${skipNegotiationSuffix(context)}) to ${context.endpointUrl}`;
+  const where = `${connectingText(context)} to ${context.endpointUrl}`;
   const needsNegotiation = negotiationNeeded(raw, context);
   if (needsNegotiation) return { kind: 'transport', message: `${where}: ${needsNegotiation.sentence}`, ...(needsNegotiation.sure ? {} : { cause: 'other' as const }) };
   if (type === 'FailedToNegotiateWithServerError' || /negotiat/i.test(text)) {

@@ -61,3 +61,8 @@ export function skipNegotiationProblems(run: SkipNegotiationRun): SkipNegotiatio
 export function skipNegotiationSuffix(config: { skipNegotiation?: boolean }): string {
   return config.skipNegotiation ? `, ${SKIP_NEGOTIATION_LABEL}` : '';
 }
+
+/** "WebSockets (json, negotiation skipped)": how a run connects, as its start line and its errors say it. */
+export function connectingText(config: { transport: string; protocol: string; skipNegotiation?: boolean }): string {
+  return `${config.transport} (${config.protocol}${skipNegotiationSuffix(config)})`;
+}

@@ -12,7 +12,7 @@
  * planned. A slow hub is never given up on: any answer in time keeps it going.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import { CONNECT_TIMEOUT_MS, CONNECTS_UNANSWERED_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, LATE_LOOK_MS, credentialsFor, instanceOf, type Credentials } from '../../core/run/index.ts';
+import { CONNECT_TIMEOUT_MS, CONNECTS_UNANSWERED_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, LATE_LOOK_MS, credentialsFor, instanceOf, connectingText, type Credentials } from '../../core/run/index.ts';
 import type { WorkerStats } from './worker-stats.ts';
 import { connectCauseOf, type ConnectCause } from '../../core/client/index.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
@@ -344,6 +344,6 @@ export class ConnectionPool {
   }
 
   #where(index: number): string {
-    return `${this.options.transport} (${this.options.protocol}) to ${this.#optionsOf(index).endpointUrl}`;
+    return `${connectingText(this.options)} to ${this.#optionsOf(index).endpointUrl}`;
   }
 }
