@@ -25,8 +25,7 @@ import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.t
 import { serverScraper } from './server-metrics.ts';
 import { enginePort } from './engine-ports.ts';
 import { engineProcessesEnded } from './process-port.ts';
-import { stepEngineCount } from './engine-count.ts';
-import { chooseEngines } from './engine-kind.ts';
+import { stepEngines } from './engine-kind.ts';
 
 /**
  * @param jsonOut where `--json -` writes the search (standard output, when `io.out` was sent to stderr).
@@ -41,9 +40,8 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
   let current: RunCoordinator | null = null;
   const search: CapacitySearch = new CapacitySearch(base, settings, async (planned, step) => {
     if (search.stopped) return null;
-    const workers = stepEngineCount(planned, settings.ramp, options.workersGiven);
     const kind = options.engines ?? 'threads';
-    const config = { ...planned, workers: kind === 'processes' ? chooseEngines({ connections: planned.connections, workers, asked: kind, openFilesSoft }).count : workers };
+    const config = { ...planned, workers: stepEngines(planned, settings.ramp, options.workersGiven, kind, openFilesSoft) };
     const ports = Array.from({ length: config.workers }, (_, index) => enginePort(index, config.workers, kind));
     const coordinator = new RunCoordinator(config, ports, systemClock, systemTimers, { credentials: options.credentials });
     // Each step reads the server's metrics afresh, so its judgement can name the server's load.

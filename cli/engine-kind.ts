@@ -9,6 +9,7 @@
  */
 import { formatCount } from '../core/format.ts';
 import { connectionsOneProcessFits } from './client-limits.ts';
+import { stepEngineCount } from './engine-count.ts';
 
 export type EngineKind = 'threads' | 'processes';
 export const ENGINE_KINDS: readonly EngineKind[] = ['threads', 'processes'];
@@ -51,4 +52,14 @@ export function chooseEngines({ connections, workers, asked, openFilesSoft }: En
 export function enginesText(choice: EngineChoice): string {
   if (choice.kind === 'processes') return `${choice.count} engine process${choice.count === 1 ? '' : 'es'} (${choice.reason})`;
   return choice.count > 1 ? `${choice.count} worker threads` : 'the engine in the runner\'s own thread';
+}
+
+/**
+ * The engines of one capacity step (cli/capacity.ts): the step's count by cli/engine-count.ts,
+ * and with --engines processes at least as many processes as its connections need, so a step
+ * past one process's open files is not cut short by EMFILE (the client's limit, not the service's).
+ */
+export function stepEngines(step: { connections: number; workers: number }, ramp: 'connections' | 'rate', workersGiven: boolean, kind: EngineKind, openFilesSoft: number | null, cores?: number): number {
+  const workers = stepEngineCount(step, ramp, workersGiven, cores);
+  return kind === 'processes' ? chooseEngines({ connections: step.connections, workers, asked: kind, openFilesSoft }).count : workers;
 }

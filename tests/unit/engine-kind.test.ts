@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseEngines, enginesText } from '../../cli/engine-kind.ts';
+import { chooseEngines, enginesText, stepEngines } from '../../cli/engine-kind.ts';
 import { checkClientLimits, connectionsOneProcessFits, FD_HEADROOM, loadOfRun } from '../../cli/client-limits.ts';
 import { MAX_ENGINES } from '../../cli/engine-count.ts';
 import { parseCliArgs } from '../../cli/args.ts';
@@ -44,6 +44,25 @@ describe('threads or processes (--engines)', () => {
   it('the start line names threads as before', () => {
     expect(enginesText({ kind: 'threads', count: 2, reason: null })).toBe('2 worker threads');
     expect(enginesText({ kind: 'threads', count: 1, reason: null })).toBe('the engine in the runner\'s own thread');
+  });
+});
+
+describe('the engines of a capacity step', () => {
+  const soft = 20_000;
+  const fits = connectionsOneProcessFits(soft);
+  it('threads: the step\'s count alone, whatever its connections', () => {
+    expect(stepEngines({ connections: 30_000, workers: 1 }, 'connections', false, 'threads', soft, 2)).toBe(1);
+  });
+  it('processes: at least what the step\'s connections need at one process\'s open files', () => {
+    expect(stepEngines({ connections: 5_000, workers: 1 }, 'connections', false, 'processes', soft, 2)).toBe(1);
+    expect(stepEngines({ connections: fits + 1, workers: 1 }, 'connections', false, 'processes', soft, 2)).toBe(2);
+    expect(stepEngines({ connections: 3 * fits, workers: 1 }, 'connections', false, 'processes', soft, 2)).toBe(3);
+  });
+  it('processes: more when --workers asked for more', () => {
+    expect(stepEngines({ connections: fits + 1, workers: 4 }, 'connections', true, 'processes', soft, 2)).toBe(4);
+  });
+  it('processes with no known limit: the step\'s count', () => {
+    expect(stepEngines({ connections: 100_000, workers: 1 }, 'connections', false, 'processes', null, 2)).toBe(1);
   });
 });
 
