@@ -6,6 +6,8 @@ export interface ConnectionsRow {
   engines?: 'threads' | 'processes';
   /** Absent in rows from before it was kept: negotiated. */
   negotiation?: 'negotiated' | 'skipped';
+  /** Absent in rows from before it was kept: WebSockets. */
+  transport?: 'WebSockets' | 'ServerSentEvents' | 'LongPolling';
   kbPerConnection: number | null;
   rampPerSec: number | null;
   control?: { kbPerConnection: number | null; rampPerSec: number | null };

@@ -23,7 +23,7 @@ export const RUN_TO_RUN_SPREAD = { kbPerConnection: 0.15, rampPerSec: 0.3 };
 
 /**
  * @param history earlier rows, oldest first: { date, connections, engines?: 'threads' | 'processes',
- *   negotiation?: 'negotiated' | 'skipped',
+ *   negotiation?: 'negotiated' | 'skipped', transport?: 'WebSockets' | 'ServerSentEvents' | 'LongPolling',
  *   kbPerConnection, rampPerSec, control?: { kbPerConnection, rampPerSec } }
  * @param row this run's row, same shape.
  * @returns { last: row | null, lines: string[], regressions: string[] } — `lines` for the output,
@@ -33,8 +33,9 @@ export function compareWithLast(history, row, spread = RUN_TO_RUN_SPREAD) {
   // Engine threads and engine processes differ in fixed cost (a bundle and a heap per process):
   // a row is compared with the last one of its own kind (rows before the kind was kept: threads).
   // Likewise a connect without negotiate costs about half of one with it (bench/RESULTS.md): rows
-  // are compared within the same negotiation (rows before it was kept: negotiated).
-  const kindOf = (r) => `${r.engines ?? 'threads'}${r.negotiation === 'skipped' ? ', negotiation skipped' : ''}`;
+  // are compared within the same negotiation (rows before it was kept: negotiated), and each
+  // transport with its own (rows before it was kept: WebSockets).
+  const kindOf = (r) => `${r.engines ?? 'threads'}${r.negotiation === 'skipped' ? ', negotiation skipped' : ''}${r.transport && r.transport !== 'WebSockets' ? `, ${r.transport}` : ''}`;
   const last = [...history].reverse().find((r) => r.connections === row.connections && kindOf(r) === kindOf(row)) ?? null;
   if (!last) return { last, lines: [`No earlier row at ${row.connections} connections with engine ${kindOf(row)}: this run is the reference.`], regressions: [] };
   const lines = [];

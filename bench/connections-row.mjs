@@ -21,6 +21,7 @@ const c = {
 // The runner's start line names its engines (cli/engine-kind.ts).
 const engines = /engine processes/.test(enginesText) ? 'processes' : 'threads';
 const negotiation = r.config.skipNegotiation === true ? 'skipped' : 'negotiated';
+const transport = r.config.transport;
 const t = r.totals;
 const rampSec = rampSeconds(r.points, t.connectionsOpened);
 const kb = (rss, n) => Math.round(Number(rss) / Math.max(1, n));
@@ -29,6 +30,7 @@ const row = {
   connections: r.config.connections,
   engines,
   negotiation,
+  transport,
   workers: r.config.workers,
   hubs: Number(hubsArg),
   opened: t.connectionsOpened,
@@ -57,7 +59,7 @@ const row = {
   command,
 };
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-const setup = `${engines === 'processes' ? plural(row.workers, 'process', 'processes') : plural(row.workers, 'thread', 'threads')}, ${row.hubs} hub${row.hubs === 1 ? '' : 's'}, control ${row.control.processes} process${row.control.processes === 1 ? '' : 'es'}${negotiation === 'skipped' ? ', negotiation skipped' : ''}`;
+const setup = `${engines === 'processes' ? plural(row.workers, 'process', 'processes') : plural(row.workers, 'thread', 'threads')}, ${row.hubs} hub${row.hubs === 1 ? '' : 's'}, control ${row.control.processes} process${row.control.processes === 1 ? '' : 'es'}${negotiation === 'skipped' ? ', negotiation skipped' : ''}${transport === 'WebSockets' ? '' : `, ${transport}`}`;
 const cells = [row.date, setup, row.opened, row.failed, row.lost, row.verdict, row.p99Ms ?? '–', row.peakMb, row.kbPerConnection, row.rampPerSec ?? '–', row.cpu, row.hubCpu || '–',
   `${row.control.opened} / ${row.control.lost} / ${row.control.p99Ms ?? '–'}`, row.control.peakMb, row.control.kbPerConnection, row.control.rampPerSec, row.control.cpu, row.control.hubCpu || '–', row.load, '`' + command + '`'];
 const line = '| ' + cells.join(' | ') + ' |';

@@ -20,12 +20,16 @@
 #   BENCH_ENGINES   threads | processes (default: the runner's own choice)
 #   BENCH_SKIP_NEGOTIATION=1   both clients open their WebSockets without the negotiate POST
 #                   (--skip-negotiation, skipNegotiation: true): what a connect costs without it
+#   BENCH_TRANSPORT ServerSentEvents | LongPolling: both clients over that transport instead of
+#                   WebSockets (--transport, transport), to see how many each holds and why it stops
 set -euo pipefail
 cd "$(dirname "$0")/.."
 connections="${1:-10000}"
 port="${BENCH_HUB_PORT:-5199}"
 engines="${BENCH_ENGINES:-}"
 skip=""; [ "${BENCH_SKIP_NEGOTIATION:-}" = 1 ] && skip=1
+transport="${BENCH_TRANSPORT:-}"
+case "$transport" in ''|WebSockets) transport="" ;; ServerSentEvents|LongPolling) ;; *) echo "BENCH_TRANSPORT must be ServerSentEvents or LongPolling (WebSockets is the default), not '$transport'." >&2; exit 2 ;; esac
 # Each connection is a file descriptor in the runner (and one in the hub): the soft limit is raised
 # to the hard one; the runner refuses a run that still cannot fit, saying so.
 ulimit -n "$(ulimit -Hn)" || true
@@ -63,7 +67,7 @@ warm_hubs() {
   local warmers=()
   for k in $(seq 0 $(( hubs - 1 ))); do
     node bench/tool/clients/library-client.mjs \
-      "{\"endpointUrl\":\"http://127.0.0.1:$(( port + k ))/signalrbench\",\"connections\":$WARM_CONNECTIONS,\"intervalMs\":1000,\"durationSec\":2,\"warmupSec\":0,\"connectConcurrency\":32${skip:+,\"skipNegotiation\":true}}" >/dev/null 2>&1 &
+      "{\"endpointUrl\":\"http://127.0.0.1:$(( port + k ))/signalrbench\",\"connections\":$WARM_CONNECTIONS,\"intervalMs\":1000,\"durationSec\":2,\"warmupSec\":0,\"connectConcurrency\":32${skip:+,\"skipNegotiation\":true}${transport:+,\"transport\":\"$transport\"}}" >/dev/null 2>&1 &
     warmers+=("$!")
   done
   wait "${warmers[@]}" || echo "a warm-up run exited with $?"
@@ -83,7 +87,7 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 hub_share() { awk -v a="$1" -v b="$(hub_cpu_s)" -v t0="$2" -v t1="$(date +%s.%N)" 'BEGIN { if (a != "" && b != "") printf "%.0f%%", (b - a) / (t1 - t0) * 100 }'; }
 
 load_before=$(load); hub_start=$(hub_cpu_s); start_s=$(date +%s.%N)
-command=(node bin/live-bench.js "${endpoints[@]}" --connections "$connections" ${engines:+--engines "$engines"} ${skip:+--skip-negotiation}
+command=(node bin/live-bench.js "${endpoints[@]}" --connections "$connections" ${engines:+--engines "$engines"} ${skip:+--skip-negotiation} ${transport:+--transport "$transport"}
   --workers 2 --interval-ms 10000 --duration 60 --warmup 10 --connect-concurrency 64 --quiet --no-guide-rule --json "$json")
 /usr/bin/time -v -o "$timing" "${command[@]}" 2> >(tee "$runner_err" >&2) &
 runner=$!
@@ -107,7 +111,7 @@ control_timers=()
 for j in $(seq 0 $(( controls - 1 ))); do
   n=$(( j == controls - 1 ? connections - share * (controls - 1) : share ))
   /usr/bin/time -f '%e %U %S' -o "$control_timing.$j" node bench/tool/clients/library-client.mjs \
-    "{\"endpointUrl\":\"http://127.0.0.1:$(( port + j % hubs ))/signalrbench\",\"connections\":$n,\"intervalMs\":10000,\"durationSec\":60,\"warmupSec\":10,\"connectConcurrency\":$concurrency${skip:+,\"skipNegotiation\":true}}" >"$control_json.$j" 2>"$control_json.$j.err" &
+    "{\"endpointUrl\":\"http://127.0.0.1:$(( port + j % hubs ))/signalrbench\",\"connections\":$n,\"intervalMs\":10000,\"durationSec\":60,\"warmupSec\":10,\"connectConcurrency\":$concurrency${skip:+,\"skipNegotiation\":true}${transport:+,\"transport\":\"$transport\"}}" >"$control_json.$j" 2>"$control_json.$j.err" &
   control_timers+=("$!")
 done
 node bench/tree-rss.mjs "${control_timers[@]}" >"$control_tree" &
@@ -126,6 +130,6 @@ load_after=$(load)
 field() { awk -F': ' "/$1/ {print \$2}" "$2"; }
 node bench/connections-row.mjs "$json" "$(cut -d' ' -f1 "$tree")" "$(field 'Percent of CPU this job got' "$timing")" "$hub_runner" \
   "$control_json" "$(cut -d' ' -f1 "$control_tree")" "$control_cpu" "$hub_control" \
-  "$load_before → $load_runner → $load_after" "${engines:+BENCH_ENGINES=$engines }${skip:+BENCH_SKIP_NEGOTIATION=1 }bash bench/headless-10k.sh $connections" "$row_json" \
+  "$load_before → $load_runner → $load_after" "${engines:+BENCH_ENGINES=$engines }${skip:+BENCH_SKIP_NEGOTIATION=1 }${transport:+BENCH_TRANSPORT=$transport }bash bench/headless-10k.sh $connections" "$row_json" \
   "$runner_engines" "$hubs" "$controls"
 node bench/connections-compare.mjs "$row_json"

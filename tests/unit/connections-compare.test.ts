@@ -69,6 +69,15 @@ describe('compareWithLast, by engine kind', () => {
     expect(compareWithLast([negotiated, skipped], { ...skipped, date: '2026-11-28' }, spread).last?.date).toBe('2026-11-27');
     expect(compareWithLast([negotiated, skipped], { ...negotiated, date: '2026-11-28', negotiation: 'negotiated' as const }, spread).last?.date).toBe('2026-11-26');
   });
+
+  it('compares a run over Server-Sent Events or long polling only with runs over the same transport (rows without the field WebSockets)', () => {
+    const webSockets = row('2026-11-26', 4_000, 31, 900, control(37, 1_000));
+    const sse = { ...row('2026-11-27', 4_000, 60, 200, control(70, 250)), transport: 'ServerSentEvents' as const };
+    expect(compareWithLast([webSockets], { ...sse, date: '2026-11-28' }, spread)).toMatchObject({ last: null, lines: ['No earlier row at 4000 connections with engine threads, ServerSentEvents: this run is the reference.'] });
+    expect(compareWithLast([webSockets, sse], { ...sse, date: '2026-11-28' }, spread).last?.date).toBe('2026-11-27');
+    expect(compareWithLast([webSockets, sse], { ...webSockets, date: '2026-11-28', transport: 'WebSockets' as const }, spread).last?.date).toBe('2026-11-26');
+    expect(compareWithLast([webSockets, sse], { ...sse, date: '2026-11-28', transport: 'LongPolling' as const }, spread).last).toBeNull();
+  });
 });
 
 describe('rampSeconds', () => {
