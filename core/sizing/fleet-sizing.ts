@@ -23,17 +23,18 @@ export interface AgentFigures {
   source: string;
 }
 
-/** One 2-core runner today (bench/RESULTS.md): 10,000 WebSocket connections held (peak RSS
- *  351-358 MB: 36 KB each), and 7,570 msg/s received (with as many sent) by its rate search. It
- *  held 19,500 too (the open-files limit here), but at p99 786 ms: too near the guide's 1 s to
- *  plan on, so a row plans 10,000 per agent. */
+/** One 2-core runner today (bench/RESULTS.md): 25,000 WebSocket connections held with its engines in
+ *  two processes (`--engines processes`, past one process's 20,000 open files), nothing lost, p99
+ *  218-757 ms in every run of 2026-11-28 (load 1-6), at 638-652 MB of peak RSS (26 KB each); and
+ *  7,570 msg/s received (with as many sent) by its rate search. The guide's 1 s is near at 25,000
+ *  (the client lagging up to 0.3-0.7 s), so a row plans 20,000 per agent. */
 export const MEASURED_AGENT: AgentFigures = {
-  connectionsPerAgent: 10_000,
+  connectionsPerAgent: 20_000,
   messagesPerSecondPerAgent: 2 * 7_570,
-  memoryPerConnectionKB: 36,
+  memoryPerConnectionKB: 26,
   coresPerAgent: 2,
   threadsPerAgent: 2,
-  source: 'bench/RESULTS.md: `bash bench/headless-10k.sh 10000` on 2026-11-26 (10,000 WebSockets, 351-358 MB peak RSS) and the runner\'s `--find-capacity --ramp rate` on 2026-11-24 (7,570 msg/s received, as many sent)',
+  source: 'bench/RESULTS.md: `bash bench/headless-10k.sh 25000` on 2026-11-28 (25,000 WebSockets over 2 engine processes, 638-652 MB peak RSS) and the runner\'s `--find-capacity --ramp rate` on 2026-11-24 (7,570 msg/s received, as many sent)',
 };
 
 /** What the control hub does per agent thread and second: one snapshot up from the thread to the

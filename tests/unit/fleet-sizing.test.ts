@@ -29,9 +29,9 @@ describe('fleet sizing', () => {
   });
 
   it('the per-agent figure is one input: a runner that holds 25,000 connections needs fewer agents where connections set the count', () => {
-    const today = sizingRow('smallGroup', 'Unit1000');
+    const before = sizingRow('smallGroup', 'Unit1000', { ...MEASURED_AGENT, connectionsPerAgent: 10_000 });
     const raised = sizingRow('smallGroup', 'Unit1000', { ...MEASURED_AGENT, connectionsPerAgent: 25_000 });
-    expect(today).toMatchObject({ agents: 100, limitedBy: 'connections' });
+    expect(before).toMatchObject({ agents: 100, limitedBy: 'connections' });
     // Then the messages set it: 1,100,000 msg/s over 15,140 each.
     expect(raised).toMatchObject({ agents: Math.ceil(1_100_000 / MEASURED_AGENT.messagesPerSecondPerAgent), limitedBy: 'messages' });
   });
