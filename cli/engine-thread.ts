@@ -8,17 +8,24 @@ import { hostEngine } from '../hosts/engine-host.ts';
 import type { FromWorker, ToWorker } from '../core/run/index.ts';
 import { answerHeapRequests } from './memory-log.ts';
 import { nodePlatform } from './node-websocket.ts';
+import { tuneHeapForRun } from './heap-tuning.ts';
 
 function hostInThread(port: NonNullable<typeof parentPort>): void {
   const host = hostEngine((message) => port.postMessage(message), nodePlatform);
-  port.on('message', (message: ToWorker) => host.handle(message));
+  port.on('message', (message: ToWorker) => {
+    tuneHeapForRun(message);
+    host.handle(message);
+  });
   process.on('unhandledRejection', (reason) => host.fatal(reason));
   if (workerData?.heapPort) answerHeapRequests(workerData.heapPort);
 }
 
 function hostInProcess(send: (message: FromWorker) => void): void {
   const host = hostEngine(send, nodePlatform);
-  process.on('message', (message: ToWorker) => host.handle(message));
+  process.on('message', (message: ToWorker) => {
+    tuneHeapForRun(message);
+    host.handle(message);
+  });
   process.on('unhandledRejection', (reason) => host.fatal(reason));
   // A throw nothing caught ends a thread with its message: here it is said, then the process ends
   // (once the message had time to leave; the runner takes the first of the two).

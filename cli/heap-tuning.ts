@@ -7,13 +7,17 @@
  * ramp, to 362-388 MB by 40 s, with only ~150 MB of it fixed cost; with the settings below it
  * stayed level at 258-268 MB after the ramp (peak 271 MB), at no measurable cost in CPU or
  * latency on that machine.
- * - heap growing 20%: the old generation is collected once it is 1.2x what survived the last
- *   collection, instead of up to 2x. From the start, ramp included: at 6,000 connections V8's own
- *   growth while connections opened saved 0.09 ms of CPU per connect for 2-4% more peak memory,
- *   but at 25,000 (two engine processes, a ~300 MB heap each) it let the ramp's heap reach
- *   948-1,033 MB against 639 MB with 20% throughout, +48%, for a ramp inside the machine's noise
- *   (962-1,250 against 735 connections a second, the control's 1,162-1,245; bench/RESULTS.md,
- *   2026-11-28);
+ * - heap growing 20%, for an engine that holds many WebSocket connections (at least
+ *   HEAP_TUNED_CONNECTIONS): the old generation is collected once it is 1.2x what survived the
+ *   last collection, instead of up to 2x. At 25,000 connections (two engine processes, a ~300 MB
+ *   heap each) V8's own growth let the heap reach 948-1,033 MB against 638-652 MB, +48%, ramp
+ *   included (bench/RESULTS.md, 2026-11-28). It costs CPU wherever garbage is made fast, since
+ *   what a request holds survives a scavenge and the old generation fills: one engine, 4,000
+ *   Server-Sent Events connections, 20 s: CPU 48.7-52.2 s against 34.1-39.2 and p99 253-480 against
+ *   47-262 ms without it; 1,000 WebSockets at 4,000 msg/s each way, +10% CPU (3 of 3 pairs), at
+ *   10,000 +15-20% (2 of 2). So
+ *   each engine sets it at its run's start from its own share, and leaves V8's own growth to
+ *   runs of fewer connections, and to Server-Sent Events and long polling (a fetch per message);
  * - semi-spaces of 4 MB (a new space of 8 MB instead of 32 MB per isolate): the young objects of
  *   a send or a delivery die in a few ms; a larger nursery only holds garbage longer.
  * Flags are process-wide: the semi-space size is read when an isolate is made, so it is set once,
@@ -24,12 +28,23 @@ import { setFlagsFromString } from 'node:v8';
 
 export const HEAP_GROWING_PERCENT = 20;
 export const SEMI_SPACE_MB = 4;
+/** An engine's connections from which its heap grows by HEAP_GROWING_PERCENT. */
+export const HEAP_TUNED_CONNECTIONS = 5_000;
 
 /** The flags set once, as node takes them on its command line (execArgv). */
-export const HEAP_TUNING_FLAGS: readonly string[] = [
-  `--heap-growing-percent=${HEAP_GROWING_PERCENT}`,
-  `--max-semi-space-size=${SEMI_SPACE_MB}`,
-];
+export const HEAP_TUNING_FLAGS: readonly string[] = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
+
+/** The heap's growth for an engine's run: 20% for many WebSocket connections, else 0 (V8's own). */
+export function heapGrowingPercent(transport: string, engineConnections: number): number {
+  return transport === 'WebSockets' && engineConnections >= HEAP_TUNED_CONNECTIONS ? HEAP_GROWING_PERCENT : 0;
+}
+
+/** At an engine's start: the growth its run asks for. V8 reads the flag at each collection, so
+ *  it applies from the next one; it is process-wide, and the engines of one process share a run. */
+export function tuneHeapForRun(message: { type: string; config?: { transport: string }; share?: { count: number } }): void {
+  if (message.type !== 'start' || !message.config || !message.share) return;
+  setFlagsFromString(`--heap-growing-percent=${heapGrowingPercent(message.config.transport, message.share.count)}`);
+}
 
 let tuned = false;
 

@@ -12,6 +12,7 @@
 import { hostEngine, type EngineHost } from '../hosts/engine-host.ts';
 import type { FromWorker, WorkerPort } from '../core/run/index.ts';
 import { nodePlatform } from './node-websocket.ts';
+import { tuneHeapForRun } from './heap-tuning.ts';
 
 /** The engine that is running in this thread, if any: an uncaught failure is its failure. */
 let running: EngineHost | null = null;
@@ -44,6 +45,7 @@ export function inProcessPort(): WorkerPort {
   return {
     post: (message) => {
       if (terminated) return;
+      tuneHeapForRun(message);
         const copy = structuredClone(message);
       setImmediate(() => !terminated && host.handle(copy));
     },

@@ -1,16 +1,33 @@
-/** The runner's heap settings are set once, before its engines start, and the same flags go on an
- *  engine process's command line (cli/heap-tuning.ts, cli/process-port.ts). */
+/** The runner's heap settings (cli/heap-tuning.ts): 4 MB semi-spaces once, before the engines
+ *  (and on an engine process's command line); the heap's growth set by each engine at its run's
+ *  start, 20% only for an engine holding many WebSocket connections. */
 import { describe, expect, it, vi } from 'vitest';
 
 const flags: string[] = [];
 vi.mock('node:v8', () => ({ setFlagsFromString: (flag: string) => flags.push(flag) }));
-const { tuneHeapForConnections, HEAP_TUNING_FLAGS, HEAP_GROWING_PERCENT, SEMI_SPACE_MB } = await import('../../cli/heap-tuning.ts');
+const { tuneHeapForConnections, tuneHeapForRun, heapGrowingPercent, HEAP_TUNING_FLAGS, HEAP_GROWING_PERCENT, HEAP_TUNED_CONNECTIONS, SEMI_SPACE_MB } = await import('../../cli/heap-tuning.ts');
+
+const start = (transport: string, count: number) => ({ type: 'start', config: { transport }, share: { count } });
 
 describe('the heap settings', () => {
-  it('20% growth and 4 MB semi-spaces, set once however often asked', () => {
+  it('4 MB semi-spaces, set once however often asked', () => {
+    flags.length = 0;
     tuneHeapForConnections();
     tuneHeapForConnections();
-    expect(flags).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, `--max-semi-space-size=${SEMI_SPACE_MB}`]);
+    expect(flags).toEqual([`--max-semi-space-size=${SEMI_SPACE_MB}`]);
     expect(HEAP_TUNING_FLAGS).toEqual(flags);
+  });
+
+  it('20% growth for an engine of many WebSocket connections; V8\'s own for fewer, and for Server-Sent Events and long polling', () => {
+    expect(heapGrowingPercent('WebSockets', HEAP_TUNED_CONNECTIONS)).toBe(HEAP_GROWING_PERCENT);
+    expect(heapGrowingPercent('WebSockets', HEAP_TUNED_CONNECTIONS - 1)).toBe(0);
+    expect(heapGrowingPercent('ServerSentEvents', 4 * HEAP_TUNED_CONNECTIONS)).toBe(0);
+    expect(heapGrowingPercent('LongPolling', 4 * HEAP_TUNED_CONNECTIONS)).toBe(0);
+  });
+
+  it('each run\'s start sets its growth (a next run with fewer connections goes back to V8\'s own); other messages set nothing', () => {
+    flags.length = 0;
+    for (const message of [start('WebSockets', 12_500), { type: 'go' }, { type: 'finish' }, start('ServerSentEvents', 12_500), start('WebSockets', 100)]) tuneHeapForRun(message);
+    expect(flags).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, '--heap-growing-percent=0', '--heap-growing-percent=0']);
   });
 });
