@@ -6,6 +6,8 @@ export interface ConnectionsRow {
   engines?: 'threads' | 'processes';
   /** Absent in rows from before it was kept: negotiated. */
   negotiation?: 'negotiated' | 'skipped';
+  /** The runner's engines; absent in rows from before it was kept: 2. */
+  workers?: number;
   /** Absent in rows from before it was kept: WebSockets. */
   transport?: 'WebSockets' | 'ServerSentEvents' | 'LongPolling';
   kbPerConnection: number | null;

@@ -34,8 +34,9 @@ export function compareWithLast(history, row, spread = RUN_TO_RUN_SPREAD) {
   // a row is compared with the last one of its own kind (rows before the kind was kept: threads).
   // Likewise a connect without negotiate costs about half of one with it (bench/RESULTS.md): rows
   // are compared within the same negotiation (rows before it was kept: negotiated), and each
-  // transport with its own (rows before it was kept: WebSockets).
-  const kindOf = (r) => `${r.engines ?? 'threads'}${r.negotiation === 'skipped' ? ', negotiation skipped' : ''}${r.transport && r.transport !== 'WebSockets' ? `, ${r.transport}` : ''}`;
+  // transport with its own (rows before it was kept: WebSockets), and a runner with one engine
+  // (one isolate less: ~40 MB) with its own (BENCH_WORKERS; rows before it was kept: 2).
+  const kindOf = (r) => `${r.engines ?? 'threads'}${(r.workers ?? 2) === 2 ? '' : `, ${r.workers} engine${r.workers === 1 ? '' : 's'}`}${r.negotiation === 'skipped' ? ', negotiation skipped' : ''}${r.transport && r.transport !== 'WebSockets' ? `, ${r.transport}` : ''}`;
   const last = [...history].reverse().find((r) => r.connections === row.connections && kindOf(r) === kindOf(row)) ?? null;
   if (!last) return { last, lines: [`No earlier row at ${row.connections} connections with engine ${kindOf(row)}: this run is the reference.`], regressions: [] };
   const lines = [];

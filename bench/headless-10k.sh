@@ -20,6 +20,7 @@
 #   BENCH_ENGINES   threads | processes (default: the runner's own choice)
 #   BENCH_SKIP_NEGOTIATION=1   both clients open their WebSockets without the negotiate POST
 #                   (--skip-negotiation, skipNegotiation: true): what a connect costs without it
+#   BENCH_WORKERS   the runner's engines (default 2; the runner's own default on 2 cores is 1)
 #   BENCH_TRANSPORT ServerSentEvents | LongPolling: both clients over that transport instead of
 #                   WebSockets (--transport, transport), to see how many each holds and why it stops
 set -euo pipefail
@@ -88,7 +89,7 @@ hub_share() { awk -v a="$1" -v b="$(hub_cpu_s)" -v t0="$2" -v t1="$(date +%s.%N)
 
 load_before=$(load); hub_start=$(hub_cpu_s); start_s=$(date +%s.%N)
 command=(node bin/live-bench.js "${endpoints[@]}" --connections "$connections" ${engines:+--engines "$engines"} ${skip:+--skip-negotiation} ${transport:+--transport "$transport"}
-  --workers 2 --interval-ms 10000 --duration 60 --warmup 10 --connect-concurrency 64 --quiet --no-guide-rule --json "$json")
+  --workers "${BENCH_WORKERS:-2}" --interval-ms 10000 --duration 60 --warmup 10 --connect-concurrency 64 --quiet --no-guide-rule --json "$json")
 /usr/bin/time -v -o "$timing" "${command[@]}" 2> >(tee "$runner_err" >&2) &
 runner=$!
 node bench/tree-rss.mjs "$runner" >"$tree" &
@@ -130,6 +131,6 @@ load_after=$(load)
 field() { awk -F': ' "/$1/ {print \$2}" "$2"; }
 node bench/connections-row.mjs "$json" "$(cut -d' ' -f1 "$tree")" "$(field 'Percent of CPU this job got' "$timing")" "$hub_runner" \
   "$control_json" "$(cut -d' ' -f1 "$control_tree")" "$control_cpu" "$hub_control" \
-  "$load_before → $load_runner → $load_after" "${engines:+BENCH_ENGINES=$engines }${skip:+BENCH_SKIP_NEGOTIATION=1 }${transport:+BENCH_TRANSPORT=$transport }bash bench/headless-10k.sh $connections" "$row_json" \
+  "$load_before → $load_runner → $load_after" "${BENCH_WORKERS:+BENCH_WORKERS=$BENCH_WORKERS }${engines:+BENCH_ENGINES=$engines }${skip:+BENCH_SKIP_NEGOTIATION=1 }${transport:+BENCH_TRANSPORT=$transport }bash bench/headless-10k.sh $connections" "$row_json" \
   "$runner_engines" "$hubs" "$controls"
 node bench/connections-compare.mjs "$row_json"

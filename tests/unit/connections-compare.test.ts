@@ -78,6 +78,14 @@ describe('compareWithLast, by engine kind', () => {
     expect(compareWithLast([webSockets, sse], { ...webSockets, date: '2026-11-28', transport: 'WebSockets' as const }, spread).last?.date).toBe('2026-11-26');
     expect(compareWithLast([webSockets, sse], { ...sse, date: '2026-11-28', transport: 'LongPolling' as const }, spread).last).toBeNull();
   });
+
+  it('compares a runner with one engine only with runs with one (rows without the field had 2)', () => {
+    const two = row('2026-11-26', 4_000, 31, 900, control(37, 1_000));
+    const one = { ...row('2026-11-27', 4_000, 27, 950, control(37, 1_000)), workers: 1 };
+    expect(compareWithLast([two], { ...one, date: '2026-11-28' }, spread).lines).toEqual(['No earlier row at 4000 connections with engine threads, 1 engine: this run is the reference.']);
+    expect(compareWithLast([two, one], { ...one, date: '2026-11-28' }, spread).last?.date).toBe('2026-11-27');
+    expect(compareWithLast([two, one], { ...two, date: '2026-11-28', workers: 2 }, spread).last?.date).toBe('2026-11-26');
+  });
 });
 
 describe('rampSeconds', () => {
