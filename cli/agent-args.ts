@@ -1,12 +1,15 @@
 /** The headless runner's agent mode: `live-bench --agent <control-url> --session <code>`. */
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
+import { engineKindOption, type EngineKind } from './engine-kind.ts';
 
 export interface AgentOptions {
   controlUrl: string;
   session: string;
-  /** Worker threads offered to the dashboard; each takes an even share of the connections. */
+  /** Engines offered to the dashboard; each takes an even share of the connections. */
   threads: number;
+  /** Worker threads (their open files shared) or child processes (each with its own). */
+  engines: EngineKind;
   name: string;
   /** Leave after one run (for scripts and CI), instead of waiting for the next one. */
   once: boolean;
@@ -28,6 +31,9 @@ the run, and shows this agent's figures merged with the others'.
   --session <code>   the session code the dashboard shows
   --workers <n>      engines offered to the run, one per worker thread; 1 runs it in the
                      agent's own thread (default 2)
+  --engines <kind>   threads | processes: the engines as worker threads of the agent, or as
+                     child processes, each with open files of its own, for a share of
+                     connections past what one process may open (default threads)
   --name <text>      how the dashboard lists this agent (default: host name and process id)
   --once             leave after one run
   --join-timeout <s> keep trying to join for up to s seconds while the session is not open yet:
@@ -46,6 +52,7 @@ export function parseAgentArgs(argv: string[]): { ok: true; options: AgentOption
         agent: { type: 'string' },
         session: { type: 'string' },
         workers: { type: 'string' },
+        engines: { type: 'string' },
         name: { type: 'string' },
         once: { type: 'boolean' },
         'join-timeout': { type: 'string' },
@@ -63,8 +70,9 @@ export function parseAgentArgs(argv: string[]): { ok: true; options: AgentOption
   if (!/^[A-Z0-9]{4,32}$/.test(session)) errors.push(`--session must be the code the dashboard's Agents panel shows (letters and digits), but is "${values.session ?? ''}".`);
   const threads = values.workers === undefined ? 2 : Number(values.workers);
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) errors.push(`--workers must be a whole number from 1 to 64, but is "${values.workers}".`);
+  const engines = engineKindOption(values.engines, errors) ?? 'threads';
   const joinTimeoutSec = values['join-timeout'] === undefined ? 0 : Number(values['join-timeout']);
   if (values['join-timeout']?.trim() === '' || !Number.isFinite(joinTimeoutSec) || joinTimeoutSec < 0 || joinTimeoutSec > MAX_JOIN_TIMEOUT_SEC) errors.push(`--join-timeout must be seconds from 0 to ${MAX_JOIN_TIMEOUT_SEC}, but is "${values['join-timeout']}".`);
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, options: { controlUrl, session, threads, name: values.name?.trim() || `${hostname()} pid ${process.pid}`, once: values.once ?? false, joinTimeoutSec } };
+  return { ok: true, options: { controlUrl, session, threads, engines, name: values.name?.trim() || `${hostname()} pid ${process.pid}`, once: values.once ?? false, joinTimeoutSec } };
 }

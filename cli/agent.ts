@@ -30,7 +30,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     for (const error of parsed.errors) io.err(`live-bench: ${error}`);
     return EXIT.badInput;
   }
-  const { controlUrl, session, threads, name, once, joinTimeoutSec } = parsed.options;
+  const { controlUrl, session, threads, engines, name, once, joinTimeoutSec } = parsed.options;
   const joinDeadlineMs = Date.now() + joinTimeoutSec * 1_000;
   let runs = 0;
   let leaving = false;
@@ -45,7 +45,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
   const relay = new AgentRelay(
     { toDashboard: (message) => control.invoke('ToDashboard', message) },
     systemClock,
-    (thread) => enginePort(thread, threads),
+    (thread) => enginePort(thread, threads, engines),
     (report) => {
       runs++;
       io.out(agentRunLine(runs, report));
@@ -105,7 +105,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
       return exitCodeOf(refusal);
     }
   }
-  io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${runsInThreads(threads) ? `${threads} worker threads` : 'one engine in its own thread'}; waiting for the dashboard to start a run (Ctrl+C to leave).`);
+  io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${engines === 'processes' ? `${threads} engine process${threads === 1 ? '' : 'es'}` : runsInThreads(threads) ? `${threads} worker threads` : 'one engine in its own thread'}; waiting for the dashboard to start a run (Ctrl+C to leave).`);
   // SIGTERM too: a container's stop (docker stop, a Kubernetes pod deleted) leaves like Ctrl+C.
   process.once('SIGINT', () => leave(0));
   process.once('SIGTERM', () => leave(0));

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULTS, hubInstances, validateRunConfig, type RunConfig, type Credentials } from '../core/run/index.ts';
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
-import { ENGINE_KINDS, type EngineKind } from './engine-kind.ts';
+import { engineKindOption, type EngineKind } from './engine-kind.ts';
 import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf } from './auth-args.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
 import { hubProfileOf, profileCredentialProblems } from './profile-args.ts';
@@ -269,8 +269,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   errors.push(...ignoredOptionProblems(v));
   const credentials = credentialsOf(v, errors);
   if (hubProfile) errors.push(...profileCredentialProblems(v['hub-profile']!, hubProfile, credentials.accessTokens));
-  const engines = v.engines === undefined ? null : ENGINE_KINDS.find((kind) => kind === v.engines) ?? null;
-  if (v.engines !== undefined && engines === null) errors.push(`--engines must be threads or processes, not "${v.engines}": threads share the runner's open files, processes each have their own.`);
+  const engines = engineKindOption(v.engines as string | undefined, errors);
   const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
   if (v['find-capacity'] && serverMetricsUrls.length > 1) errors.push('--find-capacity reads one server\'s metrics, but --server-metrics is given several times: give one address, the instance to watch.');
   if (errors.length > 0 || !result.ok) return { ok: false, errors };

@@ -14,6 +14,14 @@ import { stepEngineCount } from './engine-count.ts';
 export type EngineKind = 'threads' | 'processes';
 export const ENGINE_KINDS: readonly EngineKind[] = ['threads', 'processes'];
 
+/** --engines as given (undefined: not given, null); a wrong word is added to `errors`. */
+export function engineKindOption(value: string | undefined, errors: string[]): EngineKind | null {
+  if (value === undefined) return null;
+  const kind = ENGINE_KINDS.find((k) => k === value) ?? null;
+  if (kind === null) errors.push(`--engines must be threads or processes, not "${value}": threads share the runner's open files, processes each have their own.`);
+  return kind;
+}
+
 export interface EngineChoice {
   kind: EngineKind;
   count: number;

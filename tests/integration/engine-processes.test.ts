@@ -16,6 +16,7 @@ import { expectAccounting } from '../support/accounting.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench, onceSending, resultOf } from '../support/live-bench.ts';
 import { freePort } from '../support/redis-process.ts';
+import { agentCounts, startAgent } from '../support/agents.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -153,6 +154,35 @@ describe.concurrent('engine processes against a healthy hub', () => {
     for (let waitedMs = 0; waitedMs < 5_000 && engines.some(alive); waitedMs += 100) await sleep(100);
     expect(engines.filter(alive)).toEqual([]);
   }, 30_000);
+
+  it.sequential('an agent with --engines processes: its share over 2 engine processes, counted exactly by the lead, none left once it leaves', async () => {
+    const session = 'K7QW2MZP9RTXAGNT';
+    const jsonPath = path.join(dir, 'agent.json');
+    const lead = liveBench(['--lead', '--agents', '1', '--session', session, '--agents-timeout', '30', '--endpoint', `${hub.httpUrl}/signalrbench`, ...short(20, 500, 2), '--quiet', '--json', jsonPath]);
+    const agent = await startAgent(`${hub.httpUrl}/control`, session, ['--once', '--join-timeout', '20', '--workers', '2', '--engines', 'processes']);
+    try {
+      expect(agent.stderr()).toMatch(/joined session .* with 2 engine processes/);
+      // Its engines start with the run: seen while it runs.
+      let engines: number[] = [];
+      for (let waitedMs = 0; waitedMs < 15_000 && engines.length < 2; waitedMs += 100) {
+        engines = childrenOf(agent.child.pid!);
+        await sleep(100);
+      }
+      expect(engines).toHaveLength(2);
+      const run = await lead;
+      expect(run.code, run.stderr).toBe(0);
+      const result = await resultOf(run, jsonPath);
+      expect(result.workers).toHaveLength(2);
+      expectAccounting(result, 20 * 4);
+      expect(result.fates.underOneSecond).toBe(20 * 4);
+      expect(await agent.exited).toBe(0);
+      expect(agentCounts(agent.stdout())).toEqual({ opened: 20, sent: 80, planned: 80, received: 80 });
+      for (let waitedMs = 0; waitedMs < 5_000 && engines.some(alive); waitedMs += 100) await sleep(100);
+      expect(engines.filter(alive)).toEqual([]);
+    } finally {
+      agent.child.kill('SIGKILL');
+    }
+  }, 45_000);
 
   it.sequential('a hub without the methods, and a path where nothing answers: the same outcome as with threads', async () => {
     for (const hubPath of ['emptyhub', 'nothing-here']) {

@@ -59,4 +59,11 @@ describe('a session code chosen in advance', () => {
     expect(parseAgentArgs([...base, '--join-timeout', '300'])).toMatchObject({ ok: true, options: { joinTimeoutSec: 300 } });
     expect(parseAgentArgs([...base, '--join-timeout', 'soon'])).toEqual({ ok: false, errors: [expect.stringMatching(/--join-timeout must be seconds from 0 to 3600, but is "soon"/)] });
   });
+
+  it('an agent runs its engines as threads, or as processes with open files of their own (--engines)', () => {
+    const base = ['--agent', 'http://hub:5180/control', '--session', 'K7QW2MZP9RTX'];
+    expect(parseAgentArgs(base)).toMatchObject({ ok: true, options: { engines: 'threads' } });
+    expect(parseAgentArgs([...base, '--engines', 'processes'])).toMatchObject({ ok: true, options: { engines: 'processes' } });
+    expect(parseAgentArgs([...base, '--engines', 'forks'])).toEqual({ ok: false, errors: ['--engines must be threads or processes, not "forks": threads share the runner\'s open files, processes each have their own.'] });
+  });
 });
