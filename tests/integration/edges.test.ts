@@ -20,7 +20,7 @@ import { failuresOfSide } from '../../core/client/connect-causes.ts';
 import { expectAccounting } from '../support/accounting.ts';
 import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
-import { liveBench, onceSending, resultOf, type CliRun } from '../support/live-bench.ts';
+import { liveBench, onceSending, resultOf, runWithHubFrozen, type CliRun } from '../support/live-bench.ts';
 import { freePort, startRedis, type RunningRedis } from '../support/redis-process.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,15 +57,9 @@ describe.concurrent('one hub frozen mid-run, thawed for the next run', () => {
   it.sequential('a hub profile, the hub frozen (SIGSTOP) to the end: exit 1, the losses counted, the service named as the limit, every planned reception counted', async () => {
     try {
       const jsonPath = path.join(dir, 'profile-stalled.json');
-      let sending = () => false;
       // Frozen until the runner has ended: its drain gives up by itself.
-      const run = await liveBench(['--endpoint', `${hub.httpUrl}/chathub`, ...rooms(4), '--server-metrics', `${hub.httpUrl}/metrics`, '--json', jsonPath], (child) => {
-        sending = onceSending(child, 1_500, () => hub.process.kill('SIGSTOP'));
-      });
-      hub.process.kill('SIGCONT');
-      expect(sending(), run.stderr).toBe(true);
+      const { run, result } = await runWithHubFrozen(hub, ['--endpoint', `${hub.httpUrl}/chathub`, ...rooms(4), '--server-metrics', `${hub.httpUrl}/metrics`, '--json', jsonPath], jsonPath);
       expect(run.code, run.stderr).toBe(1);
-      const result = await resultOf(run, jsonPath);
       expect(result.outcome.kind).toBe('finished');
       expect(result.verdict.status).toBe('fail');
       expectAccounting(result, roomsPlanned(4));

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccounting } from '../support/accounting.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
-import { liveBench, onceSending, resultOf } from '../support/live-bench.ts';
+import { liveBench, onceSending, resultOf, runWithHubFrozen } from '../support/live-bench.ts';
 import { freePort } from '../support/redis-process.ts';
 import { agentCounts, startAgent } from '../support/agents.ts';
 
@@ -208,14 +208,8 @@ describe.concurrent('engine processes against a hub in trouble', () => {
     const hub = await startHub();
     try {
       const jsonPath = path.join(dir, 'stalled.json');
-      let sending = () => false;
-      const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, ...processes, ...short(20, 250, 4), '--server-metrics', `${hub.httpUrl}/metrics`, '--json', jsonPath], (child) => {
-        sending = onceSending(child, 1_500, () => hub.process.kill('SIGSTOP'));
-      });
-      hub.process.kill('SIGCONT');
-      expect(sending(), run.stderr).toBe(true);
+      const { run, result } = await runWithHubFrozen(hub, ['--endpoint', `${hub.httpUrl}/signalrbench`, ...processes, ...short(20, 250, 4), '--server-metrics', `${hub.httpUrl}/metrics`, '--json', jsonPath], jsonPath);
       expect(run.code, run.stderr).toBe(1);
-      const result = await resultOf(run, jsonPath);
       expect(result.outcome.kind).toBe('finished');
       expect(result.verdict.status).toBe('fail');
       expectAccounting(result, 20 * 16);

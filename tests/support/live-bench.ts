@@ -55,6 +55,21 @@ export function onceSending(child: ChildProcess, afterMs: number, act: () => voi
 }
 
 /** The run's --json file, which every run that started must write; the runner's words when it did not. */
+/**
+ * Runs the runner (with `--json jsonPath` among `args`) and freezes the hub (SIGSTOP) `afterMs`
+ * into its sends, to the runner's end; the hub is thawed (SIGCONT) before this returns. Asserts
+ * that the sends began, so a run that never got there fails here rather than passing vacuously.
+ */
+export async function runWithHubFrozen(hub: { process: ChildProcess }, args: string[], jsonPath: string, afterMs = 1_500): Promise<{ run: CliRun; result: RunResult }> {
+  let sending = () => false;
+  const run = await liveBench(args, (child) => {
+    sending = onceSending(child, afterMs, () => hub.process.kill('SIGSTOP'));
+  });
+  hub.process.kill('SIGCONT');
+  expect(sending(), run.stderr).toBe(true);
+  return { run, result: await resultOf(run, jsonPath) };
+}
+
 export async function resultOf(run: CliRun, jsonPath: string): Promise<RunResult> {
   const text = await readFile(jsonPath, 'utf8').catch(() => null);
   expect(text, run.stderr).not.toBeNull();
