@@ -10,7 +10,8 @@ import { hubExceptionText, isMissingHubMethod } from '../signalr/errors.ts';
 import { AGENT_USAGE, parseAgentArgs } from './agent-args.ts';
 import { EXIT, exitCodeOf, type Output } from './output.ts';
 import { BenchError, errorMessageOf } from '../core/errors/index.ts';
-import { enginePort, runsInThreads } from './engine-ports.ts';
+import { enginePort } from './engine-ports.ts';
+import { enginesText } from './engine-kind.ts';
 
 /** With --once, how much longer than a clock round an agent waits for "run-over" before leaving. */
 const ONCE_GRACE_MS = 4_000;
@@ -105,7 +106,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
       return exitCodeOf(refusal);
     }
   }
-  io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${engines === 'processes' ? `${threads} engine process${threads === 1 ? '' : 'es'}` : runsInThreads(threads) ? `${threads} worker threads` : 'one engine in its own thread'}; waiting for the dashboard to start a run (Ctrl+C to leave).`);
+  io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${enginesText({ kind: engines, count: threads, reason: engines === 'processes' ? 'asked with --engines processes' : null })}; waiting for the dashboard to start a run (Ctrl+C to leave).`);
   // SIGTERM too: a container's stop (docker stop, a Kubernetes pod deleted) leaves like Ctrl+C.
   process.once('SIGINT', () => leave(0));
   process.once('SIGTERM', () => leave(0));

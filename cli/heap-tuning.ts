@@ -15,7 +15,7 @@
  *   what a request holds survives a scavenge and the old generation fills: one engine, 4,000
  *   Server-Sent Events connections, 20 s: CPU 48.7-52.2 s against 34.1-39.2 and p99 253-480 against
  *   47-262 ms without it; 1,000 WebSockets at 4,000 msg/s each way, +10% CPU (3 of 3 pairs), at
- *   10,000 +15-20% (2 of 2). So
+ *   10,000 +16-21% (2 of 2). So
  *   each engine sets it at its run's start from its own share, and leaves V8's own growth to
  *   runs of fewer connections, and to Server-Sent Events and long polling (a fetch per message);
  * - semi-spaces of 4 MB (a new space of 8 MB instead of 32 MB per isolate): the young objects of

@@ -46,7 +46,7 @@ export function inProcessPort(): WorkerPort {
     post: (message) => {
       if (terminated) return;
       tuneHeapForRun(message);
-        const copy = structuredClone(message);
+      const copy = structuredClone(message);
       setImmediate(() => !terminated && host.handle(copy));
     },
     onMessage: (next) => (handler = next),

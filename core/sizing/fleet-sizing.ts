@@ -27,7 +27,7 @@ export interface AgentFigures {
  *  two processes (`--engines processes`, past one process's 20,000 open files), nothing lost, p99
  *  218-757 ms in every run of 2026-11-28 (load 1-6), at 638-652 MB of peak RSS (26 KB each); and
  *  7,570 msg/s received (with as many sent) by its rate search. The guide's 1 s is near at 25,000
- *  (the client lagging up to 0.3-0.7 s), so a row plans 20,000 per agent. */
+ *  (the client lagging 0.2-0.5 s at worst), so a row plans 20,000 per agent. */
 export const MEASURED_AGENT: AgentFigures = {
   connectionsPerAgent: 20_000,
   messagesPerSecondPerAgent: 2 * 7_570,

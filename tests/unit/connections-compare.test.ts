@@ -54,37 +54,24 @@ describe('compareWithLast', () => {
 });
 
 describe('compareWithLast, by engine kind', () => {
-  it('compares a row with the last of its own engine kind (rows without one ran threads)', () => {
-    const threads = row('2026-11-26', 10_000, 36, 909, control(37, 1_215));
-    const processes = { ...row('2026-11-27', 10_000, 45, 700, control(37, 1_215)), engines: 'processes' as const };
-    expect(compareWithLast([threads], { ...processes, date: '2026-11-28' }, spread)).toMatchObject({ last: null, regressions: [], lines: ['No earlier row at 10000 connections with engine processes: this run is the reference.'] });
-    expect(compareWithLast([threads, processes], { ...processes, date: '2026-11-28' }, spread).last?.date).toBe('2026-11-27');
-    expect(compareWithLast([threads, processes], { ...threads, date: '2026-11-28', engines: 'threads' as const }, spread).last?.date).toBe('2026-11-26');
+  // Each field a row keeps about how it ran: a row is compared only with rows alike in it, and a
+  // row from before the field was kept counts as its default.
+  it.each([
+    { field: 'engines', other: 'processes', usual: 'threads', connections: 10_000, kind: 'processes' },
+    { field: 'negotiation', other: 'skipped', usual: 'negotiated', connections: 10_000, kind: 'threads, negotiation skipped' },
+    { field: 'transport', other: 'ServerSentEvents', usual: 'WebSockets', connections: 4_000, kind: 'threads, ServerSentEvents' },
+    { field: 'workers', other: 1, usual: 2, connections: 4_000, kind: 'threads, 1 engine' },
+  ] as const)('compares a row whose $field is $other only with rows alike (rows without the field: $usual)', ({ field, other, usual, connections, kind }) => {
+    const before = row('2026-11-26', connections, 36, 909, control(37, 1_215));
+    const alike = { ...row('2026-11-27', connections, 45, 700, control(37, 1_215)), [field]: other };
+    expect(compareWithLast([before], { ...alike, date: '2026-11-28' }, spread)).toMatchObject({ last: null, regressions: [], lines: [`No earlier row at ${connections} connections with engine ${kind}: this run is the reference.`] });
+    expect(compareWithLast([before, alike], { ...alike, date: '2026-11-28' }, spread).last?.date).toBe('2026-11-27');
+    expect(compareWithLast([before, alike], { ...before, date: '2026-11-28', [field]: usual }, spread).last?.date).toBe('2026-11-26');
   });
 
-  it('compares a run without negotiation only with runs without it (rows without the field negotiated)', () => {
-    const negotiated = row('2026-11-26', 10_000, 36, 909, control(37, 1_215));
-    const skipped = { ...row('2026-11-27', 10_000, 35, 1_900, control(36, 2_100)), negotiation: 'skipped' as const };
-    expect(compareWithLast([negotiated], { ...skipped, date: '2026-11-28' }, spread)).toMatchObject({ last: null, lines: ['No earlier row at 10000 connections with engine threads, negotiation skipped: this run is the reference.'] });
-    expect(compareWithLast([negotiated, skipped], { ...skipped, date: '2026-11-28' }, spread).last?.date).toBe('2026-11-27');
-    expect(compareWithLast([negotiated, skipped], { ...negotiated, date: '2026-11-28', negotiation: 'negotiated' as const }, spread).last?.date).toBe('2026-11-26');
-  });
-
-  it('compares a run over Server-Sent Events or long polling only with runs over the same transport (rows without the field WebSockets)', () => {
-    const webSockets = row('2026-11-26', 4_000, 31, 900, control(37, 1_000));
+  it('long polling is not compared with Server-Sent Events', () => {
     const sse = { ...row('2026-11-27', 4_000, 60, 200, control(70, 250)), transport: 'ServerSentEvents' as const };
-    expect(compareWithLast([webSockets], { ...sse, date: '2026-11-28' }, spread)).toMatchObject({ last: null, lines: ['No earlier row at 4000 connections with engine threads, ServerSentEvents: this run is the reference.'] });
-    expect(compareWithLast([webSockets, sse], { ...sse, date: '2026-11-28' }, spread).last?.date).toBe('2026-11-27');
-    expect(compareWithLast([webSockets, sse], { ...webSockets, date: '2026-11-28', transport: 'WebSockets' as const }, spread).last?.date).toBe('2026-11-26');
-    expect(compareWithLast([webSockets, sse], { ...sse, date: '2026-11-28', transport: 'LongPolling' as const }, spread).last).toBeNull();
-  });
-
-  it('compares a runner with one engine only with runs with one (rows without the field had 2)', () => {
-    const two = row('2026-11-26', 4_000, 31, 900, control(37, 1_000));
-    const one = { ...row('2026-11-27', 4_000, 27, 950, control(37, 1_000)), workers: 1 };
-    expect(compareWithLast([two], { ...one, date: '2026-11-28' }, spread).lines).toEqual(['No earlier row at 4000 connections with engine threads, 1 engine: this run is the reference.']);
-    expect(compareWithLast([two, one], { ...one, date: '2026-11-28' }, spread).last?.date).toBe('2026-11-27');
-    expect(compareWithLast([two, one], { ...two, date: '2026-11-28', workers: 2 }, spread).last?.date).toBe('2026-11-26');
+    expect(compareWithLast([sse], { ...sse, date: '2026-11-28', transport: 'LongPolling' as const }, spread).last).toBeNull();
   });
 });
 
