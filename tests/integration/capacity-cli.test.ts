@@ -20,7 +20,7 @@ const short = ['--step-duration', '3', '--settle', '1', '--workers', '2', '--qui
  *  A send more than its interval late is a missed slot, and more than 1% missed makes the client
  *  the limit (core/client/schedule.ts): on this VM a timer fires 20-30 ms late routinely and up to
  *  120 ms now and then, so with 40 connections (40 ms apart) one such stall in a 2 s step missed
- *  1.5% of the slots and named the client where the hub was throttled on purpose. */
+ *  1.5-4.9% of the slots and named the client where the hub was throttled on purpose. */
 const RATE_CONNECTIONS = '200';
 
 async function tempFile(name: string): Promise<string> {
@@ -71,7 +71,7 @@ describe('live-bench --find-capacity', () => {
     expect(result.finding.confirmed).toBe(true);
     // Held is what the step offered and kept, never more.
     for (const step of result.steps) expect(step.heldPerSec!).toBeLessThanOrEqual(step.offeredPerSec!);
-    expect(run.stdout).toMatch(/^Held [\d,]+ msg\/s of 2\.0 KB echo over WebSockets \+ JSON with 200 connections/m);
+    expect(run.stdout).toMatch(new RegExp(`^Held [\\d,]+ msg/s of 2\\.0 KB echo over WebSockets \\+ JSON with ${RATE_CONNECTIONS} connections`, 'm'));
     // Said once, naming both editions when they give the same tier and rate.
     expect(run.stdout).toMatch(/That is \d+% of Unit\d+'s published echo rate \([\d,]+ msg\/s, current (?:and 2019 )?editions?\)/);
     expect(run.stdout.match(/published echo rate/g)).toHaveLength(1);

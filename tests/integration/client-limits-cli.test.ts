@@ -71,9 +71,10 @@ describe('the client\'s limits are the client\'s', () => {
 
   it('engine threads that run out of heap in a step: that step is the client\'s, exit 1', async () => {
     const jsonPath = await tempFile('heap.json');
-    // A 20 MB heap holds 20 connections per thread, not 1,000: the threads die while the second
-    // step opens them. Measured here: 16 MB lost the threads at 40 per thread, 20 MB held 50 and
-    // died between 360 and 500+ per thread (the larger the heap, the longer they thrash first).
+    // A 20 MB heap holds the first step's 20 connections per thread, not 1,000: the threads die
+    // while the second step opens them. Measured here: 16 MB lost both threads before 50 per
+    // thread had opened; 20 MB held 50, and 500 per thread in three runs, and died at about 360
+    // per thread in another (the larger the heap, the longer the threads thrash before dying).
     const run = await liveBench(['--find-capacity', '--endpoint', `${hub.httpUrl}/signalrbench`, '--ramp', 'connections',
       '--start', '40', '--step', '1960', '--max', '2000', '--workers', '2', '--bisect', '0', ...short, '--json', jsonPath], undefined, undefined, ['--max-old-space-size=20']);
     expect(run.code, run.stderr).toBe(1);
