@@ -11,9 +11,13 @@
 //                                      (DevTools protocol on BENCH_PORT_BASE+3; .cpuprofile files)
 //        BENCH_CLIENTS=library,raw,runner,runner1   the throughput benchmark's clients (default all:
 //                                      tab, browserRaw, browserLibrary, library, raw, runner, runner1,
-//                                      and the controls libraryAgain, browserRawAgain, browserLibraryAgain)
+//                                      and the controls libraryAgain, browserRawAgain, browserLibraryAgain;
+//                                      tabNoMetrics, the tab with metrics=off, only when named)
 //        BENCH_STEPS=250,24 BENCH_REPEAT=3   throughput at these send intervals only, each client
 //                                      once per step, 3 rounds, no ceiling search (A/B pairs)
+//        BENCH_STEPS=half              the tail goal alone: raw WebSockets' ceiling in the browser,
+//                                      then the named tab and browserLibrary clients in rounds at half of it
+//        BENCH_TAIL_ROUNDS=6           rounds at half the browser's ceiling (the full run does them too)
 //        BENCH_RUNNER_B=<bin/live-bench.js of another build>   adds clients runnerB and runner1B
 //        BENCH_NO_BUILD=1              skip the builds
 //        CHROMIUM_PATH                 default /usr/bin/chromium
@@ -25,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { dashboardCost } from './benches/dashboard-cost.mjs';
 import { latencyTruth } from './benches/latency-truth.mjs';
 import { rampUp } from './benches/ramp-up.mjs';
-import { ALL_CLIENTS, throughput } from './benches/throughput.mjs';
+import { ALL_CLIENTS, KNOWN_CLIENTS, throughput } from './benches/throughput.mjs';
 import { transports } from './benches/transports.mjs';
 import { startCollector } from './lib/collector.mjs';
 import { CHROMIUM_PATH } from './lib/chromium.mjs';
@@ -51,9 +55,9 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const clients = process.env.BENCH_CLIENTS ? process.env.BENCH_CLIENTS.split(',').map((s) => s.trim()) : ALL_CLIENTS;
-const unknownClients = clients.filter((name) => !ALL_CLIENTS.includes(name));
+const unknownClients = clients.filter((name) => !KNOWN_CLIENTS.includes(name));
 if (unknownClients.length > 0) {
-  console.error(`BENCH_CLIENTS names ${unknownClients.join(', ')}, which is not a client here. Choose from: ${ALL_CLIENTS.join(', ')}.`);
+  console.error(`BENCH_CLIENTS names ${unknownClients.join(', ')}, which is not a client here. Choose from: ${KNOWN_CLIENTS.join(', ')}.`);
   process.exit(2);
 }
 

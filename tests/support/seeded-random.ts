@@ -1,11 +1,3 @@
-/** mulberry32: a seeded generator, so a failing property test can be replayed. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+/** mulberry32: a seeded generator, so a failing property test can be replayed. One implementation,
+ *  the benchmarks' (bench/tool/lib/rounds.mjs, which resamples rounds with it). */
+export { seededRandom as seeded } from '../../bench/tool/lib/rounds.mjs';

@@ -6,11 +6,17 @@
 // raw WebSockets in the browser once more as controls (the same client twice). A client stops
 // when its p99 passes 1 s, it misses more than 1% of its slots or loses messages, twice in a row at
 // one step (the machine is shared: one noisy step is retried). The first step is the fixed rate
-// at which CPU per 1,000 round trips is compared.
+// at which CPU per 1,000 round trips is compared. Then the tab, plain @microsoft/signalr in the
+// same browser and that library again run in rounds at half of raw WebSockets' ceiling: the tab's
+// tail goal, read on the medians of the rounds (one p99 each swings too far on this machine).
 import { runBrowserRaw, runNodeClient, runRunner, runTab } from '../lib/runs.mjs';
+import { summariseRounds } from '../lib/rounds.mjs';
 
 const RUNNERS = {
   tab: runTab,
+  // The tab without the server's metrics (metrics=off): how much of the tab's cost beside the
+  // library page is its once-a-second scrape of the hub's /metrics, which lands on the hub.
+  tabNoMetrics: async (ctx, load) => ({ ...(await runTab(ctx, load, { extraQuery: { metrics: 'off' } })), client: 'tabNoMetrics' }),
   browserRaw: runBrowserRaw,
   browserLibrary: (ctx, load) => runBrowserRaw(ctx, load, { library: true }),
   library: (ctx, load) => runNodeClient(ctx, 'library', load),
@@ -37,14 +43,70 @@ const RUNNERS = {
 for (const page of (process.env.BENCH_TAB_PAGES ?? '').split(',').filter(Boolean)) {
   RUNNERS[`tab@${page}`] = async (ctx, load) => ({ ...(await runTab(ctx, load, { page: `${page}/` })), client: `tab@${page}` });
 }
-export const ALL_CLIENTS = Object.keys(RUNNERS);
+/** Diagnostics, run only when named: not part of a full run. */
+const DIAGNOSTIC_CLIENTS = ['tabNoMetrics'];
+export const ALL_CLIENTS = Object.keys(RUNNERS).filter((c) => !DIAGNOSTIC_CLIENTS.includes(c));
+export const KNOWN_CLIENTS = Object.keys(RUNNERS);
 const CONNECTIONS = 255;
 /** Send intervals in ms, each step about 33% more messages than the last: 1,020 to 25,500 msg/s. */
 const INTERVALS_MS = [250, 190, 140, 100, 75, 56, 42, 32, 24, 18, 13, 10];
 
+/** Clients whose p99 the tail goal reads, in rounds at half the browser's ceiling, against the
+ *  first run of plain @microsoft/signalr in the same browser. */
+const TAIL_BASELINE = 'browserLibrary';
+const isTailClient = (client) => client === 'tab' || client.startsWith('tab@') || client === 'tabNoMetrics' || client === TAIL_BASELINE || client === 'browserLibraryAgain';
+
 export async function throughput(ctx) {
   const clients = ctx.clients ?? ALL_CLIENTS;
+  if (process.env.BENCH_STEPS === 'half') return halfCeilingRounds(ctx, clients);
   if (process.env.BENCH_STEPS) return fixedSteps(ctx, clients);
+  const { steps, ceilings, failedAt } = await ceilingSearch(ctx, clients);
+  const fixed = Object.fromEntries(clients.map((c) => [c, steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0] && s.holds) ?? steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0]) ?? null]));
+  const tail = await tailRounds(ctx, clients.filter(isTailClient), ceilings.browserRaw?.receivedPerSec);
+  return { connections: CONNECTIONS, clients, steps, ceilings, failedAt, fixedRate: fixed, ...(tail ? { tail } : {}) };
+}
+
+/**
+ * BENCH_STEPS=half: the browser's ceiling first (raw WebSockets in the same browser, ramped as
+ * in the full run), then the named clients' rounds at half of it (tailRounds): the tail goal's
+ * own measurement, at the rate the goal names on the day it is run.
+ */
+async function halfCeilingRounds(ctx, clients) {
+  const others = clients.filter((c) => c !== 'browserRaw');
+  if (!others.some((c) => c !== TAIL_BASELINE && c.startsWith('tab')) || !others.includes(TAIL_BASELINE)) {
+    throw new Error(`BENCH_STEPS=half reads the tab against ${TAIL_BASELINE}: name both in BENCH_CLIENTS (e.g. tab,browserLibrary,browserLibraryAgain).`);
+  }
+  const search = await ceilingSearch(ctx, ['browserRaw']);
+  if (!search.ceilings.browserRaw) throw new Error(`Raw WebSockets in this browser held no step (${search.failedAt.browserRaw?.error ?? 'see the steps'}): there is no ceiling to halve.`);
+  const tail = await tailRounds(ctx, others.filter(isTailClient), search.ceilings.browserRaw.receivedPerSec);
+  const none = Object.fromEntries(clients.map((c) => [c, null]));
+  return { connections: CONNECTIONS, clients: ['browserRaw', ...others], steps: search.steps, ceilings: { ...none, ...search.ceilings }, failedAt: search.failedAt, fixedRate: none, tail };
+}
+
+/**
+ * The tail goal's rounds: each client at half the browser's ceiling, in turn, BENCH_TAIL_ROUNDS
+ * times (default 6, 2 when quick), so the goal is read on medians of rounds with their spread
+ * (lib/rounds.mjs), not on one p99 each. Null when the run has no ceiling or not both sides.
+ */
+async function tailRounds(ctx, clients, ceilingPerSec) {
+  if (!ceilingPerSec || !clients.includes(TAIL_BASELINE) || !clients.some((c) => c !== TAIL_BASELINE && c.startsWith('tab'))) return null;
+  const rounds = Number(process.env.BENCH_TAIL_ROUNDS ?? (ctx.quick ? 2 : 6));
+  const intervalMs = Math.round((CONNECTIONS * 1_000) / (ceilingPerSec / 2));
+  const steps = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const client of clients) {
+      const r = await runStep(ctx, client, { connections: CONNECTIONS, intervalMs, durationSec: ctx.stepSec, warmupSec: ctx.warmupSec });
+      r.round = round;
+      ctx.log(`tail ${client} ${r.targetPerSec} msg/s round ${round}: ${describe(r)}`);
+      steps.push(r);
+    }
+  }
+  logRounds(ctx, steps);
+  return { ceilingPerSec, intervalMs, targetPerSec: Math.round((CONNECTIONS * 1_000) / intervalMs), rounds, baseline: TAIL_BASELINE, steps, summary: summariseRounds(steps, TAIL_BASELINE) };
+}
+
+/** Every client's ceiling: the send rate raised step by step until it fails twice at one step. */
+async function ceilingSearch(ctx, clients) {
   const steps = [];
   const ceilings = Object.fromEntries(clients.map((c) => [c, null]));
   const failedAt = {};
@@ -69,8 +131,7 @@ export async function throughput(ctx) {
     if (r.holds) ceilings[client] = r;
     else failedAt[client] = r;
   }
-  const fixed = Object.fromEntries(clients.map((c) => [c, steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0] && s.holds) ?? steps.find((s) => s.client === c && s.intervalMs === INTERVALS_MS[0]) ?? null]));
-  return { connections: CONNECTIONS, clients, steps, ceilings, failedAt, fixedRate: fixed };
+  return { steps, ceilings, failedAt };
 }
 
 /**
@@ -91,8 +152,19 @@ async function fixedSteps(ctx, clients) {
       }
     }
   }
+  for (const intervalMs of intervals) logRounds(ctx, steps.filter((s) => s.intervalMs === intervalMs));
   const none = Object.fromEntries(clients.map((c) => [c, null]));
   return { connections: CONNECTIONS, clients, steps, ceilings: none, failedAt: {}, fixedRate: none };
+}
+
+/** Each client's median p99 over the rounds of one step, against the tail's baseline when it ran. */
+function logRounds(ctx, steps) {
+  if (steps.length === 0) return;
+  const baseline = steps.some((s) => s.client === TAIL_BASELINE) ? TAIL_BASELINE : steps[0].client;
+  for (const c of summariseRounds(steps, baseline)) {
+    const against = c.againstBaseline ? `, ${c.againstBaseline.ratio.toFixed(2)}x ${baseline} (resampled ${c.againstBaseline.low.toFixed(2)}-${c.againstBaseline.high.toFixed(2)})` : '';
+    ctx.log(`${steps[0].targetPerSec} msg/s, ${c.client}: median p99 ${c.medianP99Ms?.toFixed(1) ?? '-'} ms of ${c.p99sMs.length} rounds (${c.failedRounds} failed)${against}`);
+  }
 }
 
 /** Runs a step, and once more if it fails: one noisy step on a shared machine does not end a ramp. */

@@ -72,7 +72,8 @@ function throughputSection(t, doc) {
   ];
   for (const client of CLIENTS) {
     const failed = t.failedAt[client];
-    const why = failed ? `${n(failed.targetPerSec)}/s: ${failed.error ?? failed.failures.join(', ')}` : 'none (top step held)';
+    const ramped = t.steps.some((s) => s.client === client);
+    const why = !ramped ? 'not ramped in this run' : failed ? `${n(failed.targetPerSec)}/s: ${failed.error ?? failed.failures.join(', ')}` : 'none (top step held)';
     lines.push(row([CLIENT_NAMES[client], n(rate(c[client])), why, client === 'tab' ? '–' : pct(ratio(rate(c.tab), rate(c[client]))),
       client === 'runner' ? '–' : pct(ratio(rate(c.runner), rate(c[client])))]));
   }
@@ -82,6 +83,7 @@ function throughputSection(t, doc) {
     if (s.error) lines.push(row([n(s.targetPerSec), s.client + (s.label ? ` (${s.label})` : '') + (s.attempt > 1 ? ' (again)' : ''), `error: ${s.error}`, '', '', '', '', '', '', 'no']));
     else lines.push(row([n(s.targetPerSec), s.client + (s.label ? ` (${s.label})` : '') + (s.attempt > 1 ? ' (again)' : ''), n(s.receivedPerSec), n(s.p50Ms, 1), n(s.p99Ms, 1), n(s.missedSlots), n(s.lost), n(s.cpuSecPer1000, 3), n(s.hubCpuSecPer1000, 3), verdict(s)]));
   }
+  if (t.tail) lines.push(...tailRounds(t.tail));
   const f = t.fixedRate;
   const firstFixed = Object.values(f).find((s) => s && !s.error);
   lines.push('', '## 2. Client CPU per message', '',
@@ -102,6 +104,19 @@ function throughputSection(t, doc) {
     `, ${n(tabCpu / f.library?.cpuSecPer1000, 1)}× the plain-library Node script's and ${n(tabCpu / f.raw?.cpuSecPer1000, 1)}× the raw Node client's.`);
   lines.push('');
   if (CLIENTS.includes('library') && RUNNER_CLIENTS.some((r) => CLIENTS.includes(r))) lines.push(...runnerPairs(t, CLIENTS));
+  return lines;
+}
+
+/** The tail goal's rounds at half the browser's ceiling: every round's p99, and the medians the goal reads. */
+function tailRounds(tail) {
+  const lines = ['', `**The tail at half the browser's ceiling**: ${n(tail.targetPerSec)} msg/s (half of raw WebSockets' ${n(tail.ceilingPerSec)}), ` +
+    `each client in turn, ${tail.rounds} rounds. The goal is read on the medians; "resampled" is the middle 95% of that ratio when each side's rounds are ` +
+    'drawn again with replacement (5,000 times, `bench/tool/lib/rounds.mjs`): how far the rounds alone move it.', '',
+    row(['client', 'p99 ms, round by round', 'median p99 ms', 'rounds failed', `÷ ${tail.baseline} (resampled)`]), row(['---', '---', '---:', '---:', '---:'])];
+  for (const c of tail.summary) {
+    lines.push(row([c.client, c.p99sMs.map((v) => n(v, 1)).join(', '), n(c.medianP99Ms, 1), `${c.failedRounds} of ${tail.rounds}`,
+      c.againstBaseline ? `${n(c.againstBaseline.ratio, 2)}× (${n(c.againstBaseline.low, 2)}–${n(c.againstBaseline.high, 2)})` : '–']));
+  }
   return lines;
 }
 
