@@ -55,6 +55,8 @@ const INTERVALS_MS = [250, 190, 140, 100, 75, 56, 42, 32, 24, 18, 13, 10];
  *  first run of plain @microsoft/signalr in the same browser. */
 const TAIL_BASELINE = 'browserLibrary';
 const isTailClient = (client) => client === 'tab' || client.startsWith('tab@') || client === 'tabNoMetrics' || client === TAIL_BASELINE || client === 'browserLibraryAgain';
+/** Whether `clients` hold both sides of the tail goal: a tab (any build) and the baseline. */
+const hasTailSides = (clients) => clients.includes(TAIL_BASELINE) && clients.some((c) => c !== TAIL_BASELINE && c.startsWith('tab'));
 
 export async function throughput(ctx) {
   const clients = ctx.clients ?? ALL_CLIENTS;
@@ -73,7 +75,7 @@ export async function throughput(ctx) {
  */
 async function halfCeilingRounds(ctx, clients) {
   const others = clients.filter((c) => c !== 'browserRaw');
-  if (!others.some((c) => c !== TAIL_BASELINE && c.startsWith('tab')) || !others.includes(TAIL_BASELINE)) {
+  if (!hasTailSides(others)) {
     throw new Error(`BENCH_STEPS=half reads the tab against ${TAIL_BASELINE}: name both in BENCH_CLIENTS (e.g. tab,browserLibrary,browserLibraryAgain).`);
   }
   const search = await ceilingSearch(ctx, ['browserRaw']);
@@ -89,7 +91,7 @@ async function halfCeilingRounds(ctx, clients) {
  * (lib/rounds.mjs), not on one p99 each. Null when the run has no ceiling or not both sides.
  */
 async function tailRounds(ctx, clients, ceilingPerSec) {
-  if (!ceilingPerSec || !clients.includes(TAIL_BASELINE) || !clients.some((c) => c !== TAIL_BASELINE && c.startsWith('tab'))) return null;
+  if (!ceilingPerSec || !hasTailSides(clients)) return null;
   const rounds = Number(process.env.BENCH_TAIL_ROUNDS ?? (ctx.quick ? 2 : 6));
   const intervalMs = Math.round((CONNECTIONS * 1_000) / (ceilingPerSec / 2));
   const steps = [];
