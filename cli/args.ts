@@ -3,7 +3,7 @@
  * validation and error messages, plus thresholds for smoke tests.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULTS, hubInstances, validateRunConfig, type RunConfig, type Credentials } from '../core/run/index.ts';
+import { DEFAULTS, hubInstances, sameInstancePairs, sameMetricsText, validateRunConfig, type RunConfig, type Credentials } from '../core/run/index.ts';
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { engineKindOption, type EngineKind } from './engine-kind.ts';
 import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf } from './auth-args.ts';
@@ -338,6 +338,9 @@ function serverMetricsOf(given: string[] | undefined, instances: number | null, 
     const problem = metricsUrlProblem(url);
     if (problem) errors.push(`--server-metrics: ${problem}`);
   }
+  // One instance's /metrics twice (or under two spellings) would sum its figures twice; names
+  // that resolve to one address are found before the run (cli/instance-check.ts).
+  errors.push(...sameInstancePairs(urls).map(sameMetricsText));
   if (urls.length > 0 && instances !== null && urls.length !== instances) {
     errors.push(`--server-metrics is given ${urls.length} time${urls.length === 1 ? '' : 's'}, but the run has ${instances} hub instance${instances === 1 ? '' : 's'} (--endpoint): give one /metrics address per instance, in the same order as the endpoints.`);
   }

@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
-import { credentialsSummary, instancesText, RunCoordinator, scenarioLabel, connectingText, runResult, outcomeText, lostEnginesReason, type RunResult } from '../core/run/index.ts';
+import { credentialsSummary, hubInstances, instancesText, RunCoordinator, scenarioLabel, connectingText, runResult, outcomeText, lostEnginesReason, type RunResult } from '../core/run/index.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
 import { runAgent } from './agent.ts';
@@ -25,6 +25,7 @@ import { heapProbe, startMemoryLog } from './memory-log.ts';
 import { consoleOutput, EXIT, exitCodeOf, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { errorMessageOf } from '../core/errors/index.ts';
 import { serverScrapers } from './server-metrics.ts';
+import { sameInstanceRefusals } from './instance-check.ts';
 
 export { EXIT, type Output };
 
@@ -54,6 +55,13 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     return EXIT.badInput;
   }
   const { thresholds, jsonPath, htmlPath, memoryLogPath, serverMetricsUrls, quiet } = parsed.options;
+  // One instance under two names that only DNS tells apart: refused before anything starts.
+  const sameInstance = await sameInstanceRefusals(hubInstances(parsed.options.config), serverMetricsUrls);
+  if (sameInstance.length > 0) {
+    for (const refusal of sameInstance) io.err(`live-bench: ${refusal}`);
+    io.err('live-bench: nothing was run. List each hub instance once.');
+    return EXIT.badInput;
+  }
   // `--json -`: standard output carries the JSON alone (for `| jq`); every other word goes to stderr.
   const jsonOut = io.out;
   if (jsonPath === '-') io = { out: io.err, err: io.err };

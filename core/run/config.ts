@@ -7,6 +7,7 @@ import { DROP_DEFAULTS, DROP_KINDS, dropProblems, RECONNECT_POLICIES, type DropS
 import { planScenario, SCENARIOS, type ScenarioName } from './scenario-plan.ts';
 import { checkHubProfile, defaultShape, parseHubProfile, shapeProblems, type HubProfile } from '../profiles/index.ts';
 import { skipNegotiationProblems } from './skip-negotiation.ts';
+import { sameInstancePairs, sameInstanceText } from './instance-identity.ts';
 
 /** Transports, named as `@microsoft/signalr`'s `HttpTransportType` names them. */
 export const TRANSPORTS = ['WebSockets', 'ServerSentEvents', 'LongPolling'] as const;
@@ -295,6 +296,9 @@ function readEndpoints(raw: unknown): { urls: string[]; errors: string[] } {
   if (texts.length > MAX_HUB_INSTANCES) errors.push(`Endpoint lists ${texts.length} hub instances, but a run spreads over at most ${MAX_HUB_INSTANCES}: list fewer, or run agents against the others.`);
   const repeated = texts.filter((text, i) => texts.indexOf(text) !== i);
   if (repeated.length > 0) errors.push(`Endpoint lists ${[...new Set(repeated)].join(', ')} more than once: list each hub instance once (the connections are spread evenly over the list).`);
+  // One instance under two spellings (localhost and 127.0.0.1, a default port written out): the
+  // spelling alone, no DNS here (a browser has none); the runner also resolves names (cli/instance-check.ts).
+  for (const pair of sameInstancePairs(texts)) if (pair.first !== pair.second) errors.push(sameInstanceText(pair));
   return { urls: texts, errors };
 }
 

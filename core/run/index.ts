@@ -9,6 +9,7 @@ export * from './config.ts';
 export * from './coordinator.ts';
 export * from './fates.ts';
 export * from './id.ts';
+export * from './instance-identity.ts';
 export * from './instances.ts';
 export * from './labels.ts';
 export * from './limit.ts';

@@ -7,6 +7,12 @@
  * Kestrel's connections are summed over the instances read in that second; CPU is the busiest
  * instance's, not the sum: each instance reports its share of its own machine's cores, and the
  * limit (attribution.ts) is set by the instance that runs out first, on one machine or several.
+ *
+ * Two records from one process (two addresses of one app: a proxy in front, two names the page
+ * could not resolve) would count it twice. A record that carries the process's identity,
+ * OpenTelemetry's service.instance.id (`target_info`'s `service_instance_id`; the hub-sample's
+ * --InstanceName), is summed once per identity: the one with the most readings counts, the others
+ * stay in `instances` and the combination says so (`note`). Records without it are each counted.
  * Pure, but for the scrapers it drives.
  */
 import type { ServerMetricsRecord, ServerSecond } from './series.ts';
@@ -15,11 +21,22 @@ import type { ServerScraper } from './scraper.ts';
 type Figure = keyof Omit<ServerSecond, 'second' | 'restarted'>;
 const SUMMED: Figure[] = ['connections', 'deliveriesPerSec', 'gcPauseMsPerSec', 'threadPoolQueue', 'workingSetBytes', 'kestrelConnections', 'kestrelQueued'];
 
+/** A record that may say which process it was read from: its service.instance.id (see the
+ *  module comment); absent or null when the app does not say. */
+export type IdentifiedServerRecord = ServerMetricsRecord & { serviceInstanceId?: string | null };
+
+/** The combination of several instances' records, and what it says of those read twice. */
+export type CombinedServerRecord = ServerMetricsRecord & {
+  /** Records from one process, counted once, in words for the summary; absent when none. */
+  note?: string;
+};
+
 /** Every instance's record as one (see the module comment); one record is returned as it is. */
-export function combineServerRecords(records: readonly ServerMetricsRecord[]): ServerMetricsRecord {
+export function combineServerRecords(records: readonly IdentifiedServerRecord[]): CombinedServerRecord {
   if (records.length === 1) return records[0]!;
+  const { counted, merged } = countedOnce(records);
   const bySecond = new Map<number, ServerSecond[]>();
-  for (const record of records) {
+  for (const record of counted) {
     for (const point of record.points) {
       const list = bySecond.get(point.second);
       if (list) list.push(point);
@@ -32,9 +49,35 @@ export function combineServerRecords(records: readonly ServerMetricsRecord[]): S
     problem: records.find((record) => record.problem !== null)?.problem ?? null,
     failedScrapes: records.reduce((sum, record) => sum + record.failedScrapes, 0),
     points,
-    deliveries: records.every((record) => record.deliveries !== null) ? records.reduce((sum, record) => sum + record.deliveries!, 0) : null,
+    deliveries: counted.every((record) => record.deliveries !== null) ? counted.reduce((sum, record) => sum + record.deliveries!, 0) : null,
     instances: records.map((record) => ({ ...record, points: [...record.points] })),
+    ...(merged.length > 0 ? { note: merged.map(sameProcessText).join(' ') } : {}),
   };
+}
+
+/** Records from one process (one service.instance.id), and the one of them that counts. */
+interface MergedRecords {
+  id: string;
+  urls: string[];
+  countedUrl: string;
+}
+
+/** The records whose figures are summed: one per identity (the most readings, else the first),
+ *  every record without one. */
+function countedOnce(records: readonly IdentifiedServerRecord[]): { counted: IdentifiedServerRecord[]; merged: MergedRecords[] } {
+  const byId = new Map<string, IdentifiedServerRecord[]>();
+  for (const record of records) {
+    const id = record.serviceInstanceId;
+    if (id) byId.set(id, [...(byId.get(id) ?? []), record]);
+  }
+  const chosen = new Map([...byId].map(([id, group]) => [id, group.reduce((best, record) => (record.points.length > best.points.length ? record : best))]));
+  const counted = records.filter((record) => !record.serviceInstanceId || chosen.get(record.serviceInstanceId) === record);
+  const merged = [...byId].filter(([, group]) => group.length > 1).map(([id, group]) => ({ id, urls: group.map((record) => record.url), countedUrl: chosen.get(id)!.url }));
+  return { counted, merged };
+}
+
+function sameProcessText(merged: MergedRecords): string {
+  return `Server metrics at ${merged.urls.join(' and ')} come from one instance (service_instance_id "${merged.id}"): its figures are counted once, from ${merged.countedUrl}, not summed. Give each instance's own /metrics once.`;
 }
 
 function combinedSecond(second: number, read: readonly ServerSecond[]): ServerSecond {
