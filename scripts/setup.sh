@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh machine, and only what is missing:
 # npm packages, the hub-sample's NuGet packages, and (with --with-browser) Debian's Chromium
-# for the browser tests and redis-server for the scale-out tests (--with-redis: redis-server
-# alone). Safe to run again.
+# for the browser tests, redis-server for the scale-out tests (--with-redis: redis-server
+# alone) and nginx for the fault tests. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,4 +43,17 @@ if { [ "${1:-}" = "--with-browser" ] || [ "${1:-}" = "--with-redis" ]; } && ! co
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
   # The tests start their own on a free port; the package's service is not needed.
+fi
+
+# /usr/sbin is not on every user's PATH.
+if [ "${1:-}" = "--with-browser" ] && ! [ -x /usr/sbin/nginx ] && ! command -v nginx >/dev/null; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "The fault tests (a reverse proxy in front of the hub-sample) need nginx. Install it with" >&2
+    echo "'sudo apt-get install -y nginx', then run the tests again." >&2
+    exit 1
+  fi
+  echo "== Installing Debian's nginx for the fault tests"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
+  # The tests start their own on a free port (tests/support/nginx-process.ts); the package's service is not needed.
 fi
