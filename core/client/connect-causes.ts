@@ -6,7 +6,9 @@
  * own resources: file descriptors (EMFILE per process, ENFILE for the whole system), ephemeral
  * ports (EADDRNOTAVAIL: about 28,000 per destination on Linux's default range), socket buffers
  * (ENOBUFS, ENOMEM) or a full local queue (EAGAIN), or a browser that held the connection in its
- * own queue until it timed out. Those are the client's limits, never the service's.
+ * own queue until it timed out. Those are the client's limits, never the service's. So is a connect
+ * that timed out while the client's own event loop was stalled for much of its time limit: the
+ * hub's answer may have come in time and sat unread (timeOutCause).
  */
 import { formatCount } from '../format.ts';
 
@@ -15,7 +17,9 @@ export const CLIENT_ERRNOS = ['EMFILE', 'ENFILE', 'EADDRNOTAVAIL', 'ENOBUFS', 'E
 
 /**
  * - the client's errno codes above, and `browserQueue` (a browser held the connection in its
- *   queue past the connect time limit: Server-Sent Events and long polling share 6 per origin);
+ *   queue past the connect time limit: Server-Sent Events and long polling share 6 per origin),
+ *   and `clientStarved` (no answer within the connect time limit while the client's own event
+ *   loop was stalled for more than STARVED_SHARE of it: timeOutCause);
  * - the client's settings: `negotiationSkipped` (the hub refused the WebSocket a client opened
  *   without negotiate: it needs negotiation, and the run asked to skip it);
  * - the service's: `refused` (ECONNREFUSED), `reset` (ECONNRESET, EPIPE), `timedOut` (no answer in
@@ -27,7 +31,7 @@ export const CLIENT_ERRNOS = ['EMFILE', 'ENFILE', 'EADDRNOTAVAIL', 'ENOBUFS', 'E
  *   load, so a step whose every connect failed this way measured nothing;
  * - `other`: nothing in the error says which side it was.
  */
-export const CONNECT_CAUSES = [...CLIENT_ERRNOS, 'browserQueue', 'negotiationSkipped', 'refused', 'reset', 'timedOut', 'stoppedAnswering', 'unreachable', 'httpStatus', 'addressRefused', 'other'] as const;
+export const CONNECT_CAUSES = [...CLIENT_ERRNOS, 'browserQueue', 'clientStarved', 'negotiationSkipped', 'refused', 'reset', 'timedOut', 'stoppedAnswering', 'unreachable', 'httpStatus', 'addressRefused', 'other'] as const;
 export type ConnectCause = (typeof CONNECT_CAUSES)[number];
 
 /** Failed connects by cause; absent causes are 0 (and runs kept before causes were counted have none). */
@@ -36,8 +40,21 @@ export type ConnectCauseCounts = Partial<Record<ConnectCause, number>>;
 export type CauseSide = 'client' | 'service' | 'unknown';
 
 export function sideOfCause(cause: ConnectCause): CauseSide {
-  if ((CLIENT_ERRNOS as readonly string[]).includes(cause) || cause === 'browserQueue' || cause === 'negotiationSkipped') return 'client';
+  if ((CLIENT_ERRNOS as readonly string[]).includes(cause) || cause === 'browserQueue' || cause === 'clientStarved' || cause === 'negotiationSkipped') return 'client';
   return cause === 'other' || cause === 'addressRefused' ? 'unknown' : 'service';
+}
+
+/**
+ * A connect time-out is the client's when its own event loop was stalled for more than this share
+ * of the time limit while it waited: an answer that came in time may have sat unread that long,
+ * so the time-out says nothing of the hub. Below it, the hub had most of the limit to answer.
+ */
+export const STARVED_SHARE = 0.5;
+
+/** The cause of a connect that got no answer within `limitMs`, given how long the client's own
+ *  event loop was stalled meanwhile (ms): `clientStarved` past STARVED_SHARE of it, else `timedOut`. */
+export function timeOutCause(stalledMs: number, limitMs: number): 'clientStarved' | 'timedOut' {
+  return stalledMs > limitMs * STARVED_SHARE ? 'clientStarved' : 'timedOut';
 }
 
 const SERVICE_PATTERNS: [RegExp, ConnectCause][] = [
@@ -78,6 +95,7 @@ const CAUSE_WORDS: Record<ConnectCause, string> = {
   ENOMEM: 'ENOMEM: the system ran out of socket memory',
   EAGAIN: 'EAGAIN: the system could not take another connect now',
   browserQueue: 'held in the browser\'s connection queue until the connect time limit',
+  clientStarved: `timed out while this client's own event loop was stalled for over ${formatCount(STARVED_SHARE * 100)}% of the connect time limit`,
   negotiationSkipped: 'refused the WebSocket opened without negotiate (this hub needs negotiation: leave --skip-negotiation off)',
   refused: 'refused with ECONNREFUSED',
   reset: 'reset by the other end',

@@ -13,6 +13,14 @@
  * agents' *combined bound*. Within it of the guide's 1 s line a reception is *undecidable*: the
  * clocks cannot tell in time from late. A negative latency within it is undecidable too; one
  * beyond it means a clock moved more than the rounds saw. Pure: the clocks come from the rounds.
+ *
+ * An agent that missed the closing round (it left, or did not answer) has an unknown drift, not
+ * none: its clock is bounded only at its start round. After that round its bound is unknown
+ * (Infinity), so every reception of a later second of a run that crosses its clock is
+ * undecidable: the merged histograms cannot tell its receptions from the others', and none of them
+ * can be told in time or late. An agent without a start round is an unknown clock (null: no
+ * judgement at all, an echo run on its own clock). Runs kept before the closing round was taken
+ * keep the start's bound.
  */
 import { formatMs, formatSignedMs } from '../format.ts';
 import { GUIDE_LATENCY_LIMIT_US } from '../latency/index.ts';
@@ -47,7 +55,8 @@ function fraction(start: ClockRound, end: ClockRound, atUs: number): number {
 }
 
 /** The agent's clock minus the dashboard's at dashboard time `atUs`, interpolated linearly
- *  between the rounds; the start's offset when there is no end round; null with no start round. */
+ *  between the rounds; the start's offset when there is no end round (the best estimate, though
+ *  without a bound when the end round got no answer: boundAtUs); null with no start round. */
 export function offsetAtUs(agent: AgentClocks, atUs: number): number | null {
   const start = startRound(agent);
   if (!start) return null;
@@ -67,12 +76,15 @@ export function driftPpm(agent: AgentClocks): number | null {
 /**
  * How far a time the agent converted with the start's offset may be from the dashboard's at `atUs`:
  * the uncertainty (interpolated between the rounds) plus how far the interpolated offset had
- * moved from the start's. Null with no start round (an unknown clock: no bound).
+ * moved from the start's. Infinity after the start round when the end round got no answer (its
+ * drift is unknown); the start's uncertainty in runs kept before the end round was taken. Null
+ * with no start round (an unknown clock).
  */
 export function boundAtUs(agent: AgentClocks, atUs: number): number | null {
   const start = startRound(agent);
   if (!start) return null;
   const end = agent.clockEnd;
+  if (end === null) return atUs > start.measuredAtUs ? Infinity : start.uncertaintyUs;
   if (!end) return start.uncertaintyUs;
   const f = fraction(start, end, atUs);
   const uncertaintyUs = start.uncertaintyUs + (end.uncertaintyUs - start.uncertaintyUs) * f;
@@ -83,7 +95,8 @@ export function boundAtUs(agent: AgentClocks, atUs: number): number | null {
  * The run's combined bound at `atUs`: a latency may be off by the bounds of its sender's and its
  * receiver's clocks, so the two largest of the clocks taking part (the dashboard's own workers
  * are one clock, exact). One clock alone (echo, or every connection on one machine) converts both
- * ends alike: 0. Null when a clock taking part is unknown.
+ * ends alike: 0. Infinity when a clock's drift is unknown by then; null when a clock taking part is
+ * unknown.
  */
 export function combinedBoundUs(agents: readonly AgentClocks[], dashboardTakesPart: boolean, crossesClocks: boolean, atUs: number): number | null {
   const clocks = agents.length + (dashboardTakesPart ? 1 : 0);
@@ -100,10 +113,17 @@ export function combinedBoundUs(agents: readonly AgentClocks[], dashboardTakesPa
 
 /** A run's receptions judged against its clocks (RunResult.clocks). */
 export interface ClockJudgement {
-  /** The largest combined bound over the run, µs: latencies are known to ± this. */
+  /** The largest combined bound over the run's seconds that have one, µs: latencies there are
+   *  known to ± this. */
   boundUs: number;
-  /** Receptions within the bound of the 1 s line, or before their planned time within the bound. */
+  /** Receptions within the bound of the 1 s line, or before their planned time within the bound;
+   *  with `unbounded`, every reception of the seconds without a bound too. */
   undecidable: number;
+  /** Of those, receptions in seconds without a bound: after the start round of an agent whose
+   *  drift is unknown (no answer to the closing round). Absent when none, and in runs kept before. */
+  unbounded?: number;
+  /** With `unbounded`: the agents whose drift is unknown (the closing round got no answer). */
+  driftUnknown?: number;
   /** Receptions before their planned time (clocks apart), and the most before, µs (null: none). */
   negative: number;
   maxNegativeUs: number | null;
@@ -128,24 +148,36 @@ export interface LatencyCounts {
 export function judgeClocks(agents: readonly AgentClocks[], dashboardTakesPart: boolean, crossesClocks: boolean, runStartUs: number, counts: LatencyCounts): ClockJudgement | null {
   let boundUs = 0;
   let undecidable = 0;
+  let unbounded = 0;
   for (const second of counts.seconds) {
     const bound = combinedBoundUs(agents, dashboardTakesPart, crossesClocks, runStartUs + second * 1_000_000);
     if (bound === null) return null;
-    boundUs = Math.max(boundUs, bound);
     // Negative latencies are recorded at the histogram's floor (1 µs): they are counted apart.
-    if (bound > 0) undecidable += counts.countBetween(second, Math.max(2, GUIDE_LATENCY_LIMIT_US - bound), GUIDE_LATENCY_LIMIT_US + bound);
+    if (bound === Infinity) unbounded += counts.countBetween(second, 2, Infinity);
+    else if (bound > 0) undecidable += counts.countBetween(second, Math.max(2, GUIDE_LATENCY_LIMIT_US - bound), GUIDE_LATENCY_LIMIT_US + bound);
+    if (bound !== Infinity) boundUs = Math.max(boundUs, bound);
   }
-  const negativeWithin = counts.maxNegativeUs !== null && counts.maxNegativeUs <= boundUs ? counts.negative : 0;
+  // Without a bound for some seconds, no negative latency can be said to lie beyond it.
+  const negativeWithin = counts.maxNegativeUs !== null && (unbounded > 0 || counts.maxNegativeUs <= boundUs) ? counts.negative : 0;
   const rounds = agents.length > 0 && agents.every((agent) => agent.clockEnd) ? 2 : 1;
-  return { boundUs, undecidable: undecidable + negativeWithin, negative: counts.negative, maxNegativeUs: counts.maxNegativeUs, rounds };
+  const driftUnknown = agents.filter((agent) => agent.clockEnd === null && startRound(agent) !== null).length;
+  return {
+    boundUs, undecidable: undecidable + unbounded + negativeWithin, negative: counts.negative, maxNegativeUs: counts.maxNegativeUs, rounds,
+    ...(unbounded > 0 ? { unbounded, driftUnknown } : {}),
+  };
 }
 
 /** Why the clocks leave a run without a verdict, in words; null when they allow one. */
 export function clockProblem(judgement: ClockJudgement | null | undefined, planned: number): string | null {
   if (!judgement || planned === 0) return null;
   const { boundUs, undecidable, negative, maxNegativeUs } = judgement;
-  if (maxNegativeUs !== null && maxNegativeUs > boundUs) {
+  const unbounded = judgement.unbounded ?? 0;
+  if (maxNegativeUs !== null && maxNegativeUs > boundUs && unbounded === 0) {
     return `No verdict: ${negative.toLocaleString('en-US')} reception(s) arrived before their planned send time, up to ${formatMs(maxNegativeUs)} before, beyond the agents' clock bound of ± ${formatMs(boundUs)}: a clock moved more than its rounds saw, so no latency across agents can be trusted. Measure the clocks again, or run echo, whose sender and receiver share one clock.`;
+  }
+  if (undecidable > planned * MAX_UNDECIDABLE_SHARE && unbounded > 0) {
+    const agents = judgement.driftUnknown ?? 1;
+    return `No verdict: ${undecidable.toLocaleString('en-US')} of ${planned.toLocaleString('en-US')} planned receptions (${((undecidable / planned) * 100).toFixed(2)}%) cannot be told in time or late: ${unbounded.toLocaleString('en-US')} of them arrived after the start round of ${agents === 1 ? 'an agent' : `${agents.toLocaleString('en-US')} agents`} that missed the run's closing clock round (${agents === 1 ? 'it' : 'they'} left or did not answer), so how far ${agents === 1 ? 'its clock' : 'their clocks'} drifted is unknown and no bound holds for them. Keep every agent connected to the control hub until the run's closing round, or run echo, whose sender and receiver share one clock.`;
   }
   if (undecidable > planned * MAX_UNDECIDABLE_SHARE) {
     return `No verdict: ${undecidable.toLocaleString('en-US')} of ${planned.toLocaleString('en-US')} planned receptions (${((undecidable / planned) * 100).toFixed(2)}%) arrived within the agents' clock bound of ± ${formatMs(boundUs)} of the 1 s line, or before their planned time within it: the clocks cannot tell in time from late for more than 1%. Put the agents where round trips to the control hub are shorter, or run echo.`;

@@ -4,15 +4,25 @@
  * evidence (core/client/evidence.ts) and the runner's exit reasons, so page, runner and report
  * name the same side.
  *
- * A worker of the lead's own (a Web Worker, an engine thread) that crashes or goes silent is the
- * client's. So is an agent the control hub says left (killed, its network gone: the hub saw its
- * connection close), and an agent that alone went silent while the others' reports still came
- * through the control hub. But an agent's reports are relayed by the control hub (by default the
- * run's own hub): when they stopped together with the hub's (nothing from any agent for half the
- * silence, or the lead's connection to it closed), the lead cannot tell a dead agent from a
- * stalled hub. Then the side is unknown, or the service's when the control hub is the run's hub
- * and the agent answered the run's closing clock round once the hub was back: it was alive, so
- * its silence was the hub's.
+ * An agent's reports are relayed by the control hub (by default the run's own hub), and a hub that
+ * is merely slow holds them without going quiet: other agents' reports (late ones too) still come
+ * through, so "the others were still heard" does not clear it. Whose loss, in this order:
+ * - the client's: a worker of the lead's own (a Web Worker, an engine thread) that crashed or fell
+ *   silent; a worker that said it failed, or whose agent left (the control hub saw its connection
+ *   close: killed, its network gone);
+ * - the relay's: an agent's thread whose agent was alive, shown by a report of the thread taken
+ *   at least half its silence before it was given up that arrived after (`relayedLate`: it was
+ *   reporting, the hub held the report);
+ * - the client's: an agent's thread that fell silent (the hub still relaying others) while
+ *   another thread of the same agent reported to the end: that agent's reports come through the
+ *   control hub in order on one connection, so the hub carried them and this thread was stuck;
+ * - the relay's: an agent's thread that fell silent, or went quiet together with the hub (nothing
+ *   from any agent for half the silence, or the lead's connection to it closed), whose agent
+ *   answered the run's closing clock round: it was alive, so its silence was the hub's;
+ * - unknown: any other agent's thread, when nothing decides between a stuck agent and a held
+ *   relay (no answer to the closing round, no late report, no other thread to compare with).
+ * The relay's is the service's when the control hub is the run's own hub (the run's service held
+ * the reports), and unknown for a control hub of its own or when which hub it was is not recorded.
  */
 import { formatCount } from '../format.ts';
 
@@ -36,8 +46,12 @@ export interface WorkerLoss {
   /** failed: it said so, or its agent left; silent: no report for the watchdog's limit;
    *  relayQuiet: no report, and the control hub relaying it went quiet too (or was lost). */
   how: 'failed' | 'silent' | 'relayQuiet';
-  /** With relayQuiet: the control hub. */
+  /** The control hub relaying an agent's thread: always with relayQuiet; with silent when the
+   *  coordinator records it (absent: a worker of the lead's own, or the hub not recorded). */
   relay?: { url: string; isRunHub: boolean };
+  /** A report of it taken during its silence arrived after it was given up (relayedLate): absent
+   *  when none did, or none was looked for. */
+  relayedLate?: boolean;
 }
 
 /** The control hub went quiet together with this worker: nothing from any agent for half its silence. */
@@ -46,20 +60,48 @@ export function relayWentQuiet(silentMs: number, relay: RelayState | undefined):
 }
 
 /**
- * The side of a loss once the run has ended. `answeredAfter`: whether the worker's agent answered
- * the closing clock round (null: no agent, or the round was not taken).
+ * Whether a report of a worker given up for silence, arriving after that, was held by its relay:
+ * taken (the tick of its `second` on the run's time base, plus how late that tick fired) at least
+ * half the silence before the worker was given up, so it was in transit that long while the thread
+ * reported. A report taken later is a thread that came back from its own stall.
  */
-export function lossSide(loss: WorkerLoss, answeredAfter: boolean | null): LossSide {
-  if (loss.how !== 'relayQuiet') return 'client';
-  return answeredAfter === true && loss.relay?.isRunHub ? 'service' : 'unknown';
+export function relayedLate(report: { second: number; eventLoopLagMs: number }, runStartUs: number, givenUp: { atUs: number; silentMs: number }): boolean {
+  const takenUs = runStartUs + report.second * 1_000_000 + report.eventLoopLagMs * 1_000;
+  return takenUs <= givenUp.atUs - (givenUp.silentMs / 2) * 1_000;
+}
+
+/** What the run knows once it has ended of a lost thread's agent. */
+export interface AgentAfterRun {
+  /** Whether it answered the run's closing clock round (null: the round was not taken). */
+  answeredAfter: boolean | null;
+  /** Whether another of its threads reported to the end (was not lost). */
+  siblingReported: boolean;
+}
+
+/** The side of a loss once the run has ended (the rule above); `agent`: null for a worker of the
+ *  lead's own, or when the run's agents are not known. */
+export function lossSide(loss: WorkerLoss, agent: AgentAfterRun | null): LossSide {
+  if (loss.how === 'failed') return 'client';
+  if (agent === null && loss.relay === undefined) return 'client';
+  const relays = loss.relay?.isRunHub ? 'service' : 'unknown';
+  if (loss.relayedLate) return relays;
+  if (loss.how === 'silent' && agent?.siblingReported) return 'client';
+  return agent?.answeredAfter === true ? relays : 'unknown';
 }
 
 /** Each lost worker's side, by worker index, given the run's agents and their closing clock rounds. */
 export function lossSides(losses: readonly WorkerLoss[], agents?: readonly { firstWorkerIndex: number; threads: number; clockEnd?: unknown }[]): Map<number, LossSide> {
+  const lost = new Set(losses.map((loss) => loss.workerIndex));
   const sides = new Map<number, LossSide>();
   for (const loss of losses) {
     const agent = agents?.find((a) => loss.workerIndex >= a.firstWorkerIndex && loss.workerIndex < a.firstWorkerIndex + a.threads);
-    sides.set(loss.workerIndex, lossSide(loss, agent && agent.clockEnd !== undefined ? agent.clockEnd !== null : null));
+    const after = agent
+      ? {
+          answeredAfter: agent.clockEnd !== undefined ? agent.clockEnd !== null : null,
+          siblingReported: Array.from({ length: agent.threads }, (_, t) => agent.firstWorkerIndex + t).some((w) => !lost.has(w)),
+        }
+      : null;
+    sides.set(loss.workerIndex, lossSide(loss, after));
   }
   return sides;
 }
@@ -67,9 +109,11 @@ export function lossSides(losses: readonly WorkerLoss[], agents?: readonly { fir
 /** Why the watchdog gave a worker up, worded for people (the coordinator's failure line). */
 export function silenceText(workerIndex: number, silentMs: number, loss: WorkerLoss): string {
   const silence = `Worker ${workerIndex + 1} sent no report for ${Math.round(silentMs / 1_000)} s (it reports every second) and was given up for lost`;
-  if (loss.how !== 'relayQuiet') return `${silence}: its thread is stuck or its agent unreachable, the client's failure, not the hub's. Its figures up to then are kept.`;
-  return `${silence}: the agents' reports stopped together with the control hub at ${loss.relay?.url ?? 'its address'}` +
-    `${loss.relay?.isRunHub ? ', the run\'s own hub' : ''}, so a stalled hub cannot be told from a dead agent: not counted as the client's. Its figures up to then are kept.`;
+  const hub = `the control hub at ${loss.relay?.url ?? 'its address'}${loss.relay?.isRunHub ? ', the run\'s own hub' : ''}`;
+  // Said before the run ends, when an agent's side is not known yet (lossSide decides it then).
+  if (loss.how === 'silent' && loss.relay) return `${silence}: its thread is stuck, or ${hub}${loss.relay.isRunHub ? ',' : ''} holds its agent's reports while still relaying others'; whose failure it was is told once the run ends. Its figures up to then are kept.`;
+  if (loss.how !== 'relayQuiet') return `${silence}: its thread is stuck, or (an agent's thread) its agent is unreachable or the control hub holds its reports; whose failure it was is told once the run ends. Its figures up to then are kept.`;
+  return `${silence}: the agents' reports stopped together with ${hub}, so a stalled hub cannot be told from a dead agent: not counted as the client's. Its figures up to then are kept.`;
 }
 
 /** A lost agent thread whose lead lost the control hub itself (its connection closed). */
@@ -94,11 +138,12 @@ export function lostWorkersText(lostWorkers: number, sides: readonly LossSide[] 
   counts.client += Math.max(0, lostWorkers - (sides?.length ?? 0));
   const relayed = counts.service + counts.unknown;
   if (relayed === 0) return `${formatCount(lostWorkers)} worker(s) were lost mid-run, the client's loss`;
+  // The sides say the hub went quiet or held reports (slow, not stopped) alike: "stopped" is the lead's view of those agents' reports.
   const whose = counts.service > 0 && counts.unknown === 0
-    ? 'the control hub is the run\'s own hub and the agents answered once it was back: they were alive, so the service stalled, not the client'
+    ? 'the control hub is the run\'s own hub and the agents were alive (they answered the closing clock round, or their reports came late): the service stalled, not the client'
     : counts.service > 0
-      ? `for ${formatCount(counts.service)} of them the control hub, the run's own hub, stalled (their agents answered once it was back); for the rest whether the agents or the hub failed cannot be told from the lead`
-      : 'whether the agents or the hub failed cannot be told from the lead, so the side is unknown, not the client\'s';
+      ? `for ${formatCount(counts.service)} of them the control hub, the run's own hub, stalled (their agents were alive); for the rest whether the agents or the hub failed cannot be told from the lead`
+      : 'whether the agents or the hub (stopped, or slow to relay) failed cannot be told from the lead, so the side is unknown, not the client\'s';
   const client = counts.client > 0 ? `; ${formatCount(counts.client)} more worker(s) were lost, the client's loss` : '';
   return `the agents' reports stopped together with the control hub: ${formatCount(relayed)} agent thread(s) were given up for silence, and ${whose}${client}`;
 }

@@ -10,11 +10,16 @@
  * CONNECTS_UNANSWERED_MS while some are outstanding (a hub frozen mid-ramp), the rest are not
  * tried and the run goes on with what opened; what the others were to send or receive is still
  * planned. A slow hub is never given up on: any answer in time keeps it going.
+ *
+ * A connect that times out is the hub's (`timedOut`), unless this engine's own event loop was
+ * stalled for much of its time limit (its timers ran late: EventLoopStalls): then the answer may
+ * have come in time and sat unread, and the time-out is the client's (`clientStarved`).
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import { CONNECT_TIMEOUT_MS, CONNECTS_UNANSWERED_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, LATE_LOOK_MS, credentialsFor, instanceOf, connectingText, type Credentials } from '../../core/run/index.ts';
 import type { WorkerStats } from './worker-stats.ts';
-import { connectCauseOf, type ConnectCause } from '../../core/client/index.ts';
+import { connectCauseOf, timeOutCause, type ConnectCause } from '../../core/client/index.ts';
+import { formatCount } from '../../core/format.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
 
 /** How often the connects are looked at for the evidence to stop (FIRST_ANSWER_MS, CONNECTS_UNANSWERED_MS), ms. */
@@ -102,6 +107,7 @@ export class ConnectionPool {
     const schedule = (dueUs: number) => {
       look = this.deps.timers.setTimeout(() => {
         const nowUs = this.deps.clock.nowUs();
+        this.deps.stats.stalls.timerRan(dueUs, nowUs);
         if (nowUs - dueUs < LATE_LOOK_MS * 1_000) this.#look(nowUs, startUs, next < this.connections.length);
         if (this.#gaveUp === null && !this.#aborted) schedule(nowUs + LOOK_INTERVAL_MS * 1_000);
       }, LOOK_INTERVAL_MS);
@@ -258,10 +264,14 @@ export class ConnectionPool {
   async #open(pooled: PooledConnection): Promise<void> {
     pooled.state = 'connecting';
     const startedUs = this.deps.clock.nowUs();
+    const deadlineUs = startedUs + CONNECT_TIMEOUT_MS * 1_000;
     let timer: unknown = null;
     // A browser queues connections past its per-origin limit silently, with no error: a time
     // limit turns "stuck" into a counted, explained failure instead of a slow-looking one.
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = this.deps.timers.setTimeout(() => resolve('timeout'), CONNECT_TIMEOUT_MS)));
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = this.deps.timers.setTimeout(() => {
+      this.deps.stats.stalls.timerRan(deadlineUs, this.deps.clock.nowUs());
+      resolve('timeout');
+    }, CONNECT_TIMEOUT_MS)));
     try {
       const outcome = await Promise.race([pooled.connection.start().then(() => 'open' as const), timedOut, this.#abandoned]);
       if (outcome === 'abandoned') {
@@ -276,14 +286,7 @@ export class ConnectionPool {
         this.#failedOne('timeout');
         pooled.state = 'failed';
         void pooled.connection.stop().catch(() => undefined);
-        // In a browser, Server-Sent Events and long polling wait in its queue of 6 per origin: a
-        // time-out there is the browser's limit; elsewhere the server did not answer.
-        const cause = this.deps.inBrowser && this.options.transport !== 'WebSockets' ? 'browserQueue' : 'timedOut';
-        this.deps.stats.recordConnectFailure('connect',
-          `${this.#where(pooled.index)}: did not open within ${CONNECT_TIMEOUT_MS / 1_000} s. ` +
-          (this.deps.inBrowser
-            ? 'The server is not answering (stalled or overloaded), or the browser is holding the connection in its queue (6 connections per origin over HTTP/1.1 for Server-Sent Events and long polling).'
-            : 'The server accepted nothing in that time: it may be stalled or overloaded. Check that the hub is running and responsive.'), cause);
+        this.#timedOut(pooled.index, this.deps.stats.stalls.stalledMs(startedUs, deadlineUs));
         return;
       }
       pooled.state = 'open';
@@ -299,6 +302,24 @@ export class ConnectionPool {
     } finally {
       this.deps.timers.clearTimeout(timer);
     }
+  }
+
+  /** A connect that got no answer in its time limit, counted with its cause: the client's when
+   *  this engine's event loop was stalled `stalledMs` of it, past STARVED_SHARE (connect-causes.ts). */
+  #timedOut(index: number, stalledMs: number): void {
+    const where = `${this.#where(index)}: did not open within ${CONNECT_TIMEOUT_MS / 1_000} s`;
+    if (timeOutCause(stalledMs, CONNECT_TIMEOUT_MS) === 'clientStarved') {
+      this.deps.stats.recordConnectFailure('connect', `${where}, timed out while this client's own event loop was stalled ${formatCount(Math.round(stalledMs))} ms of that time: ` +
+        'an answer may have come in time and sat unread, so this is the client\'s limit, not the hub\'s. Open fewer connections per engine, or spread them over more workers or agents.', 'clientStarved');
+      return;
+    }
+    // In a browser, Server-Sent Events and long polling wait in its queue of 6 per origin: a
+    // time-out there is the browser's limit; elsewhere the server did not answer.
+    const cause = this.deps.inBrowser && this.options.transport !== 'WebSockets' ? 'browserQueue' : 'timedOut';
+    this.deps.stats.recordConnectFailure('connect', `${where}. ` +
+      (this.deps.inBrowser
+        ? 'The server is not answering (stalled or overloaded), or the browser is holding the connection in its queue (6 connections per origin over HTTP/1.1 for Server-Sent Events and long polling).'
+        : 'The server accepted nothing in that time: it may be stalled or overloaded. Check that the hub is running and responsive.'), cause);
   }
 
   #heard(): void {

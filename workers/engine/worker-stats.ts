@@ -4,6 +4,7 @@
  * page does, after merging every worker's histograms.
  */
 import {
+  CONNECT_TIMEOUT_MS,
   scrubSecrets,
   FatesRecorder,
   emptyErrorCounts,
@@ -24,6 +25,43 @@ import type { ConnectCause, ConnectCauseCounts } from '../../core/client/index.t
 /** Distinct failure messages kept per worker; beyond this only the counts grow. */
 export const MAX_ERROR_SAMPLES = 20;
 
+/** A timer late by less than this, in ms, is the loop's ordinary work, not a stall worth keeping. */
+export const MIN_STALL_MS = 50;
+
+/**
+ * Stretches in which a worker's event loop ran nothing: each a timer that ran late, from the time
+ * it was due to when it ran. That is a lower bound of the stall (the loop may have been busy
+ * before the timer came due), so a connect is never blamed on the client for more than was seen.
+ * A connect that times out is weighed against them (core/client/connect-causes.ts timeOutCause).
+ * Stalls are kept for two connect time limits: no connect waits longer.
+ */
+export class EventLoopStalls {
+  /** In the order their timers ran, epoch µs. */
+  readonly #stalls: { fromUs: number; toUs: number }[] = [];
+
+  /** A timer due at `dueUs` ran at `ranUs`. */
+  timerRan(dueUs: number, ranUs: number): void {
+    if (ranUs - dueUs < MIN_STALL_MS * 1_000) return;
+    this.#stalls.push({ fromUs: dueUs, toUs: ranUs });
+    const keptFromUs = dueUs - 2 * CONNECT_TIMEOUT_MS * 1_000;
+    while (this.#stalls[0]!.toUs < keptFromUs) this.#stalls.shift();
+  }
+
+  /** How long the loop was seen stalled within [fromUs, toUs], ms; overlapping stalls count once. */
+  stalledMs(fromUs: number, toUs: number): number {
+    let stalledUs = 0;
+    let coveredUs = fromUs;
+    for (const stall of [...this.#stalls].sort((a, b) => a.fromUs - b.fromUs)) {
+      const startUs = Math.max(stall.fromUs, coveredUs);
+      const endUs = Math.min(stall.toUs, toUs);
+      if (endUs <= startUs) continue;
+      stalledUs += endUs - startUs;
+      coveredUs = endUs;
+    }
+    return stalledUs / 1_000;
+  }
+}
+
 function emptyInterval(): IntervalCounts {
   return { sent: 0, received: 0, sentBytes: 0, receivedBytes: 0 };
 }
@@ -33,6 +71,8 @@ export class WorkerStats {
   readonly errorCounts: ErrorCounts = emptyErrorCounts();
   /** Failed connects by cause (core/client/connect-causes.ts): which side each failure belongs to. */
   readonly connectCauses: ConnectCauseCounts = {};
+  /** When this worker's own event loop stalled, as its timers saw it (the connection pool's). */
+  readonly stalls = new EventLoopStalls();
   /** What became of every planned reception, per planned second (core/run/fates.ts). */
   fates = new FatesRecorder(0);
   /** Receptions after this time (the page's "finish") arrived after the drain. Epoch µs. */

@@ -1,7 +1,8 @@
 /**
  * Agents' clocks across a run, with injected clocks: drift interpolated between the start's and
  * the end's rounds, the combined bound it gives, receptions undecidable within it, and no verdict
- * past 1% undecidable or a reception before its planned time beyond the bound.
+ * past 1% undecidable or a reception before its planned time beyond the bound. An agent that
+ * missed the closing round has an unknown drift, not none: no bound after its start round.
  */
 import { describe, expect, it } from 'vitest';
 import { AgentRelay } from '../../../core/fleet/agent-relay.ts';
@@ -37,6 +38,25 @@ describe('drift between the two rounds', () => {
     expect(boundAtUs(drifting, T0 + 50_000_000)).toBe(3_250);
     expect(boundAtUs(drifting, T0 + 100_000_000)).toBe(6_000);
     expect(boundAtUs(steady, T0 + 50_000_000)).toBe(300);
+  });
+
+  it('an agent that missed the closing round (left, or did not answer): its drift unknown, no bound after its start round', () => {
+    const missed: AgentClocks = { ...drifting, clockEnd: null };
+    expect(driftPpm(missed)).toBeNull();
+    // Bounded at its start round only; from then on, not bounded at all (it was 0 drift before).
+    expect(boundAtUs(missed, T0)).toBe(500);
+    expect(boundAtUs(missed, T0 + 1)).toBe(Infinity);
+    expect(boundAtUs(missed, T0 + 50_000_000)).toBe(Infinity);
+    // Runs kept before the closing round was taken keep the start's bound.
+    expect(boundAtUs({ ...drifting, clockEnd: undefined }, T0 + 50_000_000)).toBe(500);
+    const at = T0 + 50_000_000;
+    expect(combinedBoundUs([missed, steady], false, true, at)).toBe(Infinity);
+    expect(combinedBoundUs([missed], true, true, at)).toBe(Infinity);
+    // One clock alone, or echo, needs no bound, whatever it drifted.
+    expect(combinedBoundUs([missed], false, true, at)).toBe(0);
+    expect(combinedBoundUs([missed, steady], true, false, at)).toBe(0);
+    // An unknown clock (no start round) is still no judgement at all.
+    expect(combinedBoundUs([missed, { clockOffsetUs: null, clockUncertaintyUs: null }], false, true, at)).toBeNull();
   });
 
   it('combines the two largest clocks of a run that crosses them; one clock alone, or echo, is exact', () => {
@@ -81,6 +101,23 @@ describe('undecidable receptions', () => {
     expect(clockProblem(beyond, 1_000)).toMatch(/^No verdict: 2 reception\(s\) arrived before their planned send time, up to 9\.00 ms before, beyond the agents' clock bound of ± 3\.\d+ ms/);
   });
 
+  it('after the start round of an agent whose drift is unknown, every reception is undecidable, however far from the line', () => {
+    const missed: AgentClocks = { ...drifting, clockEnd: null };
+    // 5 ms and 10 ms are far in time, 3 s far late: with no bound, none can be told.
+    const judged = judgeClocks([missed, steady], false, true, runStartUs, counts({ 1: [5_000, 998_000], 30: [10_000, 3_000_000] }));
+    expect(judged).toEqual({ boundUs: 0, undecidable: 4, unbounded: 4, driftUnknown: 1, negative: 0, maxNegativeUs: null, rounds: 1 });
+    // The drift taken as none (as it was): none undecidable, each more than the 0.8 ms bound from the line.
+    const asIfSteady = judgeClocks([{ ...drifting, clockEnd: { offsetUs: 2_000, uncertaintyUs: 500, measuredAtUs: T0 + 100_000_000 } }, steady], false, true, runStartUs, counts({ 1: [5_000, 998_000], 30: [10_000, 3_000_000] }));
+    expect(asIfSteady).toMatchObject({ undecidable: 0 });
+    // A negative latency cannot lie beyond a bound there is none of: undecidable, not "a clock moved".
+    const negative = judgeClocks([missed, steady], false, true, runStartUs, counts({ 30: [10_000] }, [9_000]));
+    expect(negative).toMatchObject({ undecidable: 2, unbounded: 1, negative: 1 });
+    expect(clockProblem(negative, 100)).toMatch(/^No verdict: 2 of 100 planned receptions \(2\.00%\) cannot be told in time or late: 1 of them arrived after the start round of an agent that missed the run's closing clock round \(it left or did not answer\), so how far its clock drifted is unknown/);
+    // Echo (one clock per reception) needs no bound: nothing undecidable, and the verdict stands.
+    const echo = judgeClocks([missed, steady], false, false, runStartUs, counts({ 30: [10_000] }));
+    expect(echo).toEqual({ boundUs: 0, undecidable: 0, negative: 0, maxNegativeUs: null, rounds: 1 });
+  });
+
   it('a run on one clock has none, however close to the line', () => {
     expect(judgeClocks([drifting], false, true, runStartUs, counts({ 1: [1_000_000, 999_999] }))).toMatchObject({ boundUs: 0, undecidable: 0 });
   });
@@ -97,6 +134,19 @@ describe('the verdict with agents\' clocks', () => {
     const none = verdict(11);
     expect(none.status).toBe('none');
     expect(none.sentence).toMatch(/^No verdict: 11 of 1,000 planned receptions \(1\.10%\) arrived within the agents' clock bound of ± 20\.0 ms of the 1 s line/);
+  });
+
+  it('an agent that missed the closing round leaves a run that crosses its clock without a verdict, with the reason', () => {
+    const missed: AgentClocks = { ...drifting, clockEnd: null };
+    // 1,000 planned receptions, every one in time by the figures, 2 s to 10 s into the run.
+    const clocks = judgeClocks([missed, steady], false, true, T0, counts({ 2: Array(500).fill(20_000), 10: Array(500).fill(20_000) }));
+    const judged = runVerdict({ outcome: finished, fates, durationSec: 10, p99Us: 20_000, lostWorkers: 0, clocks });
+    expect(judged.status).toBe('none');
+    expect(judged.sentence).toMatch(/^No verdict: 1,000 of 1,000 planned receptions \(100\.00%\) cannot be told in time or late: 1,000 of them arrived after the start round of an agent that missed the run's closing clock round/);
+    expect(judged.sentence).toMatch(/Keep every agent connected to the control hub until the run's closing round, or run echo/);
+    // Both agents answered: the bound holds (under 1 ms there), and the run passes.
+    const both = judgeClocks([steady, steady], false, true, T0, counts({ 2: Array(500).fill(20_000), 10: Array(500).fill(20_000) }));
+    expect(runVerdict({ outcome: finished, fates, durationSec: 10, p99Us: 20_000, lostWorkers: 0, clocks: both }).status).toBe('pass');
   });
 
   it('a run that lost messages fails whatever the clocks say', () => {
