@@ -134,13 +134,22 @@ async function writeOutputs(result: CapacityResult, runs: Map<number, RunResult>
 }
 
 /**
- * 0 found (or held up to the maximum); 1 the first step broke (whichever side), the client broke
- * first, which side broke is unknown, or the search was stopped; 3 the first step measured
- * nothing (the hub refused the scenario's method, say).
+ * 0 found (or held up to the maximum), its break confirmed; 1 the first step broke (whichever
+ * side), the client broke first, which side broke is unknown, the break was not confirmed (or its
+ * confirming run failed for the other side), the service failed for a cause other than load, or
+ * the search was stopped; 3 nothing was measured: the first step measured nothing, or a set-up
+ * cause (a closed port, a token, a profile that does not match) ended the search.
  */
 export function searchExitCode(result: CapacityResult, writeFailed: boolean, io: Output): number {
   const { finding } = result;
   const first = result.steps[0];
+  const broken = stepByIndex(result, finding.brokeStep);
+  if (finding.kind === 'fault') {
+    const diagnosis = broken?.judgement.diagnosis;
+    io.err(`live-bench: no capacity: step ${finding.brokeStep} failed for a cause other than load (${diagnosis?.cause ?? finding.cause}): ${diagnosis?.sentence ?? ''}`);
+    if (writeFailed) io.err('live-bench: a result file could not be written (see above).');
+    return finding.limitedBy === 'setup' ? EXIT.nothingMeasured : EXIT.notPassed;
+  }
   if (first && first.judgement.passed === null && first.outcome.kind === 'failed') {
     io.err('live-bench: even the first step measured nothing: no capacity was found. Check the errors above.');
     return EXIT.nothingMeasured;
@@ -149,6 +158,9 @@ export function searchExitCode(result: CapacityResult, writeFailed: boolean, io:
   if (finding.kind === 'firstStepFailed') reasons.push(`even the first step broke${finding.limitedBy === 'client' ? ', and the client set that limit' : finding.limitedBy === 'unknown' ? ' (which side failed is unknown)' : ''}: no capacity was found. Lower --start, or check the errors above.`);
   if (finding.kind === 'found' && finding.limitedBy === 'client') reasons.push('this client broke before the service: the load it held is its own limit, not the service\'s capacity.');
   if (finding.kind === 'found' && finding.limitedBy === 'unknown') reasons.push('which side broke is unknown: the load that held is not a capacity of the service until a run shows which side failed.');
+  const confirming = result.steps.find((s) => s.phase === 'confirm' && broken && s.load === broken.load);
+  if (finding.confirmed === false && confirming) reasons.push(`the break was not confirmed: the same load held when run again at step ${confirming.index}, so the limit lies near ${loadText(result, confirming)} rather than at it; search again to be sure.`);
+  else if (finding.confirmed === true && confirming && broken && confirming.judgement.limitedBy !== broken.judgement.limitedBy) reasons.push(`the confirming run at step ${confirming.index} broke ${limitedByText(confirming.judgement.limitedBy)}, while step ${broken.index} broke ${limitedByText(broken.judgement.limitedBy)}: which side sets the limit is not settled.`);
   if (finding.brokeStep !== null && result.steps.some((s) => s.judgement.passed === null)) reasons.push('the search was stopped before the break was run again to confirm it.');
   else if (finding.kind === 'found' && result.steps.some((s) => s.index > finding.brokeStep! && judgedLoadOf(s).unreachable)) reasons.push('the service stopped answering after the break (no connection opened), so the search could not finish.');
   if (finding.kind === 'unjudged') reasons.push(`the search ended before a step broke (${stepByIndex(result, result.steps.at(-1)?.index ?? null)?.judgement.reasons[0] ?? 'no step ran'}).`);

@@ -1,6 +1,7 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
 import { dropPlanText, dropsText } from '../core/drops/index.ts';
-import { instancesText, unaccountedOf, outcomeText, scenarioLabel, recentRates, connectingText, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
+import { instancesText, unaccountedOf, outcomeText, scenarioLabel, recentRates, connectingText, diagnosisOf, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
+import { diagnosisLines } from '../core/diagnosis/index.ts';
 import { clientSchedule, connectCauseOf } from '../core/client/index.ts';
 import { clockEndText, clockStartText } from '../core/clocks/index.ts';
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
@@ -81,7 +82,7 @@ export function summaryText(result: RunResult): string {
     ...tierLines(result, 'current'),
     ...tierLines(result, '2019'),
   ];
-  lines.push(`Verdict: ${result.verdict.sentence}`, `Errors: ${summary.errors}`);
+  lines.push(`Verdict: ${result.verdict.sentence}`, ...diagnosisLines(diagnosisOf(result)), `Errors: ${summary.errors}`);
   for (const sample of summary.errorSamples) lines.push(`Error: ${sample.head}: ${sample.message}`);
   for (const failure of result.workerFailures) lines.push(failure);
   return lines.join('\n');

@@ -22,7 +22,7 @@ function classify(error: unknown, context: ConnectionOptions): ClassifiedError {
   const type = (err as { errorType?: string }).errorType ?? err.name;
   // Secrets first: the client puts access_token in WebSocket and SSE URLs, and errors quote URLs.
   const raw = scrubSecrets(err.message || String(error), context.credentials);
-  const text = oneLine(raw);
+  const text = withSocketWords(oneLine(raw), raw);
   const where = `${connectingText(context)} to ${context.endpointUrl}`;
   const needsNegotiation = negotiationNeeded(raw, context);
   if (needsNegotiation) return { kind: 'transport', message: `${where}: ${needsNegotiation.sentence}`, ...(needsNegotiation.sure ? {} : { cause: 'other' as const }) };
@@ -53,6 +53,7 @@ function notAHubReason(err: Error, text: string, context: ConnectionOptions): st
   const status = (err as { statusCode?: number }).statusCode ?? Number(/Status code '(\d{3})'/i.exec(text)?.[1] ?? NaN);
   const hint = 'Check the URL and the hub path (the hub-sample maps /signalrbench).';
   if (status === 401 || status === 403) return authRefusal(status, context);
+  if (status === 431) return 'The server refused the request\'s headers as too large (431): send a shorter token, or fewer and shorter headers and query parameters.';
   // The Azure SignalR SDK answers the app's negotiate while it has no connection to the service.
   if (/Azure SignalR Service is not connected/i.test(text)) return 'The app runs its hubs through Azure SignalR Service and is not connected to the service: check the app\'s connection string (Endpoint, AccessKey), that the service instance is running, and the app\'s log.';
   if (status >= 400) return `This is not a SignalR hub at this URL: the server answered the negotiate request with status ${status}. ${hint}`;
@@ -117,6 +118,16 @@ export function isMissingHubMethod(message: string): boolean {
   return /Method does not exist/i.test(message);
 }
 
+/**
+ * The socket's own words (bench-connection.ts adds them last: "(the socket said: Unexpected server
+ * response: 401)") kept when the cut dropped them: the status or the errno is the evidence the
+ * diagnosis names a cause from (core/diagnosis), and the client's long sentence comes first.
+ */
+function withSocketWords(text: string, raw: string): string {
+  const said = /\(the socket said: ([^)]*)\)/.exec(raw)?.[1];
+  return said && !text.includes(said) ? `${text} (the socket said: ${said})` : text;
+}
+
 /** Most characters of a server's answer quoted in a message. */
 const QUOTED_CHARS = 300;
 
@@ -150,6 +161,8 @@ const HINTS: [RegExp, string][] = [
   [/ECONNREFUSED|ECONNRESET|failed to fetch|fetch failed|NetworkError/i, 'WorkerGlobalScope' in globalThis
     ? 'Nothing accepted the connection, or CORS blocked it: check the URL, that the hub is running, and that it allows this page\'s origin.'
     : 'Nothing accepted the connection: check the URL and that the hub is running.'],
+  // Negotiated with one instance, connected to another: before the transport hint, whose words it shares.
+  [/No Connection with that ID/i, 'The connection was negotiated with one hub instance and reached another: a load balancer without sticky sessions. Turn on session affinity, use WebSockets with skip negotiation, or list each instance as its own endpoint.'],
   [/disabled by the (server|client)|not enabled by the server|does not support/i, 'The hub does not offer this transport with this protocol: choose another transport, or enable it on the hub.'],
   [/closed with an error|MaximumReceiveMessageSize|message size/i, 'A hub closes a connection that sends a message larger than its limit (SignalR\'s MaximumReceiveMessageSize, 32 KB unless raised) or that breaks the protocol: lower the message size or raise the hub\'s limit.'],
 ];

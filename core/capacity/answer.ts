@@ -32,6 +32,9 @@ export interface CapacityAnswer {
   brokeLine: string;
   /** Set when the client set the limit, or when which side did is unknown: what that means and what to do. */
   clientNote: string | null;
+  /** Set when a step failed for a cause other than load (finding kind `fault`): what to do, as
+   *  the step's diagnosis says it. */
+  faultNote: string | null;
 }
 
 const EDITIONS: EditionId[] = ['current', '2019'];
@@ -47,7 +50,28 @@ export function capacityAnswer(result: CapacityResult): CapacityAnswer {
     : finding.limitedBy === 'unknown'
       ? `Which side broke is unknown: ${broke?.judgement.reasons[0] ?? 'nothing shows it'}. ${held ? `The load of step ${held.index} held` : 'No step held'}, but this is not a capacity of the service until a run shows which side failed. Read the errors of the step that broke, read the server's metrics with the search, or run the client from another machine.`
       : null;
-  return { headline: headline(result, held, what), tierLines: tierLinesOf(tiers, result), tiers, brokeLine: brokeLine(result, broke), clientNote };
+  if (finding.kind === 'fault' && broke) return faultAnswer(result, held, broke);
+  return { headline: headline(result, held, what), tierLines: tierLinesOf(tiers, result), tiers, brokeLine: brokeLine(result, broke), clientNote, faultNote: null };
+}
+
+/** A search ended by a fault: no capacity, the step's cause in its diagnosis's words, what to do. */
+function faultAnswer(result: CapacityResult, held: CapacityStep | null, broke: CapacityStep): CapacityAnswer {
+  const diagnosis = broke.judgement.diagnosis!;
+  const gone = result.finding.limitedBy === 'service' && diagnosis.side === 'setup';
+  const sentence = gone ? `The hub stopped accepting connections after step ${broke.index - 1}: ${lowerFirst(diagnosis.sentence)}` : diagnosis.sentence;
+  const before = held ? ` Step ${held.index} (${loadText(result, held)}) had held before it; that is not a capacity, since the search never reached the service's load.` : '';
+  return {
+    headline: `No capacity: the search stopped at step ${broke.index} (${loadText(result, broke)}). ${sentence}`,
+    tierLines: [],
+    tiers: [],
+    brokeLine: `Step ${broke.index} failed ${result.finding.limitedBy === 'setup' ? 'because of the set-up' : 'because of the service, for a cause other than load'}.${before}`,
+    clientNote: null,
+    faultNote: gone ? 'Read the hub\'s log and its host\'s at the time of that step (a crash, a restart, out of memory), then search again.' : `What to do: ${diagnosis.advice}`,
+  };
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 function headline(result: CapacityResult, held: CapacityStep | null, what: string): string {
@@ -129,5 +153,5 @@ export function loadText(result: Pick<CapacityResult, 'settings'>, step: Pick<Ca
 /** The answer as lines for a terminal or a report. */
 export function answerLines(result: CapacityResult): string[] {
   const answer = capacityAnswer(result);
-  return [answer.headline, ...(answer.clientNote ? [answer.clientNote] : answer.tierLines), answer.brokeLine];
+  return [answer.headline, ...(answer.faultNote ? [answer.faultNote] : answer.clientNote ? [answer.clientNote] : answer.tierLines), answer.brokeLine];
 }

@@ -9,6 +9,7 @@ import { bounds, breakConfirmed, type StepPhase, type JudgedLoad } from './searc
 import { plannedSendRate, type CapacitySettings } from './settings.ts';
 import { judgeStep, stepHealth, type ClientContext, type LimitedBy, type StepHealth, type StepJudgement } from './step-judge.ts';
 import { BenchError } from '../errors/index.ts';
+import { isFault, type CauseId } from '../diagnosis/index.ts';
 
 export const CAPACITY_FORMAT = 'signalr-live-bench/capacity';
 /** 2: the fields version 1 grew without a bump always present; a version 1 document is brought to
@@ -55,9 +56,12 @@ export interface CapacityStep {
  * - found: a step broke above one that held; `held` is the highest load that held;
  * - atLeastMax: every step held, up to the maximum: the capacity is above it;
  * - firstStepFailed: even the first step broke;
- * - unjudged: a step could not be judged (stopped, nothing measured) before anything broke.
+ * - unjudged: a step could not be judged (stopped, nothing measured) before anything broke;
+ * - fault: a step failed for a cause other than load (core/diagnosis isFault: the hub crashed,
+ *   froze or refused, a set-up mistake): the search ended there with that cause, and whatever
+ *   held before it is not a capacity.
  */
-export type FindingKind = 'found' | 'atLeastMax' | 'firstStepFailed' | 'unjudged';
+export type FindingKind = 'found' | 'atLeastMax' | 'firstStepFailed' | 'unjudged' | 'fault';
 
 export interface CapacityFinding {
   kind: FindingKind;
@@ -71,6 +75,8 @@ export interface CapacityFinding {
    *  breakConfirmed): true confirmed, false it held the second time, null not run again or
    *  nothing broke. */
   confirmed: boolean | null;
+  /** fault: the cause that ended the search (the faulty step's diagnosis); absent otherwise. */
+  cause?: CauseId;
 }
 
 export interface CapacityResult {
@@ -133,11 +139,24 @@ export function heldRates(run: Pick<RunResult, 'config' | 'fates' | 'totals'>): 
 /** What the search plan needs of a step (search-plan.ts). */
 export function judgedLoadOf(step: CapacityStep): JudgedLoad {
   const { passed, limitedBy } = step.judgement;
-  return { load: step.load, phase: step.phase, passed, unreachable: passed === false && step.connectionsOpened === 0 && limitedBy !== 'client' };
+  return { load: step.load, phase: step.phase, passed, unreachable: passed === false && step.connectionsOpened === 0 && limitedBy !== 'client', fault: faultOf(step) !== null };
+}
+
+/** The step's fault, or null: a cause other than load (its diagnosis), which ends the search. */
+export function faultOf(step: Pick<CapacityStep, 'judgement'>): CauseId | null {
+  const diagnosis = step.judgement.diagnosis;
+  return step.judgement.passed !== true && diagnosis && isFault(diagnosis) ? diagnosis.cause : null;
 }
 
 /** The finding from the steps run so far. */
 export function findingOf(steps: readonly CapacityStep[]): CapacityFinding {
+  const faulty = steps.find((s) => faultOf(s) !== null);
+  if (faulty) {
+    const held = steps.filter((s) => s.index < faulty.index && s.judgement.passed === true).sort((a, b) => b.load - a.load)[0] ?? null;
+    // Nothing answering after earlier steps had connected is the hub gone, not a wrong address.
+    const side = faulty.judgement.diagnosis!.side === 'setup' && !(faultOf(faulty) === 'unreachable' && steps.some((s) => s.index < faulty.index && s.connectionsOpened > 0)) ? 'setup' : 'service';
+    return { kind: 'fault', limitedBy: side, heldStep: held?.index ?? null, brokeStep: faulty.index, confirmed: null, cause: faultOf(faulty)! };
+  }
   const judged = steps.map(judgedLoadOf);
   const { held, broke } = bounds(judged);
   const heldStep = held === null ? null : steps.find((s) => s.load === held && s.judgement.passed === true)!.index;

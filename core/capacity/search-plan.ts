@@ -8,7 +8,7 @@
  * break is *confirmed* only when it fails again; a load that failed once is never taken as held,
  * and a break that held on its second run is said to be unconfirmed. A step that could not be
  * judged (stopped, or nothing measured) ends the search, and so does one the service no longer
- * answered at all (`unreachable`).
+ * answered at all (`unreachable`), or one that failed for a cause other than load (`fault`).
  */
 import type { CapacitySettings } from './settings.ts';
 
@@ -24,6 +24,9 @@ export interface JudgedLoad {
    *  answering (killed, down). Nothing more can be learnt: the search ends after it, and it
    *  counts as the break only when no step broke with connections open. */
   unreachable?: boolean;
+  /** It failed for a cause other than load (a crashed or frozen hub, a set-up mistake): the
+   *  search ends after it with that cause (capacity-result.ts faultOf). */
+  fault?: boolean;
 }
 
 export interface NextStep {
@@ -41,7 +44,7 @@ export function rampLoads(settings: Pick<CapacitySettings, 'start' | 'step' | 'm
 
 /** The next step to run, or null when the search is over. */
 export function nextStep(settings: CapacitySettings, judged: readonly JudgedLoad[]): NextStep | null {
-  if (judged.some((step) => step.passed === null || step.unreachable)) return null;
+  if (judged.some((step) => step.passed === null || step.unreachable || step.fault)) return null;
   const { held, broke } = bounds(judged);
   if (broke === null) {
     const next = rampLoads(settings).find((load) => held === null || load > held);

@@ -16,7 +16,8 @@ export interface CapacityStage {
   title: string;
   /** Where it broke and whose it was, or what is still to come. */
   broke: string;
-  /** good: a capacity found; warn: the client's limit, an unknown cause or an unconfirmed break; bad: nothing held; neutral: running. */
+  /** good: a capacity found; warn: the client's limit, an unknown cause or an unconfirmed break;
+   *  bad: nothing held, or a fault ended the search (a crashed hub is red, never "Holds"); neutral: running. */
   tone: 'good' | 'warn' | 'bad' | 'neutral';
   /** The whole answer, for the lines below the slide's title. */
   answer: CapacityAnswer;
@@ -33,8 +34,9 @@ export function capacityStage(result: CapacityResult): CapacityStage {
 
 function title(result: CapacityResult, held: CapacityStep | null, what: string, answer: CapacityAnswer): string {
   const { finding, running } = result;
-  // Nothing held: the answer's own headline says why (first step broke, nothing judged, searching).
-  if (!held) return answer.headline;
+  // Nothing held, or a fault ended the search: the answer's own headline says why (first step
+  // broke, nothing judged, searching, the hub crashed), never "Holds".
+  if (!held || finding.kind === 'fault') return answer.headline;
   const share = answer.tiers[0];
   const tierText = share && share.ratio !== null ? `: ${formatPercent(share.ratio)} of ${share.tier}` : '';
   const connections = result.settings.ramp === 'connections' ? ` with ${formatCount(held.connectionsOpened)} connections` : '';
@@ -47,6 +49,7 @@ function title(result: CapacityResult, held: CapacityStep | null, what: string, 
 }
 
 function brokeText(result: CapacityResult, held: CapacityStep | null, broke: CapacityStep | null): string {
+  if (result.finding.kind === 'fault') return result.finding.limitedBy === 'setup' ? 'Nothing was measured: fix the set-up and search again.' : 'The service failed for a cause other than load, so this is not a capacity.';
   const unit = RAMP_UNITS[result.settings.ramp];
   const loadOf = (step: CapacityStep) => (result.settings.ramp === 'rate' ? step.plannedSendsPerSec : step.connections);
   if (!broke) {
@@ -63,6 +66,7 @@ function brokeText(result: CapacityResult, held: CapacityStep | null, broke: Cap
 
 function tone(result: CapacityResult): CapacityStage['tone'] {
   const { finding } = result;
+  if (finding.kind === 'fault') return 'bad';
   if (result.running) return 'neutral';
   if (finding.limitedBy === 'client' || finding.limitedBy === 'unknown' || finding.confirmed === false) return 'warn';
   return finding.kind === 'found' || finding.kind === 'atLeastMax' ? 'good' : 'bad';

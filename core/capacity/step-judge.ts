@@ -16,10 +16,12 @@
  */
 import { clientLimitReasons, clientSchedule, scheduleReasons, sendingSeconds, causesText, failuresOfSide, type ConnectCauseCounts } from '../client/index.ts';
 import { formatCount, formatMs } from '../format.ts';
-import { lostOf, notSentOf, drained, limitOfResult, NOT_SENT_REASONS, type RunResult, type NotSentReason } from '../run/index.ts';
+import { lostOf, notSentOf, drained, limitOfResult, diagnosisOf, NOT_SENT_REASONS, type RunResult, type NotSentReason } from '../run/index.ts';
 import { GUIDE_LATENCY_LIMIT_US } from '../latency/index.ts';
+import { isFault, type Diagnosis } from '../diagnosis/index.ts';
 
-export type LimitedBy = 'service' | 'client' | 'unknown';
+/** Who broke a step: the service, the client, the set-up (a cause the user must change), or unknown. */
+export type LimitedBy = 'service' | 'client' | 'setup' | 'unknown';
 
 export interface ClientContext {
   /** Most connections this client can hold (a browser's cap), null when it has none known. */
@@ -53,9 +55,13 @@ export interface StepJudgement {
   limitedBy: LimitedBy | null;
   /** Why, worded for people: the first is the main reason. */
   reasons: string[];
+  /** The step run's diagnosis (core/diagnosis). Only `load` makes a break a capacity: a step whose
+   *  cause is a fault (isFault: a set-up mistake, a hub that crashed, froze or refused) ends the
+   *  search with that cause. Absent in searches kept before. */
+  diagnosis?: Diagnosis;
 }
 
-type StepRun = Pick<RunResult, 'config' | 'outcome' | 'verdict' | 'fates' | 'totals' | 'latency' | 'points' | 'workers' | 'workerFailures' | 'server' | 'connectCauses'>;
+type StepRun = Pick<RunResult, 'config' | 'client' | 'outcome' | 'verdict' | 'fates' | 'totals' | 'latency' | 'points' | 'workers' | 'workerFailures' | 'server' | 'connectCauses' | 'errorSamples' | 'diagnosis'>;
 
 export function stepHealth(run: StepRun, client: ClientContext): StepHealth {
   const { missedSlots, sent, connectionsFailed } = run.totals;
@@ -75,6 +81,17 @@ export function stepHealth(run: StepRun, client: ClientContext): StepHealth {
 }
 
 export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
+  const diagnosis = diagnosisOf(run);
+  const judgement = judgeByHealth(run, health);
+  // A fault is said as the diagnosis says it, whatever the figures: a crashed hub is not a capacity.
+  if (judgement.passed !== true && isFault(diagnosis)) {
+    // A set-up mistake measured nothing about load: not judged. A service's fault broke the step.
+    return { passed: diagnosis.side === 'setup' ? null : false, limitedBy: diagnosis.side === 'setup' ? 'setup' : 'service', reasons: [diagnosis.sentence, ...judgement.reasons], diagnosis };
+  }
+  return { ...judgement, diagnosis };
+}
+
+function judgeByHealth(run: StepRun, health: StepHealth): StepJudgement {
   const { outcome, verdict } = run;
   // Connects the address itself refused (404, 401, 403), or a hub that needs the negotiate the
   // run skipped, say nothing about load: nothing measured.
@@ -88,6 +105,8 @@ export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
   if (outcome.kind === 'failed' && run.fates.planned === 0 && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };
   if (outcome.kind !== 'finished' && outcome.kind !== 'failed') return { passed: null, limitedBy: null, reasons: [`the step did not finish (${outcome.kind}), so it has no verdict`] };
   if (verdict.status === 'pass') return { passed: true, limitedBy: null, reasons: [verdict.sentence] };
+  // No verdict (the agents' clocks could not decide): neither held nor broke.
+  if (verdict.status === 'none') return { passed: null, limitedBy: null, reasons: [`the step has no verdict: ${verdict.sentence}`] };
   const failed = whatFailed(run, health.connectCauses);
   const what = failed.length > 0 ? failed.join('; ') : verdict.sentence.replace(/\.$/, '');
   // The server's side from its metrics, when they were read: the same sentence as the run summary's.
@@ -169,5 +188,5 @@ function whatFailed(run: StepRun, causes: ConnectCauseCounts | undefined): strin
 
 /** "client-limited" / "service-limited" / "cause unknown", for lines and cards. */
 export function limitedByText(limitedBy: LimitedBy | null): string {
-  return limitedBy === 'client' ? 'client-limited' : limitedBy === 'service' ? 'service-limited' : limitedBy === 'unknown' ? 'cause unknown' : '';
+  return limitedBy === 'client' ? 'client-limited' : limitedBy === 'service' ? 'service-limited' : limitedBy === 'setup' ? 'set-up' : limitedBy === 'unknown' ? 'cause unknown' : '';
 }

@@ -64,7 +64,7 @@ const SERVICE_PATTERNS: [RegExp, ConnectCause][] = [
   [/ECONNRESET|EPIPE|socket hang up/i, 'reset'],
   [/ETIMEDOUT/, 'timedOut'],
   [/EHOSTUNREACH|ENETUNREACH/, 'unreachable'],
-  [/[Ss]tatus code '4(?!08|29)\d\d'|status 4(?!08|29)\d\d\b/, 'addressRefused'],
+  [/[Ss]tatus code '4(?!08|29)\d\d'|status 4(?!08|29)\d\d\b|Unexpected server response: 40[13]\b/, 'addressRefused'],
   [/[Ss]tatus code '\d{3}'|status \d{3}\b/, 'httpStatus'],
   // Node's WebSocket upgrade answered with a busy or failing server's status (the ws package's words).
   [/Unexpected server response: (5\d\d|408|429)\b/, 'httpStatus'],

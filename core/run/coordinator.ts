@@ -111,6 +111,11 @@ export class RunCoordinator {
     this.#finished = new Promise((resolve) => (this.#resolveFinished = resolve));
   }
 
+  /** Whether the run gave access tokens (never which): a refusal means another thing with one. */
+  get hasToken(): boolean {
+    return (this.#credentials?.accessTokens.length ?? 0) > 0;
+  }
+
   get phase(): RunPhase {
     return this.#phase;
   }
@@ -246,7 +251,7 @@ export class RunCoordinator {
     const failure = nothingToMeasure(ready);
     if (failure) {
       // Waiting out the run's duration would only delay the answer.
-      this.#ending = { kind: 'failed', reason: failure };
+      this.#ending = { kind: 'failed', ...failure };
       this.#finish();
       return;
     }
@@ -328,7 +333,7 @@ export class RunCoordinator {
     if (!this.aggregator.allWorkersIn(['running']) || this.aggregator.connectionsOpen() > 0) return;
     const atSec = Math.max(0, Math.floor((this.clock.nowUs() - this.#sendStartUs) / 1_000_000));
     const cause = this.aggregator.errorSamples().find((s) => s.kind === 'closed')?.message;
-    this.#ending = { kind: 'failed', reason: `every connection was closed by ${atSec} s and Reconnect is off: nothing was left to measure.${cause ? ` ${cause}` : ''}` };
+    this.#ending = { kind: 'failed', code: 'allClosed', reason: `every connection was closed by ${atSec} s and Reconnect is off: nothing was left to measure.${cause ? ` ${cause}` : ''}` };
     this.#finish();
   }
 
@@ -389,10 +394,10 @@ export class RunCoordinator {
  * Why a run that every worker is ready for cannot measure anything, or null: no connection
  * opened anywhere, or the hub refused the scenario's method.
  */
-function nothingToMeasure(ready: readonly WorkerReady[]): string | null {
+function nothingToMeasure(ready: readonly WorkerReady[]): Pick<RunOutcome, 'code' | 'reason'> | null {
   const refusal = ready.find((r) => r.refusal)?.refusal;
-  if (refusal) return refusal;
-  return ready.reduce((sum, r) => sum + r.connectionsOpen, 0) > 0 ? null : NO_CONNECTION;
+  if (refusal) return { code: 'hubRefused', reason: refusal };
+  return ready.reduce((sum, r) => sum + r.connectionsOpen, 0) > 0 ? null : { code: 'noConnection', reason: NO_CONNECTION };
 }
 
 const NO_CONNECTION = 'no connection could be opened.';
@@ -410,6 +415,7 @@ function neverCalled(config: RunConfig, totals: WorkerTotals): RunOutcome | null
   if (totals.received + totals.duplicated + totals.stale + totals.foreign + totals.unsolicited > 0) return null;
   return {
     kind: 'failed',
+    code: 'neverCalled',
     reason: `the hub never called ${receive.method}: ${formatCount(totals.sent)} messages were sent and none came back on it. ` +
       `Check the profile's receive.method against the client method the hub calls (e.g. Clients.All.SendAsync("ReceiveMessage", …)).`,
   };

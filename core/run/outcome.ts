@@ -39,6 +39,10 @@ export interface RunOutcome {
   stoppedAtSec?: number;
   /** failed: why nothing could be measured, worded for people. */
   reason?: string;
+  /** failed: which failure the coordinator named (the diagnosis reads it, never the words):
+   *  noConnection, hubRefused (the scenario's method), neverCalled (the profile's receive method),
+   *  allClosed (every connection closed with Reconnect off). Absent in runs kept before codes. */
+  code?: 'noConnection' | 'hubRefused' | 'neverCalled' | 'allClosed';
 }
 
 export const OUTCOME_LABELS: Record<OutcomeKind, string> = {

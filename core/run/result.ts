@@ -18,6 +18,7 @@ import { instanceFigures, type InstanceCounts, type InstanceFigures } from './in
 import { BenchError } from '../errors/index.ts';
 import { lossSides, type LossSide } from './worker-loss.ts';
 import { RUN_RESULT_VERSION, upgradeRunResult } from './upgrade.ts';
+import type { Diagnosis } from '../diagnosis/index.ts';
 
 export { RUN_RESULT_VERSION, upgradeRunResult, upgradeFates } from './upgrade.ts';
 
@@ -83,6 +84,11 @@ export interface RunResult {
    *  receptions planned for them, in the config's order (core/run/instances.ts); they sum to the
    *  totals. Absent for one instance, and in runs kept before. */
   instances?: InstanceFigures[];
+  /** Why the run ended as it did: one cause from the catalog (core/diagnosis), its side, one
+   *  sentence, what to do and the evidence, rendered unchanged by the runner, the page and the
+   *  reports. Absent in runs kept before it was recorded: read it with diagnosisOf, which makes it
+   *  from the same document. */
+  diagnosis?: Diagnosis;
 }
 
 export interface SendWindow {
@@ -119,7 +125,8 @@ export interface RunAgent {
   lost: boolean;
 }
 
-export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string, agents?: RunAgent[], server?: ServerMetricsRecord | null, reuse?: ReusedPoints): RunResult {
+/** The run's document without its diagnosis: runResult (run-evidence.ts) adds it. */
+export function runDocument(coordinator: RunCoordinator, startedAt: Date, client: string, agents?: RunAgent[], server?: ServerMetricsRecord | null, reuse?: ReusedPoints): RunResult {
   const a = coordinator.aggregator;
   const health = workersOfRun(coordinator, agents);
   const outcome = coordinator.outcome;

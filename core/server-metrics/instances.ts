@@ -18,7 +18,7 @@
 import type { ServerMetricsRecord, ServerSecond } from './series.ts';
 import type { ServerScraper } from './scraper.ts';
 
-type Figure = keyof Omit<ServerSecond, 'second' | 'restarted'>;
+type Figure = keyof Omit<ServerSecond, 'second' | 'restarted' | 'backplaneUp'>;
 const SUMMED: Figure[] = ['connections', 'deliveriesPerSec', 'gcPauseMsPerSec', 'threadPoolQueue', 'workingSetBytes', 'kestrelConnections', 'kestrelQueued'];
 
 /** A record that may say which process it was read from: its service.instance.id (see the
@@ -84,6 +84,9 @@ function combinedSecond(second: number, read: readonly ServerSecond[]): ServerSe
   const point: ServerSecond = { second, cpuPercent: busiest(read.map((p) => p.cpuPercent)), connections: null, deliveriesPerSec: null, gcPauseMsPerSec: null, threadPoolQueue: null, workingSetBytes: null, kestrelConnections: null, kestrelQueued: null };
   for (const figure of SUMMED) point[figure] = sumOf(read.map((p) => p[figure]));
   if (read.some((p) => p.restarted)) point.restarted = true;
+  // One instance's backplane down is the run's: its messages to the others are lost.
+  const backplanes = read.map((p) => p.backplaneUp).filter((up): up is number => up !== null && up !== undefined);
+  if (backplanes.length > 0) point.backplaneUp = Math.min(...backplanes);
   return point;
 }
 

@@ -25,6 +25,8 @@ export const METRIC_NAMES = {
   hubConnections: ['hubsample_hub_connections', 'hubsample_hub_connections_total'],
   hubDeliveries: ['hubsample_hub_deliveries_total', 'hubsample_hub_deliveries'],
   hubInvocations: ['hubsample_hub_invocations_total', 'hubsample_hub_invocations'],
+  /** The hub-sample's backplane gauge with --Redis: 1 while its Redis answers, 0 while not. */
+  backplaneUp: ['hubsample_backplane_up', 'signalr_bench_backplane_up'],
 } as const;
 
 export type ReadingField = keyof typeof METRIC_NAMES;

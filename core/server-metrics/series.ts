@@ -29,6 +29,9 @@ export interface ServerSecond {
   /** True when the app restarted since the previous reading (its CPU time or deliveries went
    *  down); absent otherwise, and in runs kept before restarts were marked. */
   restarted?: boolean;
+  /** 1 while the hub's backplane answered, 0 while it did not (the hub-sample with --Redis);
+   *  absent when the hub has no backplane gauge, and in runs kept before it was read. */
+  backplaneUp?: number | null;
 }
 
 /** The server's side of a run, as kept with it. */
@@ -82,6 +85,7 @@ export function serverSecond(second: number, current: ServerReading, previous: S
     workingSetBytes: current.workingSetBytes,
     kestrelConnections: current.kestrelConnections,
     kestrelQueued: current.kestrelQueued,
+    ...(current.backplaneUp !== null && current.backplaneUp !== undefined ? { backplaneUp: current.backplaneUp } : {}),
   };
 }
 
@@ -98,7 +102,7 @@ export function addDeliveries(total: number | null, previous: ServerReading | nu
 }
 
 /** The highest value of a figure over the run; null when it was never known. */
-export function peakOf(points: readonly ServerSecond[], field: keyof Omit<ServerSecond, 'second' | 'restarted'>): number | null {
+export function peakOf(points: readonly ServerSecond[], field: keyof Omit<ServerSecond, 'second' | 'restarted' | 'backplaneUp'>): number | null {
   let peak: number | null = null;
   for (const point of points) {
     const value = point[field];

@@ -9,7 +9,7 @@ import { systemClock, systemTimers } from '../../core/clocks/clock.ts';
 import { attachFleet, Fleet } from '../../core/fleet/fleet.ts';
 import { validateRunConfig } from '../../core/run/config.ts';
 import { RunCoordinator } from '../../core/run/coordinator.ts';
-import { runResult } from '../../core/run/result.ts';
+import { runResult } from '../../core/run/document.ts';
 import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
 import { startAgent, type RunningAgent } from '../support/agents.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { systemClock, systemTimers } from '../../core/clocks/clock.ts';
 import { validateRunConfig } from '../../core/run/config.ts';
 import { RunCoordinator } from '../../core/run/coordinator.ts';
-import { runResult } from '../../core/run/result.ts';
+import { runResult } from '../../core/run/document.ts';
 import { startHub } from '../support/hub-process.ts';
 import { inProcessWorkers } from '../support/in-process-workers.ts';
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunConfig } from '../../core/run/config.ts';
-import { runResult } from '../../core/run/result.ts';
+import { runResult } from '../../core/run/document.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {

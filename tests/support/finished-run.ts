@@ -1,6 +1,7 @@
 /** A finished run document made by the real engine and coordinator on a fake clock and fake hub. */
 import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { runResult, type RunResult } from '../../core/run/result.ts';
+import { type RunResult } from '../../core/run/result.ts';
+import { runResult } from '../../core/run/document.ts';
 import { fakeRun } from './fake-run.ts';
 import type { FakeHubOptions } from './fake-connections.ts';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { arrivedOf, lostOf, notSentOf, unaccountedOf } from '../../core/run/fates.ts';
 import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { runResult } from '../../core/run/result.ts';
+import { runResult } from '../../core/run/document.ts';
 import type { RunCoordinator } from '../../core/run/coordinator.ts';
 import { limitOfResult } from '../../core/run/limit.ts';
 import { fakeRun } from '../support/fake-run.ts';

@@ -24,6 +24,8 @@ describe('connect causes', () => {
     ['WebSocket failed to connect. (the socket said: Unexpected server response: 503)', 'httpStatus', 'service'],
     ['WebSocket failed to connect. (the socket said: Unexpected server response: 429)', 'httpStatus', 'service'],
     ['WebSocket failed to connect. (the socket said: Unexpected server response: 404)', 'other', 'unknown'],
+    // A token refused on the upgrade says nothing about load, as at negotiate.
+    ['WebSocket failed to connect. (the socket said: Unexpected server response: 401)', 'addressRefused', 'unknown'],
     ['WebSocket failed to connect. The connection could not be found on the server', 'other', 'unknown'],
   ] as const)('%s → %s (%s)', (text, cause, side) => {
     expect(connectCauseOf(text)).toBe(cause);

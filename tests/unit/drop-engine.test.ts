@@ -8,7 +8,7 @@ import { expectedGapReceptions } from '../support/drop-slots.ts';
 import { isDropped } from '../../core/drops/plan.ts';
 import { notSentOf } from '../../core/run/fates.ts';
 import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { runResult } from '../../core/run/result.ts';
+import { runResult } from '../../core/run/document.ts';
 import { fakeRun } from '../support/fake-run.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {

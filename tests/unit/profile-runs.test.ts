@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { runResult } from '../../core/run/result.ts';
+import { runResult } from '../../core/run/document.ts';
 import type { HubProfile } from '../../core/profiles/index.ts';
 import type { FakeHubOptions } from '../support/fake-connections.ts';
 import { fakeRun } from '../support/fake-run.ts';

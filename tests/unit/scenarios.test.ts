@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
 import { PayloadBuilder } from '../../workers/engine/payload.ts';
-import { runResult } from '../../core/run/result.ts';
+import { runResult } from '../../core/run/document.ts';
 import { arrivedOf, notSentOf, type Fates } from '../../core/run/fates.ts';
 import type { FakeHubOptions } from '../support/fake-connections.ts';
 import { fakeRun } from '../support/fake-run.ts';

@@ -149,24 +149,29 @@ describe('who broke, by evidence', () => {
     expect(judgement.reasons[0]).toBe('the client lost 1 of its 2 engines mid-run (Worker terminated due to reaching memory limit: JS heap out of memory), and the load they carried with them');
   });
 
-  it.each([
-    [{ addressRefused: 50 }],
-    [{ negotiationSkipped: 50 }],
-    [{ addressRefused: 20, negotiationSkipped: 30 }],
-  ])('no verdict: every connect refused by the address or for the negotiate the run skipped (%o) says nothing about load', (causes) => {
-    const judgement = judge(failedToConnect(causes));
+  it('no verdict: every connect refused by the address itself says nothing about load', () => {
+    const judgement = judge(failedToConnect({ addressRefused: 50 }));
     expect(judgement).toMatchObject({ passed: null, limitedBy: null });
     expect(judgement.reasons[0]).toBe('nothing could be measured: no connection could be opened');
   });
 
-  it('a verdict once one connect failed for another reason', () => {
-    expect(judge(failedToConnect({ negotiationSkipped: 49, refused: 1 })).passed).toBe(false);
+  it.each([
+    [{ negotiationSkipped: 50 }],
+    [{ addressRefused: 20, negotiationSkipped: 30 }],
+  ])('the set-up, not a verdict: connects refused for the negotiate the run skipped (%o) end the search with that cause', (causes) => {
+    const judgement = judge(failedToConnect(causes));
+    expect(judgement).toMatchObject({ passed: null, limitedBy: 'setup', diagnosis: { cause: 'negotiationNeeded', side: 'setup' } });
+    expect(judgement.reasons[0]).toBe(judgement.diagnosis!.sentence);
   });
 
-  it('the service: connects refused while nothing opened', () => {
+  it('a verdict once one connect failed for another reason', () => {
+    expect(judge(failedToConnect({ negotiationSkipped: 49, refused: 1 })).passed).not.toBe(true);
+  });
+
+  it('the set-up: every connect refused while nothing opened is a closed port, never a capacity', () => {
     const judgement = judge(failedToConnect({ refused: 50 }));
-    expect(judgement).toMatchObject({ passed: false, limitedBy: 'service' });
-    expect(judgement.reasons[0]).toBe('50 of 50 connections failed to open (50 refused with ECONNREFUSED)');
+    expect(judgement).toMatchObject({ passed: null, limitedBy: 'setup', diagnosis: { cause: 'unreachable' } });
+    expect(judgement.reasons).toContain('50 of 50 connections failed to open (50 refused with ECONNREFUSED)');
   });
 
   it('unknown: nothing opened and nothing says why', () => {

@@ -1,0 +1,245 @@
+/**
+ * One diagnosis from a run's evidence: the cause (causes.ts), its side, one sentence, what to do
+ * and the evidence that shows it. The one place a run's "why" is decided; the runner, the page,
+ * Present, History, comparisons and the reports render its result unchanged. Pure.
+ *
+ * The rules go from the most specific evidence to the least, and the first that holds names the
+ * cause: an instance listed twice; a pass; refusals whose status or words name a set-up mistake
+ * (431, 401/403, a hub that needs negotiation, "No Connection with that ID", a certificate, a
+ * name that does not resolve, a path with no hub, a proxy that drops the upgrade, CORS) or the
+ * service (5xx, 429, 408, a lost backplane); the hub's refusal of the scenario's method or a
+ * receive method it never calls; a hub that went away (connections closed and connects refused,
+ * or a restart) or stopped answering (metrics unanswered, relays stopped, nothing arriving at
+ * the end); the client's own limits; and only then load, when the client kept its schedule or
+ * the server's metrics show it saturated. What none of these decides is `unknown`, said so.
+ */
+import { causesText, failuresOfSide } from '../client/index.ts';
+import { CAUSES, docsAnchorOf, type CauseId, type Diagnosis } from './causes.ts';
+import type { RunEvidence } from './evidence.ts';
+import {
+  BACKPLANE_WORDS, BROWSER_FETCH_WORDS, MISSING_METHOD_WORDS, NOT_STICKY_WORDS, SERVER_TIMEOUT_WORDS, TLS_WORDS, TOO_LARGE_WORDS, UNRESOLVED_WORDS,
+  connectStatuses, hubWords, matching, methodOf, type StatusCount,
+} from './failures.ts';
+import { EVIDENCE, WORDS, type Facts } from './words.ts';
+
+/** Sending seconds with nothing arriving, at the end of a run, that show a hub which stopped
+ *  delivering rather than a slow one: at least this many, and three send intervals. */
+export const SILENT_SECONDS_MIN = 3;
+
+interface Finding {
+  cause: CauseId;
+  facts?: Partial<Facts>;
+  /** The evidence that names it, first; the run's other recorded facts follow. */
+  evidence?: string[];
+}
+
+export function diagnose(evidence: RunEvidence): Diagnosis {
+  const finding = findCause(evidence);
+  const facts: Facts = { url: evidence.settings.endpointUrl, transport: evidence.settings.transport, browser: evidence.settings.browser, hasToken: evidence.settings.hasToken, ...finding.facts };
+  const words = WORDS[finding.cause];
+  const lines = [...(finding.evidence ?? []), ...recordedFacts(evidence)];
+  return {
+    cause: finding.cause,
+    side: CAUSES[finding.cause],
+    sentence: words.sentence(facts),
+    advice: words.advice(facts),
+    docs: docsAnchorOf(finding.cause),
+    evidence: [...new Set(lines)],
+  };
+}
+
+function findCause(e: RunEvidence): Finding {
+  if (e.settings.sameInstance && e.settings.sameInstance.length > 1) return { cause: 'sameInstance', facts: { endpoints: e.settings.sameInstance } };
+  if (e.verdict === 'pass') return { cause: 'held' };
+  return refusal(e) ?? hubRefusal(e) ?? hubGone(e) ?? dropCost(e) ?? clientOrLoad(e) ?? ending(e);
+}
+
+/** Connects refused in a way that names the cause: by status, by words, or by nothing answering. */
+function refusal(e: RunEvidence): Finding | null {
+  const statuses = connectStatuses(e.failures);
+  const at = (test: (s: StatusCount) => boolean) => statuses.find(test) ?? null;
+  const statusFinding = (cause: CauseId, s: StatusCount, extra: Partial<Facts> = {}): Finding => ({
+    cause,
+    facts: { status: s.status, stage: s.stage, count: s.count, of: e.connections, ...extra },
+    evidence: [EVIDENCE.statuses(s.count, s.status, s.stage)],
+  });
+  const tooLarge = at((s) => s.status === 431);
+  if (tooLarge) return statusFinding('headersTooLarge', tooLarge);
+  const auth = at((s) => s.status === 401 || s.status === 403);
+  if (auth) return statusFinding('authRefused', auth);
+  const skipped = e.connectCauses.negotiationSkipped ?? 0;
+  if (skipped > 0) return { cause: 'negotiationNeeded', facts: { count: skipped, status: at((s) => s.stage === 'upgrade')?.status }, evidence: [EVIDENCE.causes(causesText(e.connectCauses))] };
+  const backplane = matching(e.failures, BACKPLANE_WORDS);
+  if (backplane.first) return { cause: 'backplaneDown', facts: { quote: hubWords(backplane.first.message) }, evidence: [EVIDENCE.failure(backplane.first.kind, backplane.count, backplane.first.message)] };
+  if (e.server?.backplaneDown) return { cause: 'backplaneDown', evidence: [EVIDENCE.backplaneGauge()] };
+  const notSticky = matching(e.failures, NOT_STICKY_WORDS);
+  if (notSticky.first) return { cause: 'noStickySessions', facts: { count: notSticky.count }, evidence: [EVIDENCE.failure(notSticky.first.kind, notSticky.count, notSticky.first.message)] };
+  // A hub answers an upgrade whose connection id it does not know with 404: negotiate (on the same
+  // path) answered, so the id was made by another instance behind the same address.
+  const unknownId = e.settings.skipNegotiation ? null : at((s) => s.stage === 'upgrade' && s.status === 404);
+  if (unknownId) return statusFinding('noStickySessions', unknownId);
+  const named = namedByWords(e);
+  if (named) return named;
+  const notAHub = at((s) => s.stage === 'negotiate' && s.status >= 400 && s.status < 500 && s.status !== 408 && s.status !== 429);
+  if (notAHub) return statusFinding('notAHub', notAHub);
+  const busy = at((s) => s.status >= 500 || s.status === 429 || s.status === 408);
+  if (busy) return statusFinding('serviceRefused', busy, { quote: undefined });
+  const upgrade = at((s) => s.stage === 'upgrade');
+  if (upgrade && !e.settings.skipNegotiation) return statusFinding('proxyNoUpgrade', upgrade);
+  return nothingAnswered(e);
+}
+
+/** Failures whose words name a set-up mistake: a certificate, a name, a page that is not a hub. */
+function namedByWords(e: RunEvidence): Finding | null {
+  const quoteOf = (found: ReturnType<typeof matching>): Finding['evidence'] => (found.first ? [EVIDENCE.failure(found.first.kind, found.count, found.first.message)] : []);
+  const tls = matching(e.failures, TLS_WORDS);
+  if (tls.first && e.connectionsOpened === 0) return { cause: 'tlsUntrusted', evidence: quoteOf(tls) };
+  const unresolved = matching(e.failures, UNRESOLVED_WORDS);
+  if (unresolved.first && e.connectionsOpened === 0) return { cause: 'unreachable', facts: { quote: 'the host name does not resolve' }, evidence: quoteOf(unresolved) };
+  const notJson = matching(e.failures, /not a SignalR hub at this URL|not valid JSON|Unexpected token/i, ['negotiate']);
+  if (notJson.first && e.connectionsOpened === 0) return { cause: 'notAHub', evidence: quoteOf(notJson) };
+  return null;
+}
+
+/** No connection opened because nothing answered, or (in a browser) CORS refused the page. */
+function nothingAnswered(e: RunEvidence): Finding | null {
+  if (e.connectionsOpened > 0) return null;
+  const refused = (e.connectCauses.refused ?? 0) + (e.connectCauses.unreachable ?? 0);
+  if (refused > 0) return { cause: 'unreachable', facts: { quote: 'connection refused' }, evidence: [EVIDENCE.causes(causesText(e.connectCauses))] };
+  const browserFetch = matching(e.failures, BROWSER_FETCH_WORDS);
+  if (browserFetch.first) {
+    const probe = e.originAnswered;
+    const lines = [EVIDENCE.failure(browserFetch.first.kind, browserFetch.count, browserFetch.first.message), ...(probe === null ? [] : [EVIDENCE.probe(probe)])];
+    if (probe === true) return { cause: 'corsBlocked', evidence: lines };
+    if (probe === false) return { cause: 'unreachable', facts: { quote: 'nothing answered at its origin' }, evidence: lines };
+    return { cause: 'unknown', facts: { quote: 'the browser says neither whether nothing answered nor whether CORS refused the page' }, evidence: lines };
+  }
+  return null;
+}
+
+/** The hub refused the scenario's method, or never called the profile's receive method. */
+function hubRefusal(e: RunEvidence): Finding | null {
+  if (e.outcome.code === 'neverCalled') return { cause: 'profileMismatch', facts: { method: e.settings.receiveMethod ?? undefined, count: e.sent }, evidence: e.outcome.reason ? [EVIDENCE.outcome(e.outcome.reason)] : [] };
+  const refused = e.outcome.code === 'hubRefused' ? e.outcome.reason ?? '' : null;
+  const missing = matching(e.failures, MISSING_METHOD_WORDS, ['join', 'send', 'protocol']);
+  if (refused !== null || (missing.first && e.received === 0)) {
+    const words = refused ? hubWords(refused) : hubWords(missing.first!.message);
+    const method = methodOf(refused ?? missing.first?.message ?? '');
+    return { cause: 'hubMethodRefused', facts: { quote: words, method }, evidence: refused ? [EVIDENCE.outcome(refused)] : [EVIDENCE.failure(missing.first!.kind, missing.count, missing.first!.message)] };
+  }
+  return null;
+}
+
+/** A hub that went away (closed connections, refused connects, restarted) or stopped answering. */
+function hubGone(e: RunEvidence): Finding | null {
+  if (e.connectionsOpened === 0 && e.outcome.kind === 'failed') return null;
+  const tooLarge = matching(e.failures, TOO_LARGE_WORDS, ['closed', 'send']);
+  if (tooLarge.first) return { cause: 'messageTooLarge', facts: { quote: hubWords(tooLarge.first.message) }, evidence: [EVIDENCE.failure(tooLarge.first.kind, tooLarge.count, tooLarge.first.message)] };
+  if (e.settings.plannedDrop) return e.disconnects > e.reconnects && (e.connectCauses.refused ?? 0) > 0 ? crashed(e) : null;
+  // The client's server timeout closes connections of a hub that froze; an abrupt close (1006,
+  // a reset) is a hub or a network that went away.
+  const timedOut = matching(e.failures, SERVER_TIMEOUT_WORDS, ['closed']).count;
+  const abrupt = e.failures.filter((f) => f.kind === 'closed' && !SERVER_TIMEOUT_WORDS.test(f.message)).reduce((sum, f) => sum + f.count, 0);
+  const refusedLater = (e.connectCauses.refused ?? 0) + (e.connectCauses.reset ?? 0);
+  const wentAway = e.server?.restarted === true || (e.disconnects > e.reconnects && abrupt > timedOut && (refusedLater > 0 || e.outcome.code === 'allClosed' || e.disconnects - e.reconnects >= e.connectionsOpened / 2));
+  if (wentAway) return crashed(e);
+  const stalled = [
+    ...(timedOut > 0 ? [EVIDENCE.serverTimeout(timedOut)] : []),
+    ...(e.server && e.server.unansweredAfterAnswers > 0 ? [EVIDENCE.unanswered(e.server.unansweredAfterAnswers, e.server.answered)] : []),
+    ...(e.workersLost.service > 0 ? [EVIDENCE.workersLost(e.workersLost.service)] : []),
+    ...(e.stoppedAnsweringConnects > 0 ? [EVIDENCE.stoppedAnswering(e.stoppedAnsweringConnects)] : []),
+    ...(silentAtEnd(e) ? [EVIDENCE.silent(e.silentSecondsAtEnd)] : []),
+  ];
+  if (stalled.length === 0) return null;
+  return { cause: 'hubStalled', facts: { seconds: silentAtEnd(e) ? e.silentSecondsAtEnd : undefined, quote: stallQuote(e, timedOut) }, evidence: stalled };
+}
+
+function crashed(e: RunEvidence): Finding {
+  const refusedLater = (e.connectCauses.refused ?? 0) + (e.connectCauses.reset ?? 0);
+  const how = e.server?.restarted ? 'it restarted during the run' : `${formatLost(e)} closed abruptly${refusedLater > 0 ? ' and its address then refused connects' : e.reconnects === 0 ? ' and none came back' : `, ${formatCountOf(e.reconnects)} came back`}`;
+  return {
+    cause: 'hubCrashed',
+    facts: { quote: how },
+    evidence: [
+      ...(e.server?.restarted ? [EVIDENCE.restarted()] : []),
+      ...(e.disconnects > 0 ? [EVIDENCE.disconnects(e.disconnects, e.reconnects)] : []),
+      ...(refusedLater > 0 ? [EVIDENCE.causes(causesText(e.connectCauses, 'service'))] : []),
+      ...(e.server && e.server.unansweredAfterAnswers > 0 ? [EVIDENCE.unanswered(e.server.unansweredAfterAnswers, e.server.answered)] : []),
+    ],
+  };
+}
+
+function silentAtEnd(e: RunEvidence): boolean {
+  const intervals = Math.ceil((3 * e.settings.sendIntervalMs) / 1_000);
+  return e.silentSecondsAtEnd >= Math.max(SILENT_SECONDS_MIN, intervals);
+}
+
+function stallQuote(e: RunEvidence, timedOut: number): string {
+  const parts = [
+    ...(timedOut > 0 ? [`${formatCountOf(timedOut)} connection${timedOut === 1 ? '' : 's'} closed by the client's server timeout`] : []),
+    ...(e.disconnects === 0 && e.connectionsOpened > 0 && silentAtEnd(e) ? ['its connections stayed open and nothing came back'] : []),
+    ...(e.server && e.server.unansweredAfterAnswers > 0 ? ['its metrics stopped answering'] : []),
+    ...(e.stoppedAnsweringConnects > 0 ? ['it stopped answering connects'] : []),
+    ...(e.workersLost.service > 0 ? ['it stopped relaying agents\' reports'] : []),
+  ];
+  return parts.length > 0 ? parts.join(', ') : 'nothing came back';
+}
+
+function formatLost(e: RunEvidence): string {
+  return e.disconnects === 1 ? '1 connection' : `${formatCountOf(e.disconnects)} connections`;
+}
+
+/** A run that planned drops and lost messages to them, with the client on its schedule. */
+function dropCost(e: RunEvidence): Finding | null {
+  if (!e.settings.plannedDrop || e.client.limits.length > 0 || e.client.keptSchedule === false) return null;
+  if ((e.lost ?? 0) + e.notSent === 0) return null;
+  const delivery = EVIDENCE.delivery(e.lost, e.notSent, e.late, e.planned);
+  return { cause: 'plannedDrop', facts: { quote: `${formatCountOf(e.lost ?? 0)} lost, ${formatCountOf(e.notSent)} never sent` }, evidence: [delivery, EVIDENCE.disconnects(e.disconnects, e.reconnects)] };
+}
+
+function formatCountOf(count: number): string {
+  return count.toLocaleString('en-US');
+}
+
+/** The client's own limits, both sides, or the service at its load. */
+function clientOrLoad(e: RunEvidence): Finding | null {
+  const clientLines = e.client.limits.map(EVIDENCE.client);
+  if (e.limit.side === 'both') return { cause: 'bothLimits', facts: { client: e.client.limits.join(' and ') || undefined, server: lowerFirst(e.limit.sentence) }, evidence: [EVIDENCE.server(e.limit.sentence), ...clientLines] };
+  if (e.limit.side === 'client' || e.client.limits.length > 0 || e.client.keptSchedule === false) {
+    return { cause: 'clientLimit', facts: { client: e.client.limits.join(' and ') || 'fell behind its schedule' }, evidence: clientLines };
+  }
+  const failedDelivery = (e.lost ?? 0) + e.notSent + e.late > 0;
+  if (!failedDelivery || e.planned === 0) return null;
+  const delivery = EVIDENCE.delivery(e.lost, e.notSent, e.late, e.planned);
+  if (e.limit.side === 'server' || e.limit.side === 'near') return { cause: 'load', facts: { server: lowerFirst(e.limit.sentence).replace(/\.$/, '') }, evidence: [EVIDENCE.server(e.limit.sentence), delivery] };
+  // Nothing refused, nothing closed, and the client kept its schedule: what failed is the service
+  // carrying this load. Connects the service refused or left unanswered while the rest ran count too.
+  const serviceConnects = failuresOfSide(e.connectCauses, 'service');
+  if (e.client.keptSchedule === true && e.disconnects === 0 && e.connectionsOpened > 0 && e.received > 0) {
+    return { cause: 'load', evidence: [delivery, EVIDENCE.clientKept(), ...(serviceConnects > 0 ? [EVIDENCE.causes(causesText(e.connectCauses, 'service'))] : [])] };
+  }
+  return null;
+}
+
+/** Nothing above named a cause: a run stopped early, or one whose evidence does not decide. */
+function ending(e: RunEvidence): Finding {
+  if (e.outcome.kind === 'stopped' || e.outcome.kind === 'interrupted' || e.outcome.kind === 'running') return { cause: 'incomplete' };
+  const first = e.failures[0];
+  const why = e.client.keptSchedule === null ? 'the client\'s schedule was never measured and nothing recorded names a cause' : first ? `nothing recorded names a cause; the most frequent failure was ${first.kind}: "${first.message}"` : 'nothing recorded names a cause';
+  return { cause: 'unknown', facts: { quote: why } };
+}
+
+function lowerFirst(text: string): string {
+  return text.replace(/^The /, 'the ');
+}
+
+/** The run's other recorded facts, after the ones that named the cause. */
+function recordedFacts(e: RunEvidence): string[] {
+  return [
+    ...(e.connections > 0 ? [EVIDENCE.opened(e.connectionsOpened, e.connections)] : []),
+    ...(e.connectionsFailed > 0 && causesText(e.connectCauses) ? [EVIDENCE.causes(causesText(e.connectCauses))] : []),
+    ...(e.disconnects > 0 ? [EVIDENCE.disconnects(e.disconnects, e.reconnects)] : []),
+    ...(e.planned > 0 && (e.lost ?? 0) + e.notSent + e.late > 0 ? [EVIDENCE.delivery(e.lost, e.notSent, e.late, e.planned)] : []),
+    ...e.failures.slice(0, 3).map((f) => EVIDENCE.failure(f.kind, f.count, f.message)),
+  ];
+}

@@ -1,0 +1,171 @@
+/**
+ * The words of every cause: one sentence (what happened, with its figures) and what to do. The
+ * rules (diagnose.ts) name a cause and its facts; only this file writes prose, so the runner, the
+ * page and the reports say the same thing. Pure.
+ */
+import { formatCount } from '../format.ts';
+import type { CauseId } from './causes.ts';
+import type { ConnectStage } from './failures.ts';
+
+/** The facts a cause's words quote; each rule fills the ones its cause needs. */
+export interface Facts {
+  url: string;
+  transport: string;
+  /** A count of failed connects, closed connections, calls, … and of how many. */
+  count?: number;
+  of?: number;
+  status?: number;
+  stage?: ConnectStage;
+  /** The hub's or the server's own words, quoted. */
+  quote?: string;
+  method?: string;
+  hasToken?: boolean;
+  /** How the client fell behind or ran out, worded to follow "the client". */
+  client?: string;
+  /** The server side's sentence (core/server-metrics explainLimit). */
+  server?: string;
+  seconds?: number;
+  /** Endpoints that reach one instance. */
+  endpoints?: string[];
+  /** Whether the runner or a browser ran it: where a token or a header goes differs. */
+  browser?: boolean;
+}
+
+interface CauseWords {
+  sentence: (f: Facts) => string;
+  advice: (f: Facts) => string;
+}
+
+const n = (count: number | undefined, one: string, many = `${one}s`) => `${formatCount(count ?? 0)} ${(count ?? 0) === 1 ? one : many}`;
+const stageText = (stage: ConnectStage | undefined) => (stage === 'negotiate' ? 'the negotiate request' : stage === 'upgrade' ? 'the WebSocket upgrade' : 'the transport\'s requests');
+const quoted = (f: Facts) => (f.quote ? `: "${f.quote}"` : '');
+const tokenPlace = (f: Facts) => (f.browser ? 'Advanced → Authentication → Access token' : '--access-token-file <file> (or --access-token-env <VAR>)');
+
+export const WORDS: Record<CauseId, CauseWords> = {
+  held: {
+    sentence: () => 'Nothing failed: every planned message arrived once and the run met the guide\'s rule.',
+    advice: () => 'Raise the load (connections or rate), or find the capacity with a search, to see where it breaks.',
+  },
+  incomplete: {
+    sentence: () => 'The run ended before its planned end with nothing shown to have failed, so it has no verdict.',
+    advice: () => 'Run it to its end for a verdict.',
+  },
+  plannedDrop: {
+    sentence: (f) => `The drops the run planned cost messages${f.quote ? ` (${f.quote})` : ''}: that is what a drop costs with these reconnect settings, not a fault of either side.`,
+    advice: () => 'Stateful reconnect (if the hub grants it) or a shorter reconnect policy is what saves them; the run\'s Drops lines say which was in effect.',
+  },
+  load: {
+    sentence: (f) => `The service did not hold this load: ${f.server ?? 'messages were late or lost while the client kept its schedule and every connection stayed open'}.`,
+    advice: () => 'This is the service\'s limit at this load: scale the service up or out (a larger tier, more units or instances), or lower the load. A capacity search finds the highest load it holds.',
+  },
+  clientLimit: {
+    sentence: (f) => `This client set the limit, not the service: it ${f.client ?? 'fell behind its schedule'}.`,
+    advice: (f) => (f.browser
+      ? 'Carry the load from more clients: add agents (other browsers or headless runners), or run it from the headless runner.'
+      : 'Spread the load: more --workers if this machine has idle cores, runner agents on other machines, or fewer connections per machine.'),
+  },
+  bothLimits: {
+    sentence: (f) => `Both sides were at their limit, so which one set it cannot be told: the client ${f.client ?? 'fell behind'}, and ${f.server ?? 'the server was saturated'}.`,
+    advice: () => 'Run the client on another machine than the hub (or add agents), then run again: the side still failing is the limit.',
+  },
+  hubCrashed: {
+    sentence: (f) => `The hub at ${f.url} went away mid-run: ${f.quote ?? 'its connections were closed and new connects refused'}. A crashed or restarted hub is not a capacity.`,
+    advice: () => 'Read the hub\'s log and its host\'s (out of memory, a crash, a restart by its orchestrator) at the time of the run, then run again.',
+  },
+  hubStalled: {
+    sentence: (f) => `The hub at ${f.url} stopped answering mid-run${f.seconds ? ` (nothing arrived for the last ${n(f.seconds, 'second')} of sending)` : ''}: ${f.quote ?? 'connections stayed open and nothing came back'}. A frozen hub is not a capacity.`,
+    advice: () => 'Look at the hub\'s process at the time (paused, stuck in a long garbage collection, starved of CPU, or blocked on a dependency), then run again.',
+  },
+  backplaneDown: {
+    sentence: (f) => `The hub's backplane was unavailable: ${f.quote ?? 'the hub could not reach it'}. Messages between instances were lost and connections refused.`,
+    advice: () => 'Bring the backplane back (the Redis of every instance), check each instance\'s /healthz, then run again.',
+  },
+  serviceRefused: {
+    sentence: (f) => `The service refused ${n(f.count, 'connect')}${f.of ? ` of ${formatCount(f.of)}` : ''} with HTTP ${f.status ?? '5xx'} on ${stageText(f.stage)}${quoted(f)}.`,
+    advice: (f) => (f.status === 429
+      ? 'The service or a gateway in front of it limits connection rates: open connections more slowly (fewer connects in flight), or raise its limit.'
+      : 'The service (or a proxy or gateway in front of it) was out of capacity or failing when asked for connections: read its log for the refusals, scale it, or connect more slowly.'),
+  },
+  unreachable: {
+    sentence: (f) => `Nothing accepted the connection at ${f.url}${f.quote ? ` (${f.quote})` : ''}: no connection could be opened.`,
+    advice: () => 'Check the URL (scheme, host, port, hub path) and that the hub is running and reachable from here.',
+  },
+  tlsUntrusted: {
+    sentence: (f) => `The server's TLS certificate at ${f.url} was not trusted${quoted(f)}.`,
+    advice: (f) => (f.browser
+      ? 'Open the hub\'s address once in this browser and trust its certificate, or use http:// for a local hub.'
+      : 'Trust the certificate (NODE_EXTRA_CA_CERTS=<file>), or use http:// for a local hub.'),
+  },
+  authRefused: {
+    sentence: (f) => `The hub refused ${f.hasToken ? 'the access token' : 'this client, which gave no access token,'} with HTTP ${f.status ?? 401} on ${stageText(f.stage)}${f.count ? ` (${n(f.count, 'connect')})` : ''}.`,
+    advice: (f) => (f.hasToken
+      ? `Give a fresh token for this hub (it may be expired, wrong, or for another audience)${f.stage === 'upgrade' || f.stage === 'transport' ? '; the hub must also read the token from access_token on WebSocket and Server-Sent Events requests (JwtBearerEvents.OnMessageReceived)' : ''}. The token goes in ${tokenPlace(f)}.`
+      : `Give a token in ${tokenPlace(f)}; a gateway's key goes in ${f.browser ? 'Extra query parameters' : '--header or --query'}.`),
+  },
+  headersTooLarge: {
+    sentence: (f) => `The server refused the request's headers as too large (HTTP 431 on ${stageText(f.stage)}${f.count ? `, ${n(f.count, 'connect')}` : ''}).`,
+    advice: () => 'Send a shorter token or fewer and shorter headers and query parameters (servers and proxies commonly allow 8 to 32 KB of headers in all).',
+  },
+  corsBlocked: {
+    sentence: (f) => `The browser refused this page's negotiate request to ${f.url}: the server answers, but not with CORS headers that allow this page's origin.`,
+    advice: () => 'Allow this page\'s origin in the hub\'s CORS policy (WithOrigins, AllowCredentials), or use WebSockets with Skip negotiation (CORS does not apply to WebSockets), or run from the headless runner.',
+  },
+  notAHub: {
+    sentence: (f) => `There is no SignalR hub at ${f.url}: the server answered the negotiate request ${f.status ? `with HTTP ${f.status}` : 'with something other than negotiate JSON'}${quoted(f)}.`,
+    advice: () => 'Check the URL\'s path against the hub\'s MapHub route (the hub-sample maps /signalrbench).',
+  },
+  negotiationNeeded: {
+    sentence: (f) => `The hub refused the WebSocket opened without negotiate${f.status ? ` (HTTP ${f.status})` : ''}: it needs negotiation.`,
+    advice: (f) => `Turn Skip negotiation off${f.browser ? '' : ' (leave --skip-negotiation out)'}; Azure SignalR Service, and a hub behind a proxy that routes by the negotiate's connection token, cannot be reached without it.`,
+  },
+  proxyNoUpgrade: {
+    sentence: (f) => `Negotiate succeeded, then the WebSocket upgrade failed${f.status ? ` with HTTP ${f.status}` : ''}${f.count ? ` (${n(f.count, 'connect')})` : ''}: something between the client and the hub does not pass WebSocket upgrades.`,
+    advice: () => 'Have the reverse proxy pass the upgrade (nginx: proxy_http_version 1.1; proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection "upgrade"), or choose Server-Sent Events or Long Polling.',
+  },
+  noStickySessions: {
+    sentence: (f) => `Connections negotiated with one instance and connected to another${f.count ? ` (${n(f.count, 'connect')})` : ''}: the hub answered "No Connection with that ID". A load balancer in front of several instances is not sticky.`,
+    advice: () => 'Turn on sticky sessions (session affinity) at the load balancer, or use WebSockets with Skip negotiation, or list each instance as its own endpoint.',
+  },
+  hubMethodRefused: {
+    sentence: (f) => `The hub refused ${f.method ? `the method ${f.method}` : 'the scenario\'s method'}${quoted(f)}.`,
+    advice: () => 'Point the endpoint at a hub with the benchmark\'s methods, or describe your hub\'s own methods with a hub profile (docs/hub-profiles.md).',
+  },
+  profileMismatch: {
+    sentence: (f) => `The hub never called ${f.method ?? 'the profile\'s receive method'}: ${n(f.count, 'message')} were sent and none came back on it.`,
+    advice: () => 'Check the profile\'s receive.method against the client method the hub calls (e.g. Clients.All.SendAsync("ReceiveMessage", …)).',
+  },
+  messageTooLarge: {
+    sentence: (f) => `The hub closed connections for a message larger than it accepts${quoted(f)}.`,
+    advice: () => 'Lower the message size, or raise the hub\'s MaximumReceiveMessageSize (32 KB unless set).',
+  },
+  sameInstance: {
+    sentence: (f) => `One hub instance was listed more than once (${(f.endpoints ?? []).join(' and ')}), so its connections and metrics would count twice.`,
+    advice: () => 'List each instance once.',
+  },
+  unknown: {
+    sentence: (f) => `Why the run failed is unknown: ${f.quote ?? 'nothing recorded names a cause'}.`,
+    advice: (f) => `Read the errors below; read the server's metrics with the run${f.browser ? ' (Server metrics)' : ' (--server-metrics)'} and run the client from another machine, so the next run can tell the sides apart.`,
+  },
+};
+
+/** Evidence lines, worded once. */
+export const EVIDENCE = {
+  statuses: (count: number, status: number, stage: ConnectStage) => `${n(count, 'connect')} answered HTTP ${status} on ${stageText(stage)}`,
+  causes: (text: string) => `failed connects: ${text}`,
+  failure: (kind: string, count: number, message: string) => `${kind} ×${formatCount(count)}: ${message}`,
+  opened: (opened: number, of: number) => `${formatCount(opened)} of ${formatCount(of)} connections opened`,
+  disconnects: (lost: number, back: number) => `${n(lost, 'connection')} lost during the run, ${formatCount(back)} came back`,
+  serverTimeout: (count: number) => `${n(count, 'connection')} closed by the client's server timeout (the hub sent nothing, not even a keep-alive)`,
+  silent: (seconds: number) => `nothing arrived in the last ${n(seconds, 'second')} of sending, after messages had arrived`,
+  unanswered: (count: number, answered: number) => `${n(count, 'reading')} of the server's metrics got no answer after ${formatCount(answered)} had`,
+  restarted: () => 'the server\'s counters went back down: it restarted',
+  backplaneGauge: () => 'the server\'s metrics showed its backplane down',
+  workersLost: (count: number) => `${n(count, 'agent thread')} stopped reporting while the hub relayed their reports`,
+  stoppedAnswering: (count: number) => `${n(count, 'connect')} not tried once the hub had stopped answering connects`,
+  outcome: (reason: string) => `outcome: ${reason}`,
+  delivery: (lost: number | null, notSent: number, late: number, planned: number) => `of ${formatCount(planned)} planned receptions: ${formatCount(lost ?? 0)} lost, ${formatCount(notSent)} never sent, ${formatCount(late)} late`,
+  client: (text: string) => `the client ${text}`,
+  clientKept: () => 'the client kept its schedule',
+  server: (text: string) => text,
+  probe: (answered: boolean) => (answered ? 'the endpoint\'s origin answered a no-cors request' : 'the endpoint\'s origin did not answer a no-cors request'),
+};

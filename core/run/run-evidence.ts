@@ -1,0 +1,113 @@
+/**
+ * A run's evidence for the diagnosis (core/diagnosis), gathered from its own document: the
+ * outcome and its code, the fates, the connects by cause, every distinct failure, the server's
+ * metrics, the client's schedule and limits, and the settings that change what a failure means.
+ * A kept run without a diagnosis (one kept before) is diagnosed from the same document, so the
+ * page, the reports and the runner say the same about it. Pure.
+ */
+import { diagnose, type Diagnosis, type RunEvidence, type ServerEvidence } from '../diagnosis/index.ts';
+import { clientSchedule, sendingSeconds } from '../client/index.ts';
+import { profileOfRun } from '../profiles/index.ts';
+import type { ServerMetricsRecord } from '../server-metrics/index.ts';
+import { lostOf, notSentOf } from './fates.ts';
+import { drained } from './outcome.ts';
+import { sameInstancePairs } from './instance-identity.ts';
+import { clientLimitsOf, limitOfResult, whileSending } from './limit.ts';
+import type { RunResult } from './result.ts';
+import type { SecondPoint } from './aggregator.ts';
+
+/** What the document alone cannot say: whether tokens were given (never which), and in a browser
+ *  whether the endpoint's origin answered a no-cors request after a negotiate failed. */
+export interface EvidenceContext {
+  hasToken?: boolean;
+  originAnswered?: boolean | null;
+  /** Endpoints that reach one instance (core/run/instance-identity.ts); null when none. */
+  sameInstance?: string[] | null;
+}
+
+export type EvidenceFigures = Pick<RunResult, 'config' | 'client' | 'outcome' | 'verdict' | 'fates' | 'totals' | 'points' | 'server' | 'connectCauses' | 'errorSamples' | 'workers' | 'workerFailures'>;
+
+export function evidenceOfRun(result: EvidenceFigures, context: EvidenceContext = {}): RunEvidence {
+  const { config, totals, fates, outcome } = result;
+  const schedule = clientSchedule({ points: result.points, missedSlots: totals.missedSlots, sent: totals.sent });
+  const lostWorkers = result.workers.filter((w) => w.lost);
+  return {
+    outcome: { kind: outcome.kind, ...(outcome.code ? { code: outcome.code } : {}), ...(outcome.reason ? { reason: outcome.reason } : {}) },
+    verdict: result.verdict.status,
+    planned: fates.planned,
+    lost: lostOf(fates, drained(outcome)),
+    notSent: notSentOf(fates),
+    late: fates.late + fates.afterDrain,
+    connections: config.connections,
+    connectionsOpened: totals.connectionsOpened,
+    connectionsFailed: totals.connectionsFailed,
+    disconnects: totals.disconnects,
+    reconnects: totals.reconnects,
+    sent: totals.sent,
+    received: totals.received,
+    unsolicited: totals.unsolicited ?? 0,
+    connectCauses: { ...result.connectCauses },
+    failures: [...result.errorSamples].sort((a, b) => b.count - a.count).map(({ kind, message, count }) => ({ kind, message, count })),
+    silentSecondsAtEnd: silentSecondsAtEnd(result.points),
+    workersLost: {
+      client: lostWorkers.filter((w) => (w.lostSide ?? 'client') === 'client').length,
+      service: lostWorkers.filter((w) => w.lostSide === 'service').length,
+      unknown: lostWorkers.filter((w) => w.lostSide === 'unknown').length,
+    },
+    stoppedAnsweringConnects: result.connectCauses?.stoppedAnswering ?? 0,
+    client: { keptSchedule: schedule.kept, limits: [...schedule.reasons, ...clientLimitsOf(result)] },
+    server: serverEvidence(result.server, result.points),
+    limit: limitOfResult(result),
+    settings: {
+      endpointUrl: config.endpointUrl,
+      transport: config.transport,
+      sendIntervalMs: config.sendIntervalMs,
+      skipNegotiation: config.skipNegotiation ?? false,
+      hasToken: context.hasToken ?? false,
+      reconnect: config.reconnect,
+      plannedDrop: config.dropAtSec !== null && config.dropAtSec !== undefined,
+      receiveMethod: config.hubProfile ? profileOfRun(config).receive?.method ?? null : null,
+      sameInstance: context.sameInstance ?? sameInstanceOf(config.endpointUrls ?? []),
+      browser: !/^node v/.test(result.client),
+    },
+    originAnswered: context.originAnswered ?? null,
+  };
+}
+
+/** The run's diagnosis: the one kept in its document, else made from it (a run kept before). */
+export function diagnosisOf(result: EvidenceFigures & { diagnosis?: Diagnosis }): Diagnosis {
+  return result.diagnosis ?? diagnose(evidenceOfRun(result));
+}
+
+/**
+ * Sending seconds in a row, at the end of the sending window, in which receptions were planned
+ * and nothing at all arrived, after some second had receptions: a hub that stopped delivering.
+ * A slow hub still delivers something each second.
+ */
+export function silentSecondsAtEnd(points: readonly Pick<SecondPoint, 'second' | 'received' | 'fates' | 'maxSendLagMs' | 'eventLoopLagMs'>[]): number {
+  const window = sendingSeconds(points);
+  const sending = points.filter((p) => window.has(p.second) && p.fates.planned > 0);
+  if (!sending.some((p) => p.received > 0)) return 0;
+  let silent = 0;
+  for (let i = sending.length - 1; i >= 0 && sending[i]!.received === 0; i--) silent++;
+  return silent;
+}
+
+function serverEvidence(server: ServerMetricsRecord | undefined, points: readonly SecondPoint[]): ServerEvidence | null {
+  if (!server) return null;
+  const answered = server.points.length;
+  const peaks = whileSending(server.points, points).map((p) => p.cpuPercent).filter((cpu): cpu is number => cpu !== null);
+  return {
+    answered,
+    unansweredAfterAnswers: answered > 0 ? server.failedScrapes : 0,
+    peakCpuPercent: peaks.length > 0 ? Math.max(...peaks) : null,
+    restarted: server.points.some((p) => p.restarted === true),
+    backplaneDown: server.points.some((p) => p.backplaneUp === 0),
+  };
+}
+
+/** The first two endpoints that spell one instance (a run kept before they were refused). */
+function sameInstanceOf(urls: readonly string[]): string[] | null {
+  const pair = sameInstancePairs(urls)[0];
+  return pair ? [pair.first, pair.second] : null;
+}

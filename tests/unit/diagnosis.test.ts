@@ -1,0 +1,276 @@
+/**
+ * The one diagnosis: from a run's evidence to one cause, its side, its sentence and what to do.
+ * Table-driven over evidence shaped as the engine records it (the failure texts are those the
+ * runner recorded against real faults: a closed port, a killed and a frozen hub, a hub without
+ * the methods, a proxy's refusals), including `unknown` where the evidence does not decide.
+ */
+import { describe, expect, it } from 'vitest';
+import { CAUSE_IDS, CAUSES, diagnose, diagnosisLines, connectStatuses, type RunEvidence, type CauseId } from '../../core/diagnosis/index.ts';
+
+const URL = 'http://127.0.0.1:6400/signalrbench';
+
+function evidence(overrides: Partial<RunEvidence> = {}, settings: Partial<RunEvidence['settings']> = {}): RunEvidence {
+  return {
+    outcome: { kind: 'finished' },
+    verdict: 'fail',
+    planned: 1_000,
+    lost: 0,
+    notSent: 0,
+    late: 0,
+    connections: 20,
+    connectionsOpened: 20,
+    connectionsFailed: 0,
+    disconnects: 0,
+    reconnects: 0,
+    sent: 1_000,
+    received: 1_000,
+    unsolicited: 0,
+    connectCauses: {},
+    failures: [],
+    silentSecondsAtEnd: 0,
+    workersLost: { client: 0, service: 0, unknown: 0 },
+    stoppedAnsweringConnects: 0,
+    client: { keptSchedule: true, limits: [] },
+    server: null,
+    limit: { side: 'unknown', sentence: 'The client kept its schedule; the server\'s load is unknown.' },
+    originAnswered: null,
+    ...overrides,
+    settings: { endpointUrl: URL, transport: 'WebSockets', sendIntervalMs: 1_000, skipNegotiation: false, hasToken: false, reconnect: false, plannedDrop: false, receiveMethod: null, sameInstance: null, browser: false, ...settings },
+  };
+}
+
+const closedPort = evidence({
+  outcome: { kind: 'failed', code: 'noConnection', reason: 'no connection could be opened.' },
+  planned: 0, connectionsOpened: 0, connectionsFailed: 20, received: 0, sent: 0,
+  connectCauses: { refused: 20 },
+  failures: [{ kind: 'negotiate', count: 20, message: `WebSockets (json) to ${URL}: Failed to complete negotiation with the server: TypeError: fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:6400).` }],
+});
+
+interface Case {
+  name: string;
+  evidence: RunEvidence;
+  cause: CauseId;
+  /** Words the sentence must carry: the specific figure or the hub's own words. */
+  says?: RegExp;
+}
+
+const CASES: Case[] = [
+  { name: 'a pass', evidence: evidence({ verdict: 'pass' }), cause: 'held' },
+  { name: 'a closed port', evidence: closedPort, cause: 'unreachable', says: /Nothing accepted the connection at http:\/\/127\.0\.0\.1:6400/ },
+  {
+    name: 'a hub killed mid-run, Reconnect off',
+    evidence: evidence({
+      outcome: { kind: 'failed', code: 'allClosed', reason: 'every connection was closed by 5 s and Reconnect is off' },
+      disconnects: 20, notSent: 500, received: 400,
+      failures: [{ kind: 'closed', count: 20, message: `Connection closed during the run: WebSockets (json) to ${URL}: WebSocket closed with status code: 1006 (no reason given).` }],
+    }),
+    cause: 'hubCrashed', says: /20 connections closed abruptly and none came back/,
+  },
+  {
+    name: 'a hub killed mid-run, Reconnect on (nothing comes back)',
+    evidence: evidence({
+      disconnects: 20, notSent: 134, received: 106, silentSecondsAtEnd: 7,
+      failures: [{ kind: 'send', count: 134, message: 'Echo not sent: the connection was reconnecting.' }, { kind: 'closed', count: 20, message: `Connection lost during the run, reconnecting: WebSockets (json) to ${URL}: WebSocket closed with status code: 1006 (no reason given).` }],
+      server: { answered: 6, unansweredAfterAnswers: 9, peakCpuPercent: 3, restarted: false, backplaneDown: false },
+    }, { reconnect: true }),
+    cause: 'hubCrashed',
+  },
+  {
+    name: 'a hub restarted mid-run (its counters went down)',
+    evidence: evidence({ lost: 40, disconnects: 20, reconnects: 20, server: { answered: 10, unansweredAfterAnswers: 2, peakCpuPercent: 5, restarted: true, backplaneDown: false } }, { reconnect: true }),
+    cause: 'hubCrashed', says: /restarted during the run/,
+  },
+  {
+    name: 'a hub frozen mid-run (SIGSTOP): open connections, nothing back, metrics unanswered',
+    evidence: evidence({ lost: 184, received: 96, silentSecondsAtEnd: 9, server: { answered: 6, unansweredAfterAnswers: 8, peakCpuPercent: 4, restarted: false, backplaneDown: false } }),
+    cause: 'hubStalled', says: /stopped answering mid-run \(nothing arrived for the last 9 seconds of sending\)/,
+  },
+  {
+    name: 'a hub frozen past the client\'s server timeout',
+    evidence: evidence({ lost: 600, disconnects: 20, failures: [{ kind: 'closed', count: 20, message: 'Connection closed during the run: Server timeout elapsed without receiving a message from the server.' }] }),
+    cause: 'hubStalled', says: /server timeout/,
+  },
+  {
+    name: 'a silent end shorter than three send intervals is not a stall',
+    evidence: evidence({ lost: 10, silentSecondsAtEnd: 4 }, { sendIntervalMs: 2_000 }),
+    cause: 'load',
+  },
+  {
+    name: 'a hub without the methods',
+    evidence: evidence({
+      outcome: { kind: 'failed', code: 'hubRefused', reason: `The hub at http://127.0.0.1:6391/emptyhub did not accept Echo(…): Failed to invoke 'Echo' due to an error on the server. HubException: Method does not exist. This tool needs the benchmark contract (Echo, …).` },
+      planned: 0, received: 0,
+    }),
+    cause: 'hubMethodRefused', says: /the method Echo: "Method does not exist"\.$/,
+  },
+  {
+    name: 'a profile whose receive method is never called',
+    evidence: evidence({ outcome: { kind: 'failed', code: 'neverCalled', reason: 'the hub never called ReceiveMessage: 50 messages were sent and none came back on it.' }, received: 0, sent: 50, lost: 50 }, { receiveMethod: 'ReceiveMessage' }),
+    cause: 'profileMismatch', says: /never called ReceiveMessage: 50 messages were sent/,
+  },
+  {
+    name: 'a token refused on the upgrade with skip negotiation (Node says the status)',
+    evidence: evidence({
+      connectionsOpened: 0, connectionsFailed: 20, planned: 0, received: 0,
+      connectCauses: { addressRefused: 20 },
+      failures: [{ kind: 'transport', count: 20, message: `WebSockets (json, negotiation skipped) to ${URL}: Unable to connect to the server with any of the available transports. Error: WebSockets failed: Error: WebSocket failed to connect. Unexpected server response: 401` }],
+    }, { skipNegotiation: true, hasToken: true }),
+    cause: 'authRefused', says: /refused the access token with HTTP 401 on the WebSocket upgrade/,
+  },
+  {
+    name: 'no token at negotiate',
+    evidence: evidence({ connectionsOpened: 0, connectionsFailed: 20, connectCauses: { addressRefused: 20 }, failures: [{ kind: 'negotiate', count: 20, message: `${URL}: Failed to complete negotiation with the server: Error: Unauthorized: Status code '401'` }] }),
+    cause: 'authRefused', says: /which gave no access token, with HTTP 401 on the negotiate request/,
+  },
+  {
+    name: 'headers too large (431), never "not a hub"',
+    evidence: evidence({ connectionsOpened: 0, connectionsFailed: 20, connectCauses: { addressRefused: 20 }, failures: [{ kind: 'negotiate', count: 20, message: `${URL}: Failed to complete negotiation with the server: Error: Request Header Fields Too Large: Status code '431'. This is not a SignalR hub at this URL: the server answered the negotiate request with status 431.` }] }),
+    cause: 'headersTooLarge',
+  },
+  {
+    name: 'half the upgrades refused with 503 by a proxy',
+    evidence: evidence({ connectionsOpened: 100, connectionsFailed: 100, connections: 200, notSent: 500, connectCauses: { httpStatus: 100 }, failures: [{ kind: 'transport', count: 100, message: `${URL}: Unable to connect to the server with any of the available transports. Error: WebSockets failed: Error: WebSocket failed to connect. Unexpected server response: 503` }] }),
+    cause: 'serviceRefused', says: /refused 100 connects of 200 with HTTP 503 on the WebSocket upgrade/,
+  },
+  {
+    name: 'a path with no hub (404 at negotiate)',
+    evidence: evidence({ connectionsOpened: 0, connectionsFailed: 20, connectCauses: { addressRefused: 20 }, failures: [{ kind: 'negotiate', count: 20, message: `${URL}: Failed to complete negotiation with the server: Error: Not Found: Status code '404'` }] }),
+    cause: 'notAHub', says: /with HTTP 404/,
+  },
+  {
+    name: 'a load balancer without sticky sessions',
+    evidence: evidence({ connectionsOpened: 10, connectionsFailed: 10, failures: [{ kind: 'transport', count: 10, message: `${URL}: Unable to connect: Error: LongPolling failed: Error: No Connection with that ID: Status code '404'` }] }),
+    cause: 'noStickySessions',
+  },
+  {
+    name: 'a load balancer without sticky sessions, over WebSockets (the upgrade answered 404)',
+    evidence: evidence({ connectionsOpened: 14, connectionsFailed: 6, notSent: 300, failures: [{ kind: 'transport', count: 6, message: `${URL}: Unable to connect to the server with any of the available transports. Error: WebSockets failed: Error: WebSocket failed to connect. The connection could not be found on the server… (the socket said: Unexpected server response: 404)` }] }),
+    cause: 'noStickySessions',
+  },
+  {
+    name: 'a proxy that does not pass WebSocket upgrades (the hub answered the bare GET with 200)',
+    evidence: evidence({ connectionsOpened: 0, connectionsFailed: 20, failures: [{ kind: 'transport', count: 20, message: `${URL}: Unable to connect to the server with any of the available transports. Error: WebSockets failed: Error: WebSocket failed to connect. The connection could not be found on the server, either the endpoint may not be a SignalR endpoint, the connection ID is not present on the server, or there is a proxy … (the socket said: Unexpected server response: 200)` }] }),
+    cause: 'proxyNoUpgrade', says: /WebSocket upgrade failed with HTTP 200/,
+  },
+  {
+    name: 'a proxy that does not pass WebSocket upgrades',
+    evidence: evidence({ connectionsOpened: 0, connectionsFailed: 20, failures: [{ kind: 'transport', count: 20, message: `${URL}: Unable to connect to the server with any of the available transports. Error: WebSockets failed: Error: WebSocket failed to connect. Unexpected server response: 400` }] }),
+    cause: 'proxyNoUpgrade',
+  },
+  {
+    name: 'a backplane lost (the hub\'s close reason)',
+    evidence: evidence({ lost: 840, disconnects: 20, failures: [{ kind: 'closed', count: 20, message: 'Connection closed during the run: Server returned an error on close: Connection closed with an error. HubException: backplane unavailable: Redis at 127.0.0.1:6390 does not answer' }] }),
+    cause: 'backplaneDown', says: /backplane unavailable: Redis at 127\.0\.0\.1:6390 does not answer/,
+  },
+  {
+    name: 'a backplane lost (the hub\'s gauge only)',
+    evidence: evidence({ lost: 840, server: { answered: 10, unansweredAfterAnswers: 0, peakCpuPercent: 10, restarted: false, backplaneDown: true } }),
+    cause: 'backplaneDown',
+  },
+  {
+    name: 'the hub needs negotiation',
+    evidence: evidence({ connectionsOpened: 0, connectionsFailed: 20, connectCauses: { negotiationSkipped: 20 } }, { skipNegotiation: true }),
+    cause: 'negotiationNeeded',
+  },
+  {
+    name: 'a browser with no status, its origin answering: CORS',
+    evidence: evidence({ connectionsOpened: 0, connectionsFailed: 4, failures: [{ kind: 'negotiate', count: 4, message: `${URL}: Failed to complete negotiation with the server: TypeError: Failed to fetch` }], originAnswered: true }, { browser: true }),
+    cause: 'corsBlocked',
+  },
+  {
+    name: 'a browser with no status, its origin silent: nothing there',
+    evidence: evidence({ connectionsOpened: 0, connectionsFailed: 4, failures: [{ kind: 'negotiate', count: 4, message: `${URL}: Failed to complete negotiation with the server: TypeError: Failed to fetch` }], originAnswered: false }, { browser: true }),
+    cause: 'unreachable',
+  },
+  {
+    name: 'a browser with no status and no probe: unknown, said so',
+    evidence: evidence({ connectionsOpened: 0, connectionsFailed: 4, failures: [{ kind: 'negotiate', count: 4, message: `${URL}: Failed to complete negotiation with the server: TypeError: Failed to fetch` }] }, { browser: true }),
+    cause: 'unknown', says: /neither whether nothing answered nor whether CORS/,
+  },
+  {
+    name: 'the client fell behind',
+    evidence: evidence({ late: 300, client: { keptSchedule: false, limits: ['lagged 800 ms'] } }),
+    cause: 'clientLimit', says: /it lagged 800 ms/,
+  },
+  {
+    name: 'both sides saturated',
+    evidence: evidence({ late: 300, client: { keptSchedule: false, limits: ['lagged 800 ms'] }, limit: { side: 'both', sentence: 'Both sides were saturated: the server was at 97% CPU and the client lagged 800 ms.' } }),
+    cause: 'bothLimits',
+  },
+  {
+    name: 'the server saturated while the client kept its schedule: load',
+    evidence: evidence({ late: 300, limit: { side: 'server', sentence: 'The server was at 97% CPU while the client kept its schedule: the service is the limit.' } }),
+    cause: 'load', says: /97% CPU/,
+  },
+  {
+    name: 'late messages, client on schedule, nothing closed: load',
+    evidence: evidence({ late: 300 }),
+    cause: 'load',
+  },
+  {
+    name: 'late messages, the client\'s schedule never measured: unknown',
+    evidence: evidence({ late: 300, client: { keptSchedule: null, limits: [] } }),
+    cause: 'unknown', says: /schedule was never measured/,
+  },
+  { name: 'stopped early with nothing wrong', evidence: evidence({ outcome: { kind: 'stopped' }, verdict: 'none' }), cause: 'incomplete' },
+  {
+    name: 'a planned drop that cost messages',
+    evidence: evidence({ lost: 12, disconnects: 20, reconnects: 20, failures: [{ kind: 'closed', count: 20, message: 'Connection lost during the run, reconnecting: WebSocket closed with status code: 1006 (no reason given).' }] }, { plannedDrop: true, reconnect: true }),
+    cause: 'plannedDrop',
+  },
+  { name: 'an instance listed twice', evidence: evidence({}, { sameInstance: ['http://127.0.0.1:5180/signalrbench', 'http://localhost:5180/signalrbench'] }), cause: 'sameInstance' },
+];
+
+describe('diagnose', () => {
+  for (const c of CASES) {
+    it(`${c.name}: ${c.cause} (${CAUSES[c.cause]})`, () => {
+      const d = diagnose(c.evidence);
+      expect(d.cause).toBe(c.cause);
+      expect(d.side).toBe(CAUSES[c.cause]);
+      if (c.says) expect(d.sentence).toMatch(c.says);
+      expect(d.advice.length).toBeGreaterThan(10);
+      expect(d.docs).toMatch(/^docs\/diagnosis\.md#[a-z-]+$/);
+    });
+  }
+
+  it('has a case for every cause of the catalog', () => {
+    const tested = new Set(CASES.map((c) => c.cause));
+    expect(CAUSE_IDS.filter((cause) => !tested.has(cause)).sort()).toEqual(['messageTooLarge', 'tlsUntrusted']);
+  });
+
+  it('puts the evidence that named the cause first', () => {
+    const d = diagnose(CASES.find((c) => c.cause === 'serviceRefused')!.evidence);
+    expect(d.evidence[0]).toBe('100 connects answered HTTP 503 on the WebSocket upgrade');
+    expect(new Set(d.evidence).size).toBe(d.evidence.length);
+  });
+
+  it('names only load as a capacity-making cause of a failing run', () => {
+    const loadCauses = CASES.filter((c) => c.evidence.verdict === 'fail' && diagnose(c.evidence).cause === 'load');
+    expect(loadCauses.length).toBeGreaterThan(0);
+    for (const c of loadCauses) expect(c.evidence.client.keptSchedule).toBe(true);
+  });
+
+  it('renders as lines with the side, the sentence and what to do', () => {
+    const lines = diagnosisLines(diagnose(closedPort));
+    expect(lines[0]).toMatch(/^Why \(the set-up\): Nothing accepted the connection/);
+    expect(lines[1]).toMatch(/^What to do: Check the URL/);
+    expect(lines[2]).toMatch(/^Evidence: failed connects: 20 refused with ECONNREFUSED/);
+    expect(diagnosisLines(diagnose(evidence({ verdict: 'pass' })))[0]).toMatch(/^Why: Nothing failed/);
+  });
+});
+
+describe('connectStatuses', () => {
+  it('reads statuses by stage from the client library\'s and Node\'s words, summed', () => {
+    expect(connectStatuses([
+      { kind: 'negotiate', count: 3, message: 'Failed to complete negotiation with the server: Error: Unauthorized: Status code \'401\'' },
+      { kind: 'transport', count: 2, message: 'WebSockets failed: Error: WebSocket failed to connect. Unexpected server response: 503' },
+      { kind: 'transport', count: 4, message: 'WebSockets failed: Error: WebSocket failed to connect. Unexpected server response: 503' },
+      { kind: 'closed', count: 9, message: 'Status code \'500\' on a connection already open' },
+      { kind: 'transport', count: 1, message: 'ServerSentEvents failed: Error: EventSource failed to connect. Status code \'502\'' },
+    ])).toEqual([
+      { stage: 'upgrade', status: 503, count: 6 },
+      { stage: 'negotiate', status: 401, count: 3 },
+      { stage: 'transport', status: 502, count: 1 },
+    ]);
+  });
+});
