@@ -166,8 +166,9 @@ Exit codes:
      duplicated, it was stopped early, or a result file could not be written
   2  bad input (options, an output path that cannot be written, or more connections than this
      machine's open files or ephemeral ports hold); nothing was run
-  3  nothing could be measured: no connection opened, or the hub lacks the scenario's method
-     (or the hub profile's send or join method)
+  3  nothing could be measured: no connection opened, the hub lacks the scenario's method (or
+     the hub profile's send or join method), or its receive method was never called; the
+     summary's "Why" line names the cause (docs/diagnosis.md)
   4  the runner itself failed (an internal error, its message printed): not a verdict on the
      service; report it with the command line`;
 

@@ -19,13 +19,14 @@ import {
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
-import { RunCoordinator, runResult, scenarioLabel, connectingText, type RunResult } from '../core/run/index.ts';
+import { RunCoordinator, runResult, scenarioLabel, connectingText, instancesText, type RunResult } from '../core/run/index.ts';
 import type { CliOptions } from './args.ts';
 import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { serverScraper } from './server-metrics.ts';
 import { enginePort } from './engine-ports.ts';
 import { engineProcessesEnded } from './process-port.ts';
 import { stepEngines } from './engine-kind.ts';
+import { healthChecks } from './health-check.ts';
 
 /**
  * @param jsonOut where `--json -` writes the search (standard output, when `io.out` was sent to stderr).
@@ -57,7 +58,10 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
     coordinator.terminate();
     await engineProcessesEnded();
     current = null;
-    const run = runResult(coordinator, startedAt, client, undefined, scraper?.record());
+    const measured = runResult(coordinator, startedAt, client, undefined, scraper?.record());
+    // A step that did not pass asks the hubs how they are: evidence for its diagnosis.
+    const health = measured.verdict.status === 'pass' ? [] : await healthChecks(config);
+    const run = health.length > 0 ? runResult(coordinator, startedAt, client, undefined, scraper?.record(), undefined, { health }) : measured;
     runs.set(step.index, run);
     return run;
   }, {
@@ -75,7 +79,7 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-  io.err(`live-bench: finding the capacity of ${base.hubProfile ? scenarioLabel(base) : base.scenario} over ${connectingText(base)} at ${base.endpointUrl}: ${settings.ramp} ramp from ${formatCount(settings.start)} to ${formatCount(settings.max)} by ${formatCount(settings.step)}, ${settings.stepSec} s per step (${settings.settleSec} s settle), ${settings.bisectSteps} bisection step(s)`);
+  io.err(`live-bench: finding the capacity of ${base.hubProfile ? scenarioLabel(base) : base.scenario} over ${connectingText(base)} at ${instancesText(base)}: ${settings.ramp} ramp from ${formatCount(settings.start)} to ${formatCount(settings.max)} by ${formatCount(settings.step)}, ${settings.stepSec} s per step (${settings.settleSec} s settle), ${settings.bisectSteps} bisection step(s)`);
   const result = await search.run();
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
@@ -159,6 +163,7 @@ export function searchExitCode(result: CapacityResult, writeFailed: boolean, io:
   if (finding.kind === 'found' && finding.limitedBy === 'client') reasons.push('this client broke before the service: the load it held is its own limit, not the service\'s capacity.');
   if (finding.kind === 'found' && finding.limitedBy === 'unknown') reasons.push('which side broke is unknown: the load that held is not a capacity of the service until a run shows which side failed.');
   const confirming = result.steps.find((s) => s.phase === 'confirm' && broken && s.load === broken.load);
+  if (finding.kind === 'found' && finding.confirmed === null && !result.steps.some((s) => s.judgement.passed === null)) reasons.push(`the break at step ${finding.brokeStep} was never run again to confirm it: one failing run is not yet a capacity; search again.`);
   if (finding.confirmed === false && confirming) reasons.push(`the break was not confirmed: the same load held when run again at step ${confirming.index}, so the limit lies near ${loadText(result, confirming)} rather than at it; search again to be sure.`);
   else if (finding.confirmed === true && confirming && broken && confirming.judgement.limitedBy !== broken.judgement.limitedBy) reasons.push(`the confirming run at step ${confirming.index} broke ${limitedByText(confirming.judgement.limitedBy)}, while step ${broken.index} broke ${limitedByText(broken.judgement.limitedBy)}: which side sets the limit is not settled.`);
   if (finding.brokeStep !== null && result.steps.some((s) => s.judgement.passed === null)) reasons.push('the search was stopped before the break was run again to confirm it.');

@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
-import { credentialsSummary, hubInstances, instancesText, RunCoordinator, scenarioLabel, connectingText, runResult, outcomeText, lostEnginesReason, type RunResult } from '../core/run/index.ts';
+import { credentialsSummary, hubInstances, instancesText, RunCoordinator, scenarioLabel, connectingText, runResult, diagnosisOf, outcomeText, lostEnginesReason, type RunResult } from '../core/run/index.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
 import { runAgent } from './agent.ts';
@@ -22,6 +22,7 @@ import { chooseEngines, enginesText } from './engine-kind.ts';
 import { engineProcessesEnded, engineProcessIds } from './process-port.ts';
 import { brokenThresholds, lossBeyondAllowance } from './thresholds.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
+import { healthChecks } from './health-check.ts';
 import { consoleOutput, EXIT, exitCodeOf, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { errorMessageOf } from '../core/errors/index.ts';
 import { serverScrapers } from './server-metrics.ts';
@@ -170,7 +171,10 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   // The agents' closing clock round (their drift is in the verdict), then the session ends.
   const agents = led ? await led.end(led.remote.agents) : undefined;
 
-  const result = runResult(coordinator, startedAt, `node ${process.version}`, agents, scraper?.record());
+  const measured = runResult(coordinator, startedAt, `node ${process.version}`, agents, scraper?.record());
+  // A run that did not pass asks the hubs how they are: their word is evidence for the diagnosis.
+  const health = measured.verdict.status === 'pass' ? [] : await healthChecks(config);
+  const result = health.length > 0 ? runResult(coordinator, startedAt, `node ${process.version}`, agents, scraper?.record(), undefined, { health }) : measured;
   io.out(summaryText(result));
   if (jsonPath === '-') jsonOut(JSON.stringify(result));
   // Each file is written even when another fails; a failure is said, and the run does not pass.
@@ -188,7 +192,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
 function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolean, io: Output): number {
   // A run that planned nothing measured nothing (3); one that lost every connection after "go"
   // ended early as failed, and is not a pass (1), like a stopped one.
-  if (result.outcome.kind === 'failed' && result.fates.planned === 0) {
+  // A set-up cause (a receive method the hub never calls, a token refused) measured nothing about
+  // load either, whatever was planned: 3, like a run that planned nothing (core/diagnosis).
+  if (result.outcome.kind === 'failed' && (result.fates.planned === 0 || diagnosisOf(result).side === 'setup')) {
     io.err(`live-bench: nothing could be measured: ${result.outcome.reason ?? 'see the errors above'}`);
     return EXIT.nothingMeasured;
   }

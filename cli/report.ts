@@ -97,7 +97,24 @@ function tierLines(result: RunResult, editionId: EditionId): string[] {
   return [
     `Guide (${editionId} edition), ${head}: ${judged.headline}`,
     ...rows.map((row) => `  ${row.label}: ${row.text}${row.flag ? ` [published cell flagged: ${row.flag.reason}]` : ''}`),
+    ...unsolicitedTierLine(result, editionId, rates.inboundPerSec, rates.outboundPerSec),
   ];
+}
+
+/**
+ * The hub's own messages (a welcome, another client's line) are traffic the service carried
+ * too: the tier lines above count the tool's messages only, so when there were others the
+ * service's real outbound rate is said beside them, with the tier it would need.
+ */
+function unsolicitedTierLine(result: RunResult, editionId: EditionId, inboundPerSec: number, outboundPerSec: number): string[] {
+  const measuredSec = Math.max(1, result.config.durationSec - result.config.warmupSec);
+  const unsolicitedPerSec = result.totals.unsolicited / measuredSec;
+  if (unsolicitedPerSec <= 0) return [];
+  const total = outboundPerSec + unsolicitedPerSec;
+  const judged = judgeTiers(result.config, editionId, tierLoad(result.config, result.totals.connectionsOpened, inboundPerSec, total));
+  const tier = judged.error ? '' : judged.fittingTier ? `; counted with them, the smallest fitting tier is ${judged.fittingTier}` : '; counted with them, no tier fits';
+  const ratio = outboundPerSec > 0 ? ` (${(unsolicitedPerSec / outboundPerSec).toFixed(unsolicitedPerSec >= 10 * outboundPerSec ? 0 : 1)} for each of the tool's)` : '';
+  return [`  The hub also delivered ${formatCount(unsolicitedPerSec)} messages of its own a second${ratio}, not counted above: the service's outbound was ${formatCount(total)} msg/s${tier}.`];
 }
 
 /** A led run's agents, as the page's summary lists them: threads, and the clock at the start and

@@ -8,9 +8,9 @@
  */
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 import type { EditionId } from '../guide/index.ts';
-import { combinationLabel, SCENARIO_LABELS, scenarioPhrase } from '../run/index.ts';
+import { combinationLabel, SCENARIO_LABELS, scenarioPhrase, REQUIRED_SHARE } from '../run/index.ts';
 import { formatPercent, judgeTiers, tierLoad } from '../tiers/index.ts';
-import { stepByIndex, judgedLoadOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
+import { stepByIndex, judgedLoadOf, instancesThatBroke, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS, stepConfig } from './settings.ts';
 
 export interface TierShare {
@@ -112,11 +112,22 @@ function tierLine(share: TierShare, result: CapacityResult, edition: string): st
 function brokeLine(result: CapacityResult, broke: CapacityStep | null): string {
   if (broke) {
     const who = broke.judgement.limitedBy === 'client' ? 'because of the client' : broke.judgement.limitedBy === 'unknown' ? 'for a cause that is unknown' : 'because of the service';
-    return `Broke at step ${broke.index} (${loadText(result, broke)}), ${who}: ${broke.judgement.reasons[0] ?? broke.verdict.sentence}. ${confirmationText(result)}`.trimEnd();
+    return `Broke at step ${broke.index} (${loadText(result, broke)}), ${who}${onInstances(broke)}: ${broke.judgement.reasons[0] ?? broke.verdict.sentence}. ${confirmationText(result)}`.trimEnd();
   }
   const unjudged = result.steps.find((s) => s.judgement.passed === null);
   if (unjudged) return `Step ${unjudged.index} (${loadText(result, unjudged)}) could not be judged: ${unjudged.judgement.reasons[0] ?? ''}.`;
   return result.running ? 'No step has broken yet.' : `No step broke up to the maximum of ${formatCount(result.settings.max)} ${RAMP_UNITS[result.settings.ramp]}.`;
+}
+
+/** " on instance 2, http://b/hub (61.20% under 1 s)" for a step over several instances; "" for one,
+ *  or when no single instance fell below the rule. */
+function onInstances(step: CapacityStep): string {
+  const broke = instancesThatBroke(step, REQUIRED_SHARE);
+  if (broke.length === 0) return '';
+  const all = step.instances ?? [];
+  if (broke.length === all.length) return ' on every instance';
+  const named = broke.map((i) => `instance ${all.indexOf(i) + 1}, ${i.endpointUrl} (${formatShare(i.underOneSecond / i.planned)} under 1 s)`);
+  return ` on ${named.join(' and ')}`;
 }
 
 /** Whether the break failed again when its load was run once more. */

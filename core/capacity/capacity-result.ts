@@ -3,7 +3,7 @@
  * who broke, and the finding. The runner writes it with --json; the dashboard keeps and exports
  * it. Self-describing (format and version) so later versions can read it. Pure.
  */
-import { withLost, recentRates, upgradeFates, type Fates, type RunOutcome, type RunVerdict, type RunConfig, type RunResult } from '../run/index.ts';
+import { withLost, recentRates, upgradeFates, type Fates, type InstanceFigures, type RunOutcome, type RunVerdict, type RunConfig, type RunResult } from '../run/index.ts';
 import type { LatencySummary } from '../latency/index.ts';
 import { bounds, breakConfirmed, type StepPhase, type JudgedLoad } from './search-plan.ts';
 import { plannedSendRate, type CapacitySettings } from './settings.ts';
@@ -50,6 +50,9 @@ export interface CapacityStep {
   connectionsOpened: number;
   health: StepHealth;
   judgement: StepJudgement;
+  /** With several hub instances: the step's figures per instance (core/run/instances.ts), so a
+   *  break is put on the instance that broke. Absent for one instance, and in searches kept before. */
+  instances?: InstanceFigures[];
 }
 
 /**
@@ -119,6 +122,7 @@ export function stepOf(run: RunResult, index: number, phase: StepPhase, load: nu
     connectionsOpened: run.totals.connectionsOpened,
     health,
     judgement: judgeStep(run, health),
+    ...(run.instances ? { instances: run.instances } : {}),
   };
 }
 
@@ -146,6 +150,16 @@ export function judgedLoadOf(step: CapacityStep): JudgedLoad {
 export function faultOf(step: Pick<CapacityStep, 'judgement'>): CauseId | null {
   const diagnosis = step.judgement.diagnosis;
   return step.judgement.passed !== true && diagnosis && isFault(diagnosis) ? diagnosis.cause : null;
+}
+
+/**
+ * The instances a step broke on: those whose planned receptions fell below the guide's share in
+ * under 1 s, worst first; empty for one instance, or when each held on its own (the break was
+ * the whole run's: receivers absent, the client).
+ */
+export function instancesThatBroke(step: Pick<CapacityStep, 'instances'>, requiredShare: number): InstanceFigures[] {
+  const share = (i: InstanceFigures) => (i.planned > 0 ? i.underOneSecond / i.planned : 1);
+  return (step.instances ?? []).filter((i) => i.planned > 0 && share(i) < requiredShare).sort((a, b) => share(a) - share(b));
 }
 
 /** The finding from the steps run so far. */

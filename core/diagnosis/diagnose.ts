@@ -22,9 +22,9 @@ import {
 } from './failures.ts';
 import { EVIDENCE, WORDS, type Facts } from './words.ts';
 
-/** Sending seconds with nothing arriving, at the end of a run, that show a hub which stopped
- *  delivering rather than a slow one: at least this many, and three send intervals. */
-export const SILENT_SECONDS_MIN = 3;
+/** Sending seconds at the end of a run none of whose messages ever arrived, that show a hub which
+ *  stopped delivering rather than a slow one: at least this many, and three send intervals. */
+export const SILENT_SECONDS_MIN = 2;
 
 interface Finding {
   cause: CauseId;
@@ -72,6 +72,8 @@ function refusal(e: RunEvidence): Finding | null {
   const backplane = matching(e.failures, BACKPLANE_WORDS);
   if (backplane.first) return { cause: 'backplaneDown', facts: { quote: hubWords(backplane.first.message) }, evidence: [EVIDENCE.failure(backplane.first.kind, backplane.count, backplane.first.message)] };
   if (e.server?.backplaneDown) return { cause: 'backplaneDown', evidence: [EVIDENCE.backplaneGauge()] };
+  const unhealthy = e.health.find((h) => h.status !== null && h.status >= 500 && BACKPLANE_WORDS.test(h.text));
+  if (unhealthy) return { cause: 'backplaneDown', facts: { quote: unhealthy.text }, evidence: [EVIDENCE.health(unhealthy.url, unhealthy.status!, unhealthy.text)] };
   const notSticky = matching(e.failures, NOT_STICKY_WORDS);
   if (notSticky.first) return { cause: 'noStickySessions', facts: { count: notSticky.count }, evidence: [EVIDENCE.failure(notSticky.first.kind, notSticky.count, notSticky.first.message)] };
   // A hub answers an upgrade whose connection id it does not know with 404: negotiate (on the same
@@ -96,6 +98,9 @@ function namedByWords(e: RunEvidence): Finding | null {
   if (tls.first && e.connectionsOpened === 0) return { cause: 'tlsUntrusted', evidence: quoteOf(tls) };
   const unresolved = matching(e.failures, UNRESOLVED_WORDS);
   if (unresolved.first && e.connectionsOpened === 0) return { cause: 'unreachable', facts: { quote: 'the host name does not resolve' }, evidence: quoteOf(unresolved) };
+  // Node's fetch and browsers refuse some ports outright (1, 25, 6000, …): nothing was even tried.
+  const badPort = matching(e.failures, /\bbad port\b|ERR_UNSAFE_PORT/i);
+  if (badPort.first && e.connectionsOpened === 0) return { cause: 'unreachable', facts: { quote: 'the client refuses this port outright, as browsers and Node do for some well-known ports: use another' }, evidence: quoteOf(badPort) };
   const notJson = matching(e.failures, /not a SignalR hub at this URL|not valid JSON|Unexpected token/i, ['negotiate']);
   if (notJson.first && e.connectionsOpened === 0) return { cause: 'notAHub', evidence: quoteOf(notJson) };
   return null;
@@ -106,6 +111,10 @@ function nothingAnswered(e: RunEvidence): Finding | null {
   if (e.connectionsOpened > 0) return null;
   const refused = (e.connectCauses.refused ?? 0) + (e.connectCauses.unreachable ?? 0);
   if (refused > 0) return { cause: 'unreachable', facts: { quote: 'connection refused' }, evidence: [EVIDENCE.causes(causesText(e.connectCauses))] };
+  // No connect answered at all: a host that drops them, or a hub stalled from the start (a capacity
+  // search whose earlier steps connected says the hub stopped: core/capacity findingOf).
+  const unanswered = (e.connectCauses.timedOut ?? 0) + (e.connectCauses.stoppedAnswering ?? 0);
+  if (unanswered > 0) return { cause: 'unreachable', facts: { quote: 'no connect was answered within the connect time limit: a host that drops them, or a hub that is stalled' }, evidence: [EVIDENCE.causes(causesText(e.connectCauses))] };
   const browserFetch = matching(e.failures, BROWSER_FETCH_WORDS);
   if (browserFetch.first) {
     const probe = e.originAnswered;
@@ -170,6 +179,8 @@ function crashed(e: RunEvidence): Finding {
 }
 
 function silentAtEnd(e: RunEvidence): boolean {
+  // A client that stopped sending or reading is not a silent hub.
+  if (e.client.keptSchedule === false) return false;
   const intervals = Math.ceil((3 * e.settings.sendIntervalMs) / 1_000);
   return e.silentSecondsAtEnd >= Math.max(SILENT_SECONDS_MIN, intervals);
 }
@@ -241,5 +252,6 @@ function recordedFacts(e: RunEvidence): string[] {
     ...(e.disconnects > 0 ? [EVIDENCE.disconnects(e.disconnects, e.reconnects)] : []),
     ...(e.planned > 0 && (e.lost ?? 0) + e.notSent + e.late > 0 ? [EVIDENCE.delivery(e.lost, e.notSent, e.late, e.planned)] : []),
     ...e.failures.slice(0, 3).map((f) => EVIDENCE.failure(f.kind, f.count, f.message)),
+    ...e.health.filter((h) => h.status !== 200).map((h) => EVIDENCE.health(h.url, h.status, h.text)),
   ];
 }

@@ -16,6 +16,17 @@ export interface FailureRecord {
   count: number;
 }
 
+/** A hub's own word on its health, read at the run's end from its origin's /healthz (the
+ *  hub-sample answers 503 with the reason while its backplane is lost; other apps may serve
+ *  none: 404, or no answer). */
+export interface HealthCheck {
+  url: string;
+  /** The HTTP status; null when nothing answered in time. */
+  status: number | null;
+  /** The answer's first characters (plain text), or why there was none. */
+  text: string;
+}
+
 /** How the run ended, with the code of a failure the coordinator named (core/run/outcome.ts). */
 export interface OutcomeEvidence {
   kind: 'running' | 'finished' | 'stopped' | 'failed' | 'interrupted';
@@ -73,8 +84,8 @@ export interface RunEvidence {
   connectCauses: ConnectCauseCounts;
   /** Every distinct failure, most frequent first. */
   failures: FailureRecord[];
-  /** Sending seconds in a row at the run's end in which receptions were planned and none at all
-   *  arrived, after some had: a hub that stopped delivering, not one that was slow. */
+  /** Sending seconds in a row at the run's end none of whose planned receptions ever arrived (in
+   *  time, late or after the drain), after some had: a hub that stopped delivering, not a slow one. */
   silentSecondsAtEnd: number;
   /** Engines lost mid-run, by whose loss it was (core/run/worker-loss.ts). */
   workersLost: { client: number; service: number; unknown: number };
@@ -102,6 +113,8 @@ export interface RunEvidence {
     /** True when a browser ran it (the dashboard): where a token or a header goes differs. */
     browser: boolean;
   };
+  /** The hubs' /healthz at the run's end, when the run did not pass and it was read (the runner). */
+  health: HealthCheck[];
   /** In a browser, when a negotiate failed without a status: whether the endpoint's origin
    *  answered a no-cors request (true: something answers there, so CORS refused the page;
    *  false: nothing answers); null when not probed. */

@@ -95,3 +95,8 @@ export const TOO_LARGE_WORDS = /MaximumReceiveMessageSize|maximum message size|m
 export const MISSING_METHOD_WORDS = /Method does not exist|not a method|method .* was not found/i;
 /** A connection the client closed because the hub sent nothing for its server timeout (a frozen hub). */
 export const SERVER_TIMEOUT_WORDS = /Server timeout elapsed|serverTimeout/i;
+
+/** A browser's negotiate fetch failed with no status: nothing answered, or CORS refused the page. */
+export function browserFetchFailed(failures: readonly FailureRecord[]): boolean {
+  return matching(failures, BROWSER_FETCH_WORDS).count > 0;
+}

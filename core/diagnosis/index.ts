@@ -4,4 +4,5 @@
 export * from './causes.ts';
 export * from './diagnose.ts';
 export * from './evidence.ts';
-export { connectStatuses, type StatusCount, type ConnectStage } from './failures.ts';
+export * from './labels.ts';
+export { browserFetchFailed, connectStatuses, type StatusCount, type ConnectStage } from './failures.ts';

@@ -73,7 +73,7 @@ export const WORDS: Record<CauseId, CauseWords> = {
     advice: () => 'Read the hub\'s log and its host\'s (out of memory, a crash, a restart by its orchestrator) at the time of the run, then run again.',
   },
   hubStalled: {
-    sentence: (f) => `The hub at ${f.url} stopped answering mid-run${f.seconds ? ` (nothing arrived for the last ${n(f.seconds, 'second')} of sending)` : ''}: ${f.quote ?? 'connections stayed open and nothing came back'}. A frozen hub is not a capacity.`,
+    sentence: (f) => `The hub at ${f.url} stopped answering mid-run${f.seconds ? ` (none of the messages of its last ${n(f.seconds, 'second')} of sending ever arrived)` : ''}: ${f.quote ?? 'connections stayed open and nothing came back'}. A frozen hub is not a capacity.`,
     advice: () => 'Look at the hub\'s process at the time (paused, stuck in a long garbage collection, starved of CPU, or blocked on a dependency), then run again.',
   },
   backplaneDown: {
@@ -156,7 +156,7 @@ export const EVIDENCE = {
   opened: (opened: number, of: number) => `${formatCount(opened)} of ${formatCount(of)} connections opened`,
   disconnects: (lost: number, back: number) => `${n(lost, 'connection')} lost during the run, ${formatCount(back)} came back`,
   serverTimeout: (count: number) => `${n(count, 'connection')} closed by the client's server timeout (the hub sent nothing, not even a keep-alive)`,
-  silent: (seconds: number) => `nothing arrived in the last ${n(seconds, 'second')} of sending, after messages had arrived`,
+  silent: (seconds: number) => `none of the messages of the last ${n(seconds, 'second')} of sending ever arrived, after earlier ones had`,
   unanswered: (count: number, answered: number) => `${n(count, 'reading')} of the server's metrics got no answer after ${formatCount(answered)} had`,
   restarted: () => 'the server\'s counters went back down: it restarted',
   backplaneGauge: () => 'the server\'s metrics showed its backplane down',
@@ -167,5 +167,6 @@ export const EVIDENCE = {
   client: (text: string) => `the client ${text}`,
   clientKept: () => 'the client kept its schedule',
   server: (text: string) => text,
+  health: (url: string, status: number | null, text: string) => (status === null ? `${url} did not answer (${text})` : `${url} answered ${status}: "${text}"`),
   probe: (answered: boolean) => (answered ? 'the endpoint\'s origin answered a no-cors request' : 'the endpoint\'s origin did not answer a no-cors request'),
 };

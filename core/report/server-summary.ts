@@ -41,7 +41,9 @@ function serverText(server: ServerMetricsRecord, clientPoints: RunFigures['point
     return `${instanceLabel(server, k)} peak CPU ${peak === null ? 'unknown' : `${Math.round(peak)}%`}, ${instance.deliveries === null ? 'deliveries unknown' : `${formatCount(instance.deliveries)} deliveries`}`;
   });
   const each = instances.length > 0 ? ` Per instance (CPU the busiest one's above, counts their sum): ${instances.join('; ')}.` : '';
-  return `${parts.join(', ')} (read from ${server.url}).${failed}${each}`;
+  // One process read under two addresses is counted once, and said (instances.ts).
+  const note = server.note ? ` ${server.note}` : '';
+  return `${parts.join(', ')} (read from ${server.url}).${failed}${each}${note}`;
 }
 
 function known(value: number | null, text: (n: number) => string): string | null {

@@ -11,7 +11,8 @@ import type { ServerMetricsRecord } from '../server-metrics/index.ts';
 
 /** A run as one document (result.ts runDocument), with its diagnosis made from it. */
 export function runResult(coordinator: RunCoordinator, startedAt: Date, client: string, agents?: RunAgent[], server?: ServerMetricsRecord | null, reuse?: ReusedPoints, context: EvidenceContext = {}): RunResult {
-  const result = runDocument(coordinator, startedAt, client, agents, server, reuse);
+  const read = runDocument(coordinator, startedAt, client, agents, server, reuse);
+  const result = context.health && context.health.length > 0 ? { ...read, health: context.health } : read;
   return { ...result, diagnosis: diagnose(evidenceOfRun(result, { hasToken: coordinator.hasToken, ...context })) };
 }
 

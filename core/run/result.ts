@@ -18,7 +18,7 @@ import { instanceFigures, type InstanceCounts, type InstanceFigures } from './in
 import { BenchError } from '../errors/index.ts';
 import { lossSides, type LossSide } from './worker-loss.ts';
 import { RUN_RESULT_VERSION, upgradeRunResult } from './upgrade.ts';
-import type { Diagnosis } from '../diagnosis/index.ts';
+import type { Diagnosis, HealthCheck } from '../diagnosis/index.ts';
 
 export { RUN_RESULT_VERSION, upgradeRunResult, upgradeFates } from './upgrade.ts';
 
@@ -89,6 +89,9 @@ export interface RunResult {
    *  reports. Absent in runs kept before it was recorded: read it with diagnosisOf, which makes it
    *  from the same document. */
   diagnosis?: Diagnosis;
+  /** The hubs' own /healthz, read by the runner at the end of a run that did not pass (evidence
+   *  for the diagnosis: a hub that lost its backplane says so there). Absent when not read. */
+  health?: HealthCheck[];
 }
 
 export interface SendWindow {

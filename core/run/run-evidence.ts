@@ -5,8 +5,8 @@
  * A kept run without a diagnosis (one kept before) is diagnosed from the same document, so the
  * page, the reports and the runner say the same about it. Pure.
  */
-import { diagnose, type Diagnosis, type RunEvidence, type ServerEvidence } from '../diagnosis/index.ts';
-import { clientSchedule, sendingSeconds } from '../client/index.ts';
+import { diagnose, browserFetchFailed, type Diagnosis, type HealthCheck, type RunEvidence, type ServerEvidence } from '../diagnosis/index.ts';
+import { clientSchedule } from '../client/index.ts';
 import { profileOfRun } from '../profiles/index.ts';
 import type { ServerMetricsRecord } from '../server-metrics/index.ts';
 import { lostOf, notSentOf } from './fates.ts';
@@ -23,9 +23,11 @@ export interface EvidenceContext {
   originAnswered?: boolean | null;
   /** Endpoints that reach one instance (core/run/instance-identity.ts); null when none. */
   sameInstance?: string[] | null;
+  /** The hubs' /healthz read at the run's end (the runner, for a run that did not pass). */
+  health?: HealthCheck[];
 }
 
-export type EvidenceFigures = Pick<RunResult, 'config' | 'client' | 'outcome' | 'verdict' | 'fates' | 'totals' | 'points' | 'server' | 'connectCauses' | 'errorSamples' | 'workers' | 'workerFailures'>;
+export type EvidenceFigures = Pick<RunResult, 'config' | 'client' | 'outcome' | 'verdict' | 'fates' | 'totals' | 'points' | 'server' | 'connectCauses' | 'errorSamples' | 'workers' | 'workerFailures' | 'health'>;
 
 export function evidenceOfRun(result: EvidenceFigures, context: EvidenceContext = {}): RunEvidence {
   const { config, totals, fates, outcome } = result;
@@ -71,6 +73,7 @@ export function evidenceOfRun(result: EvidenceFigures, context: EvidenceContext 
       browser: !/^node v/.test(result.client),
     },
     originAnswered: context.originAnswered ?? null,
+    health: context.health ?? result.health ?? [],
   };
 }
 
@@ -80,16 +83,17 @@ export function diagnosisOf(result: EvidenceFigures & { diagnosis?: Diagnosis })
 }
 
 /**
- * Sending seconds in a row, at the end of the sending window, in which receptions were planned
- * and nothing at all arrived, after some second had receptions: a hub that stopped delivering.
- * A slow hub still delivers something each second.
+ * Sending seconds in a row, at the end of the sending window, none of whose planned receptions
+ * ever arrived (not in time, not late, not after the drain), after a second whose receptions did:
+ * a hub that stopped delivering for good. A slow hub, or one paused by a long garbage collection,
+ * delivers those messages late; a frozen or dead one never does.
  */
-export function silentSecondsAtEnd(points: readonly Pick<SecondPoint, 'second' | 'received' | 'fates' | 'maxSendLagMs' | 'eventLoopLagMs'>[]): number {
-  const window = sendingSeconds(points);
-  const sending = points.filter((p) => window.has(p.second) && p.fates.planned > 0);
-  if (!sending.some((p) => p.received > 0)) return 0;
+export function silentSecondsAtEnd(points: readonly Pick<SecondPoint, 'second' | 'fates'>[]): number {
+  const arrived = (p: Pick<SecondPoint, 'fates'>) => p.fates.underOneSecond + p.fates.late + p.fates.afterDrain;
+  const sending = points.filter((p) => p.fates.planned > 0);
+  if (!sending.some((p) => arrived(p) > 0)) return 0;
   let silent = 0;
-  for (let i = sending.length - 1; i >= 0 && sending[i]!.received === 0; i--) silent++;
+  for (let i = sending.length - 1; i >= 0 && arrived(sending[i]!) === 0; i--) silent++;
   return silent;
 }
 
@@ -110,4 +114,10 @@ function serverEvidence(server: ServerMetricsRecord | undefined, points: readonl
 function sameInstanceOf(urls: readonly string[]): string[] | null {
   const pair = sameInstancePairs(urls)[0];
   return pair ? [pair.first, pair.second] : null;
+}
+
+/** Whether the run's failure needs the page to ask whether the endpoint's origin answers: nothing
+ *  opened, and a browser's fetch failed with no status (nothing there, or CORS). */
+export function needsOriginProbe(result: Pick<RunResult, 'totals' | 'errorSamples'>): boolean {
+  return result.totals.connectionsOpened === 0 && browserFetchFailed(result.errorSamples);
 }

@@ -21,15 +21,11 @@ import type { ServerScraper } from './scraper.ts';
 type Figure = keyof Omit<ServerSecond, 'second' | 'restarted' | 'backplaneUp'>;
 const SUMMED: Figure[] = ['connections', 'deliveriesPerSec', 'gcPauseMsPerSec', 'threadPoolQueue', 'workingSetBytes', 'kestrelConnections', 'kestrelQueued'];
 
-/** A record that may say which process it was read from: its service.instance.id (see the
- *  module comment); absent or null when the app does not say. */
-export type IdentifiedServerRecord = ServerMetricsRecord & { serviceInstanceId?: string | null };
+/** A record that may say which process it was read from (series.ts serviceInstanceId). */
+export type IdentifiedServerRecord = ServerMetricsRecord;
 
-/** The combination of several instances' records, and what it says of those read twice. */
-export type CombinedServerRecord = ServerMetricsRecord & {
-  /** Records from one process, counted once, in words for the summary; absent when none. */
-  note?: string;
-};
+/** The combination of several instances' records, and what it says of those read twice (`note`). */
+export type CombinedServerRecord = ServerMetricsRecord;
 
 /** Every instance's record as one (see the module comment); one record is returned as it is. */
 export function combineServerRecords(records: readonly IdentifiedServerRecord[]): CombinedServerRecord {

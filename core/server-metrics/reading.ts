@@ -35,7 +35,13 @@ export type ReadingField = keyof typeof METRIC_NAMES;
 export type ServerReading = { [K in ReadingField]: number | null } & {
   /** When the scrape's answer came, epoch µs. */
   atUs: number;
+  /** The process's OpenTelemetry service.instance.id (`target_info`'s `service_instance_id`; the
+   *  hub-sample's --InstanceName): two addresses of one process read the same; null when unsaid. */
+  instanceId?: string | null;
 };
+
+/** OpenTelemetry's resource as a metric: its labels name the process. */
+const TARGET_INFO = 'target_info';
 
 /** Reads a scrape; throws a BenchError (parse) saying what is wrong when the text is not the
  *  Prometheus format or holds none of the figures read here. */
@@ -47,7 +53,7 @@ export function readMetrics(text: string, atUs: number): ServerReading {
     throw new BenchError('parse', `the answer is not in the Prometheus text format (${error instanceof Error ? error.message : String(error)})`);
   }
   const byName = new Map(families.map((family) => [family.name, family]));
-  const reading = { atUs } as ServerReading;
+  const reading = { atUs, instanceId: instanceIdOf(byName.get(TARGET_INFO)) } as ServerReading;
   let known = 0;
   for (const field of Object.keys(METRIC_NAMES) as ReadingField[]) {
     const family = METRIC_NAMES[field].map((name) => byName.get(name)).find((f) => f !== undefined);
@@ -62,7 +68,7 @@ export function readMetrics(text: string, atUs: number): ServerReading {
   return reading;
 }
 
-const NAMES_READ = new Set<string>(Object.values(METRIC_NAMES).flat());
+const NAMES_READ = new Set<string>([...Object.values(METRIC_NAMES).flat(), TARGET_INFO]);
 /** First characters of the names read: most other lines are passed over without a copy. */
 const FIRST_CHARS = new Set([...NAMES_READ].map((name) => name.charCodeAt(0)));
 const HASH = 35;
@@ -96,6 +102,11 @@ function nameEnd(line: string): number {
     if (c === 123 /* { */ || c === 32 /* space */ || c === 9 /* tab */) return i;
   }
   return line.length;
+}
+
+function instanceIdOf(family: PrometheusFamily | undefined): string | null {
+  const labels = family?.metrics[0]?.labels as Record<string, string> | undefined;
+  return labels?.service_instance_id ?? null;
 }
 
 /** The family's values added up; null when it has no plain value (a histogram) or one is not a number. */

@@ -112,6 +112,7 @@ export class ServerScraper {
     }
     if (this.#frozen) return;
     const record = this.#record;
+    if (reading.instanceId) record.serviceInstanceId = reading.instanceId;
     const second = secondOf(reading.atUs, this.#runStartUs, record.points.at(-1)?.second ?? null);
     record.points.push(serverSecond(second, reading, this.#previous));
     record.deliveries = addDeliveries(this.#previous === null ? null : record.deliveries, this.#previous, reading);

@@ -49,6 +49,10 @@ export interface ServerMetricsRecord {
   /** With several hub instances: each one's own record, in the endpoints' order, the record
    *  above being their combination (instances.ts). Absent for one instance, and in runs kept before. */
   instances?: ServerMetricsRecord[];
+  /** The process it was read from (reading.ts instanceId); absent or null when the app does not say. */
+  serviceInstanceId?: string | null;
+  /** A combination's word on records read twice from one process (instances.ts); absent when none. */
+  note?: string;
 }
 
 export function emptyServerRecord(url: string): ServerMetricsRecord {

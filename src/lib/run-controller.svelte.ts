@@ -8,6 +8,7 @@ import {
   drained,
   runVerdict,
   runResult,
+  needsOriginProbe,
   RunCoordinator,
   queryToMetrics,
   runLimit,
@@ -43,6 +44,7 @@ import { fleetRunPorts, type RemoteWorkers } from '../../core/fleet/index.ts';
 import { ServerMetricsSettings } from './server-metrics.svelte.ts';
 import { refreshWaitMs } from './refresh-pace.ts';
 import { sessionCredentials } from './session-credentials.svelte.ts';
+import { originAnswers } from './origin-probe.ts';
 
 export interface RunView {
   phase: RunPhase;
@@ -121,6 +123,9 @@ export class RunController {
   #refreshedAtMs = 0;
   #refreshTimer: ReturnType<typeof setTimeout> | undefined;
   #finished: Promise<void> = Promise.resolve();
+  /** Whether the endpoint's origin answered a no-cors request after every negotiate failed with no
+   *  status (origin-probe.ts); null when not asked. Part of the run's evidence (core/diagnosis). */
+  #originAnswered: boolean | null = null;
   /** Reads the server's /metrics beside the run (null: not read). */
   #scraper: ServerScraper | ServerScrapers | null = null;
   /** Where the server's metrics are read: a shared link's choice, else the defaults. */
@@ -173,12 +178,18 @@ export class RunController {
     const scraper = this.#startScraper(config);
     this.#recentLatency = null;
     this.#recentWindow = new RecentLatency();
+    this.#originAnswered = null;
     coordinator.start();
     this.#refresh();
     this.#finished = coordinator.finished().then(async () => {
       if (this.#coordinator === coordinator) coordinator.terminate();
       // The last periodic reading is at most a second old: no extra one to wait for.
       void scraper?.stop(false);
+      // "Failed to fetch" says neither nothing there nor CORS: ask the origin, before the figures are final.
+      if (needsOriginProbe({ totals: coordinator.aggregator.totals(), errorSamples: coordinator.aggregator.errorSamples() })) {
+        const answered = await originAnswers(config.endpointUrl);
+        if (this.#coordinator === coordinator) this.#originAnswered = answered;
+      }
       // The agents' closing clock round, before the figures are final (their drift is in the verdict).
       const agents = this.#agents;
       if (remote?.close && agents.length > 0) {
@@ -199,7 +210,7 @@ export class RunController {
   result(): RunResult | null {
     const coordinator = this.#coordinator;
     if (!coordinator || coordinator.phase !== 'done') return null;
-    return runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents, this.#scraper?.record());
+    return runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents, this.#scraper?.record(), undefined, { originAnswered: this.#originAnswered });
   }
 
   /** The run so far as a document, while it runs too: what the history keeps each second. While
@@ -210,7 +221,7 @@ export class RunController {
     if (!coordinator) return null;
     const last = this.#lastPartial;
     const reuse = coordinator.phase !== 'done' && last?.coordinator === coordinator ? { points: last.result.points, freshSeconds: 2 * REWRITTEN_SECONDS } : undefined;
-    const result = runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents, this.#scraper?.record(), reuse);
+    const result = runResult(coordinator, this.#startedAt, navigator.userAgent, this.#agents, this.#scraper?.record(), reuse, { originAnswered: this.#originAnswered });
     this.#lastPartial = { coordinator, result };
     return result;
   }

@@ -104,7 +104,10 @@ describe('the runner against a hub that requires a token', () => {
     // The test hub's negotiate is open and its WebSocket upgrades get 401 (hub-sample/AuthTestEndpoints.cs).
     const run = await liveBench(['--endpoint', `${hub.httpUrl}/upgraderefusedhub`, '--connections', '4', ...short, '--access-token', await token('upgrade-user')]);
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain('Negotiate accepted this client, then the WebSockets connection was refused: a hub that checks the token there may have refused it');
+    // The socket's status is kept past the client library's long sentence, and names the refusal.
+    expect(run.stderr).toContain('(the socket said: Unexpected server response: 401). The hub refused the WebSocket upgrade with 401/403 after negotiate accepted the client');
+    expect(run.stdout).toMatch(/^Why \(the set-up\): The hub refused the access token with HTTP 401 on the WebSocket upgrade \(4 connects\)\.$/m);
+    expect(run.stdout).toMatch(/^What to do: Give a fresh token for this hub .*JwtBearerEvents\.OnMessageReceived/m);
   });
 
   it('two ways of giving the token, an unreadable token file, a bad header: exit 2 before anything runs', async () => {

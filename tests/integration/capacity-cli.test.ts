@@ -115,7 +115,9 @@ describe('live-bench --find-capacity', () => {
     const run = await liveBench(['--find-capacity', '--endpoint', `${plain.httpUrl}/emptyhub`, '--connections', '10', '--ramp', 'rate', '--start', '10', '--step', '10', '--max', '50', ...short]);
     expect(run.code).toBe(3);
     expect(run.elapsedMs).toBeLessThan(15_000);
-    expect(run.stderr).toMatch(/step 1 .*not judged: nothing could be measured: The hub at .*\/emptyhub did not accept Echo/);
+    expect(run.stderr).toMatch(/step 1 .*not judged: The hub refused the method Echo: "Method does not exist"/);
+    expect(run.stderr).toMatch(/live-bench: no capacity: step 1 failed for a cause other than load \(hubMethodRefused\)/);
+    expect(run.stdout).toMatch(/^No capacity: the search stopped at step 1 /m);
     expect(run.stdout).not.toMatch(/^Held/m);
   });
 
@@ -131,7 +133,7 @@ describe('live-bench --find-capacity', () => {
     expect(run.stderr).toMatch(/Ramp start .* but is "0"/);
   });
 
-  it('a hub killed mid-search: the step that lost messages broke because of the service, and nothing after it held', async () => {
+  it('a hub killed mid-search: the search stops at that step with the crash as its cause, never a capacity, exit 1', async () => {
     const victim = await startHub();
     const jsonPath = await tempFile('killed.json');
     let killed = false;
@@ -148,24 +150,23 @@ describe('live-bench --find-capacity', () => {
     await victim.stop();
     const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
     expect(result.steps[0]!.judgement.passed).toBe(true);
-    expect(result.steps[1]!.judgement).toMatchObject({ passed: false, limitedBy: 'service' });
-    expect(result.steps.slice(1).every((s) => s.judgement.passed !== true)).toBe(true);
-    expect(result.finding).toMatchObject({ heldStep: 1, brokeStep: 2 });
-    expect(run.stdout).toMatch(/Broke at step 2 \(20 connections every 250 ms\), because of the service: [\d,]+ of [\d,]+ (planned receptions were lost|were never sent)/);
-    // The next step opened nothing (refused: the hub is gone): judged the service's, and the search ended there.
-    expect(result.steps).toHaveLength(3);
-    expect(result.steps[2]!.judgement).toMatchObject({ passed: false, limitedBy: 'service' });
-    expect(result.steps[2]!.judgement.reasons[0]).toMatch(/^[\d,]+ of [\d,]+ connections failed to open \([\d,]+ refused with ECONNREFUSED\)$/);
-    expect(run.stdout).toMatch(/Unconfirmed: at step 3 the service opened no connection/);
+    // The crash ends the search where it happened: no step after it, no capacity.
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[1]!.judgement).toMatchObject({ passed: false, limitedBy: 'service', diagnosis: { cause: 'hubCrashed', side: 'service' } });
+    expect(result.finding).toMatchObject({ kind: 'fault', cause: 'hubCrashed', limitedBy: 'service', heldStep: 1, brokeStep: 2 });
+    expect(run.stdout).toMatch(/^No capacity: the search stopped at step 2 \(20 connections every 250 ms\)\. The hub at .* went away mid-run/m);
+    expect(run.stdout).not.toMatch(/^Held/m);
+    expect(run.stderr).toContain(`live-bench: no capacity: step 2 failed for a cause other than load (hubCrashed): ${result.steps[1]!.judgement.diagnosis!.sentence}`);
     expect(run.code).toBe(1);
   });
 
-  it('a hub frozen (SIGSTOP) during a step: that step broke because of the service; run again it held, so the break is said to be unconfirmed', async () => {
+  it('a hub frozen (SIGSTOP) during a step: the search stops at that step with the stall as its cause, never a capacity, exit 1', async () => {
     const jsonPath = await tempFile('frozen.json');
     let frozen = false;
     const run = await liveBench(['--find-capacity', '--endpoint', `${plain.httpUrl}/signalrbench`, '--interval-ms', '250', '--ramp', 'connections',
-      '--start', '10', '--step', '10', '--max', '100', '--bisect', '0', ...short, '--json', jsonPath], (child) => {
+      '--start', '10', '--step', '10', '--max', '100', '--bisect', '0', ...short, '--step-duration', '5', '--server-metrics', `${plain.httpUrl}/metrics`, '--json', jsonPath], (child) => {
       child.stderr!.on('data', (chunk: Buffer) => {
+        // Frozen early in the second step's sends (1 s pause, connects, 5 s of sends).
         if (!frozen && /^step 1 /m.test(String(chunk))) {
           frozen = true;
           setTimeout(() => plain.process.kill('SIGSTOP'), 2_500);
@@ -175,16 +176,14 @@ describe('live-bench --find-capacity', () => {
       });
     });
     plain.process.kill('SIGCONT');
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(1);
     const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
-    expect(result.steps).toHaveLength(3);
-    expect(result.steps[1]!.judgement).toMatchObject({ passed: false, limitedBy: 'service' });
-    expect(result.steps[1]!.judgement.reasons[0]).not.toMatch(/p99 [\d.]+ ms/);
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[1]!.judgement).toMatchObject({ passed: false, limitedBy: 'service', diagnosis: { cause: 'hubStalled', side: 'service' } });
     expect(result.steps[1]!.verdict.share).toBeLessThan(0.99);
-    expect(result.steps[2]).toMatchObject({ phase: 'confirm', load: 20, judgement: { passed: true } });
-    expect(result.finding).toMatchObject({ kind: 'found', heldStep: 1, brokeStep: 2, confirmed: false });
-    expect(run.stdout).toMatch(/Unconfirmed: the same load held when run again at step 3/);
-    // The search never sits silent while the frozen step waits out its drain.
-    expect(run.stderr).toMatch(/^step 2: draining, \d+ of 20 open after \d+ s$/m);
+    expect(result.finding).toMatchObject({ kind: 'fault', cause: 'hubStalled', heldStep: 1, brokeStep: 2 });
+    expect(run.stdout).toMatch(/^No capacity: the search stopped at step 2 .*stopped answering mid-run/m);
+    // The search says so as the hub stops answering, not only at the step's end.
+    expect(run.stderr).toMatch(/Server metrics at .*\/metrics could not be read: no answer within 2 s/);
   });
 });

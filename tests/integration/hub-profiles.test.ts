@@ -76,9 +76,12 @@ describe('the examples in profiles/ against hubs of their shape', () => {
     // Every connection was greeted once with ReceiveMessage("server", "welcome"): never an arrival.
     for (const [{ result }, connections] of [[all, 4], [others, 4], [rooms, 10]] as const) expect(result!.totals.unsolicited).toBe(connections);
     expect(all.run.stdout).toContain('unsolicited 4 (the hub\'s own messages or another client\'s');
+    // The service carried them too: the tier lines say its real outbound rate beside the tool's.
+    expect(all.run.stdout).toMatch(/^  The hub also delivered [\d,]+ messages of its own a second .*not counted above: the service's outbound was [\d,]+ msg\/s; counted with them, (the smallest fitting tier is Unit\d+|no tier fits)\.$/m);
     // Request/response: every connection invokes, each completion is the reception.
     const request = expectPass(requests, 4 * SENDS);
     expect(request.totals.unsolicited).toBe(0);
+    expect(requests.run.stdout).not.toContain('The hub also delivered');
     expect(request.totals.sent).toBe(4 * SENDS);
   }, 60_000);
 
@@ -101,7 +104,7 @@ describe('the examples in profiles/ against hubs of their shape', () => {
 });
 
 describe('a profile that does not fit the hub', () => {
-  it('a send or join method the hub lacks: exit 3 in seconds, naming it; a receive method never called: failed, naming it', async () => {
+  it('a send or join method the hub lacks: exit 3 in seconds, naming it; a receive method never called: failed, exit 3, naming it as the set-up\'s', async () => {
     const misnamed = path.join(dir, 'misnamed.json');
     await writeFile(misnamed, JSON.stringify({ name: 'chat, misnamed', send: { method: 'SendMessage', args: ['bench-{connection}', '{message}'] }, receive: { method: 'MessageReceived', arg: 1 }, deliver: 'all' }));
     const neverJson = path.join(dir, 'never-called.json');
@@ -116,9 +119,11 @@ describe('a profile that does not fit the hub', () => {
     expect(missingJoin.code).toBe(3);
     expect(missingJoin.elapsedMs).toBeLessThan(15_000);
     expect(missingJoin.stderr).toMatch(/did not accept JoinRoom\(…\): .*Method does not exist\. The hub profile "chat rooms" joins with JoinRoom/);
-    expect(neverCalled.code).toBe(1);
-    expect(neverCalled.stderr).toContain('the run failed: the hub never called MessageReceived: 4 messages were sent and none came back on it');
+    expect(neverCalled.code).toBe(3);
+    expect(neverCalled.stderr).toContain('nothing could be measured: the hub never called MessageReceived: 4 messages were sent and none came back on it');
     const result = parseRunResult(await readFile(neverJson, 'utf8'));
+    expect(result.diagnosis).toMatchObject({ cause: 'profileMismatch', side: 'setup' });
+    expect(neverCalled.stdout).toContain(`Why (the set-up): ${result.diagnosis!.sentence}`);
     expect(result.outcome).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^the hub never called MessageReceived/) });
     // The welcome messages came on ReceiveMessage, which this profile does not listen to.
     expect(result.totals).toMatchObject({ sent: 4, received: 0, unsolicited: 0 });

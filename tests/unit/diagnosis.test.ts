@@ -4,8 +4,12 @@
  * runner recorded against real faults: a closed port, a killed and a frozen hub, a hub without
  * the methods, a proxy's refusals), including `unknown` where the evidence does not decide.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CAUSE_IDS, CAUSES, diagnose, diagnosisLines, connectStatuses, type RunEvidence, type CauseId } from '../../core/diagnosis/index.ts';
+import { CAUSE_IDS, CAUSES, diagnose, diagnosisLines, connectStatuses, docsAnchorOf, type RunEvidence, type CauseId } from '../../core/diagnosis/index.ts';
+import { REPO_ROOT } from '../support/hub-process.ts';
+import { silentSecondsAtEnd } from '../../core/run/run-evidence.ts';
 
 const URL = 'http://127.0.0.1:6400/signalrbench';
 
@@ -34,6 +38,7 @@ function evidence(overrides: Partial<RunEvidence> = {}, settings: Partial<RunEvi
     server: null,
     limit: { side: 'unknown', sentence: 'The client kept its schedule; the server\'s load is unknown.' },
     originAnswered: null,
+    health: [],
     ...overrides,
     settings: { endpointUrl: URL, transport: 'WebSockets', sendIntervalMs: 1_000, skipNegotiation: false, hasToken: false, reconnect: false, plannedDrop: false, receiveMethod: null, sameInstance: null, browser: false, ...settings },
   };
@@ -57,6 +62,16 @@ interface Case {
 const CASES: Case[] = [
   { name: 'a pass', evidence: evidence({ verdict: 'pass' }), cause: 'held' },
   { name: 'a closed port', evidence: closedPort, cause: 'unreachable', says: /Nothing accepted the connection at http:\/\/127\.0\.0\.1:6400/ },
+  {
+    name: 'a port the client refuses outright (Node\'s fetch: bad port)',
+    evidence: evidence({ outcome: { kind: 'failed', code: 'noConnection' }, planned: 0, connectionsOpened: 0, connectionsFailed: 20, received: 0, connectCauses: { other: 20 }, failures: [{ kind: 'negotiate', count: 20, message: 'http://127.0.0.1:1/signalrbench: Failed to complete negotiation with the server: TypeError: fetch failed (bad port)' }] }),
+    cause: 'unreachable', says: /refuses this port outright/,
+  },
+  {
+    name: 'no connect answered at all (a host that drops them, or a hub stalled from the start)',
+    evidence: evidence({ outcome: { kind: 'failed', code: 'noConnection' }, planned: 0, connectionsOpened: 0, connectionsFailed: 20, received: 0, connectCauses: { timedOut: 8, stoppedAnswering: 12 } }),
+    cause: 'unreachable', says: /no connect was answered within the connect time limit/,
+  },
   {
     name: 'a hub killed mid-run, Reconnect off',
     evidence: evidence({
@@ -83,7 +98,7 @@ const CASES: Case[] = [
   {
     name: 'a hub frozen mid-run (SIGSTOP): open connections, nothing back, metrics unanswered',
     evidence: evidence({ lost: 184, received: 96, silentSecondsAtEnd: 9, server: { answered: 6, unansweredAfterAnswers: 8, peakCpuPercent: 4, restarted: false, backplaneDown: false } }),
-    cause: 'hubStalled', says: /stopped answering mid-run \(nothing arrived for the last 9 seconds of sending\)/,
+    cause: 'hubStalled', says: /stopped answering mid-run \(none of the messages of its last 9 seconds of sending ever arrived\)/,
   },
   {
     name: 'a hub frozen past the client\'s server timeout',
@@ -166,6 +181,11 @@ const CASES: Case[] = [
     name: 'a backplane lost (the hub\'s gauge only)',
     evidence: evidence({ lost: 840, server: { answered: 10, unansweredAfterAnswers: 0, peakCpuPercent: 10, restarted: false, backplaneDown: true } }),
     cause: 'backplaneDown',
+  },
+  {
+    name: 'a backplane lost (the hub\'s /healthz, read at the end: its connections stayed open, its messages to other instances lost)',
+    evidence: evidence({ lost: 840, health: [{ url: 'http://127.0.0.1:6101/healthz', status: 503, text: 'backplane unavailable: Redis at 127.0.0.1:6390 does not answer (since 4 s)' }, { url: 'http://127.0.0.1:6102/healthz', status: 200, text: 'ok' }] }),
+    cause: 'backplaneDown', says: /Redis at 127\.0\.0\.1:6390 does not answer/,
   },
   {
     name: 'the hub needs negotiation',
@@ -272,5 +292,29 @@ describe('connectStatuses', () => {
       { stage: 'negotiate', status: 401, count: 3 },
       { stage: 'transport', status: 502, count: 1 },
     ]);
+  });
+});
+
+describe('the docs', () => {
+  it('explain every cause under the anchor its diagnosis links to', () => {
+    const text = readFileSync(path.join(REPO_ROOT, 'docs/diagnosis.md'), 'utf8');
+    const anchors = new Set([...text.matchAll(/^### (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')));
+    for (const cause of CAUSE_IDS) expect(anchors.has(docsAnchorOf(cause).split('#')[1]!), cause).toBe(true);
+  });
+});
+
+describe('silentSecondsAtEnd', () => {
+  const second = (n: number, planned: number, arrived: number, late = 0) => ({ second: n, fates: { planned, underOneSecond: arrived, late, afterDrain: 0, notSent: {} as never, lost: null } });
+
+  it('counts the last sending seconds none of whose messages ever arrived, after some had', () => {
+    expect(silentSecondsAtEnd([second(1, 10, 10), second(2, 10, 10), second(3, 10, 0), second(4, 10, 0), second(5, 0, 0)])).toBe(2);
+  });
+
+  it('a late arrival is an arrival: a slow hub is not silent', () => {
+    expect(silentSecondsAtEnd([second(1, 10, 10), second(2, 10, 0, 10), second(3, 10, 0, 3)])).toBe(0);
+  });
+
+  it('a run that never delivered anything is not a hub that stopped (other evidence names it)', () => {
+    expect(silentSecondsAtEnd([second(1, 10, 0), second(2, 10, 0)])).toBe(0);
   });
 });

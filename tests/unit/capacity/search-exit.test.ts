@@ -50,6 +50,51 @@ describe('the exit code of a search', () => {
   });
 });
 
+describe('a search ended by a cause other than load', () => {
+  const closedPort = (config: Parameters<StepRunner>[0]) => stepRun({ config, outcome: { kind: 'failed', code: 'noConnection', reason: 'no connection could be opened.' }, planned: 0, totals: { connectionsFailed: 100, connectionsOpened: 0 }, run: { connectCauses: { refused: 100 } } });
+  const crashed = (config: Parameters<StepRunner>[0]) => stepRun({
+    config, underOneSecond: 300, outcome: { kind: 'failed', code: 'allClosed', reason: 'every connection was closed by 1 s and Reconnect is off' }, totals: { disconnects: 100 },
+    run: { errorSamples: [{ kind: 'closed', count: 100, message: 'Connection closed during the run: WebSocket closed with status code: 1006 (no reason given).' }] },
+  });
+
+  it('3, no capacity, when the set-up ends it (a closed port at the first step)', async () => {
+    const result = await search(async (config) => closedPort(config));
+    expect(result.finding).toMatchObject({ kind: 'fault', cause: 'unreachable', limitedBy: 'setup', brokeStep: 1 });
+    expect(result.steps).toHaveLength(1);
+    const { code, said } = exitOf(result);
+    expect(code).toBe(3);
+    expect(said[0]).toMatch(/^live-bench: no capacity: step 1 failed for a cause other than load \(unreachable\): Nothing accepted the connection/);
+  });
+
+  it('1, no capacity, never "found", when the hub crashed mid-search after steps that held', async () => {
+    const result = await search(async (config) => (plannedSendRate(config) > 500 ? crashed(config) : stepRun({ config })));
+    expect(result.finding).toMatchObject({ kind: 'fault', cause: 'hubCrashed', limitedBy: 'service', heldStep: 2, brokeStep: 3 });
+    expect(result.steps).toHaveLength(3);
+    expect(exitOf(result).code).toBe(1);
+  });
+
+  it('1, the service\'s, when nothing answers at a step after earlier steps connected: the hub went away', async () => {
+    const result = await search(async (config) => (plannedSendRate(config) > 500 ? closedPort(config) : stepRun({ config })));
+    expect(result.finding).toMatchObject({ kind: 'fault', cause: 'unreachable', limitedBy: 'service', brokeStep: 3 });
+    expect(exitOf(result).code).toBe(1);
+  });
+});
+
+describe('a break that is not settled', () => {
+  it('1 when the break held when run again (unconfirmed)', async () => {
+    let runs = 0;
+    const result = await search(async (config) => {
+      runs += 1;
+      // The ramp's third step breaks once; its confirming run (the fourth) holds.
+      return plannedSendRate(config) > 500 && runs === 3 ? late(config) : stepRun({ config });
+    });
+    expect(result.finding).toMatchObject({ kind: 'found', confirmed: false });
+    const { code, said } = exitOf(result);
+    expect(code).toBe(1);
+    expect(said.join('\n')).toMatch(/the break was not confirmed: the same load held when run again at step 4/);
+  });
+});
+
 describe('a step that waits says so', () => {
   it('with what is open and for how long', () => {
     expect(waitLine(3, 'connecting', 0, 400, 0, 10_200)).toBe('step 3: connecting, 0 of 400 open after 10 s');

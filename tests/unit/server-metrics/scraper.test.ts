@@ -44,6 +44,19 @@ describe('readMetrics', () => {
     expect(reading).toMatchObject({ atUs: 5, cpuSeconds: 1.5, cpuCount: 2, hubDeliveries: 10, hubConnections: 50, signalrConnections: 51, threadPoolQueue: 0, gcPauseSeconds: 0.01 });
   });
 
+  it('reads the process\'s identity from target_info\'s service_instance_id, and the backplane gauge', () => {
+    const named = metricsText(quiet).replace('service_name="unknown_service:dotnet"', 'service_name="HubSample",service_instance_id="hub-a:6101"')
+      + '# TYPE hubsample_backplane_up gauge\nhubsample_backplane_up{otel_scope_name="HubSample"} 0\n';
+    const reading = readMetrics(named, 5);
+    expect(reading.instanceId).toBe('hub-a:6101');
+    expect(reading.backplaneUp).toBe(0);
+    expect(serverSecond(1, reading, null).backplaneUp).toBe(0);
+    // An app that does not say: unknown, never a made-up identity or a backplane.
+    const plain = readMetrics(metricsText(quiet), 5);
+    expect(plain.instanceId).toBeNull();
+    expect(serverSecond(1, plain, null).backplaneUp).toBeUndefined();
+  });
+
   it('gives null, not 0, for figures an app does not export', () => {
     const reading = readMetrics('# TYPE dotnet_process_cpu_count gauge\ndotnet_process_cpu_count 4\n', 0);
     expect(reading.cpuCount).toBe(4);
