@@ -88,6 +88,8 @@ export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
     // A set-up mistake measured nothing about load: not judged. A service's fault broke the step.
     return { passed: diagnosis.side === 'setup' ? null : false, limitedBy: diagnosis.side === 'setup' ? 'setup' : 'service', reasons: [diagnosis.sentence, ...judgement.reasons], diagnosis };
   }
+  // Refusals with a status are said with it: "refused 10 connects of 20 with HTTP 503 on the WebSocket upgrade".
+  if (judgement.passed === false && diagnosis.cause === 'serviceRefused') return { ...judgement, reasons: [diagnosis.sentence, ...judgement.reasons], diagnosis };
   return { ...judgement, diagnosis };
 }
 

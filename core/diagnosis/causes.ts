@@ -11,8 +11,8 @@
  * - `none`: nothing failed (the run held, it was stopped before its end with nothing wrong, or
  *   what failed was the drop the run planned, which is what it measures).
  *
- * Only `load` makes a capacity: a capacity search whose step broke for any other cause ends
- * with that cause (core/capacity).
+ * Only load makes a capacity: a capacity search whose step broke for a fault (isFault) ends with
+ * that cause (core/capacity).
  */
 export const CAUSES = {
   held: 'none',
@@ -74,11 +74,13 @@ export function isLoad(diagnosis: Pick<Diagnosis, 'cause'>): boolean {
 
 /**
  * True for a cause that ends a capacity search with it instead of a capacity: a set-up mistake,
- * or a service that failed otherwise than by carrying its load (crashed, frozen, refused, its
- * backplane lost). The client's limit, both sides and `unknown` stay the search's own findings.
+ * or a service that failed otherwise than by carrying its load (crashed, frozen, its backplane
+ * lost). A service that refused connects with 5xx or 429 at a load broke under that load (a
+ * service out of connection units, a gateway throttling): a break, named with its status. The
+ * client's limit, both sides and `unknown` stay the search's own findings.
  */
 export function isFault(diagnosis: Pick<Diagnosis, 'cause' | 'side'>): boolean {
-  return diagnosis.side === 'setup' || (diagnosis.side === 'service' && diagnosis.cause !== 'load');
+  return diagnosis.side === 'setup' || (diagnosis.side === 'service' && diagnosis.cause !== 'load' && diagnosis.cause !== 'serviceRefused');
 }
 
 /** "the service", "this client", "the set-up", "unknown", for headings. */

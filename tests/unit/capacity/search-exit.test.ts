@@ -101,3 +101,18 @@ describe('a step that waits says so', () => {
     expect(waitLine(2, 'draining', 18, 20, 2, 5_000)).toBe('step 2: draining, 18 of 20 open, 2 failed after 5 s');
   });
 });
+
+describe('a service that refuses connects at a load', () => {
+  it('broke under that load: a break named with its status, not a fault', async () => {
+    const refusing = (config: Parameters<StepRunner>[0]) => stepRun({
+      config, underOneSecond: 500, totals: { connectionsFailed: 50, connectionsOpened: 50 }, run: {
+        connectCauses: { httpStatus: 50 },
+        errorSamples: [{ kind: 'transport', count: 50, message: 'WebSockets failed: Error: WebSocket failed to connect. (the socket said: Unexpected server response: 503)' }],
+      },
+    });
+    const result = await search(async (config) => (plannedSendRate(config) > 500 ? refusing(config) : stepRun({ config })));
+    expect(result.finding).toMatchObject({ kind: 'found', limitedBy: 'service', heldStep: 2 });
+    const broke = result.steps.find((s) => s.index === result.finding.brokeStep)!;
+    expect(broke.judgement.reasons[0]).toBe('The service refused 50 connects of 100 with HTTP 503 on the WebSocket upgrade.');
+  });
+});
