@@ -46,6 +46,12 @@ builder.Logging.AddFilter("Microsoft.Hosting.Lifetime", LogLevel.Information);
 // The dispatcher logs every hub call that throws, with its stack trace, and clients can make it
 // do so thousands of times a second; RefusalFilter counts them into one line per interval instead.
 builder.Logging.AddFilter("Microsoft.AspNetCore.SignalR.Internal.DefaultHubDispatcher", LogLevel.None);
+// The same for a hub's OnConnectedAsync that throws (every connection refused while the backplane
+// is away): logged by the connection handler with its stack trace, counted by RefusalFilter.
+builder.Logging.AddFilter("Microsoft.AspNetCore.SignalR.HubConnectionHandler", LogLevel.None);
+// Microsoft's Redis backplane logs each lost connection of each hub with the library's whole
+// exception; BackplaneHealth writes one line per 10 s instead, never with the password.
+builder.Logging.AddFilter("Microsoft.AspNetCore.SignalR.StackExchangeRedis", LogLevel.None);
 builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
 builder.WebHost.ConfigureKestrel(kestrel =>
 {
@@ -87,6 +93,8 @@ var signalR = builder.Services
         hub.EnableDetailedErrors = false;
         hub.StatefulReconnectBufferSize = settings.StatefulReconnectBufferBytes;
         hub.AddFilter<RefusalFilter>();
+        // Before the counters: a connection refused for want of Redis was never open.
+        if (redisOptions is not null) hub.AddFilter<BackplaneGate>();
         if (settings.EnableMetrics) hub.AddFilter<HubCounters>();
     })
     .AddMessagePackProtocol()
@@ -107,7 +115,12 @@ if (signingKey is not null)
 // After authentication: it records the token's user, never the token.
 if (settings.EnableTestHubs) app.UseSeenRequests("/signalrbench");
 app.UseDashboard(settings.DashboardDir);
-app.MapGet("/healthz", () => Results.Text("ok"));
+// With --Redis, 503 and the reason while the backplane does not answer: this instance would lose
+// every message between instances, so a load balancer should send no one here.
+var backplaneHealth = app.Services.GetService<BackplaneHealth>();
+app.MapGet("/healthz", () => backplaneHealth?.Check() is { } lost
+    ? Results.Text(lost, statusCode: StatusCodes.Status503ServiceUnavailable)
+    : Results.Text("ok"));
 if (settings.EnableMetrics) app.MapHubMetrics();
 var benchHub = app.MapHub<BenchHub>("/signalrbench", connection =>
 {

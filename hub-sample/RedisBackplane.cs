@@ -1,4 +1,7 @@
+using System.Diagnostics.Metrics;
 using Microsoft.AspNetCore.SignalR;
+using Microsoft.AspNetCore.SignalR.StackExchangeRedis;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using StackExchange.Redis;
 
 namespace HubSample;
@@ -86,7 +89,29 @@ public static class RedisBackplane
         || error.Message.Contains("authentication failure", StringComparison.OrdinalIgnoreCase)
         || error.InnerException?.Message.Contains("WRONGPASS", StringComparison.Ordinal) == true;
 
-    /// <summary>The hubs' messages through Redis, for every instance started with the same configuration.</summary>
-    public static ISignalRServerBuilder AddHubSampleRedis(this ISignalRServerBuilder signalR, ConfigurationOptions options) =>
-        signalR.AddStackExchangeRedis(redis => redis.Configuration = options);
+    /// <summary>The hubs' messages through Redis, for every instance started with the same
+    /// configuration; Redis failures said to clients, /healthz and /metrics as "backplane
+    /// unavailable" (<see cref="BackplaneHealth"/>, <see cref="BackplaneLifetimeManager{THub}"/>).</summary>
+    public static ISignalRServerBuilder AddHubSampleRedis(this ISignalRServerBuilder signalR, ConfigurationOptions options)
+    {
+        var backplane = options.Clone();
+        // Made even while Redis is away, then reconnecting in the background: Microsoft's own
+        // default for the backplane (a configuration string parsed here would abort instead).
+        backplane.AbortOnConnectFail = false;
+        // While Redis is away a command fails at once, rather than wait its 5 s in StackExchange.Redis's
+        // backlog and fail then: the client reads "backplane unavailable" at once, and hub calls do
+        // not queue up behind sends that cannot go.
+        backplane.BacklogPolicy = BacklogPolicy.FailFast;
+        var services = signalR.Services;
+        services.AddSingleton(provider => new BackplaneHealth(Describe(options), backplane.AsyncTimeout,
+            provider.GetRequiredService<TimeProvider>(), provider.GetRequiredService<ILogger<BackplaneHealth>>(), provider.GetService<IMeterFactory>()));
+        signalR.AddStackExchangeRedis(redis => redis.Configuration = backplane);
+        // Microsoft's documented hook for its connection events: the health reads the very
+        // multiplexers the backplane sends and receives through (one per hub).
+        services.AddOptions<RedisOptions>().Configure<BackplaneHealth>((redis, health) => redis.ConnectionFactory = log => health.ConnectAsync(backplane, log));
+        services.AddSingleton(typeof(RedisHubLifetimeManager<>));
+        services.RemoveAll(typeof(HubLifetimeManager<>));
+        services.AddSingleton(typeof(HubLifetimeManager<>), typeof(BackplaneLifetimeManager<>));
+        return signalR;
+    }
 }

@@ -72,9 +72,10 @@ public sealed class RefusalLog : IDisposable
 }
 
 /// <summary>
-/// Counts every failed hub call in the <see cref="RefusalLog"/> and lets the error reach the
-/// caller as before. Microsoft's dispatcher would log each one with its stack trace (its log
-/// category is off in Program.cs for that reason); an unexpected exception, not a
+/// Counts every failed hub call, and every connection refused as it opens, in the
+/// <see cref="RefusalLog"/> and lets the error reach the caller as before. Microsoft's dispatcher
+/// and connection handler would log each one with its stack trace (their log categories are off
+/// in Program.cs for that reason); an unexpected exception, not a
 /// <see cref="HubException"/> the hub threw on purpose, still gets its stack trace logged the
 /// first time its kind is seen.
 /// </summary>
@@ -109,9 +110,40 @@ public sealed class RefusalFilter(RefusalLog refusals, ILogger<RefusalFilter> lo
         }
     }
 
-    private void Record(HubInvocationContext invocation, Exception error)
+    /// <summary>A connection the hub refuses as it opens (the backplane's <see cref="BackplaneGate"/>):
+    /// SignalR sends the client its error and logs it with a stack trace under its
+    /// HubConnectionHandler category, which Program.cs turns off for this count.</summary>
+    public async Task OnConnectedAsync(HubLifetimeContext context, Func<HubLifetimeContext, Task> next)
     {
-        var kind = $"{invocation.Hub.GetType().Name}.{invocation.HubMethodName}: {error.GetType().Name}";
+        try
+        {
+            await next(context);
+        }
+        catch (Exception error)
+        {
+            Record($"{context.Hub.GetType().Name}.OnConnectedAsync: {error.GetType().Name}", error);
+            throw;
+        }
+    }
+
+    public async Task OnDisconnectedAsync(HubLifetimeContext context, Exception? exception, Func<HubLifetimeContext, Exception?, Task> next)
+    {
+        try
+        {
+            await next(context, exception);
+        }
+        catch (Exception error)
+        {
+            Record($"{context.Hub.GetType().Name}.OnDisconnectedAsync: {error.GetType().Name}", error);
+            throw;
+        }
+    }
+
+    private void Record(HubInvocationContext invocation, Exception error) =>
+        Record($"{invocation.Hub.GetType().Name}.{invocation.HubMethodName}: {error.GetType().Name}", error);
+
+    private void Record(string kind, Exception error)
+    {
         if (refusals.Count(kind, error.Message) && error is not HubException)
         {
             logger.LogError(error, "{Kind} (only the first of this kind is logged in full; later ones are counted)", kind);
