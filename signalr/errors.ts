@@ -164,7 +164,8 @@ const HINTS: [RegExp, string][] = [
   // Negotiated with one instance, connected to another: before the transport hint, whose words it shares.
   [/No Connection with that ID/i, 'The connection was negotiated with one hub instance and reached another: a load balancer without sticky sessions. Turn on session affinity, use WebSockets with skip negotiation, or list each instance as its own endpoint.'],
   [/disabled by the (server|client)|not enabled by the server|does not support/i, 'The hub does not offer this transport with this protocol: choose another transport, or enable it on the hub.'],
-  [/closed with an error|MaximumReceiveMessageSize|message size/i, 'A hub closes a connection that sends a message larger than its limit (SignalR\'s MaximumReceiveMessageSize, 32 KB unless raised) or that breaks the protocol: lower the message size or raise the hub\'s limit.'],
+  // A close with an error the hub named (a HubException: its backplane lost, a refusal) is not about size.
+  [/closed with an error(?!.*Exception)|MaximumReceiveMessageSize|message size/i, 'A hub closes a connection that sends a message larger than its limit (SignalR\'s MaximumReceiveMessageSize, 32 KB unless raised) or that breaks the protocol: lower the message size or raise the hub\'s limit.'],
 ];
 
 function hintFor(text: string): string {

@@ -89,8 +89,13 @@ export const TLS_WORDS = /certificate|self[- ]signed|CERT_|UNABLE_TO_VERIFY|ERR_
 export const UNRESOLVED_WORDS = /ENOTFOUND|EAI_AGAIN|getaddrinfo|ERR_NAME_NOT_RESOLVED/i;
 /** A browser's fetch that failed with no status: nothing answered, or CORS refused the page. */
 export const BROWSER_FETCH_WORDS = /Failed to fetch|NetworkError when attempting to fetch/i;
-/** A message the hub closed the connection for: larger than its MaximumReceiveMessageSize. */
-export const TOO_LARGE_WORDS = /MaximumReceiveMessageSize|maximum message size|message size limit/i;
+/**
+ * A message the hub closed the connection for: larger than its MaximumReceiveMessageSize. ASP.NET
+ * Core says "The maximum message size of …B was exceeded" only with detailed errors on; without,
+ * its close carries "Connection closed with an error." and no exception's name, which is what it
+ * sends for a message it cannot read (a hub's own refusal names its HubException).
+ */
+export const TOO_LARGE_WORDS = /maximum message size of|Connection closed with an error\.(?!\s*\w*Exception)/i;
 /** The hub has no such method (the wrong hub, or the profile names another method). */
 export const MISSING_METHOD_WORDS = /Method does not exist|not a method|method .* was not found/i;
 /** A connection the client closed because the hub sent nothing for its server timeout (a frozen hub). */

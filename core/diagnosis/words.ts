@@ -77,7 +77,7 @@ export const WORDS: Record<CauseId, CauseWords> = {
     advice: () => 'Look at the hub\'s process at the time (paused, stuck in a long garbage collection, starved of CPU, or blocked on a dependency), then run again.',
   },
   backplaneDown: {
-    sentence: (f) => `The hub's backplane was unavailable: ${f.quote ?? 'the hub could not reach it'}. Messages between instances were lost and connections refused.`,
+    sentence: (f) => `The hub's backplane was unavailable${f.quote ? ` (the hub said: "${f.quote}")` : ''}: messages between its instances were lost, and connections it could not serve were refused.`,
     advice: () => 'Bring the backplane back (the Redis of every instance), check each instance\'s /healthz, then run again.',
   },
   serviceRefused: {

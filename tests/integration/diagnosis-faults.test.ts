@@ -19,7 +19,7 @@ import { startFaultProxy, type FaultProxyMode } from '../support/fault-proxy.ts'
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench, onceSending, resultOf, type CliRun } from '../support/live-bench.ts';
 import { startNginx, type NginxMode } from '../support/nginx-process.ts';
-import { freePort } from '../support/redis-process.ts';
+import { freePort, startRedis } from '../support/redis-process.ts';
 
 /** How the runner names each side on its "Why" line: written out here, not taken from core. */
 const SIDE_LABEL = { service: 'the service', client: 'the client', setup: 'the set-up', unknown: 'unknown' } as const;
@@ -186,6 +186,23 @@ describe.concurrent('a real fault, named by the diagnosis', () => {
       });
     });
   }
+
+  it('two hubs on one Redis, Redis killed mid-run (connections stay open, cross-instance messages lost): backplaneDown, the service, from their /healthz', async () => {
+    const redis = await startRedis();
+    try {
+      const pair = await Promise.all(['a', 'b'].map((name) => ownHub(['--Redis', redis.configuration, '--InstanceName', `bp-${name}`])));
+      let sending = () => false;
+      const ran = await bench('backplane', ['--endpoint', `${pair[0]!.httpUrl}/signalrbench`, '--endpoint', `${pair[1]!.httpUrl}/signalrbench`, '--scenario', 'broadcast', '--connections', '10', '--duration', '6', '--workers', '1'], (child) => {
+        sending = onceSending(child, 1_500, () => redis.process.kill('SIGKILL'));
+      });
+      expect(sending(), ran.run.stderr).toBe(true);
+      expectDiagnosis(ran, { cause: 'backplaneDown', side: 'service', exit: 1, says: /backplane unavailable: Redis at 127\.0\.0\.1:\d+ does not answer/ });
+      // The hubs' own word, read after the run: kept with the run as evidence.
+      expect(ran.result.health?.map((h) => h.status)).toEqual([503, 503]);
+    } finally {
+      await redis.stop();
+    }
+  });
 
   it('a hub without the methods: hubMethodRefused, the set-up, exit 3', async () => {
     const ran = await bench('empty', ['--endpoint', `${testHub.httpUrl}/emptyhub`, ...SHORT]);
