@@ -1,6 +1,8 @@
 /**
  * A capacity search for spreadsheets and reports: one CSV row per step, and an HTML section (an
- * inline SVG step chart, the answer, every step) for the self-contained report. Pure.
+ * inline SVG step chart, the answer in the stage's colour, every step) for the self-contained
+ * report. A search ended by a fault says so in red with its headline, what to do (faultNote) and
+ * the cause at its step, never "Held". Pure.
  */
 import { formatCount, formatMs, formatShare } from '../format.ts';
 import { escapeXml as esc, lineChartSvg } from '../charts/index.ts';
@@ -8,6 +10,8 @@ import { answerLines, loadText } from './answer.ts';
 import { type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS } from './settings.ts';
 import { limitedByText } from './step-judge.ts';
+import { capacityStage } from './stage.ts';
+import { CAUSE_LABELS } from '../diagnosis/index.ts';
 
 const CSV_COLUMNS = [
   ['step', (s) => s.index],
@@ -61,10 +65,15 @@ export function stepChartSvg(result: CapacityResult): string {
 
 export function capacitySection(result: CapacityResult): string {
   const lines = answerLines(result);
+  // The stage's one tone (stage.ts): red for a fault or nothing held, never green for a fault.
+  const { tone: answerTone } = capacityStage(result);
+  const { finding } = result;
+  const faultAt = finding.kind === 'fault' && finding.cause ? { step: finding.brokeStep, label: CAUSE_LABELS[finding.cause] } : null;
   const rows = result.steps
     .map((s) => {
-      const tone = s.judgement.passed === true ? 'good' : s.judgement.passed === false ? 'bad' : 'warn';
-      const word = s.judgement.passed === true ? 'held' : s.judgement.passed === false ? `broke (${limitedByText(s.judgement.limitedBy)})` : 'not judged';
+      const fault = faultAt?.step === s.index ? faultAt.label : null;
+      const tone = fault || s.judgement.passed === false ? 'bad' : s.judgement.passed === true ? 'good' : 'warn';
+      const word = fault ? `fault: ${fault}` : s.judgement.passed === true ? 'held' : s.judgement.passed === false ? `broke (${limitedByText(s.judgement.limitedBy)})` : 'not judged';
       return `<tr><td>${s.index}</td><td>${esc(s.phase)}</td><td>${esc(loadText(result, s))}</td><td>${formatCount(s.heldPerSec)}</td>` +
         `<td>${s.latency.count > 0 ? esc(formatMs(s.latency.p99Us)) : '–'}</td><td>${s.verdict.share === null ? '–' : esc(formatShare(s.verdict.share))}</td>` +
         `<td>${s.verdict.delivery === null ? '–' : esc(formatShare(s.verdict.delivery))}</td><td>${formatCount(s.health.maxEventLoopLagMs)} ms, ${formatCount(s.health.missedSlots)} missed</td>` +
@@ -73,7 +82,7 @@ export function capacitySection(result: CapacityResult): string {
     .join('');
   return `<section class="capacity">
 <h2>Capacity search (${esc(result.settings.ramp)} ramp)</h2>
-${lines.map((line, i) => `<p${i === 0 ? ' class="verdict"' : ''}>${esc(line)}</p>`).join('\n')}
+${lines.map((line, i) => `<p${i === 0 ? ` class="verdict${answerTone === 'neutral' ? '' : ` ${answerTone}`}" data-tone="${answerTone}"` : ''}>${esc(line)}</p>`).join('\n')}
 <figure>${stepChartSvg(result)}</figure>
 <div class="scroll"><table class="compare"><tr><th>step</th><th>phase</th><th>load</th><th>held msg/s</th><th>p99</th><th>under 1 s</th><th>delivery</th><th>client health</th><th>verdict</th><th>why</th></tr>${rows}</table></div>
 <p class="muted">Each step held ${result.settings.stepSec} s, of which the first ${result.settings.settleSec} s were not judged; a step holds when at least 99% of its planned receptions arrived in under 1 s.</p>

@@ -4,7 +4,8 @@
  * core/charts/series-overlay.ts for the charts).
  */
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
-import { scenarioLabel, runRates, notSentOf, recentRates, type RunResult } from '../run/index.ts';
+import { scenarioLabel, runRates, notSentOf, recentRates, diagnosisOf, type RunResult } from '../run/index.ts';
+import type { Diagnosis } from '../diagnosis/index.ts';
 
 export interface ComparedRun {
   /** What the run is called in the table and the chart legend. */
@@ -132,6 +133,16 @@ export function comparisonTable(runs: readonly ComparedRun[]): ComparisonTable {
     }),
   }));
   return { columns: columns.map(({ key, label, better }) => ({ key, label, better })), rows, winners };
+}
+
+/**
+ * Why a compared run failed, as its document says (core/run diagnosisOf), for its row: set when
+ * something failed (a side other than none) or its verdict is a fail; null for a run that held or
+ * was stopped with nothing wrong. Rendered by the page and the report, never judged again.
+ */
+export function failureOf(result: RunResult): Diagnosis | null {
+  const diagnosis = diagnosisOf(result);
+  return diagnosis.side !== 'none' || result.verdict.status === 'fail' ? diagnosis : null;
 }
 
 function finiteOrNull(value: number | null): number | null {

@@ -3,9 +3,10 @@
  * external resources, so it opens offline and can be mailed to people who never run the tool.
  * Charts are inline SVG; the tables, verdicts and configurations are plain HTML. Pure.
  */
-import { comparisonTable, sharedLoad, comparisonVerdict, type ComparedRun } from '../compare/index.ts';
+import { comparisonTable, sharedLoad, comparisonVerdict, failureOf, type ComparedRun } from '../compare/index.ts';
 import { lastWholeRateIndex, CURVE_PERCENTILES, ninesPosition, percentileCurve, overlay, p99Ms, escapeXml as esc, lineChartSvg, runColor, runLabels } from '../charts/index.ts';
 import type { RunResult } from '../run/index.ts';
+import { CAUSE_LABELS, diagnosisLines } from '../diagnosis/index.ts';
 import type { KeptRun } from '../history/index.ts';
 import { runSection } from './run-report.ts';
 
@@ -62,9 +63,16 @@ function sideBySide(runs: readonly KeptRun[]): string {
   });
   const overlays = overlayCharts(runs, labels);
   const head = `<tr><th>run</th>${table.columns.map((c) => `<th title="${c.better} is better">${esc(c.label)}</th>`).join('')}</tr>`;
+  const failed = runs.map((run) => failureOf(run.result));
+  const cause = (i: number) => {
+    const failure = failed[i];
+    return failure ? `<span class="cause ${failure.side === 'service' || failure.side === 'setup' ? 'bad' : 'warn'}">${esc(CAUSE_LABELS[failure.cause])}</span>` : '';
+  };
   const rows = table.rows
-    .map((row, i) => `<tr><th><span class="swatch" style="background:${runColor(i)}"></span>${esc(row.label)}</th>${row.cells.map((cell) => `<td${cell.winner ? ' class="win"' : ''}>${esc(cell.text)}</td>`).join('')}</tr>`)
+    .map((row, i) => `<tr><th><span class="swatch" style="background:${runColor(i)}"></span>${esc(row.label)}${cause(i)}</th>${row.cells.map((cell) => `<td${cell.winner ? ' class="win"' : ''}>${esc(cell.text)}</td>`).join('')}</tr>`)
     .join('');
+  // A failed run's diagnosis in the runner's words ("Why (the service): …"), one line per run.
+  const failures = failed.map((failure, i) => (failure ? `<li><strong>${esc(labels[i]!)}:</strong> ${esc(diagnosisLines(failure, 0)[0]!)}</li>` : '')).join('');
   const winners = table.winners
     .map((w) => `<li><strong>${esc(w.label)}</strong> (${w.better} is better): ${w.tie ? 'a tie' : w.winners.length === 0 ? 'no figure' : esc(w.winners.join(', '))}</li>`)
     .join('');
@@ -76,6 +84,7 @@ function sideBySide(runs: readonly KeptRun[]): string {
 <div class="charts">${overlays.map((svg) => `<figure>${svg}</figure>`).join('')}</div>
 <div class="scroll" tabindex="0" role="region" aria-label="Figures side by side"><table class="compare">${head}${rows}</table></div>
 <p class="muted">Bold: the best value of the column; latencies within 1% of it and rates within 5% count as equally good, losses and errors are compared exactly. Bandwidth counts encoded hub messages; for the same messages, fewer bytes win.</p>
+${failures ? `<h3>Why a run failed</h3>\n<ul class="failures">${failures}</ul>` : ''}
 <h3>Winner per column</h3>
 <ul class="winners">${winners}</ul>
 </section>`;
@@ -125,4 +134,11 @@ th, td { text-align: left; padding: 0.25rem 0.75rem 0.25rem 0; vertical-align: t
 .charts { display: flex; flex-wrap: wrap; gap: 1rem; }
 figure { margin: 0.5rem 0; max-width: 100%; overflow-x: auto; }
 .errors { color: var(--bad); }
+.diagnosis { border-left: 4px solid var(--border); padding-left: 0.75rem; margin: 0.5rem 0; overflow-wrap: anywhere; }
+.diagnosis.bad-edge { border-left-color: var(--bad); } .diagnosis.warn-edge { border-left-color: var(--warn); }
+.diagnosis p, .diagnosis h3 { margin: 0.25rem 0; }
+.diagnosis .why { font-size: 1rem; }
+.diagnosis .sentence { font-weight: 600; }
+.diagnosis ul { margin: 0.15rem 0; padding-left: 1.2rem; font-size: 0.9rem; }
+.cause { display: block; font-size: 0.8rem; font-weight: 600; }
 `;

@@ -1,6 +1,7 @@
 /**
- * One run's part of the HTML report (core/report/html.ts): status, verdict, figures, charts as
- * inline SVG, and the configuration. Pure; everything people typed is escaped.
+ * One run's part of the HTML report (core/report/html.ts): status, verdict, why the run ended as
+ * it did (its diagnosis, in the words the page and the runner use), figures, charts as inline
+ * SVG, and the configuration. Pure; everything people typed is escaped.
  */
 import {
   configToQuery,
@@ -10,8 +11,9 @@ import {
   combinationLabel,
   scenarioLabel,
   runRates,
-  recentRates,
+  diagnosisOf,
 } from '../run/index.ts';
+import { SIDE_LABELS, type Diagnosis } from '../diagnosis/index.ts';
 import { formatCount } from '../format.ts';
 import { dropPlanText, dropsText } from '../drops/index.ts';
 import type { KeptRun } from '../history/index.ts';
@@ -32,6 +34,7 @@ export function runSection(run: KeptRun): string {
 <h2>${esc(run.name)}</h2>
 <p class="muted">${esc(combinationLabel(r.config))} · ${esc(outcomeText(r.outcome, r.config.durationSec))}</p>
 ${statusNote(run)}${verdictLine(run)}
+${diagnosisBlock(diagnosisOf(r))}
 ${factTable(figureRows(run))}
 ${samples || failures ? `<ul class="errors">${failures}${samples}</ul>` : ''}
 <div class="charts">${charts(run).map((svg) => `<figure>${svg}</figure>`).join('')}</div>
@@ -55,6 +58,31 @@ function statusNote(run: KeptRun): string {
 function verdictLine(run: KeptRun): string {
   const verdict = verdictDisplay(run.result.verdict, false);
   return `<p class="verdict ${verdict.tone}">${esc(verdict.text)}</p>`;
+}
+
+/** Evidence lines shown before "more", as on the page and in the runner's text. */
+const EVIDENCE_SHOWN = 4;
+
+/**
+ * The run's diagnosis as the page's block (src/components/DiagnosisBlock.svelte) draws it: the
+ * side as a heading (none for a run where nothing failed), the sentence, what to do, the first
+ * evidence with the rest folded, and where the cause is explained. Rendered, never judged again.
+ */
+export function diagnosisBlock(diagnosis: Diagnosis): string {
+  const tone = diagnosis.side === 'service' || diagnosis.side === 'setup' ? 'bad' : diagnosis.side === 'none' ? '' : 'warn';
+  const items = (lines: readonly string[]) => lines.map((line) => `<li>${esc(line)}</li>`).join('');
+  const shown = diagnosis.evidence.slice(0, EVIDENCE_SHOWN);
+  const rest = diagnosis.evidence.slice(EVIDENCE_SHOWN);
+  return [
+    `<div class="diagnosis${tone ? ` ${tone}-edge` : ''}" data-cause="${esc(diagnosis.cause)}" data-side="${esc(diagnosis.side)}">`,
+    ...(diagnosis.side === 'none' ? [] : [`<h3 class="why${tone ? ` ${tone}` : ''}">Why: ${esc(SIDE_LABELS[diagnosis.side])}</h3>`]),
+    `<p class="sentence">${esc(diagnosis.sentence)}</p>`,
+    `<p><strong>What to do:</strong> ${esc(diagnosis.advice)}</p>`,
+    ...(shown.length > 0 ? [`<p class="muted">Evidence</p><ul class="evidence">${items(shown)}</ul>`] : []),
+    ...(rest.length > 0 ? [`<details><summary>${rest.length} more</summary><ul class="evidence">${items(rest)}</ul></details>`] : []),
+    `<p class="muted">Explained in the project's <code>${esc(diagnosis.docs)}</code></p>`,
+    '</div>',
+  ].join('\n');
 }
 
 function figureRows(run: KeptRun): Rows {

@@ -2,6 +2,7 @@
 import type { KeptRun, KeptRunHead } from '../../core/history/index.ts';
 import { combinationLabel, defaultRunName, scenarioLabel, notSentOf } from '../../core/run/index.ts';
 import { formatCount, formatShare } from '../../core/format.ts';
+import { CAUSE_LABELS, type Diagnosis } from '../../core/diagnosis/index.ts';
 import { firstSentence } from './run-status.ts';
 
 const names = (runs: readonly KeptRun[]) => (runs.length === 1 ? `"${runs[0]!.name}"` : `${runs.length} runs`);
@@ -38,4 +39,17 @@ export function verdictReason(result: KeptRunHead['result']): string {
   ];
   if (missing.length > 0) return missing.join(', ');
   return verdict.share === null ? "below the guide's rule" : `${formatShare(verdict.share)} under 1 s`;
+}
+
+/**
+ * The cause in a few words beside the verdict ("hub crashed", "set-up: token refused"), from the
+ * diagnosis the run's document carries; null when nothing failed and the verdict says it all (a
+ * pass, a run stopped early). A run kept before diagnoses were recorded has none in its head: the
+ * list holds no series to make one from, so its row names none and opening it shows the one made
+ * from the whole document (core/run diagnosisOf), never a second judgement on less.
+ */
+export function causeWord(result: KeptRunHead['result']): { cause: Diagnosis['cause']; side: Diagnosis['side']; text: string } | null {
+  const diagnosis = result.diagnosis;
+  if (!diagnosis || (diagnosis.side === 'none' && result.verdict.status !== 'fail')) return null;
+  return { cause: diagnosis.cause, side: diagnosis.side, text: CAUSE_LABELS[diagnosis.cause] };
 }

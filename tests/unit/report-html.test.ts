@@ -4,7 +4,14 @@ import { reportHtml } from '../../core/report/html.ts';
 import { runLabels } from '../../core/charts/run-legend.ts';
 import { lineChartSvg, niceCeiling } from '../../core/charts/svg-chart.ts';
 import type { RunConfig } from '../../core/run/config.ts';
-import { finishedRun } from '../support/finished-run.ts';
+import { finishedRun, testConfig } from '../support/finished-run.ts';
+import { stepRun } from '../support/step-run.ts';
+import { FakeTime } from '../support/fake-time.ts';
+import { escapeXml } from '../../core/charts/index.ts';
+import { diagnosisLines } from '../../core/diagnosis/index.ts';
+import { diagnosisOf } from '../../core/run/run-evidence.ts';
+import { CapacitySearch, capacityAnswer, capacitySection, type StepRunner } from '../../core/capacity/index.ts';
+import { plannedSendRate } from '../../core/capacity/settings.ts';
 
 async function kept(name: string, overrides: Partial<RunConfig>, delayMs: number, status: KeptRun['status'] = 'finished'): Promise<KeptRun> {
   const finished = await finishedRun(overrides, { deliveryDelayMs: delayMs });
@@ -115,6 +122,75 @@ describe('reportHtml', () => {
     expect(runLabels([named('Echo · WebSockets + JSON · 10 connections'), named('Echo · Long Polling + MessagePack · 10 connections')])).toEqual(['WebSockets + JSON', 'Long Polling + MessagePack']);
     expect(runLabels([named('Echo · WebSockets + JSON · 10 connections')])).toEqual(['Echo · WebSockets + JSON · 10 connections']);
     expect(runLabels([named('baseline'), named('Echo · WebSockets + JSON · 10 connections')])).toEqual(['baseline', 'Echo · WebSockets + JSON · 10 connections']);
+  });
+});
+
+describe('the report\'s diagnosis', () => {
+  it('under the verdict, in the words the run\'s document carries: the side, the sentence, what to do, the evidence, the docs', async () => {
+    const run = await kept('refused', { connections: 4 }, 5);
+    const failed = await finishedRun({ connections: 4 }, { deliveryDelayMs: 5, failStart: new Set([0, 1, 2, 3]), failStartMessage: "Failed to complete negotiation with the server: Error: Unauthorized: Status code '401'" });
+    const diagnosis = diagnosisOf(failed);
+    expect(diagnosis).toMatchObject({ cause: 'authRefused', side: 'setup' });
+    const html = reportHtml({ title: 'Refused', runs: [{ ...run, result: failed }], generatedAt });
+    const verdictAt = html.indexOf('<p class="verdict');
+    const blockAt = html.indexOf('<div class="diagnosis bad-edge" data-cause="authRefused" data-side="setup">');
+    expect(verdictAt).toBeGreaterThan(0);
+    expect(blockAt).toBeGreaterThan(verdictAt);
+    // Nothing but the verdict between them: right under it.
+    expect(html.slice(verdictAt, blockAt)).toMatch(/^<p class="verdict [a-z]+">[^<]*<\/p>\n$/);
+    expect(html).toContain('<h3 class="why bad">Why: the set-up</h3>');
+    expect(html).toContain(`<p class="sentence">${escapeXml(diagnosis.sentence)}</p>`);
+    expect(html).toContain(`<p><strong>What to do:</strong> ${escapeXml(diagnosis.advice)}</p>`);
+    for (const line of diagnosis.evidence.slice(0, 4)) expect(html).toContain(`<li>${escapeXml(line)}</li>`);
+    expect(html).toContain("Explained in the project's <code>docs/diagnosis.md#auth-refused</code>");
+  });
+
+  it('the same sentence for a run kept before diagnoses were recorded (made from its document), and no "Why" heading when nothing failed', async () => {
+    const run = await kept('held', {}, 5);
+    const { diagnosis: _recorded, ...before } = run.result;
+    const html = reportHtml({ title: 'Held', runs: [{ ...run, result: before }], generatedAt });
+    expect(html).toContain('<div class="diagnosis" data-cause="held" data-side="none">');
+    expect(html).toContain(`<p class="sentence">${escapeXml(run.result.diagnosis!.sentence)}</p>`);
+    expect(html).not.toContain('<h3 class="why');
+  });
+
+  it('folds evidence past the first four, and names a failed run\'s cause side by side with its sentence in the runner\'s words', async () => {
+    const ok = await kept('fast', {}, 3);
+    const broken = await kept('broken', { transport: 'LongPolling' }, 3);
+    const evidence = ['one', 'two', 'three', 'four', 'five', 'six'];
+    const diagnosis = { cause: 'hubCrashed' as const, side: 'service' as const, sentence: 'The hub at http://fake/signalrbench went away mid-run: it restarted during the run. A crashed or restarted hub is not a capacity.', advice: 'Read the hub\'s log.', docs: 'docs/diagnosis.md#hub-crashed', evidence };
+    const failed: KeptRun = { ...broken, status: 'failed', result: { ...broken.result, outcome: { kind: 'failed', code: 'allClosed', reason: 'every connection was closed.' }, verdict: { ...broken.result.verdict, status: 'fail' }, diagnosis } };
+    const html = reportHtml({ title: 'Two', runs: [ok, failed], generatedAt });
+    expect(html).toContain('<details><summary>2 more</summary><ul class="evidence"><li>five</li><li>six</li></ul></details>');
+    expect(html).toContain('<span class="cause bad">hub crashed</span>');
+    expect(html).toContain('<h3>Why a run failed</h3>');
+    expect(html).toContain(`<li><strong>broken:</strong> ${escapeXml(diagnosisLines(diagnosis, 0)[0]!)}</li>`);
+    expect(diagnosisLines(diagnosis, 0)[0]).toBe(`Why (the service): ${diagnosis.sentence}`);
+    expect(html.match(/<span class="cause /g)).toHaveLength(1);
+  });
+});
+
+describe('the capacity report\'s fault', () => {
+  it('red, its headline and what to do (faultNote), the cause at its step; never "Held"', async () => {
+    const base = testConfig({ connections: 100, workers: 2, sendIntervalMs: 1_000, messageBytes: 2_048, durationSec: 4 });
+    const crashed = { cause: 'hubCrashed' as const, side: 'service' as const, sentence: 'The hub at http://fake/signalrbench went away mid-run: it restarted during the run. A crashed or restarted hub is not a capacity.', advice: 'Read the hub\'s log and its host\'s at the time of the run, then run again.', docs: 'docs/diagnosis.md#hub-crashed', evidence: [] };
+    const runner: StepRunner = async (config) => (plannedSendRate(config) <= 200
+      ? stepRun({ config })
+      : stepRun({ config, underOneSecond: 300, outcome: { kind: 'failed', code: 'allClosed', reason: 'every connection was closed.' }, run: { diagnosis: crashed } }));
+    const time = new FakeTime();
+    const search = new CapacitySearch(base, { ramp: 'rate', start: 200, step: 200, max: 2_000, stepSec: 4, settleSec: 1, bisectSteps: 2 }, runner, { client: { name: 'test client', connectionCap: null }, clock: time, timers: time });
+    const done = search.run();
+    for (let i = 0; i < 20; i++) await time.advanceByMs(1_000);
+    const result = await done;
+    const answer = capacityAnswer(result);
+    expect(result.finding).toMatchObject({ kind: 'fault', cause: 'hubCrashed', brokeStep: 2 });
+    const html = capacitySection(result);
+    expect(html).toContain(`<p class="verdict bad" data-tone="bad">${escapeXml(answer.headline)}</p>`);
+    expect(answer.headline).toContain(crashed.sentence);
+    expect(html).toContain(`<p>${escapeXml(answer.faultNote!)}</p>`);
+    expect(answer.faultNote).toBe(`What to do: ${crashed.advice}`);
+    expect(html).toContain('<td class="bad">fault: hub crashed</td>');
+    expect(html).not.toMatch(/>Held /);
   });
 });
 
