@@ -5,7 +5,8 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 // the hub-sample sends the same headers when it serves the built dashboard.
 const isolationHeaders = {
   'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
+  // credentialless, as the hub-sample sends it: see hub-sample/Dashboard.cs.
+  'Cross-Origin-Embedder-Policy': 'credentialless',
 };
 
 /**

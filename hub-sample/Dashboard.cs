@@ -18,6 +18,9 @@ public static class Dashboard
 
         // Cross-origin isolation turns on 5 us performance.now() in the page and its workers
         // (0.1 ms otherwise). Both headers must be on the page and on every worker/module script.
+        // "credentialless", not "require-corp": the page's no-cors probe of a hub's origin (is
+        // anything there, or did CORS refuse the page?) must see an answer from any server, and a
+        // server that sends no Cross-Origin-Resource-Policy is most of them.
         app.Use(async (context, next) =>
         {
             context.Response.OnStarting(() =>
@@ -25,7 +28,7 @@ public static class Dashboard
                 if (!context.Request.Path.StartsWithSegments("/signalrbench"))
                 {
                     context.Response.Headers["Cross-Origin-Opener-Policy"] = "same-origin";
-                    context.Response.Headers["Cross-Origin-Embedder-Policy"] = "require-corp";
+                    context.Response.Headers["Cross-Origin-Embedder-Policy"] = "credentialless";
                 }
                 return Task.CompletedTask;
             });

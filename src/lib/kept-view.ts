@@ -43,10 +43,10 @@ export function viewOfResult(result: RunResult): RunView {
 /** A kept run (and the search it is a step of) as the presentation shows it: the same shape the
  *  page's RunController offers, done. */
 export interface KeptOnStage {
-  run: { view: RunView; config: RunResult['config']; points: RunResult['points']; preparing: false };
+  run: { view: RunView; config: RunResult['config']; points: RunResult['points']; preparing: false; result: () => RunResult };
   search: CapacityResult | null;
 }
 
 export function keptOnStage(result: RunResult, search: CapacityResult | null): KeptOnStage {
-  return { run: { view: viewOfResult(result), config: result.config, points: result.points, preparing: false }, search };
+  return { run: { view: viewOfResult(result), config: result.config, points: result.points, preparing: false, result: () => result }, search };
 }

@@ -126,6 +126,13 @@ export class RunController {
   /** Whether the endpoint's origin answered a no-cors request after every negotiate failed with no
    *  status (origin-probe.ts); null when not asked. Part of the run's evidence (core/diagnosis). */
   #originAnswered: boolean | null = null;
+  /** Counts evidence that came after the run was done (the origin's answer): the keeper writes
+   *  the run again when it changes, so the kept run says what the page says. */
+  #lateEvidence = 0;
+
+  get lateEvidence(): number {
+    return this.#lateEvidence;
+  }
   /** Reads the server's /metrics beside the run (null: not read). */
   #scraper: ServerScraper | ServerScrapers | null = null;
   /** Where the server's metrics are read: a shared link's choice, else the defaults. */
@@ -188,7 +195,10 @@ export class RunController {
       // "Failed to fetch" says neither nothing there nor CORS: ask the origin, before the figures are final.
       if (needsOriginProbe({ totals: coordinator.aggregator.totals(), errorSamples: coordinator.aggregator.errorSamples() })) {
         const answered = await originAnswers(config.endpointUrl);
-        if (this.#coordinator === coordinator) this.#originAnswered = answered;
+        if (this.#coordinator === coordinator) {
+          this.#originAnswered = answered;
+          this.#lateEvidence += 1;
+        }
       }
       // The agents' closing clock round, before the figures are final (their drift is in the verdict).
       const agents = this.#agents;

@@ -56,6 +56,7 @@ export class RunKeeper {
   }
 
   #trackedAgents: readonly unknown[] | null = null;
+  #trackedEvidence = 0;
 
   /**
    * Called on every refresh of the run (each frame at most). A new configuration object means
@@ -77,14 +78,16 @@ export class RunKeeper {
       const id = recorder.begin(result, this.#next);
       this.#next = {};
       this.#holdWhileRunning(id);
-    } else if (seconds === this.#trackedSeconds && done === this.#trackedDone && view.agents === this.#trackedAgents) {
+    } else if (seconds === this.#trackedSeconds && done === this.#trackedDone && view.agents === this.#trackedAgents && run.lateEvidence === this.#trackedEvidence) {
       return;
     }
-    // The agents' closing clock round ends after the run does: its figures are written again then.
+    // The agents' closing clock round ends after the run does, and so may the answer of the
+    // endpoint's origin (its diagnosis): the figures are written again then.
     const amend = done && this.#trackedDone;
     this.#trackedSeconds = seconds;
     this.#trackedDone = done;
     this.#trackedAgents = view.agents;
+    this.#trackedEvidence = run.lateEvidence;
     this.#cancelIdleWrite();
     // A second of a running run is written when the page is idle, not in the frame that draws it
     // (at most WRITE_WITHIN_MS later): copying and keeping it made that frame's task longer. The

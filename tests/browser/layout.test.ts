@@ -211,7 +211,14 @@ describe.each(VIEWPORTS)('the dashboard at $width x $height', (viewport) => {
     await page.waitForSelector('[data-testid=run-bar][data-phase=done]', { timeout: 60_000 });
     expect(await page.getByTestId('run-bar-title').textContent()).toBe('Failed');
     expect(await page.getByTestId('run-bar').getAttribute('class')).toMatch(/\bbad\b/);
+    // Why it failed, first in the error box: no hub at that path, the set-up's to fix; on a
+    // laptop's screen and larger without scrolling.
+    const diagnosis = page.getByTestId('failed-run').getByTestId('diagnosis');
+    await diagnosis.waitFor();
+    expect(await diagnosis.getAttribute('data-side')).toBe('setup');
+    if (!phone) expect(await inFirstScreen('diagnosis-sentence'), 'the diagnosis in the first screen').toBe(true);
     await look('live-failed', viewport);
+    expect(await accessibilityProblems()).toEqual([]);
     await page.fill('input[name=endpointUrl]', `${inject('hubHttpsUrl')}/signalrbench`);
   });
 

@@ -1,9 +1,12 @@
 /**
  * How a run ends, as a person sees it in real Chromium: a hub killed mid-run turns the run bar and
- * the rates at once and ends the run early as failed (never a pass), and so in the history; a run
- * stopped a third of the way reads "stopped", with no verdict; a hub that cannot be reached, or one
- * frozen before the run, shows one error box and nothing else, within seconds.
+ * the rates at once and ends the run early as failed (never a pass), says why under the verdict
+ * (its diagnosis: the hub crashed, the service's side, in the words of the run's JSON), and so in
+ * the history; a run stopped a third of the way reads "stopped", with no verdict; a hub that
+ * cannot be reached, or one frozen before the run, shows one error box and nothing else, within
+ * seconds, its diagnosis read first and the client library's words folded.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_ANSWER_MS } from '../../core/run/config.ts';
 import type { Page } from 'playwright-core';
@@ -25,6 +28,19 @@ beforeAll(async () => {
 afterAll(() => own?.close());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The run opened in History, as its JSON export. */
+async function downloadedRun(): Promise<{ diagnosis?: { cause: string; side: string; sentence: string; advice: string } }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('run-detail').getByTestId('kept-export-json').click()]);
+  return JSON.parse(await readFile((await download.path())!, 'utf8'));
+}
+
+/** Whether the element's box lies within the first screen. */
+async function inFirstScreen(locator: ReturnType<Page['getByTestId']>): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const viewport = page.viewportSize()!;
+  return box !== null && box.y >= 0 && box.y + box.height <= viewport.height;
+}
 
 async function start(durationSec: string) {
   await page.fill('input[name=connections]', '10');
@@ -81,8 +97,11 @@ describe('outcomes in the dashboard', () => {
       await box.waitFor({ timeout: 30_000 });
       // FIRST_ANSWER_MS decides; 6 s more leaves room for a loaded machine.
       expect(Date.now() - startedMs).toBeLessThan(FIRST_ANSWER_MS + 6_000);
-      expect(await page.getByTestId('failed-run-headline').textContent()).toBe('No connection could be opened.');
       expect(await box.textContent()).toContain(`no connect answered within ${FIRST_ANSWER_MS / 1_000} s and none opened: the hub is stalled or not answering`);
+      // Its diagnosis first in the box.
+      const diagnosis = box.getByTestId('diagnosis');
+      expect(await diagnosis.getAttribute('data-side')).not.toBe('none');
+      expect(await box.evaluate((el) => el.firstElementChild?.getAttribute('data-testid'))).toBe('diagnosis');
     } finally {
       frozen.process.kill('SIGCONT');
       await frozen.stop();
@@ -100,13 +119,23 @@ describe('outcomes in the dashboard', () => {
     await page.click('button[type=submit]');
     const box = page.getByTestId('failed-run');
     await box.waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('failed-run-headline').textContent()).toBe('No connection could be opened.');
+    // The diagnosis is read first: nothing answers at that port, the set-up's to fix.
+    const diagnosis = box.getByTestId('diagnosis');
+    await page.waitForFunction(() => document.querySelector('[data-testid=failed-run] [data-testid=diagnosis]')?.getAttribute('data-cause') === 'unreachable', null, { timeout: 10_000 });
+    expect(await diagnosis.getAttribute('data-side')).toBe('setup');
+    expect(await diagnosis.getByTestId('diagnosis-heading').textContent()).toBe('Why: the set-up');
+    const sentence = (await diagnosis.getByTestId('diagnosis-sentence').textContent())!;
+    expect(sentence).toMatch(/^Nothing accepted the connection at http:\/\/127\.0\.0\.1:1\/signalrbench/);
+    expect(await diagnosis.getByTestId('diagnosis-advice').textContent()).toMatch(/^What to do: Check the URL/);
+    const text = (await box.textContent())!.replace(/\s+/g, ' ').trim();
+    expect(text.startsWith(`Why: the set-up ${sentence}`)).toBe(true);
+    expect(await inFirstScreen(diagnosis.getByTestId('diagnosis-sentence'))).toBe(true);
     expect(await page.getByTestId('failed-run-where').textContent()).toMatch(/10 of 10 connections failed · WebSockets \+ JSON to http:\/\/127\.0\.0\.1:1\/signalrbench/);
-    expect(await page.getByTestId('failed-run-next').textContent()).toMatch(/check the URL/);
-    // The library's words are there, folded.
+    // The library's words are there, folded, after it.
     const details = page.getByTestId('failed-run-details');
     expect(await details.getAttribute('open')).toBeNull();
     expect(await details.textContent()).toMatch(/What the client library said/);
+    expect(text.indexOf(sentence)).toBeLessThan(text.indexOf('What the client library said'));
     for (const testId of ['hero', 'chart-latency', 'chart-rate', 'tier-verdict', 'summary', 'charts-waiting']) expect(await page.getByTestId(testId).count(), testId).toBe(0);
     expect(await page.getByTestId('run-bar-title').textContent()).toBe('Failed');
     expect(await page.getByTestId('run-bar-detail').textContent()).toBe('no connection could be opened.');
@@ -141,9 +170,31 @@ describe('outcomes in the dashboard', () => {
     expect(await bar.getAttribute('class')).toMatch(/\bbad\b/);
     expect(await page.getByTestId('run-bar-title').textContent()).toBe('Failed');
     expect(await page.getByTestId('hero-delivery').getAttribute('class')).toMatch(/\bbad\b/);
+    // Why, under the key figures and never folded: the hub crashed, the service's side, in the
+    // words of the run's own JSON.
+    const diagnosis = page.getByTestId('hero').getByTestId('diagnosis');
+    await diagnosis.waitFor({ timeout: 5_000 });
+    expect(await diagnosis.getAttribute('data-cause')).toBe('hubCrashed');
+    expect(await diagnosis.getAttribute('data-side')).toBe('service');
+    expect(await diagnosis.getByTestId('diagnosis-heading').textContent()).toBe('Why: the service');
+    const sentence = (await diagnosis.getByTestId('diagnosis-sentence').textContent())!;
+    expect(sentence).toMatch(/^The hub at http:\/\/127\.0\.0\.1:\d+\/signalrbench went away mid-run: /);
+    expect(await diagnosis.evaluate((el) => el.closest('details') === null)).toBe(true);
+    expect(await diagnosis.getByTestId('diagnosis-evidence').locator('li').count()).toBeGreaterThan(0);
     const row = await historyRowOfLatest();
     expect(await row.getAttribute('data-status')).toBe('failed');
     expect(await row.getByTestId('history-verdict').textContent()).toBe('fail');
+    expect(await row.getByTestId('history-cause').textContent()).toBe('hub crashed');
+    expect(await row.getByTestId('history-cause').getAttribute('data-side')).toBe('service');
+    // Opened from the history: the same block under the summary's verdict, the same sentence.
+    await row.getByTestId('history-open').click();
+    const kept = page.getByTestId('run-detail').getByTestId('diagnosis');
+    await kept.waitFor();
+    expect(await kept.getAttribute('data-cause')).toBe('hubCrashed');
+    expect(await kept.getByTestId('diagnosis-sentence').textContent()).toBe(sentence);
+    // And in the kept run's JSON: the page rendered the document's words, not its own.
+    expect((await downloadedRun()).diagnosis).toMatchObject({ cause: 'hubCrashed', side: 'service', sentence });
+    await page.getByTestId('run-detail-close').click();
   });
 
 });
