@@ -98,9 +98,10 @@ function namedByWords(e: RunEvidence): Finding | null {
   if (tls.first && e.connectionsOpened === 0) return { cause: 'tlsUntrusted', evidence: quoteOf(tls) };
   const unresolved = matching(e.failures, UNRESOLVED_WORDS);
   if (unresolved.first && e.connectionsOpened === 0) return { cause: 'unreachable', facts: { quote: 'the host name does not resolve' }, evidence: quoteOf(unresolved) };
-  // Node's fetch and browsers refuse some ports outright (1, 25, 6000, …): nothing was even tried.
+  // Fetch refuses some well-known ports outright (1, 9, 25, 6000, …), in Node and in a page alike:
+  // nothing was even tried.
   const badPort = matching(e.failures, /\bbad port\b|ERR_UNSAFE_PORT/i);
-  if (badPort.first && e.connectionsOpened === 0) return { cause: 'unreachable', facts: { quote: 'the client refuses this port outright, as browsers and Node do for some well-known ports: use another' }, evidence: quoteOf(badPort) };
+  if (badPort.first && e.connectionsOpened === 0) return { cause: 'unreachable', facts: { quote: 'the client refuses this port outright, one of the well-known ports fetch blocks: use another' }, evidence: quoteOf(badPort) };
   const notJson = matching(e.failures, /not a SignalR hub at this URL|not valid JSON|Unexpected token/i, ['negotiate']);
   if (notJson.first && e.connectionsOpened === 0) return { cause: 'notAHub', evidence: quoteOf(notJson) };
   return null;

@@ -5,16 +5,6 @@ namespace HubSample.Tests;
 
 public class DeliveryLimitTests
 {
-    /// <summary>A clock that moves only when the test says; its timers never fire.</summary>
-    private sealed class StoppedClock : TimeProvider
-    {
-        public long Ticks { get; set; } = 1_000 * TimeSpan.TicksPerSecond;
-        public override long TimestampFrequency => TimeSpan.TicksPerSecond;
-        public override long GetTimestamp() => Ticks;
-        public override ITimer CreateTimer(TimerCallback callback, object? state, TimeSpan dueTime, TimeSpan period) =>
-            TimeProvider.System.CreateTimer(_ => { }, null, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
-    }
-
     private static (DeliveryLimit Limit, StoppedClock Clock) Limited(int perSecond)
     {
         var clock = new StoppedClock();
