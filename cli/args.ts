@@ -143,12 +143,16 @@ Capacity search (--find-capacity): ramp the load until the guide's rule breaks, 
   --bisect <n>              extra steps between the last step that held and the first that
                             broke (default ${CAPACITY_DEFAULTS.bisectSteps})
   A failing step says what failed it and whose it was: the service's, this client's (it fell
-  behind its schedule, ran out of file descriptors or ports, lost an engine), or unknown. The
-  lowest failing load is run once more to confirm the break. Planned drops are refused.
-  Exit codes: 0 the service's capacity was found, or every step held up to --max; 1 even the
-  first step broke, this client broke first (its capacity, not the service's), which side broke
-  is unknown, or the search was stopped; 2 bad input, or more connections than this machine's
-  open-file or port limits hold; 3 the first step measured nothing (the hub refused the method)
+  behind its schedule, ran out of file descriptors or ports, lost an engine), or unknown. Only
+  load makes a capacity: a step failed by anything else (the hub crashed or froze, a set-up
+  mistake) ends the search with that cause. The lowest failing load is run once more to
+  confirm the break. Planned drops are refused.
+  Exit codes: 0 the service's capacity was found and its break confirmed, or every step held up
+  to --max; 1 even the first step broke, this client broke first (its capacity, not the
+  service's), which side broke is unknown, the break was not confirmed, the service failed for a
+  cause other than load, or the search was stopped; 2 bad input, or more connections than this
+  machine's open-file or port limits hold; 3 nothing was measured: the first step measured
+  nothing, or a set-up cause ended the search (a closed port, a token, a profile)
 
 Agent mode (join a dashboard's run instead): live-bench --agent <control-url> --session <code>
   (live-bench --agent x --help for its options)

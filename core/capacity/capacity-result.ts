@@ -146,10 +146,15 @@ export function judgedLoadOf(step: CapacityStep): JudgedLoad {
   return { load: step.load, phase: step.phase, passed, unreachable: passed === false && step.connectionsOpened === 0 && limitedBy !== 'client', fault: faultOf(step) !== null };
 }
 
-/** The step's fault, or null: a cause other than load (its diagnosis), which ends the search. */
-export function faultOf(step: Pick<CapacityStep, 'judgement'>): CauseId | null {
+/**
+ * The step's fault, or null: a cause other than load (its diagnosis), which ends the search. A
+ * service that refused every connect of the step (a hub down behind a proxy answers 502 or 503)
+ * was not carrying a load: a fault too, not a break.
+ */
+export function faultOf(step: Pick<CapacityStep, 'judgement' | 'connectionsOpened'>): CauseId | null {
   const diagnosis = step.judgement.diagnosis;
-  return step.judgement.passed !== true && diagnosis && isFault(diagnosis) ? diagnosis.cause : null;
+  if (step.judgement.passed === true || !diagnosis) return null;
+  return isFault(diagnosis) || (diagnosis.cause === 'serviceRefused' && step.connectionsOpened === 0) ? diagnosis.cause : null;
 }
 
 /**
@@ -168,7 +173,11 @@ export function findingOf(steps: readonly CapacityStep[]): CapacityFinding {
   if (faulty) {
     const held = steps.filter((s) => s.index < faulty.index && s.judgement.passed === true).sort((a, b) => b.load - a.load)[0] ?? null;
     // Nothing answering after earlier steps had connected is the hub gone, not a wrong address.
-    const side = faulty.judgement.diagnosis!.side === 'setup' && !(faultOf(faulty) === 'unreachable' && steps.some((s) => s.index < faulty.index && s.connectionsOpened > 0)) ? 'setup' : 'service';
+    // Nothing answering, or every connect refused, after earlier steps had connected is the hub
+    // gone (the service's); at the first step it is the address (the set-up's).
+    const earlierConnected = steps.some((s) => s.index < faulty.index && s.connectionsOpened > 0);
+    const side = faulty.judgement.diagnosis!.side === 'setup' && !(faultOf(faulty) === 'unreachable' && earlierConnected) ? 'setup'
+      : faultOf(faulty) === 'serviceRefused' && !earlierConnected ? 'setup' : 'service';
     return { kind: 'fault', limitedBy: side, heldStep: held?.index ?? null, brokeStep: faulty.index, confirmed: null, cause: faultOf(faulty)! };
   }
   const judged = steps.map(judgedLoadOf);

@@ -68,6 +68,7 @@ function tone(result: CapacityResult): CapacityStage['tone'] {
   const { finding } = result;
   if (finding.kind === 'fault') return 'bad';
   if (result.running) return 'neutral';
-  if (finding.limitedBy === 'client' || finding.limitedBy === 'unknown' || finding.confirmed === false) return 'warn';
+  // A break never run again is not yet a capacity: amber, as the runner's exit 1 says.
+  if (finding.limitedBy === 'client' || finding.limitedBy === 'unknown' || finding.confirmed === false || (finding.kind === 'found' && finding.confirmed === null)) return 'warn';
   return finding.kind === 'found' || finding.kind === 'atLeastMax' ? 'good' : 'bad';
 }

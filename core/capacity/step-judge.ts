@@ -88,10 +88,24 @@ export function judgeStep(run: StepRun, health: StepHealth): StepJudgement {
     // A set-up mistake measured nothing about load: not judged. A service's fault broke the step.
     return { passed: diagnosis.side === 'setup' ? null : false, limitedBy: diagnosis.side === 'setup' ? 'setup' : 'service', reasons: [diagnosis.sentence, ...judgement.reasons], diagnosis };
   }
-  // Refusals with a status are said with it: "refused 10 connects of 20 with HTTP 503 on the WebSocket upgrade".
-  if (judgement.passed === false && diagnosis.cause === 'serviceRefused') return { ...judgement, reasons: [diagnosis.sentence, ...judgement.reasons], diagnosis };
-  return { ...judgement, diagnosis };
+  if (judgement.passed !== false) return { ...judgement, diagnosis };
+  // Who broke is the diagnosis's word, the one the run's Why line says: the step's own reading
+  // only words it. Refusals with a status are said with it.
+  // The client's own limits the run's document cannot hold (a browser's cap) stay the client's.
+  const limitedBy = judgement.limitedBy === 'client' ? 'client' : LIMITED_BY_CAUSE[diagnosis.cause] ?? judgement.limitedBy;
+  const reasons = diagnosis.cause === 'serviceRefused' ? [diagnosis.sentence, ...judgement.reasons] : limitedBy === judgement.limitedBy ? judgement.reasons : [diagnosis.sentence, ...judgement.reasons];
+  return { ...judgement, limitedBy, reasons, diagnosis };
 }
+
+/** Who broke a step, by its diagnosis's cause; absent: the step's own reading decides (a pass, a drop). */
+const LIMITED_BY_CAUSE: Partial<Record<Diagnosis['cause'], LimitedBy>> = {
+  load: 'service',
+  serviceRefused: 'service',
+  clientLimit: 'client',
+  // Both sides at their limit: not the service's capacity, as the client's own limit is not.
+  bothLimits: 'client',
+  unknown: 'unknown',
+};
 
 function judgeByHealth(run: StepRun, health: StepHealth): StepJudgement {
   const { outcome, verdict } = run;

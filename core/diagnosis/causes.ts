@@ -101,3 +101,14 @@ export function diagnosisLines(diagnosis: Diagnosis, evidenceShown = 4): string[
     ...(evidence.length > 0 ? [`Evidence: ${evidence.join('; ')}`] : []),
   ];
 }
+
+/**
+ * Whether the general word on which side set the limit (core/run limit.ts: the client's schedule
+ * against the server's load) belongs beside this diagnosis. Always, but when it says the side
+ * "cannot be told" (`unknown`) while the diagnosis names a specific cause: a generic sentence is
+ * never shown beside a specific cause that was recorded.
+ */
+export function limitSentenceApplies(diagnosis: Pick<Diagnosis, 'cause'> | null, limitSide: string): boolean {
+  if (diagnosis === null || limitSide !== 'unknown') return true;
+  return (['held', 'incomplete', 'plannedDrop', 'load', 'clientLimit', 'bothLimits', 'unknown'] as CauseId[]).includes(diagnosis.cause);
+}

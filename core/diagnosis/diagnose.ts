@@ -17,10 +17,10 @@ import { causesText, failuresOfSide } from '../client/index.ts';
 import { CAUSES, docsAnchorOf, type CauseId, type Diagnosis } from './causes.ts';
 import type { RunEvidence } from './evidence.ts';
 import {
-  BACKPLANE_WORDS, BROWSER_FETCH_WORDS, MISSING_METHOD_WORDS, NOT_STICKY_WORDS, SERVER_TIMEOUT_WORDS, TLS_WORDS, TOO_LARGE_WORDS, UNRESOLVED_WORDS,
-  connectStatuses, hubWords, matching, methodOf, type StatusCount,
+  BACKPLANE_WORDS, BARE_CLOSE_WORDS, BROWSER_FETCH_WORDS, DEFAULT_MAX_RECEIVE_BYTES, HUB_CLOSE_WORDS, MISSING_METHOD_WORDS, NOT_STICKY_WORDS, SERVER_TIMEOUT_WORDS, TLS_WORDS, TOO_LARGE_WORDS, UNRESOLVED_WORDS,
+  CONNECT_KINDS, connectStatuses, hubWords, matching, methodOf, type StatusCount,
 } from './failures.ts';
-import { EVIDENCE, WORDS, type Facts } from './words.ts';
+import { EVIDENCE, STALL_WORDS, WORDS, type Facts } from './words.ts';
 
 /** Sending seconds at the end of a run none of whose messages ever arrived, that show a hub which
  *  stopped delivering rather than a slow one: at least this many, and three send intervals. */
@@ -74,7 +74,8 @@ function refusal(e: RunEvidence): Finding | null {
   if (e.server?.backplaneDown) return { cause: 'backplaneDown', evidence: [EVIDENCE.backplaneGauge()] };
   const unhealthy = e.health.find((h) => h.status !== null && h.status >= 500 && BACKPLANE_WORDS.test(h.text));
   if (unhealthy) return { cause: 'backplaneDown', facts: { quote: unhealthy.text }, evidence: [EVIDENCE.health(unhealthy.url, unhealthy.status!, unhealthy.text)] };
-  const notSticky = matching(e.failures, NOT_STICKY_WORDS);
+  // On connects only: after a restart, a poll or a send of a connection the hub forgot says the same.
+  const notSticky = matching(e.failures, NOT_STICKY_WORDS, CONNECT_KINDS);
   if (notSticky.first) return { cause: 'noStickySessions', facts: { count: notSticky.count }, evidence: [EVIDENCE.failure(notSticky.first.kind, notSticky.count, notSticky.first.message)] };
   // A hub answers an upgrade whose connection id it does not know with 404: negotiate (on the same
   // path) answered, so the id was made by another instance behind the same address.
@@ -107,8 +108,11 @@ function namedByWords(e: RunEvidence): Finding | null {
   return null;
 }
 
-/** No connection opened because nothing answered, or (in a browser) CORS refused the page. */
+/** No connection opened because nothing answered, or (in a browser) CORS refused the page; with
+ *  several instances, one that opened none while the others took theirs. */
 function nothingAnswered(e: RunEvidence): Finding | null {
+  const dead = e.instances.length > 1 && e.instances.some((i) => i.opened > 0) ? e.instances.find((i) => i.opened === 0 && i.failed > 0) : undefined;
+  if (dead) return { cause: 'unreachable', facts: { url: dead.endpointUrl, quote: 'while the other instances opened theirs' }, evidence: [EVIDENCE.instanceDead(dead.endpointUrl, dead.failed), ...(causesText(e.connectCauses) ? [EVIDENCE.causes(causesText(e.connectCauses))] : [])] };
   if (e.connectionsOpened > 0) return null;
   const refused = (e.connectCauses.refused ?? 0) + (e.connectCauses.unreachable ?? 0);
   if (refused > 0) return { cause: 'unreachable', facts: { quote: 'connection refused' }, evidence: [EVIDENCE.causes(causesText(e.connectCauses))] };
@@ -140,40 +144,54 @@ function hubRefusal(e: RunEvidence): Finding | null {
   return null;
 }
 
-/** A hub that went away (closed connections, refused connects, restarted) or stopped answering. */
+/**
+ * A hub that went away (connections closed abruptly and most never came back, every one closed
+ * with Reconnect off, or a restart its metrics show) or stopped answering (nothing received at
+ * all in the last sending seconds, whose messages never arrived; or, with nothing received over
+ * the run, its metrics unanswered; or most connections closed by the client's server timeout; or
+ * agents' reports it stopped relaying). One late reading or one timed-out connection alone is
+ * not a stall: a hub at its load answers slowly too.
+ */
 function hubGone(e: RunEvidence): Finding | null {
   if (e.connectionsOpened === 0 && e.outcome.kind === 'failed') return null;
-  const tooLarge = matching(e.failures, TOO_LARGE_WORDS, ['closed', 'send']);
-  if (tooLarge.first) return { cause: 'messageTooLarge', facts: { quote: hubWords(tooLarge.first.message) }, evidence: [EVIDENCE.failure(tooLarge.first.kind, tooLarge.count, tooLarge.first.message)] };
-  if (e.settings.plannedDrop) return e.disconnects > e.reconnects && (e.connectCauses.refused ?? 0) > 0 ? crashed(e) : null;
-  // The client's server timeout closes connections of a hub that froze; an abrupt close (1006,
-  // a reset) is a hub or a network that went away.
+  // A bare close is the size only when the messages were over SignalR's default limit: a hub's own
+  // exception (a database timing out in OnConnectedAsync) closes the same way.
+  const sized = matching(e.failures, TOO_LARGE_WORDS, ['closed', 'send']);
+  const bare = matching(e.failures, BARE_CLOSE_WORDS, ['closed']);
+  const tooLarge = sized.first ? sized : bare.first && e.settings.messageBytes > DEFAULT_MAX_RECEIVE_BYTES ? bare : null;
+  if (tooLarge?.first) return { cause: 'messageTooLarge', facts: { quote: hubWords(tooLarge.first.message) }, evidence: [EVIDENCE.failure(tooLarge.first.kind, tooLarge.count, tooLarge.first.message)] };
+  // The client's server timeout closes connections of a hub that froze; an abrupt close (1006, a
+  // reset) is a hub or a network that went away; a close the hub sent with an error is a hub alive.
   const timedOut = matching(e.failures, SERVER_TIMEOUT_WORDS, ['closed']).count;
-  const abrupt = e.failures.filter((f) => f.kind === 'closed' && !SERVER_TIMEOUT_WORDS.test(f.message)).reduce((sum, f) => sum + f.count, 0);
-  const refusedLater = (e.connectCauses.refused ?? 0) + (e.connectCauses.reset ?? 0);
-  const wentAway = e.server?.restarted === true || (e.disconnects > e.reconnects && abrupt > timedOut && (refusedLater > 0 || e.outcome.code === 'allClosed' || e.disconnects - e.reconnects >= e.connectionsOpened / 2));
+  const abrupt = e.failures.filter((f) => f.kind === 'closed' && !SERVER_TIMEOUT_WORDS.test(f.message) && !HUB_CLOSE_WORDS.test(f.message)).reduce((sum, f) => sum + f.count, 0);
+  const neverBack = e.disconnects - e.reconnects;
+  // Drops the run planned close connections by design: only a restart says the hub went.
+  const wentAway = e.server?.restarted === true || (!e.settings.plannedDrop && neverBack > 0 && abrupt > timedOut && (e.outcome.code === 'allClosed' || neverBack >= e.connectionsOpened / 2));
   if (wentAway) return crashed(e);
-  const stalled = [
-    ...(timedOut > 0 ? [EVIDENCE.serverTimeout(timedOut)] : []),
-    ...(e.server && e.server.unansweredAfterAnswers > 0 ? [EVIDENCE.unanswered(e.server.unansweredAfterAnswers, e.server.answered)] : []),
+  const silent = silentAtEnd(e);
+  const unanswered = e.server?.unansweredAfterAnswers ?? 0;
+  const strong = [
+    ...(silent ? [EVIDENCE.silent(e.silentSecondsAtEnd)] : []),
+    ...(unanswered >= 2 && e.received === 0 && e.sent > 0 ? [EVIDENCE.unanswered(unanswered, e.server!.answered)] : []),
+    ...(timedOut > 0 && timedOut >= e.connectionsOpened / 2 ? [EVIDENCE.serverTimeout(timedOut)] : []),
     ...(e.workersLost.service > 0 ? [EVIDENCE.workersLost(e.workersLost.service)] : []),
-    ...(e.stoppedAnsweringConnects > 0 ? [EVIDENCE.stoppedAnswering(e.stoppedAnsweringConnects)] : []),
-    ...(silentAtEnd(e) ? [EVIDENCE.silent(e.silentSecondsAtEnd)] : []),
   ];
-  if (stalled.length === 0) return null;
-  return { cause: 'hubStalled', facts: { seconds: silentAtEnd(e) ? e.silentSecondsAtEnd : undefined, quote: stallQuote(e, timedOut) }, evidence: stalled };
+  if (strong.length === 0) return null;
+  const supporting = [
+    ...(unanswered > 0 ? [EVIDENCE.unanswered(unanswered, e.server!.answered)] : []),
+    ...(timedOut > 0 ? [EVIDENCE.serverTimeout(timedOut)] : []),
+    ...(e.stoppedAnsweringConnects > 0 ? [EVIDENCE.stoppedAnswering(e.stoppedAnsweringConnects)] : []),
+  ];
+  return { cause: 'hubStalled', facts: { seconds: silent ? e.silentSecondsAtEnd : undefined, quote: STALL_WORDS.quote({ timedOut, stayedOpen: e.disconnects === 0 && e.connectionsOpened > 0 && silent, metrics: unanswered > 0, connects: e.stoppedAnsweringConnects > 0, relays: e.workersLost.service > 0 }) }, evidence: [...strong, ...supporting] };
 }
 
 function crashed(e: RunEvidence): Finding {
-  const refusedLater = (e.connectCauses.refused ?? 0) + (e.connectCauses.reset ?? 0);
-  const how = e.server?.restarted ? 'it restarted during the run' : `${formatLost(e)} closed abruptly${refusedLater > 0 ? ' and its address then refused connects' : e.reconnects === 0 ? ' and none came back' : `, ${formatCountOf(e.reconnects)} came back`}`;
   return {
     cause: 'hubCrashed',
-    facts: { quote: how },
+    facts: { quote: STALL_WORDS.crashed({ restarted: e.server?.restarted === true, closed: e.disconnects, back: e.reconnects }) },
     evidence: [
       ...(e.server?.restarted ? [EVIDENCE.restarted()] : []),
       ...(e.disconnects > 0 ? [EVIDENCE.disconnects(e.disconnects, e.reconnects)] : []),
-      ...(refusedLater > 0 ? [EVIDENCE.causes(causesText(e.connectCauses, 'service'))] : []),
       ...(e.server && e.server.unansweredAfterAnswers > 0 ? [EVIDENCE.unanswered(e.server.unansweredAfterAnswers, e.server.answered)] : []),
     ],
   };
@@ -184,21 +202,6 @@ function silentAtEnd(e: RunEvidence): boolean {
   if (e.client.keptSchedule === false) return false;
   const intervals = Math.ceil((3 * e.settings.sendIntervalMs) / 1_000);
   return e.silentSecondsAtEnd >= Math.max(SILENT_SECONDS_MIN, intervals);
-}
-
-function stallQuote(e: RunEvidence, timedOut: number): string {
-  const parts = [
-    ...(timedOut > 0 ? [`${formatCountOf(timedOut)} connection${timedOut === 1 ? '' : 's'} closed by the client's server timeout`] : []),
-    ...(e.disconnects === 0 && e.connectionsOpened > 0 && silentAtEnd(e) ? ['its connections stayed open and nothing came back'] : []),
-    ...(e.server && e.server.unansweredAfterAnswers > 0 ? ['its metrics stopped answering'] : []),
-    ...(e.stoppedAnsweringConnects > 0 ? ['it stopped answering connects'] : []),
-    ...(e.workersLost.service > 0 ? ['it stopped relaying agents\' reports'] : []),
-  ];
-  return parts.length > 0 ? parts.join(', ') : 'nothing came back';
-}
-
-function formatLost(e: RunEvidence): string {
-  return e.disconnects === 1 ? '1 connection' : `${formatCountOf(e.disconnects)} connections`;
 }
 
 /** A run that planned drops and lost messages to them, with the client on its schedule. */
@@ -226,8 +229,9 @@ function clientOrLoad(e: RunEvidence): Finding | null {
   if (e.limit.side === 'server' || e.limit.side === 'near') return { cause: 'load', facts: { server: lowerFirst(e.limit.sentence).replace(/\.$/, '') }, evidence: [EVIDENCE.server(e.limit.sentence), delivery] };
   // Nothing refused, nothing closed, and the client kept its schedule: what failed is the service
   // carrying this load. Connects the service refused or left unanswered while the rest ran count too.
+  // Connects that failed count as the load's only when the service is shown to have refused them.
   const serviceConnects = failuresOfSide(e.connectCauses, 'service');
-  if (e.client.keptSchedule === true && e.disconnects === 0 && e.connectionsOpened > 0 && e.received > 0) {
+  if (e.client.keptSchedule === true && e.disconnects === 0 && e.connectionsOpened > 0 && e.received > 0 && serviceConnects >= e.connectionsFailed) {
     return { cause: 'load', evidence: [delivery, EVIDENCE.clientKept(), ...(serviceConnects > 0 ? [EVIDENCE.causes(causesText(e.connectCauses, 'service'))] : [])] };
   }
   return null;

@@ -101,6 +101,8 @@ export interface RunEvidence {
     transport: string;
     /** Between two sends of a connection, ms: seconds without arrivals are normal when it is long. */
     sendIntervalMs: number;
+    /** The run's message size, bytes: a bare close over SignalR's default limit is the size. */
+    messageBytes: number;
     skipNegotiation: boolean;
     hasToken: boolean;
     reconnect: boolean;
@@ -113,6 +115,8 @@ export interface RunEvidence {
     /** True when a browser ran it (the dashboard): where a token or a header goes differs. */
     browser: boolean;
   };
+  /** With several hub instances: each one's connections, in the endpoints' order; empty for one. */
+  instances: { endpointUrl: string; opened: number; failed: number }[];
   /** The hubs' /healthz at the run's end, when the run did not pass and it was read (the runner). */
   health: HealthCheck[];
   /** In a browser, when a negotiate failed without a status: whether the endpoint's origin

@@ -17,7 +17,7 @@ export interface StatusCount {
 }
 
 /** Failure kinds of a connect (core/run/protocol.ts ERROR_KINDS). */
-const CONNECT_KINDS = new Set(['negotiate', 'transport', 'handshake', 'connect']);
+export const CONNECT_KINDS: readonly string[] = ['negotiate', 'transport', 'handshake', 'connect'];
 
 const STATUS_PATTERNS: RegExp[] = [
   // The client library's HttpError: "Unauthorized: Status code '401'".
@@ -47,7 +47,7 @@ export function stageOf(failure: FailureRecord): ConnectStage {
 export function connectStatuses(failures: readonly FailureRecord[]): StatusCount[] {
   const counts = new Map<string, StatusCount>();
   for (const failure of failures) {
-    if (!CONNECT_KINDS.has(failure.kind)) continue;
+    if (!CONNECT_KINDS.includes(failure.kind)) continue;
     const status = statusOf(failure.message);
     if (status === null) continue;
     const stage = stageOf(failure);
@@ -89,13 +89,13 @@ export const TLS_WORDS = /certificate|self[- ]signed|CERT_|UNABLE_TO_VERIFY|ERR_
 export const UNRESOLVED_WORDS = /ENOTFOUND|EAI_AGAIN|getaddrinfo|ERR_NAME_NOT_RESOLVED/i;
 /** A browser's fetch that failed with no status: nothing answered, or CORS refused the page. */
 export const BROWSER_FETCH_WORDS = /Failed to fetch|NetworkError when attempting to fetch/i;
-/**
- * A message the hub closed the connection for: larger than its MaximumReceiveMessageSize. ASP.NET
- * Core says "The maximum message size of …B was exceeded" only with detailed errors on; without,
- * its close carries "Connection closed with an error." and no exception's name, which is what it
- * sends for a message it cannot read (a hub's own refusal names its HubException).
- */
-export const TOO_LARGE_WORDS = /maximum message size of|Connection closed with an error\.(?!\s*\w*Exception)/i;
+/** ASP.NET Core's words for a message over its MaximumReceiveMessageSize (with detailed errors on). */
+export const TOO_LARGE_WORDS = /maximum message size of/i;
+/** A close the hub sent naming no exception: what it sends, detailed errors off, for a message it
+ *  cannot read (one too large) and for an exception of its own alike. */
+export const BARE_CLOSE_WORDS = /Connection closed with an error\.(?!\s*\w*Exception)/i;
+/** SignalR's default MaximumReceiveMessageSize, bytes: a bare close over it is most likely the size. */
+export const DEFAULT_MAX_RECEIVE_BYTES = 32_768;
 /** The hub has no such method (the wrong hub, or the profile names another method). */
 export const MISSING_METHOD_WORDS = /Method does not exist|not a method|method .* was not found/i;
 /** A connection the client closed because the hub sent nothing for its server timeout (a frozen hub). */
@@ -105,3 +105,5 @@ export const SERVER_TIMEOUT_WORDS = /Server timeout elapsed|serverTimeout/i;
 export function browserFetchFailed(failures: readonly FailureRecord[]): boolean {
   return matching(failures, BROWSER_FETCH_WORDS).count > 0;
 }
+/** A close the hub itself sent with an error (it was alive to send it): never a crash. */
+export const HUB_CLOSE_WORDS = /Server returned an error on close|Connection closed with an error/i;

@@ -123,7 +123,7 @@ export const WORDS: Record<CauseId, CauseWords> = {
     advice: () => 'Have the reverse proxy pass the upgrade (nginx: proxy_http_version 1.1; proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection "upgrade"), or choose Server-Sent Events or Long Polling.',
   },
   noStickySessions: {
-    sentence: (f) => `Connections negotiated with one instance and connected to another${f.count ? ` (${n(f.count, 'connect')})` : ''}: the hub answered "No Connection with that ID". A load balancer in front of several instances is not sticky.`,
+    sentence: (f) => `Connections negotiated with one instance and connected to another${f.count ? ` (${n(f.count, 'connect')})` : ''}: ${f.status ? `the WebSocket upgrade was answered ${f.status} after negotiate succeeded, as a hub answers a connection id it does not know` : 'the hub answered "No Connection with that ID"'}. A load balancer in front of several instances is not sticky.`,
     advice: () => 'Turn on sticky sessions (session affinity) at the load balancer, or use WebSockets with Skip negotiation, or list each instance as its own endpoint.',
   },
   hubMethodRefused: {
@@ -153,6 +153,7 @@ export const EVIDENCE = {
   statuses: (count: number, status: number, stage: ConnectStage) => `${n(count, 'connect')} answered HTTP ${status} on ${stageText(stage)}`,
   causes: (text: string) => `failed connects: ${text}`,
   failure: (kind: string, count: number, message: string) => `${kind} ×${formatCount(count)}: ${message}`,
+  instanceDead: (url: string, failed: number) => `the instance ${url} opened none of its connections (${formatCount(failed)} failed)`,
   opened: (opened: number, of: number) => `${formatCount(opened)} of ${formatCount(of)} connections opened`,
   disconnects: (lost: number, back: number) => `${n(lost, 'connection')} lost during the run, ${formatCount(back)} came back`,
   serverTimeout: (count: number) => `${n(count, 'connection')} closed by the client's server timeout (the hub sent nothing, not even a keep-alive)`,
@@ -169,4 +170,23 @@ export const EVIDENCE = {
   server: (text: string) => text,
   health: (url: string, status: number | null, text: string) => (status === null ? `${url} did not answer (${text})` : `${url} answered ${status}: "${text}"`),
   probe: (answered: boolean) => (answered ? 'the endpoint\'s origin answered a no-cors request' : 'the endpoint\'s origin did not answer a no-cors request'),
+};
+
+const connections = (count: number) => n(count, 'connection');
+
+/** How a hub went away or stopped answering, said inside its cause's sentence. */
+export const STALL_WORDS = {
+  crashed: (f: { restarted: boolean; closed: number; back: number }) => (f.restarted
+    ? 'it restarted during the run'
+    : `${connections(f.closed)} closed abruptly and ${f.back === 0 ? 'none' : formatCount(f.back)} came back`),
+  quote: (f: { timedOut: number; stayedOpen: boolean; metrics: boolean; connects: boolean; relays: boolean }) => {
+    const parts = [
+      ...(f.timedOut > 0 ? [`${connections(f.timedOut)} closed by the client's server timeout`] : []),
+      ...(f.stayedOpen ? ['its connections stayed open and nothing came back'] : []),
+      ...(f.metrics ? ['its metrics stopped answering'] : []),
+      ...(f.connects ? ['it stopped answering connects'] : []),
+      ...(f.relays ? ['it stopped relaying agents\' reports'] : []),
+    ];
+    return parts.length > 0 ? parts.join(', ') : 'nothing came back';
+  },
 };

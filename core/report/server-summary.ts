@@ -3,15 +3,18 @@
  * means: the guide's advice (stay under 70%) is about the busiest moments.
  */
 import { formatBytes, formatCount } from '../format.ts';
-import { limitOfResult, whileSending, type LimitFigures, type RunResult } from '../run/index.ts';
+import { diagnosisOf, limitOfResult, whileSending, type EvidenceFigures, type LimitFigures, type RunResult } from '../run/index.ts';
+import { limitSentenceApplies } from '../diagnosis/index.ts';
 import { instanceLabel, peakOf, type ServerMetricsRecord } from '../server-metrics/index.ts';
 
-type RunFigures = LimitFigures;
+type RunFigures = LimitFigures & EvidenceFigures & Pick<RunResult, 'diagnosis'>;
 
-/** [label, text] rows: the server's figures (when they were read) and which side set the limit. */
+/** [label, text] rows: the server's figures (when they were read) and which side set the limit,
+ *  unless that is "cannot be told" beside a specific cause (core/diagnosis limitSentenceApplies). */
 export function serverFacts(result: RunFigures): [label: string, text: string][] {
   const limit = limitOfResult(result);
-  return [...(result.server ? [['Server', serverText(result.server, result.points)] as [string, string]] : []), ['Limit', limit.sentence]];
+  const server: [string, string][] = result.server ? [['Server', serverText(result.server, result.points)]] : [];
+  return limitSentenceApplies(diagnosisOf(result), limit.side) ? [...server, ['Limit', limit.sentence]] : server;
 }
 
 /** "Server: peak CPU 43% of all cores, … (read from url)." and "Limit: …", as the runner prints them. */

@@ -27,7 +27,7 @@ export interface EvidenceContext {
   health?: HealthCheck[];
 }
 
-export type EvidenceFigures = Pick<RunResult, 'config' | 'client' | 'outcome' | 'verdict' | 'fates' | 'totals' | 'points' | 'server' | 'connectCauses' | 'errorSamples' | 'workers' | 'workerFailures' | 'health'>;
+export type EvidenceFigures = Pick<RunResult, 'config' | 'client' | 'outcome' | 'verdict' | 'fates' | 'totals' | 'points' | 'server' | 'connectCauses' | 'errorSamples' | 'workers' | 'workerFailures' | 'health' | 'instances'>;
 
 export function evidenceOfRun(result: EvidenceFigures, context: EvidenceContext = {}): RunEvidence {
   const { config, totals, fates, outcome } = result;
@@ -64,6 +64,7 @@ export function evidenceOfRun(result: EvidenceFigures, context: EvidenceContext 
       endpointUrl: config.endpointUrl,
       transport: config.transport,
       sendIntervalMs: config.sendIntervalMs,
+      messageBytes: config.messageBytes,
       skipNegotiation: config.skipNegotiation ?? false,
       hasToken: context.hasToken ?? false,
       reconnect: config.reconnect,
@@ -74,6 +75,7 @@ export function evidenceOfRun(result: EvidenceFigures, context: EvidenceContext 
     },
     originAnswered: context.originAnswered ?? null,
     health: context.health ?? result.health ?? [],
+    instances: (result.instances ?? []).map((i) => ({ endpointUrl: i.endpointUrl, opened: i.connectionsOpened, failed: i.connectionsFailed })),
   };
 }
 
@@ -83,17 +85,19 @@ export function diagnosisOf(result: EvidenceFigures & { diagnosis?: Diagnosis })
 }
 
 /**
- * Sending seconds in a row, at the end of the sending window, none of whose planned receptions
- * ever arrived (not in time, not late, not after the drain), after a second whose receptions did:
- * a hub that stopped delivering for good. A slow hub, or one paused by a long garbage collection,
- * delivers those messages late; a frozen or dead one never does.
+ * Sending seconds in a row, at the end of the sending window, in which nothing at all was
+ * received and none of whose planned receptions ever arrived (not in time, not late, not after the
+ * drain), after a second whose receptions did: a hub that stopped delivering for good. A slow hub,
+ * or one at its load with messages still queued when the drain ends, still delivers older ones in
+ * those seconds; one paused by a long garbage collection delivers them late; a frozen or dead one
+ * does neither.
  */
-export function silentSecondsAtEnd(points: readonly Pick<SecondPoint, 'second' | 'fates'>[]): number {
+export function silentSecondsAtEnd(points: readonly Pick<SecondPoint, 'second' | 'fates' | 'received'>[]): number {
   const arrived = (p: Pick<SecondPoint, 'fates'>) => p.fates.underOneSecond + p.fates.late + p.fates.afterDrain;
   const sending = points.filter((p) => p.fates.planned > 0);
   if (!sending.some((p) => arrived(p) > 0)) return 0;
   let silent = 0;
-  for (let i = sending.length - 1; i >= 0 && arrived(sending[i]!) === 0; i--) silent++;
+  for (let i = sending.length - 1; i >= 0 && arrived(sending[i]!) === 0 && sending[i]!.received === 0; i--) silent++;
   return silent;
 }
 

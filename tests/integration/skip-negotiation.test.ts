@@ -75,6 +75,10 @@ describe('--skip-negotiation', () => {
     expect(result.verdict.status).not.toBe('pass');
     expect(result.connectCauses).toEqual({ negotiationSkipped: 4 });
     expect(run.stdout).toContain('Limit: The client could not open 4 connections with its own settings');
+    // The diagnosis names the setting, with the hub's status.
+    expect(result.diagnosis).toMatchObject({ cause: 'negotiationNeeded', side: 'setup' });
+    expect(run.stdout).toContain(`Why (the set-up): ${result.diagnosis!.sentence}`);
+    expect(result.diagnosis!.sentence).toBe('The hub refused the WebSocket opened without negotiate (HTTP 404): it needs negotiation.');
     // The same hub negotiating is a hub like any other.
     const negotiating = await liveBench(['--endpoint', `${hub.httpUrl}/negotiateonlyhub`, '--connections', '2', '--workers', '1', '--interval-ms', '500', '--duration', '1', '--warmup', '0', '--quiet']);
     expect(negotiating.code, negotiating.stderr).toBe(0);

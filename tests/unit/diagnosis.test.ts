@@ -39,10 +39,13 @@ function evidence(overrides: Partial<RunEvidence> = {}, settings: Partial<RunEvi
     limit: { side: 'unknown', sentence: 'The client kept its schedule; the server\'s load is unknown.' },
     originAnswered: null,
     health: [],
+    instances: [],
     ...overrides,
-    settings: { endpointUrl: URL, transport: 'WebSockets', sendIntervalMs: 1_000, skipNegotiation: false, hasToken: false, reconnect: false, plannedDrop: false, receiveMethod: null, sameInstance: null, browser: false, ...settings },
+    settings: { endpointUrl: URL, transport: 'WebSockets', sendIntervalMs: 1_000, messageBytes: 2_048, skipNegotiation: false, hasToken: false, reconnect: false, plannedDrop: false, receiveMethod: null, sameInstance: null, browser: false, ...settings },
   };
 }
+
+const BARE_CLOSE = `Connection closed during the run: WebSockets (json) to ${URL}: Server returned an error on close: Connection closed with an error.. A hub closes a connection that sends a message larger than its limit (SignalR's MaximumReceiveMessageSize, 32 KB unless raised) or that breaks the protocol: lower the message size or raise the hub's limit.`;
 
 const closedPort = evidence({
   outcome: { kind: 'failed', code: 'noConnection', reason: 'no connection could be opened.' },
@@ -178,9 +181,34 @@ const CASES: Case[] = [
     cause: 'backplaneDown', says: /backplane unavailable: Redis at 127\.0\.0\.1:6390 does not answer/,
   },
   {
-    name: 'a message larger than the hub accepts (its close names no exception)',
-    evidence: evidence({ received: 0, lost: 40, disconnects: 2, outcome: { kind: 'failed', code: 'allClosed' }, failures: [{ kind: 'closed', count: 2, message: `Connection closed during the run: WebSockets (json) to ${URL}: Server returned an error on close: Connection closed with an error.. A hub closes a connection that sends a message larger than its limit (SignalR's MaximumReceiveMessageSize, 32 KB unless raised) or that breaks the protocol: lower the message size or raise the hub's limit.` }] }),
+    name: 'a message over SignalR\'s default limit, closed by the hub naming no exception',
+    evidence: evidence({ received: 0, lost: 40, disconnects: 2, outcome: { kind: 'failed', code: 'allClosed' }, failures: [{ kind: 'closed', count: 2, message: BARE_CLOSE }] }, { messageBytes: 65_536 }),
     cause: 'messageTooLarge',
+  },
+  {
+    name: 'the same bare close with small messages: the hub\'s own exception as likely, so unknown, never a crash',
+    evidence: evidence({ received: 0, lost: 40, disconnects: 2, outcome: { kind: 'failed', code: 'allClosed' }, failures: [{ kind: 'closed', count: 2, message: BARE_CLOSE }] }),
+    cause: 'unknown', says: /Connection closed with an error/,
+  },
+  {
+    name: 'a few connects reset during the ramp and a few closed under load: not a crash',
+    evidence: evidence({ connections: 1_000, connectionsOpened: 997, connectionsFailed: 3, disconnects: 5, late: 400, connectCauses: { reset: 3 }, failures: [{ kind: 'closed', count: 5, message: 'Connection closed during the run: WebSocket closed with status code: 1006 (no reason given).' }] }),
+    cause: 'unknown',
+  },
+  {
+    name: 'one metrics reading late while messages still arrived: not a stall',
+    evidence: evidence({ late: 300, server: { answered: 20, unansweredAfterAnswers: 1, peakCpuPercent: 60, restarted: false, backplaneDown: false } }),
+    cause: 'load',
+  },
+  {
+    name: 'one of two instances with nothing listening: that instance named, the set-up',
+    evidence: evidence({ connectionsOpened: 10, connectionsFailed: 10, notSent: 500, connectCauses: { refused: 10 }, instances: [{ endpointUrl: URL, opened: 10, failed: 0 }, { endpointUrl: 'http://127.0.0.1:6499/signalrbench', opened: 0, failed: 10 }] }),
+    cause: 'unreachable', says: /^Nothing accepted the connection at http:\/\/127\.0\.0\.1:6499\/signalrbench \(while the other instances opened theirs\)/,
+  },
+  {
+    name: 'a restart of one hub: a poll of a forgotten connection is not a sticky-session problem',
+    evidence: evidence({ lost: 40, disconnects: 10, reconnects: 10, failures: [{ kind: 'send', count: 12, message: 'Echo could not be sent: No Connection with that ID: Status code \'404\'' }], server: { answered: 10, unansweredAfterAnswers: 1, peakCpuPercent: 5, restarted: true, backplaneDown: false } }, { reconnect: true }),
+    cause: 'hubCrashed', says: /restarted during the run/,
   },
   {
     name: 'a backplane lost before the run: the close names the HubException, never the message size',
@@ -314,7 +342,7 @@ describe('the docs', () => {
 });
 
 describe('silentSecondsAtEnd', () => {
-  const second = (n: number, planned: number, arrived: number, late = 0) => ({ second: n, fates: { planned, underOneSecond: arrived, late, afterDrain: 0, notSent: {} as never, lost: null } });
+  const second = (n: number, planned: number, arrived: number, late = 0, received = arrived) => ({ second: n, received, fates: { planned, underOneSecond: arrived, late, afterDrain: 0, notSent: {} as never, lost: null } });
 
   it('counts the last sending seconds none of whose messages ever arrived, after some had', () => {
     expect(silentSecondsAtEnd([second(1, 10, 10), second(2, 10, 10), second(3, 10, 0), second(4, 10, 0), second(5, 0, 0)])).toBe(2);
@@ -322,6 +350,10 @@ describe('silentSecondsAtEnd', () => {
 
   it('a late arrival is an arrival: a slow hub is not silent', () => {
     expect(silentSecondsAtEnd([second(1, 10, 10), second(2, 10, 0, 10), second(3, 10, 0, 3)])).toBe(0);
+  });
+
+  it('a hub at its load still delivering older messages while the last ones never arrive is not silent', () => {
+    expect(silentSecondsAtEnd([second(1, 10, 10), second(2, 10, 0, 0, 8), second(3, 10, 0, 0, 9)])).toBe(0);
   });
 
   it('a run that never delivered anything is not a hub that stopped (other evidence names it)', () => {

@@ -118,7 +118,8 @@ export class BenchEngine {
       connectionsFailed: this.stats.totals.connectionsFailed,
       connectionIds: pool.connections.map((c) => (c.state === 'open' ? c.connection.connectionId : null)),
       groupMembers,
-      refusal,
+      // The hub's words may echo what it was sent (a key in an argument): scrubbed like every error.
+      refusal: refusal === null ? null : this.stats.scrub(refusal),
     });
   }
 

@@ -69,8 +69,10 @@ describe('who broke', () => {
     const judgement = judge(spec, browser);
     expect(judgement.limitedBy).toBe('client');
     expect(judgement.reasons[0]).toContain('above the 255 this browser allows');
-    // The same failures from a client with no cap are the service refusing connections.
-    expect(judge(spec, node).limitedBy).toBe('service');
+    // The same failures from a client with no cap, and nothing recorded of why they failed: no side is shown.
+    expect(judge(spec, node).limitedBy).toBe('unknown');
+    // Recorded as the service's refusals, they are the service's.
+    expect(judge({ ...spec, run: { connectCauses: { refused: 45 } } }, node).limitedBy).toBe('service');
   });
 
   it('the service, named by its own load when its metrics were read: the run summary\'s sentence follows what failed', () => {
