@@ -40,8 +40,10 @@ describe('a hub that refuses this origin (CORS)', () => {
     const errors = (await page.getByTestId('failed-run-details').textContent()) ?? '';
     expect(errors).toContain('negotiate ×2');
     expect(errors).toMatch(/CORS blocked it.*allows this page's origin/);
-    // The diagnosis tells CORS from a dead host: the hub's origin answered a no-cors request.
+    // The diagnosis tells CORS from a dead host: the hub's origin answered a no-cors request
+    // (asked once the run has ended: until its answer comes the page says it cannot tell).
     const diagnosis = page.getByTestId('diagnosis');
+    await page.waitForFunction(() => document.querySelector('[data-testid=diagnosis]')?.getAttribute('data-cause') !== 'unknown', undefined, { timeout: 10_000 });
     expect(await diagnosis.getAttribute('data-cause'), await diagnosis.textContent() ?? '').toBe('corsBlocked');
     expect(await diagnosis.getAttribute('data-side')).toBe('setup');
     expect(await page.getByTestId('diagnosis-sentence').textContent()).toContain('the server answers, but not with CORS headers that allow this page\'s origin');
