@@ -14,6 +14,7 @@
  * the server's metrics show it saturated. What none of these decides is `unknown`, said so.
  */
 import { causesText, failuresOfSide } from '../client/index.ts';
+import { formatCount } from '../format.ts';
 import { CAUSES, docsAnchorOf, type CauseId, type Diagnosis } from './causes.ts';
 import type { RunEvidence } from './evidence.ts';
 import {
@@ -209,11 +210,7 @@ function dropCost(e: RunEvidence): Finding | null {
   if (!e.settings.plannedDrop || e.client.limits.length > 0 || e.client.keptSchedule === false) return null;
   if ((e.lost ?? 0) + e.notSent === 0) return null;
   const delivery = EVIDENCE.delivery(e.lost, e.notSent, e.late, e.planned);
-  return { cause: 'plannedDrop', facts: { quote: `${formatCountOf(e.lost ?? 0)} lost, ${formatCountOf(e.notSent)} never sent` }, evidence: [delivery, EVIDENCE.disconnects(e.disconnects, e.reconnects)] };
-}
-
-function formatCountOf(count: number): string {
-  return count.toLocaleString('en-US');
+  return { cause: 'plannedDrop', facts: { quote: `${formatCount(e.lost ?? 0)} lost, ${formatCount(e.notSent)} never sent` }, evidence: [delivery, EVIDENCE.disconnects(e.disconnects, e.reconnects)] };
 }
 
 /** The client's own limits, both sides, or the service at its load. */
