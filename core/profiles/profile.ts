@@ -12,9 +12,19 @@
  * through the engine.
  */
 
-/** Who receives each send. `return`: the send method's completion (its return value) is the
- *  reception, at the sender; latency is the time to completion of the invocation. */
-export const DELIVER_KINDS = ['self', 'all', 'others', 'group', 'groupOthers', 'target', 'return'] as const;
+/**
+ * Who receives each send:
+ * - `self` the sender (`Clients.Caller`); `return` the sender: the invocation's completion (its
+ *   return value) is the reception, latency to completion; `stream` the sender: the items of the
+ *   stream the send method returns are the receptions, latency per item;
+ * - `all`, `others` every connection (but the sender); `user` every connection of the user
+ *   `{user}` names (`Clients.User`), `users` of every user in `{users}` (`Clients.Users`);
+ * - `group`, `groupOthers` every member of the sender's group (but the sender); `groups` every
+ *   member of each group in `{groups}` (`Clients.Groups`); `groupExcept` every member of `{group}`
+ *   but the connections in `{excluded}` (`Clients.GroupExcept`);
+ * - `target` one other connection (`Clients.Client(id)`).
+ */
+export const DELIVER_KINDS = ['self', 'all', 'others', 'group', 'groupOthers', 'target', 'return', 'user', 'users', 'groups', 'groupExcept', 'stream'] as const;
 export type DeliverKind = (typeof DELIVER_KINDS)[number];
 
 /**
@@ -26,9 +36,15 @@ export type DeliverKind = (typeof DELIVER_KINDS)[number];
  * - `{target}` the hub's id of the connection this one sends to (deliver "target" only);
  * - `{user}` the user named by the connection's access token (checked at run start);
  * - `{time}` the planned send time in µs since the epoch; alone in a string it is passed as a
- *   number (the bundled contract's `ts`). The message carries it anyway.
+ *   number (the bundled contract's `ts`). The message carries it anyway;
+ * - `{stream}` instead of `{message}`: the argument is a client-to-server stream the connection
+ *   opens once, and each planned message is an item of it;
+ * - `{users}`, `{groups}`, `{excluded}` alone in an argument: a list (of user names, of the run's
+ *   group names, of connection ids) for the list deliveries;
+ * - `{env:NAME}` (not in this list: it takes a name) a value the runner reads from its
+ *   environment at start, never kept, exported, linked or printed.
  */
-export const PLACEHOLDERS = ['message', 'connection', 'group', 'target', 'user', 'time'] as const;
+export const PLACEHOLDERS = ['message', 'connection', 'group', 'target', 'user', 'time', 'stream', 'users', 'groups', 'excluded'] as const;
 export type PlaceholderName = (typeof PLACEHOLDERS)[number];
 
 /** A hub call: a method and its argument template (any JSON, strings may hold placeholders). */
@@ -50,6 +66,10 @@ export interface HubProfile {
    *  or a path into an object argument ("1.text"). Absent only with deliver "return". */
   receive?: { method: string; arg: number | string };
   deliver: DeliverKind;
+  /** Client results: the client method the hub invokes on a connection and awaits
+   *  (`Clients.Client(id).InvokeAsync<T>`), and what the tool answers with: a template holding
+   *  `{message}` once, filled with a text the answering connection makes. Deliver "return" only. */
+  answer?: { method: string; with: unknown };
 }
 
 /** Longest profile name, in characters. */

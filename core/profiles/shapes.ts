@@ -9,15 +9,25 @@ import type { DeliverKind } from './profile.ts';
  *  - self, return: echo's plan, every connection sends;
  *  - all, others: broadcast's senders (2 by default), every connection receives;
  *  - group, groupOthers: the small- or big-group plan;
- *  - target: send to connection's derangement (nobody sends to itself). */
+ *  - target: send to connection's derangement (nobody sends to itself);
+ *  - user, users: broadcast's senders, each reaching the connections of the users it names;
+ *  - groups, groupExcept: the small- or big-group plan;
+ *  - stream: echo's plan; return also runs on send to connection's plan, when the hub asks a
+ *    client result of the connection {target} names. */
 export const SHAPES_OF_DELIVERY = {
   self: ['echo'],
-  return: ['echo'],
+  return: ['echo', 'sendToConnection'],
   all: ['broadcast'],
   others: ['broadcast'],
   group: ['smallGroup', 'bigGroup'],
   groupOthers: ['smallGroup', 'bigGroup'],
   target: ['sendToConnection'],
+  // A client result asked of another connection ({target}) runs on send to connection's derangement.
+  user: ['broadcast'],
+  users: ['broadcast'],
+  groups: ['smallGroup', 'bigGroup'],
+  groupExcept: ['smallGroup', 'bigGroup'],
+  stream: ['echo'],
 } as const satisfies Record<DeliverKind, readonly string[]>;
 
 export type ShapeName = (typeof SHAPES_OF_DELIVERY)[DeliverKind][number];
@@ -41,18 +51,27 @@ export function shapesText(deliver: DeliverKind): string {
 export interface ReceptionCounts {
   /** Configured connections of the run. */
   connections: number;
-  /** Configured members of the sender's group (group deliveries; 0 otherwise). */
+  /** Configured members of the sender's group (group, groupOthers, groupExcept; 0 otherwise). */
   groupMembers: number;
+  /** Configured receivers a list names (user, users: the connections whose tokens name those
+   *  users; groups: the members of those groups; 0 otherwise). */
+  listedReceivers: number;
 }
 
-/** Receptions one send plans: self, return and target 1; all every configured connection;
- *  others all but the sender; group every configured member; groupOthers all members but the sender. */
+/** Receptions one send plans: self, return, stream and target 1; all every configured connection;
+ *  others all but the sender; group every configured member; groupOthers and groupExcept (which
+ *  excludes the sender) all members but the sender; user, users and groups every receiver listed. */
 export function receptionsPerSend(deliver: DeliverKind, counts: ReceptionCounts): number {
   switch (deliver) {
     case 'self':
     case 'return':
+    case 'stream':
     case 'target':
       return 1;
+    case 'user':
+    case 'users':
+    case 'groups':
+      return counts.listedReceivers;
     case 'all':
       return counts.connections;
     case 'others':
@@ -60,6 +79,7 @@ export function receptionsPerSend(deliver: DeliverKind, counts: ReceptionCounts)
     case 'group':
       return counts.groupMembers;
     case 'groupOthers':
+    case 'groupExcept':
       return Math.max(0, counts.groupMembers - 1);
   }
 }
@@ -74,14 +94,19 @@ export function absentPerSend(deliver: DeliverKind, receptions: number, absent: 
   switch (deliver) {
     case 'self':
     case 'return':
+    case 'stream':
       return 0;
     case 'target':
       return absent.targetAbsent ? 1 : 0;
     case 'all':
     case 'group':
+    case 'user':
+    case 'users':
+    case 'groups':
       return Math.min(receptions, absent.pool);
     case 'others':
     case 'groupOthers':
+    case 'groupExcept':
       // The sender is not among its own receivers.
       return Math.min(receptions, Math.max(0, absent.pool - (absent.senderAbsent ? 1 : 0)));
   }

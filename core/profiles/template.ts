@@ -67,6 +67,7 @@ export function takesConnectionValues(call: HubCall): boolean {
 
 function fixedValue(name: Exclude<PlaceholderName, 'time' | 'message'>, values: CallValues): string | number {
   if (name === 'connection') return values.connection;
+  if (name === 'stream' || name === 'users' || name === 'groups' || name === 'excluded') throw new Error(`{${name}} is not written yet`);
   return values[name] ?? '';
 }
 

@@ -109,6 +109,7 @@ export function recipientsPerInstance(
   switch (profileOfRun(config).deliver) {
     case 'self':
     case 'return':
+    case 'stream':
       counts[own] = 1;
       return counts;
     case 'all':
@@ -121,7 +122,13 @@ export function recipientsPerInstance(
     case 'group':
       return groupOf();
     case 'groupOthers':
+    case 'groupExcept':
       return plan.groupOf(sender) >= 0 ? withoutSender(groupOf()) : counts;
+    case 'user':
+    case 'users':
+    case 'groups':
+      // Listed receivers are spread over the instances by core/profiles' lists (issue: list deliveries).
+      throw new Error(`per-instance receptions of deliver "${profileOfRun(config).deliver}" are not written yet`);
   }
 }
 

@@ -28,6 +28,11 @@ export const DELIVER_LABELS: Record<DeliverKind, string> = {
   groupOthers: 'to the others in the group',
   target: 'to one connection',
   return: 'its return value',
+  stream: 'the items of its stream',
+  user: 'to the user',
+  users: 'to the users',
+  groups: 'to the groups',
+  groupExcept: 'to the group but the excluded',
 };
 
 /** "chat room profile: SendToRoom → ReceiveMessage, to the group"; a `return` profile reads

@@ -205,12 +205,12 @@ describe('the built-in profiles', () => {
 });
 
 describe('what each delivery plans', () => {
-  const counts = { connections: 20, groupMembers: 10 };
+  const counts = { connections: 20, groupMembers: 10, listedReceivers: 6 };
 
   it('receptions per send come from the configured counts', () => {
     const perKind = Object.fromEntries(DELIVER_KINDS.map((kind) => [kind, receptionsPerSend(kind, counts)]));
-    expect(perKind).toEqual({ self: 1, return: 1, target: 1, all: 20, others: 19, group: 10, groupOthers: 9 });
-    expect(receptionsPerSend('others', { connections: 1, groupMembers: 0 })).toBe(0);
+    expect(perKind).toEqual({ self: 1, return: 1, stream: 1, target: 1, all: 20, others: 19, group: 10, groupOthers: 9, groupExcept: 9, user: 6, users: 6, groups: 6 });
+    expect(receptionsPerSend('others', { connections: 1, groupMembers: 0, listedReceivers: 0 })).toBe(0);
   });
 
   it('receptions owed to absent receivers leave the sender out when it is not a receiver', () => {

@@ -94,7 +94,7 @@ export function profileScenario(run: ProfileRun): Scenario {
       const groupIndex = groupOf(pooled);
       if (grouped && groupIndex < 0) return null;
       const target = profile.deliver === 'target' ? (go.targets[localIndex] ?? null) : null;
-      const recipients = receptionsPerSend(profile.deliver, { connections: run.connections, groupMembers: grouped ? plan.membersOf(groupIndex) : 0 });
+      const recipients = receptionsPerSend(profile.deliver, { connections: run.connections, groupMembers: grouped ? plan.membersOf(groupIndex) : 0, listedReceivers: 0 });
       const absent = absentPerSend(profile.deliver, recipients, {
         pool: grouped ? (go.absentMembers[groupIndex] ?? 0) : go.absentReceivers,
         senderAbsent: grouped ? !joined.has(pooled.index) : pooled.state !== 'open',
