@@ -75,7 +75,10 @@ builder.Services.AddSingleton<ControlSessions>();
 builder.Services.AddSingleton<ControlOutsiders>();
 builder.Services.AddSingleton<RefusalLog>();
 builder.Services.AddSingleton<SeenRequests>();
-if (signingKey is not null) builder.Services.AddHubAuthentication(signingKey, benchPaths);
+// The test hubs behind [Authorize] take the query's token too, for browsers' WebSockets and SSE.
+if (signingKey is not null) builder.Services.AddHubAuthentication(signingKey, settings.EnableTestHubs ? [.. benchPaths, "/authchathub", "/userhub"] : benchPaths);
+// Clients.User on the test hubs reaches the connections of the token's sub (RealShapeHubs.cs).
+if (signingKey is not null && settings.EnableTestHubs) builder.Services.AddSingleton<IUserIdProvider, SubjectUserIdProvider>();
 if (settings.EnableMetrics) builder.Services.AddHubMetrics(settings.InstanceNameOrDefault());
 builder.Services.AddSingleton<ServerDrops>();
 builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
@@ -98,7 +101,9 @@ var signalR = builder.Services
         if (settings.EnableMetrics) hub.AddFilter<HubCounters>();
     })
     .AddMessagePackProtocol()
-    .AddHubOptions<ControlHub>(hub => hub.MaximumReceiveMessageSize = settings.MaxControlMessageBytes);
+    .AddHubOptions<ControlHub>(hub => hub.MaximumReceiveMessageSize = settings.MaxControlMessageBytes)
+    // A hub method that awaits a client's result holds its invocation until the answer comes.
+    .AddHubOptions<ClientResultHub>(hub => hub.MaximumParallelInvocationsPerClient = ClientResultHub.MaxParallelInvocations);
 if (azureConnectionString is not null) signalR.AddHubSampleAzureSignalR(azureConnectionString, settings);
 if (redisOptions is not null) signalR.AddHubSampleRedis(redisOptions);
 
@@ -153,6 +158,13 @@ if (settings.EnableTestHubs)
     app.MapHub<ChatHub>("/chathub");
     app.MapHub<RequestResponseHub>("/requesthub");
     if (signingKey is not null) app.MapHub<AuthorizedChatHub>("/authchathub");
+    // Hubs of public samples' shapes: wrapped text, objects, streams, client results, lists and users (RealShapeHubs.cs).
+    app.MapHub<WrapChatHub>("/wrapchathub");
+    app.MapHub<ObjectChatHub>("/objectchathub");
+    app.MapHub<StreamHub>("/streamhub");
+    app.MapHub<ClientResultHub>("/clientresulthub");
+    app.MapHub<ListHub>("/listhub");
+    if (signingKey is not null) app.MapHub<UserHub>("/userhub");
     app.MapAuthTestEndpoints("/signalrbench", signingKey);
     app.MapUpgradeRefusingHub("/upgraderefusedhub");
     app.MapNegotiateOnlyHub("/negotiateonlyhub");
