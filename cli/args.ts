@@ -8,7 +8,7 @@ import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { engineKindOption, type EngineKind } from './engine-kind.ts';
 import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf } from './auth-args.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
-import { hubProfileOf, profileCredentialProblems } from './profile-args.ts';
+import { hubProfileOf, profileCredentialProblems, profileEnvValues, profileSecretWarnings } from './profile-args.ts';
 import { metricsUrlProblem } from '../core/server-metrics/index.ts';
 import { CAPACITY_DEFAULTS, validateCapacitySettings, type CapacitySettings } from '../core/capacity/index.ts';
 
@@ -46,8 +46,12 @@ export interface CliOptions {
   /** --engines: threads or processes; null when not given (threads unless the connections need more
    *  open files than one process may hold: cli/engine-kind.ts). */
   engines: EngineKind | null;
-  /** Tokens, headers and query parameters (cli/auth-args.ts): for the workers only, never kept. */
+  /** Tokens, headers and query parameters (cli/auth-args.ts), and the values of the hub profile's
+   *  {env:NAME} (cli/profile-args.ts): for the workers only, never kept. */
   credentials: Credentials;
+  /** Said before the run, each on its own line, without stopping it (a literal in the profile
+   *  that looks like a secret). */
+  warnings: string[];
 }
 
 export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; errors: string[] } | { ok: 'help' };
@@ -66,7 +70,9 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
   --hub-profile <file>      drive the hub's own methods instead of the bundled contract: a JSON
                             profile naming the send method and its arguments, the join, the
                             client method that receives and who receives (profiles/ has the
-                            chat tutorial's hub and the bundled contract; docs/hub-profiles.md)
+                            chat tutorial's hub and the bundled contract; docs/hub-profiles.md);
+                            {env:NAME} in its arguments is read from this environment at start
+                            (a key, a password), and only the placeholder is kept or printed
   --transport <name>        WebSockets | ServerSentEvents | LongPolling (default ${DEFAULTS.transport})
   --protocol <name>         json | messagepack (default ${DEFAULTS.protocol})
   --skip-negotiation        open each WebSocket straight away, without the negotiate request:
@@ -272,8 +278,12 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   const serverMetricsUrls = serverMetricsOf(v['server-metrics'], result.ok ? hubInstances(result.config).length : null, errors);
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
   errors.push(...ignoredOptionProblems(v));
-  const credentials = credentialsOf(v, errors);
-  if (hubProfile) errors.push(...profileCredentialProblems(v['hub-profile']!, hubProfile, credentials.accessTokens));
+  const authCredentials = credentialsOf(v, errors);
+  if (hubProfile) errors.push(...profileCredentialProblems(v['hub-profile']!, hubProfile, authCredentials.accessTokens));
+  // The profile's {env:NAME} values travel with the tokens, to the engines and agents only.
+  const profileEnv = hubProfile ? profileEnvValues(v['hub-profile']!, hubProfile, errors) : [];
+  const credentials = profileEnv.length > 0 ? { ...authCredentials, profileEnv } : authCredentials;
+  const warnings = hubProfile ? profileSecretWarnings(v['hub-profile']!, hubProfile) : [];
   const engines = engineKindOption(v.engines as string | undefined, errors);
   const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
   if (v['find-capacity'] && serverMetricsUrls.length > 1) errors.push('--find-capacity reads one server\'s metrics, but --server-metrics is given several times: give one address, the instance to watch.');
@@ -293,6 +303,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       workersGiven: v.workers !== undefined,
       engines,
       credentials,
+      warnings,
     },
   };
 }

@@ -84,7 +84,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     : chooseEngines({ connections: capacity?.ramp === 'connections' ? capacity.max : parsed.options.config.connections, workers: parsed.options.config.workers, asked: parsed.options.engines, openFilesSoft });
   const config = { ...parsed.options.config, workers: choice.count };
   const limits = lead && !lead.includeLocal ? { warnings: [], refusals: [] } : checkClientLimits(clientLimits, loadOfRun(config, parsed.options.capacity, parsed.options.workersGiven, undefined, choice));
-  for (const warning of limits.warnings) io.err(`live-bench: warning: ${warning}`);
+  for (const warning of [...parsed.options.warnings, ...limits.warnings]) io.err(`live-bench: warning: ${warning}`);
   if (limits.refusals.length > 0) {
     for (const refusal of limits.refusals) io.err(`live-bench: ${refusal}`);
     io.err('live-bench: nothing was run: this machine cannot hold the connections asked for.');

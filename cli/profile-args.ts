@@ -1,10 +1,12 @@
 /**
  * --hub-profile <file>: the hub profile (core/profiles) a run drives instead of the bundled
  * contract, read from its file and checked before anything connects; every problem names the
- * file and the field, and exits 2.
+ * file and the field, and exits 2. Its {env:NAME} placeholders are read from the runner's
+ * environment here, once, into the run's credentials (core/run/credentials.ts): the profile the
+ * run keeps, exports and links holds the placeholders, never the values.
  */
 import { readFileSync } from 'node:fs';
-import { parseHubProfile, userProblems, type HubProfile } from '../core/profiles/index.ts';
+import { envNames, missingEnv, parseHubProfile, secretWarnings, userProblems, type HubProfile } from '../core/profiles/index.ts';
 
 /** The profile in `file`, or null with the problems added to `errors`; null too without the option. */
 export function hubProfileOf(file: string | undefined, errors: string[], readText: (file: string) => string = (f) => readFileSync(f, 'utf8')): HubProfile | null {
@@ -29,4 +31,23 @@ export function hubProfileOf(file: string | undefined, errors: string[], readTex
 /** What the profile needs of the run's credentials ({user}), with the file named. */
 export function profileCredentialProblems(file: string, profile: HubProfile, accessTokens: readonly string[]): string[] {
   return userProblems(profile, accessTokens).map((problem) => `--hub-profile ${file}: ${problem}`);
+}
+
+/**
+ * The values of the profile's {env:NAME} from the runner's environment, in the order named; a
+ * variable unset or empty is a problem naming the file, the field and NAME (never a value).
+ */
+export function profileEnvValues(file: string, profile: HubProfile, errors: string[], env: NodeJS.ProcessEnv = process.env): [string, string][] {
+  const missing = missingEnv(profile, env);
+  for (const { place, empty } of missing) {
+    errors.push(`--hub-profile ${file}: ${place.field}: {env:${place.name}} reads the environment variable ${place.name}, which is ${empty ? 'empty' : 'not set'}. ` +
+      `Export it before starting the runner (${place.name}=… live-bench …), or write the value in place of {env:${place.name}} if it is no secret.`);
+  }
+  if (missing.length > 0) return [];
+  return envNames(profile).map((name) => [name, env[name]!]);
+}
+
+/** Warnings for literals in the profile that look like secrets, with the file named (never the value). */
+export function profileSecretWarnings(file: string, profile: HubProfile): string[] {
+  return secretWarnings(profile).map((warning) => `--hub-profile ${file}: ${warning}`);
 }

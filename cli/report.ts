@@ -53,6 +53,7 @@ export function progressLine(aggregator: RunAggregator, phase: string, connectio
     ...(last?.reconnects || last?.dropped ? [`dropped ${formatCount(last.dropped)}/s  back ${formatCount(last.reconnects)}/s`] : []),
     ...(totals.foreign > 0 ? [`foreign ${formatCount(totals.foreign)}`] : []),
     ...(totals.unsolicited > 0 ? [`unsolicited ${formatCount(totals.unsolicited)}`] : []),
+    ...(totals.altered > 0 ? [`altered ${formatCount(totals.altered)}`] : []),
     `errors ${formatCount(errors)}`,
   ].join('  ');
 }
@@ -71,7 +72,7 @@ export function summaryText(result: RunResult): string {
     `Planned receptions: ${summary.fates}`,
     ...(summary.instances ?? []).map((instance, k) => `  instance ${k + 1}, ${instance.endpointUrl}: connections ${instance.connections}; ${instance.receptions}`),
     `Messages: ${summary.messageFacts.join(', ')}`,
-    `Bytes (encoded): ${summary.bytes.join(', ')}`,
+    `Bytes the transport carried: ${summary.bytes.join(', ')}`,
     ...(summary.resent ? [`Resent: ${summary.resent}`] : []),
     // Unknown figures read "–" (formatMs of null), never 0.
     `Latency from planned send time: ${summary.latency.join(', ')} ${summary.latencyKnown ? `(${summary.uncorrected})` : '(no message was received)'}`,

@@ -9,7 +9,6 @@ import { systemClock, systemTimers } from '../core/clocks/index.ts';
 import { scrubSecrets, type Credentials, type FromWorker, type ToWorker } from '../core/run/index.ts';
 import { BenchEngine } from '../workers/engine/bench-engine.ts';
 import { signalRConnectionFactory, type PlatformOverrides } from '../signalr/bench-connection.ts';
-import { encodedSizeFor } from '../signalr/encoded-size.ts';
 import { classifySignalRError } from '../signalr/errors.ts';
 
 export interface EngineHost {
@@ -27,7 +26,6 @@ export function hostEngine(post: (message: FromWorker) => void, platform: Platfo
     timers: systemTimers,
     connect: signalRConnectionFactory(platform),
     classify: classifySignalRError,
-    encodedSize: encodedSizeFor,
     post,
     // A dedicated Web Worker has WorkerGlobalScope; a Node worker thread does not.
     inBrowser: 'WorkerGlobalScope' in globalThis,

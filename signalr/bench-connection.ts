@@ -8,7 +8,9 @@ import { withQuery, type TransportName } from '../core/run/index.ts';
 import { retryDelayMs } from '../core/drops/index.ts';
 import { ExplainingHttpClient } from './explaining-http-client.ts';
 import { cutTransport, statefulGranted, watchStatefulReconnect, type ResentHandler, type StatefulWatch } from './transport-cut.ts';
-import type { BenchConnection, ConnectionFactory, ConnectionOptions } from '../workers/engine/connection.ts';
+import { countWireBytes } from './wire-bytes.ts';
+import { uploadStream } from './client-streams.ts';
+import type { BenchConnection, ConnectionFactory, ConnectionOptions, ItemStream, UploadStream } from '../workers/engine/connection.ts';
 
 const TRANSPORT_TYPES: Record<TransportName, HttpTransportType> = {
   WebSockets: HttpTransportType.WebSockets,
@@ -84,6 +86,8 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
   }
   if (options.statefulReconnect) builder = builder.withStatefulReconnect();
   connection.hub = builder.build();
+  // Bytes as the transport carried them, counted from the first frame (the handshake) on.
+  if (options.wire) countWireBytes(connection.hub, options.wire);
   // Without stateful reconnect asked for, the client never bridges a gap, so there is nothing to watch.
   if (options.statefulReconnect) connection.stateful = watchStatefulReconnect(connection.hub);
   return connection;
@@ -132,6 +136,19 @@ class SignalRBenchConnection implements BenchConnection, SocketErrorSink {
 
   on(method: string, handler: (...args: unknown[]) => void): void {
     this.hub.on(method, handler);
+  }
+
+  stream(method: string, ...args: unknown[]): ItemStream {
+    return this.hub.stream(method, ...args);
+  }
+
+  upload(): UploadStream {
+    return uploadStream(this.hub);
+  }
+
+  answer(method: string, reply: (...args: unknown[]) => unknown): void {
+    // Since @microsoft/signalr 7 a handler's return value (or its promise's) answers the hub.
+    this.hub.on(method, reply);
   }
 
   onClose(handler: (error?: Error) => void): void {

@@ -40,9 +40,12 @@ interface ColumnSpec {
 
 const latencyOrNull = (result: RunResult, pick: (r: RunResult) => number | null) => (result.latency.count === 0 ? null : pick(result));
 const errorTotal = (result: RunResult) => Object.values(result.errorCounts).reduce((a, b) => a + b, 0);
+/** Bytes the transport carried per message sent or received, over the seconds of sending (the
+ *  warm-up's and the connects' bytes are outside them, as their messages are outside the counts). */
 function bytesPerMessage(result: RunResult): number | null {
-  const messages = result.totals.sent + result.totals.received;
-  return messages === 0 ? null : (result.totals.sentBytes + result.totals.receivedBytes) / messages;
+  const rates = wholeRunRates(result);
+  const messages = rates.inboundPerSec + rates.outboundPerSec;
+  return messages === 0 ? null : (rates.inboundBytesPerSec + rates.outboundBytesPerSec) / messages;
 }
 /** Mean over the whole seconds of sending, silent ones included (core/run/recent-rates.ts). */
 const wholeRunRates = (result: RunResult) => runRates(result);
@@ -57,7 +60,7 @@ export const COMPARISON_COLUMNS: readonly ColumnSpec[] = [
   { key: 'delivered', label: 'delivered', better: 'higher', value: (r) => r.verdict.delivery, format: formatShare, tolerance: 0 },
   // The same messages in fewer bytes: the protocol's and transport's overhead, so lower wins.
   { key: 'bandwidth', label: 'bandwidth in + out', better: 'lower', value: (r) => { const x = wholeRunRates(r); return x.inboundBytesPerSec + x.outboundBytesPerSec; }, format: (v) => `${formatBytes(v)}/s`, tolerance: RATE_TOLERANCE },
-  // Encoded size per message, framing of the protocol included: deterministic for a protocol and payload.
+  // Size per message, the protocol's envelope and its share of pings and acks included.
   { key: 'bytesPerMessage', label: 'bytes / message', better: 'lower', value: bytesPerMessage, format: (v) => `${formatCount(v)} B`, tolerance: WIN_TOLERANCE },
   { key: 'connectP50', label: 'connect p50', better: 'lower', value: (r) => (r.connectTimes.count === 0 ? null : r.connectTimes.p50Us), format: formatMs, tolerance: WIN_TOLERANCE },
   { key: 'connectP99', label: 'connect p99', better: 'lower', value: (r) => (r.connectTimes.count === 0 ? null : r.connectTimes.p99Us), format: formatMs, tolerance: WIN_TOLERANCE },

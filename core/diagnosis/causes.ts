@@ -36,6 +36,7 @@ export const CAUSES = {
   noStickySessions: 'setup',
   hubMethodRefused: 'setup',
   profileMismatch: 'setup',
+  textNotFound: 'setup',
   messageTooLarge: 'setup',
   sameInstance: 'setup',
   unknown: 'unknown',

@@ -132,9 +132,10 @@ function nothingAnswered(e: RunEvidence): Finding | null {
   return null;
 }
 
-/** The hub refused the scenario's method, or never called the profile's receive method. */
+/** The hub refused the scenario's method, or never called the profile's receive method, or never with this run's text where the profile reads it. */
 function hubRefusal(e: RunEvidence): Finding | null {
   if (e.outcome.code === 'neverCalled') return { cause: 'profileMismatch', facts: { method: e.settings.receiveMethod ?? undefined, count: e.sent }, evidence: e.outcome.reason ? [EVIDENCE.outcome(e.outcome.reason)] : [] };
+  if (e.outcome.code === 'textNotFound') return { cause: 'textNotFound', facts: { method: e.settings.receiveMethod ?? undefined, mismatch: e.outcome.textNotFound }, evidence: [EVIDENCE.textless(e.sent, e.unsolicited)] };
   const refused = e.outcome.code === 'hubRefused' ? e.outcome.reason ?? '' : null;
   const missing = matching(e.failures, MISSING_METHOD_WORDS, ['join', 'send', 'protocol']);
   if (refused !== null || (missing.first && e.received === 0)) {

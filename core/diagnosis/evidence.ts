@@ -31,11 +31,27 @@ export interface HealthCheck {
 export interface OutcomeEvidence {
   kind: 'running' | 'finished' | 'stopped' | 'failed' | 'interrupted';
   /** noConnection: nothing opened; hubRefused: the hub refused the scenario's method; neverCalled:
-   *  the profile's receive method was never called; allClosed: every connection closed with
-   *  Reconnect off. Absent for other endings and in runs kept before codes. */
-  code?: 'noConnection' | 'hubRefused' | 'neverCalled' | 'allClosed';
+   *  the profile's receive method was never called; textNotFound: it was called, never with this
+   *  run's text where the profile reads it; allClosed: every connection closed with Reconnect off.
+   *  Absent for other endings and in runs kept before codes. */
+  code?: 'noConnection' | 'hubRefused' | 'neverCalled' | 'textNotFound' | 'allClosed';
   /** The coordinator's words for a failed run (the hub's refusal quoted). */
   reason?: string;
+  /** textNotFound: what the calls carried and where the text was instead. */
+  textNotFound?: TextMismatch;
+}
+
+/** A receive method the hub called, never with this run's text where the profile reads it. */
+export interface TextMismatch {
+  /** The profile's receive method, and how often the hub called it (warm-up included). */
+  method: string;
+  calls: number;
+  /** Where the profile reads: receive.arg (an index, or a path such as "0.message"). */
+  place: number | string;
+  /** What the first call carried there (the first while sending), at most 40 characters, secrets scrubbed. */
+  sample: string;
+  /** Where this run's text was in those calls instead, as receive.arg takes it; null when in none. */
+  foundAt: number | string | null;
 }
 
 /** The server's own metrics as read beside the run; null when they were not read. */

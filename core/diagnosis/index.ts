@@ -5,4 +5,5 @@ export * from './causes.ts';
 export * from './diagnose.ts';
 export * from './evidence.ts';
 export * from './labels.ts';
+export { textNotFoundSentence } from './words.ts';
 export { browserFetchFailed, connectStatuses, type StatusCount, type ConnectStage } from './failures.ts';

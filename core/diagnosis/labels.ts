@@ -27,6 +27,7 @@ export const CAUSE_LABELS: Record<CauseId, string> = {
   noStickySessions: 'set-up: no sticky sessions',
   hubMethodRefused: 'set-up: hub method refused',
   profileMismatch: 'set-up: profile does not match the hub',
+  textNotFound: 'set-up: text not where the profile reads',
   messageTooLarge: 'set-up: message too large',
   sameInstance: 'set-up: instance listed twice',
   unknown: 'cause unknown',

@@ -6,6 +6,7 @@
 import { formatCount } from '../format.ts';
 import type { CauseId } from './causes.ts';
 import type { ConnectStage } from './failures.ts';
+import type { TextMismatch } from './evidence.ts';
 
 /** The facts a cause's words quote; each rule fills the ones its cause needs. */
 export interface Facts {
@@ -29,6 +30,8 @@ export interface Facts {
   endpoints?: string[];
   /** Whether the runner or a browser ran it: where a token or a header goes differs. */
   browser?: boolean;
+  /** A receive method called, never with this run's text where the profile reads it. */
+  mismatch?: TextMismatch;
 }
 
 interface CauseWords {
@@ -134,6 +137,12 @@ export const WORDS: Record<CauseId, CauseWords> = {
     sentence: (f) => `The hub never called ${f.method ?? 'the profile\'s receive method'}: ${n(f.count, 'message')} were sent and none came back on it.`,
     advice: () => 'Check the profile\'s receive.method against the client method the hub calls (e.g. Clients.All.SendAsync("ReceiveMessage", …)).',
   },
+  textNotFound: {
+    sentence: (f) => (f.mismatch ? textNotFoundSentence(f.mismatch) : `${f.method ?? 'The profile\'s receive method'} was called, never with this run's text where the profile reads it.`),
+    advice: (f) => (f.mismatch && f.mismatch.foundAt !== null
+      ? `Set receive.arg to ${JSON.stringify(f.mismatch.foundAt)} in the profile and run again.`
+      : 'Compare what the hub sends on it (the call quoted above) with the profile\'s receive.arg: the hub must pass {message} on, as it is or inside its own words, in the argument or at the path (e.g. "0.message") that receive.arg names.'),
+  },
   messageTooLarge: {
     sentence: (f) => `The hub closed connections for a message larger than it accepts${quoted(f)}.`,
     advice: () => 'Lower the message size, or raise the hub\'s MaximumReceiveMessageSize (32 KB unless set).',
@@ -147,6 +156,19 @@ export const WORDS: Record<CauseId, CauseWords> = {
     advice: (f) => `Read the errors below; read the server's metrics with the run${f.browser ? ' (Server metrics)' : ' (--server-metrics)'} and run the client from another machine, so the next run can tell the sides apart.`,
   },
 };
+
+/** Where a profile reads a client method's arguments, said: "in argument 1", "at 0.message". */
+const placeText = (place: number | string) => (typeof place === 'number' ? `in argument ${place}` : `at ${place}`);
+
+/**
+ * "ReceiveMessage was called 411 times, never with this run's text in argument 0; the first call
+ * carried "bench-3: hello"; it is in argument 1: set receive.arg to 1." The run's outcome and its
+ * diagnosis say it alike.
+ */
+export function textNotFoundSentence(m: TextMismatch): string {
+  const where = m.foundAt === null ? '' : `; it is ${placeText(m.foundAt)}: set receive.arg to ${JSON.stringify(m.foundAt)}`;
+  return `${m.method} was called ${n(m.calls, 'time')}, never with this run's text ${placeText(m.place)}; the first call carried "${m.sample}"${where}.`;
+}
 
 /** Evidence lines, worded once. */
 export const EVIDENCE = {
@@ -164,6 +186,7 @@ export const EVIDENCE = {
   workersLost: (count: number) => `${n(count, 'agent thread')} stopped reporting while the hub relayed their reports`,
   stoppedAnswering: (count: number) => `${n(count, 'connect')} not tried once the hub had stopped answering connects`,
   outcome: (reason: string) => `outcome: ${reason}`,
+  textless: (sent: number, unsolicited: number) => `${n(sent, 'message')} sent; ${n(unsolicited, 'call')} of the receive method carried no text of the tool where the profile reads (unsolicited)`,
   delivery: (lost: number | null, notSent: number, late: number, planned: number) => `of ${formatCount(planned)} planned receptions: ${formatCount(lost ?? 0)} lost, ${formatCount(notSent)} never sent, ${formatCount(late)} late`,
   client: (text: string) => `the client ${text}`,
   clientKept: () => 'the client kept its schedule',

@@ -76,6 +76,12 @@ export interface GuideRunConfig {
   messageBytes: number;
   /** Milliseconds between two messages of one sender (> 0). No default; the guide's is 1,000. */
   sendIntervalMs: number;
+  /**
+   * Connections each message reaches, averaged over the senders (>= 0), when the run's delivery
+   * says it (a hub profile's: others leave the sender out, a list reaches its listed receivers).
+   * Default: the scenario's (1, every connection, or the group size).
+   */
+  recipientsPerMessage?: number;
 }
 
 /** The traffic a run puts through the service, per second. */
@@ -127,6 +133,10 @@ function defaultSenders(scenario: Scenario, connections: number): number {
 
 function recipientsOf(config: GuideRunConfig): number {
   const { scenario, connections } = config;
+  if (config.recipientsPerMessage !== undefined) {
+    if (!(config.recipientsPerMessage >= 0)) throw new BenchError('badInput', `recipientsPerMessage must be 0 or more, but is ${config.recipientsPerMessage}.`);
+    return config.recipientsPerMessage;
+  }
   if (scenario === 'echo' || scenario === 'sendToConnection') return 1;
   if (scenario === 'broadcast') return connections;
   if (scenario !== 'smallGroup' && scenario !== 'bigGroup') {

@@ -8,3 +8,5 @@ export * from './shapes.ts';
 export * from './template.ts';
 export { jsonFault, type JsonFault } from './json-position.ts';
 export * from './fit.ts';
+export * from './receivers.ts';
+export * from './secrets.ts';

@@ -1,22 +1,28 @@
 /**
  * Reads and checks a hub profile (profile.ts), reporting every problem at once, each naming the
  * field and saying what to write instead:
- *   send.args[2]: "{mesage}" is not a placeholder; use {message}, {connection}, {group}, {target}, {user} or {time}.
- * What can only be checked against a run (the scenario shape, {user} against the credentials)
- * is checked where the run is configured (core/run/config.ts, fit.ts).
+ *   send.args[2]: "{mesage}" is not a placeholder; use {message}, {connection}, … or {env:NAME} ….
+ * What each delivery allows and needs in send.args is delivery-checks.ts'. What can only be
+ * checked against a run (the scenario shape, a delivery that would run for nothing, {user} and
+ * the deliveries to users against the credentials, {env:NAME} against the environment) is checked
+ * where the run is configured (core/run/config.ts, fit.ts, the runner's cli/profile-args.ts).
  */
 import { jsonFault } from './json-position.ts';
 import {
   DELIVER_KINDS, isGroupDelivery, MAX_CALL_ARGS, MAX_METHOD_NAME_CHARS, MAX_PROFILE_CHARS, MAX_PROFILE_NAME_CHARS, METHOD_NAME, PLACEHOLDERS,
   type DeliverKind, type HubCall, type HubProfile, type PlaceholderName,
 } from './profile.ts';
+import { answerWithProblems, carrierAllowed, carrierProblems, streamNotAllowed, streamPlacementProblem } from './carrier-checks.ts';
+import { deliveryPlaceholderProblems, listAllowed, listNotAllowed, isListPlaceholder } from './delivery-checks.ts';
 
 export type ProfileResult = { ok: true; profile: HubProfile } | { ok: false; errors: string[] };
 
-const FIELDS = ['name', 'join', 'leave', 'send', 'receive', 'deliver'];
-const PLACEHOLDER_LIST = `${PLACEHOLDERS.slice(0, -1).map((p) => `{${p}}`).join(', ')} or {${PLACEHOLDERS.at(-1)}}`;
+const FIELDS = ['name', 'join', 'leave', 'send', 'receive', 'deliver', 'answer'];
+const PLACEHOLDER_LIST = `${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}, or {env:NAME} for a value from the runner's environment`;
 /** Anything that looks like a placeholder: a word in braces. */
 const BRACED = /\{([^{}\s"]*)\}/g;
+/** The NAME of {env:NAME}, as a shell names a variable. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A path into an argument: its index, then property names ("1.text", "0.payload.body"). */
 const ARG_PATH = /^(0|[1-9]\d*)(\.[A-Za-z_$][A-Za-z0-9_$]*)+$/;
 
@@ -58,25 +64,25 @@ export function checkHubProfile(value: unknown): ProfileResult {
     // With an unknown delivery only that is reported: {group} and {target} cannot be judged.
     if (!deliverKnown || isGroupDelivery(deliver)) set.add('group');
     if (!deliverKnown || (deliver === 'target' && where === 'send')) set.add('target');
+    for (const list of listAllowed(deliverKnown ? deliver : null, where)) set.add(list);
+    for (const carrier of carrierAllowed(deliverKnown ? deliver : null, where, input.answer !== undefined)) set.add(carrier);
     return set;
   };
 
   const send = readCall('send', input.send, true, errors, allowed('send'), deliverKnown ? deliver : null);
   const join = readCall('join', input.join, false, errors, allowed('join'), deliverKnown ? deliver : null);
   const leave = readCall('leave', input.leave, false, errors, allowed('leave'), deliverKnown ? deliver : null);
-  if (send) {
-    const messages = countMessages(send.args);
-    if (messages === 0) errors.push('send.args: {message} is missing; put "{message}" as the argument that carries the text, exactly once.');
-    else if (messages > 1) errors.push(`send.args: {message} appears ${messages} times; it must appear exactly once (the receiver reads one message per call).`);
-  }
+  if (send) errors.push(...carrierProblems(deliverKnown ? deliver : null, send, input.answer !== undefined));
+  if (send && deliverKnown) errors.push(...deliveryPlaceholderProblems(deliver, send));
   if (deliverKnown && isGroupDelivery(deliver) && input.join === undefined) {
     errors.push(`join: required with deliver "${deliver}": the run puts each connection in its group with it, e.g. { "method": "JoinRoom", "args": ["{group}"] }.`);
   }
   const receive = readReceive(input.receive, deliverKnown ? deliver : null, errors);
+  const answer = readAnswer(input.answer, deliverKnown ? deliver : null, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
-    profile: { name, ...(join ? { join } : {}), ...(leave ? { leave } : {}), send: send!, ...(receive ? { receive } : {}), deliver },
+    profile: { name, ...(join ? { join } : {}), ...(leave ? { leave } : {}), send: send!, ...(receive ? { receive } : {}), deliver, ...(answer ? { answer } : {}) },
   };
 }
 
@@ -120,12 +126,18 @@ function checkPlaceholders(field: string, arg: unknown, allowed: Set<Placeholder
   if (typeof arg !== 'string') return;
   for (const match of arg.matchAll(BRACED)) {
     const name = match[1]!;
-    if (!(PLACEHOLDERS as readonly string[]).includes(name)) {
+    if (name.startsWith('env:')) {
+      if (!ENV_NAME.test(name.slice(4))) errors.push(`${field}: "${match[0]}" does not name an environment variable; write {env:NAME} with NAME of letters, digits and _ (e.g. {env:API_KEY}).`);
+    } else if (!(PLACEHOLDERS as readonly string[]).includes(name)) {
       errors.push(`${field}: "${match[0]}" is not a placeholder; use ${PLACEHOLDER_LIST}.`);
     } else if (name === 'message' && arg !== '{message}') {
       errors.push(`${field}: "${arg}": {message} must be the whole argument, "{message}", so the hub passes the tool's text on as it is.`);
     } else if (!allowed.has(name as PlaceholderName)) {
       errors.push(`${field}: ${notAllowed(name as PlaceholderName, field, deliver)}`);
+    } else if (name === 'stream' && streamPlacementProblem(field, arg)) {
+      errors.push(streamPlacementProblem(field, arg)!);
+    } else if (isListPlaceholder(name) && arg !== match[0]) {
+      errors.push(`${field}: "${arg}": {${name}} must be the whole argument, "{${name}}": it stands for a list, passed as an array.`);
     }
   }
 }
@@ -133,19 +145,20 @@ function checkPlaceholders(field: string, arg: unknown, allowed: Set<Placeholder
 function notAllowed(name: PlaceholderName, field: string, deliver: DeliverKind | null): string {
   const with_ = deliver ? ` (deliver is "${deliver}")` : '';
   if (name === 'message') return `{message} goes in send.args only; ${field.split('.')[0]} carries no message.`;
-  if (name === 'group') return `{group} is only known with deliver "group" or "groupOthers"${with_}: a connection is in a group only then.`;
-  return `{target} is only known in send.args with deliver "target"${with_}: only a direct message has a target.`;
-}
-
-function countMessages(arg: unknown): number {
-  if (Array.isArray(arg)) return arg.reduce((sum: number, item) => sum + countMessages(item), 0);
-  if (typeof arg === 'object' && arg !== null) return Object.values(arg).reduce((sum: number, item) => sum + countMessages(item), 0);
-  return arg === '{message}' ? 1 : 0;
+  if (name === 'group') return `{group} is only known with deliver "group", "groupOthers", "groups" or "groupExcept"${with_}: a connection is in a group only then.`;
+  if (isListPlaceholder(name)) return listNotAllowed(name, deliver);
+  if (field.startsWith('answer.')) return `{${name}} is not known in an answer: it holds "{message}", the text the tool answers with.`;
+  if (name === 'stream') return streamNotAllowed(field, deliver);
+  return `{target} is only known in send.args with deliver "target", or "return" with an answer${with_}: only a direct message, or a client result asked of another connection, has a target.`;
 }
 
 function readReceive(raw: unknown, deliver: DeliverKind | null, errors: string[]): HubProfile['receive'] | null {
   if (deliver === 'return') {
     if (raw !== undefined) errors.push('receive: not used with deliver "return": the send method\'s return value is the reception. Remove receive.');
+    return null;
+  }
+  if (deliver === 'stream') {
+    if (raw !== undefined) errors.push('receive: not used with deliver "stream": the items of the stream the send method returns are the receptions. Remove receive.');
     return null;
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -161,6 +174,27 @@ function readReceive(raw: unknown, deliver: DeliverKind | null, errors: string[]
     errors.push(`receive.arg: which argument carries the message: its index from 0 to ${MAX_CALL_ARGS - 1}, or a path into an object argument such as "1.text", but is ${describe(arg)}.`);
   }
   return method !== null && argOk ? { method, arg: arg as number | string } : null;
+}
+
+/** A client result's answer: the client method the hub invokes and what the tool answers with
+ *  (deliver "return" only). */
+function readAnswer(raw: unknown, deliver: DeliverKind | null, errors: string[]): HubProfile['answer'] | null {
+  if (raw === undefined) return null;
+  if (deliver !== null && deliver !== 'return') {
+    errors.push(`answer: only with deliver "return" (deliver is "${deliver}"): the hub's call that awaits a client's answer returns to the caller, and that return value is the reception.`);
+    return null;
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    errors.push(`answer: must be an object { "method": "GetMessage", "with": "{message}" }, the client method the hub invokes and what the tool answers with, but is ${describe(raw)}.`);
+    return null;
+  }
+  const answer = raw as Record<string, unknown>;
+  for (const key of Object.keys(answer)) if (key !== 'method' && key !== 'with') errors.push(`answer.${key}: not a field of answer; use method and with.`);
+  const method = checkMethod('answer.method', answer.method, errors);
+  const problems = answerWithProblems(answer.with);
+  errors.push(...problems);
+  if (answer.with !== undefined) checkPlaceholders('answer.with', answer.with, new Set<PlaceholderName>(['message']), deliver, errors);
+  return method !== null && problems.length === 0 ? { method, with: answer.with } : null;
 }
 
 function kindOf(value: unknown): string {

@@ -85,6 +85,12 @@ export const MAX_PROFILE_CHARS = 16_384;
 export const METHOD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Group deliveries: the run's group plan puts each connection in its group with `join`. */
-export function isGroupDelivery(deliver: DeliverKind): deliver is 'group' | 'groupOthers' {
-  return deliver === 'group' || deliver === 'groupOthers';
+export function isGroupDelivery(deliver: DeliverKind): deliver is 'group' | 'groupOthers' | 'groups' | 'groupExcept' {
+  return deliver === 'group' || deliver === 'groupOthers' || deliver === 'groups' || deliver === 'groupExcept';
 }
+
+/** The list placeholder each list delivery needs in send.args, as a whole string (a list). */
+export const LIST_PLACEHOLDER_OF = { users: 'users', groups: 'groups', groupExcept: 'excluded' } as const satisfies Partial<Record<DeliverKind, PlaceholderName>>;
+
+/** `{env:NAME}`: a value the runner reads from its environment at start; NAME as a shell names it. */
+export const ENV_PLACEHOLDER = /\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;

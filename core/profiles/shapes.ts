@@ -3,7 +3,7 @@
  * groups and targets, and how many receptions each send plans. Computed from the configuration,
  * never from what opened or joined: a receiver that never connected still owes its receptions.
  */
-import type { DeliverKind } from './profile.ts';
+import type { DeliverKind, HubProfile } from './profile.ts';
 
 /** The scenario shapes (core/run's SCENARIOS) each delivery can run on, the default first:
  *  - self, return: echo's plan, every connection sends;
@@ -37,9 +37,17 @@ export function shapeFits(deliver: DeliverKind, shape: string): boolean {
   return (SHAPES_OF_DELIVERY[deliver] as readonly string[]).includes(shape);
 }
 
+/** The shapes one profile runs on: its delivery's, but a client result ("return" with an answer)
+ *  asked of another connection ({target} in send.args) runs only on send to connection's
+ *  derangement, and every other "return" only on echo's plan. */
+export function profileShapes(profile: Pick<HubProfile, 'deliver' | 'send'>): readonly ShapeName[] {
+  if (profile.deliver !== 'return') return SHAPES_OF_DELIVERY[profile.deliver];
+  return JSON.stringify(profile.send.args).includes('{target}') ? ['sendToConnection'] : ['echo'];
+}
+
 /** The shape a profile runs on when none is named. */
-export function defaultShape(deliver: DeliverKind): ShapeName {
-  return SHAPES_OF_DELIVERY[deliver][0];
+export function defaultShape(profile: Pick<HubProfile, 'deliver' | 'send'>): ShapeName {
+  return profileShapes(profile)[0]!;
 }
 
 /** What fits, for a refusal: "smallGroup or bigGroup". */

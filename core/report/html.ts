@@ -83,7 +83,7 @@ function sideBySide(runs: readonly KeptRun[]): string {
 <figure>${chart}</figure>
 <div class="charts">${overlays.map((svg) => `<figure>${svg}</figure>`).join('')}</div>
 <div class="scroll" tabindex="0" role="region" aria-label="Figures side by side"><table class="compare">${head}${rows}</table></div>
-<p class="muted">Bold: the best value of the column; latencies within 1% of it and rates within 5% count as equally good, losses and errors are compared exactly. Bandwidth counts encoded hub messages; for the same messages, fewer bytes win.</p>
+<p class="muted">Bold: the best value of the column; latencies within 1% of it and rates within 5% count as equally good, losses and errors are compared exactly. Bandwidth counts what the transport carried (every frame or body, its framing not included); for the same messages, fewer bytes win.</p>
 ${failures ? `<h3>Why a run failed</h3>\n<ul class="failures">${failures}</ul>` : ''}
 <h3>Winner per column</h3>
 <ul class="winners">${winners}</ul>

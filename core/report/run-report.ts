@@ -95,7 +95,7 @@ function figureRows(run: KeptRun): Rows {
     ['Messages', summary.messageFacts.join(' · ')],
     ['Latency', summary.latencyKnown ? `${summary.latency.join(' · ')} (${summary.uncorrected})` : 'no message arrived'],
     ['Connect time', `${summary.connectTime.join(' · ')} · ${summary.connections}`],
-    ['Bytes', `${summary.bytes.join(', ')} (encoded hub messages)`],
+    ['Bytes', `${summary.bytes.join(', ')} (every frame or body the transport carried, its framing not included)`],
     ...(summary.resent ? [['Resent', summary.resent]] as Rows : []),
     ['Errors', summary.errors],
     ['Client health', `${summary.client.join(', ')}${summary.clientBehind ? `: it could not keep the schedule (it ${summary.clientBehind})` : ''}`],

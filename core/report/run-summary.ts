@@ -36,8 +36,10 @@ export interface RunSummaryModel {
   stale: string | null;
   /** Another run's messages on the same hub, counted apart; null when none. */
   foreign: string | null;
-  /** Every message figure in the order said: messages, then the stale, foreign and unsolicited
-   *  ones when there are any. What the runner, the report and the page print as one line. */
+  /** Receptions whose text the hub cut or changed (counted as received too); null when none. */
+  altered: string | null;
+  /** Every message figure in the order said: messages, then the altered, stale, foreign and
+   *  unsolicited ones when there are any. What the runner, the report and the page print as one line. */
   messageFacts: string[];
   /** "10 opened, 2 failed", and ", 3 lost during the run, 3 reconnected" when any was lost. */
   connections: string;
@@ -51,7 +53,7 @@ export interface RunSummaryModel {
   /** Calls of the receive method that were not the tool's (a welcome message, another client's
    *  line), counted apart; null when none. */
   unsolicited: string | null;
-  /** Encoded bytes: "sent 2.0 MB", "received 1.9 MB". */
+  /** Bytes the transport carried: "sent 2.0 MB", "received 1.9 MB". */
   bytes: [sent: string, received: string];
   /** Stateful reconnect's second copies; null when none (core/drops/report.ts). */
   resent: string | null;
@@ -81,11 +83,13 @@ export function runSummary({ fates, totals, latency, uncorrectedLatency, connect
   const stale = totals.stale > 0 ? `too late to check ${formatCount(totals.stale)}` : null;
   const foreign = totals.foreign ? `foreign ${formatCount(totals.foreign)} (another run or client on this hub: not counted as arrivals)` : null;
   const unsolicited = totals.unsolicited ? `unsolicited ${formatCount(totals.unsolicited)} (the hub's own messages or another client's, not the tool's: not counted as arrivals)` : null;
+  const altered = totals.altered ? `altered ${formatCount(totals.altered)} (arrived, but the hub cut or changed the text: it is not the size sent)` : null;
   return {
     fates: fatesText(fates),
     messages,
     stale,
     foreign,
+    altered,
     connections:
       `${formatCount(totals.connectionsOpened)} opened, ${formatCount(totals.connectionsFailed)} failed` +
       (totals.disconnects > 0 ? `, ${formatCount(totals.disconnects)} lost during the run, ${formatCount(totals.reconnects)} reconnected` : ''),
@@ -95,7 +99,7 @@ export function runSummary({ fates, totals, latency, uncorrectedLatency, connect
     errors: errorTotal === 0 ? '0' : `${formatCount(errorTotal)} (${kinds.map(([kind, n]) => `${kind} ${formatCount(n)}`).join(', ')})`,
     errorSamples: errorSamples.map(errorSampleText),
     unsolicited,
-    messageFacts: [...messages, stale, foreign, unsolicited].filter((fact): fact is string => fact !== null),
+    messageFacts: [...messages, altered, stale, foreign, unsolicited].filter((fact): fact is string => fact !== null),
     bytes: [`sent ${formatBytes(totals.sentBytes)}`, `received ${formatBytes(totals.receivedBytes)}`],
     resent: resentText(totals),
     latencyKnown: latency.count > 0,

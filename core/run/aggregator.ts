@@ -5,7 +5,7 @@
  */
 import type { LossSide } from './worker-loss.ts';
 import { addCauses, type ConnectCauseCounts } from '../client/index.ts';
-import { emptyErrorCounts, emptyTotals, type ErrorCounts, type ErrorSample, type WorkerSnapshot, type WorkerTotals, type WorkerPhase } from './protocol.ts';
+import { emptyErrorCounts, emptyTotals, type ErrorCounts, type ErrorSample, type TextlessCalls, type WorkerSnapshot, type WorkerTotals, type WorkerPhase } from './protocol.ts';
 import { addDropTotals, emptyDropTotals, type DropTotals } from '../drops/index.ts';
 import { addFates, emptyFates, settledFates, shareUnderOneSecond, unaccountedOf, type Fates } from './fates.ts';
 import { addInstanceCounts, emptyInstanceCounts, type InstanceCounts } from './instances.ts';
@@ -29,7 +29,7 @@ export interface SecondPoint {
   /** What became of the receptions planned in this second, wherever and whenever they arrived.
    *  Receptions arrive after their second closes, so this keeps filling in until the run ends. */
   fates: Fates;
-  /** Encoded bytes sent and received in this second. */
+  /** Bytes the transport carried each way in this second (IntervalCounts). */
   sentBytes: number;
   receivedBytes: number;
   connectionsOpen: number;
@@ -303,6 +303,24 @@ export class RunAggregator {
       for (const key of Object.keys(sum) as (keyof WorkerTotals)[]) sum[key] += snapshot.totals[key] ?? 0;
     }
     return sum;
+  }
+
+  /**
+   * The workers' calls of the receive method without a text of any run where the profile reads
+   * it, together: their counts summed, the first worker's sample (one taken while sending, when
+   * any worker has one), and where this run's text was instead, as the first worker that found it
+   * says. Null while none came.
+   */
+  textless(): TextlessCalls | null {
+    const reports = [...this.#latest.values()].sort((a, b) => a.workerIndex - b.workerIndex).flatMap((s) => (s.textless ? [s.textless] : []));
+    if (reports.length === 0) return null;
+    const first = reports.find((t) => t.whileSending > 0) ?? reports[0]!;
+    return {
+      calls: reports.reduce((sum, t) => sum + t.calls, 0),
+      whileSending: reports.reduce((sum, t) => sum + t.whileSending, 0),
+      sample: first.sample,
+      foundAt: reports.find((t) => t.foundAt !== null)?.foundAt ?? null,
+    };
   }
 
   /** With several hub instances: the run's latency at each instance's connections so far;

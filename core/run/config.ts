@@ -5,7 +5,7 @@
 
 import { DROP_DEFAULTS, DROP_KINDS, dropProblems, RECONNECT_POLICIES, type DropSettings } from '../drops/index.ts';
 import { planScenario, SCENARIOS, type ScenarioName } from './scenario-plan.ts';
-import { checkHubProfile, defaultShape, parseHubProfile, shapeProblems, type HubProfile } from '../profiles/index.ts';
+import { checkHubProfile, defaultShape, deliveryProblems, parseHubProfile, shapeProblems, type HubProfile } from '../profiles/index.ts';
 import { skipNegotiationProblems } from './skip-negotiation.ts';
 import { sameInstancePairs, sameInstanceText } from './instance-identity.ts';
 
@@ -179,7 +179,7 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
   if (profile.ok) config.hubProfile = profile.profile;
   else fail('hubProfile', ...profile.errors.map((error) => `Hub profile: ${error}`));
   const noScenario = input.scenario === undefined || input.scenario === null || input.scenario === '';
-  const scenario = noScenario ? (config.hubProfile ? defaultShape(config.hubProfile.deliver) : DEFAULTS.scenario) : input.scenario;
+  const scenario = noScenario ? (config.hubProfile ? defaultShape(config.hubProfile) : DEFAULTS.scenario) : input.scenario;
   if ((SCENARIOS as readonly unknown[]).includes(scenario)) {
     config.scenario = scenario as ScenarioName;
     if (config.hubProfile) fail('scenario', ...shapeProblems(config.hubProfile, config.scenario));
@@ -240,6 +240,11 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
   if (countsValid) {
     const planned = planScenario(config);
     if (!planned.ok) for (const problem of planned.problems) fail(problem.fields, problem.message);
+    // A delivery this plan would run for nothing (others with one connection, groups of one).
+    else if (config.hubProfile) {
+      const fields: (keyof RunConfig)[] = ['hubProfile', planned.plan.groupCount > 0 ? 'groupSize' : 'connections'];
+      fail(fields, ...deliveryProblems(config.hubProfile, config.connections, planned.plan).map((problem) => `Hub profile: ${problem}`));
+    }
   }
   return problems.length > 0 ? { ok: false, errors: problems.map((problem) => problem.message), problems } : { ok: true, config };
 }

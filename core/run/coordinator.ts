@@ -19,10 +19,11 @@ import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, typ
 import { RunAggregator } from './aggregator.ts';
 import { SilenceWatchdog } from './watchdog.ts';
 import { relayWentQuiet, silenceText, type RelayState, type WorkerLoss } from './worker-loss.ts';
-import type { Credentials } from './credentials.ts';
-import type { FromWorker, GoMessage, ToWorker, WorkerReady, WorkerTotals } from './protocol.ts';
+import { tokenUsersOf, type Credentials } from './credentials.ts';
+import type { FromWorker, GoMessage, TextlessCalls, ToWorker, WorkerReady, WorkerTotals } from './protocol.ts';
 import { profileOfRun } from '../profiles/index.ts';
 import { formatCount } from '../format.ts';
+import { textNotFoundSentence } from '../diagnosis/index.ts';
 
 /** A way to talk to one worker. */
 export interface WorkerPort {
@@ -123,7 +124,10 @@ export class RunCoordinator {
   /** How the run ended; running until every worker has reported its end. */
   get outcome(): RunOutcome {
     if (this.#phase !== 'done') return { kind: 'running' };
-    const ending = this.#ending ?? neverCalled(this.config, this.aggregator.totals()) ?? { kind: 'finished' };
+    const totals = this.aggregator.totals();
+    const mismatch = !this.#ending || this.#ending.code === 'textNotFound' ? textNotFound(this.config, totals, this.aggregator.textless()) : null;
+    // A mismatch named early is said with the calls counted to the end.
+    const ending = (this.#ending?.code === 'textNotFound' ? mismatch : null) ?? this.#ending ?? neverCalled(this.config, totals) ?? mismatch ?? { kind: 'finished' };
     // The workers' failures reach the page with their final snapshots: name the most frequent.
     const first = this.aggregator.errorSamples()[0];
     return ending.reason === NO_CONNECTION && first ? { ...ending, reason: `${NO_CONNECTION} ${first.message}` } : ending;
@@ -185,6 +189,7 @@ export class RunCoordinator {
       this.aggregator.add(message);
       if (message.final) this.#watchdog.forget(message.workerIndex);
       this.#failWhenAllClosed();
+      this.#failWhenTextNotFound();
       if (this.#phase === 'running' && this.clock.nowUs() >= this.#sendEndUs) this.#startDrain();
       if (this.#phase === 'draining') this.#drainProgress();
     } else if (!this.aggregator.hasFinished(message.workerIndex)) {
@@ -207,7 +212,7 @@ export class RunCoordinator {
     const window = { runStartUs: this.#runStartUs, sendStartUs: this.#sendStartUs, sendEndUs: Math.min(this.#sendEndUs, this.#stoppedAtUs), warmupEndUs: this.#sendStartUs + this.config.warmupSec * 1_000_000 };
     for (const workerIndex of this.aggregator.lostWorkerIndices()) {
       const share = this.#shares[workerIndex];
-      if (share) this.aggregator.addUnreportedPlan(workerIndex, plannedOfShare(this.config, share, window));
+      if (share) this.aggregator.addUnreportedPlan(workerIndex, plannedOfShare(this.config, share, window, tokenUsersOf(this.#credentials)));
     }
   }
 
@@ -283,8 +288,10 @@ export class RunCoordinator {
    * The configured receivers absent at "go", which every send still plans: connections not open
    * (never opened, or on a lost worker) for broadcast; members that did not join, per group.
    */
-  #absent(ready: readonly WorkerReady[]): { absentReceivers: number; absentMembers: number[] } {
+  #absent(ready: readonly WorkerReady[]): { absentReceivers: number; absentMembers: number[]; absentByToken?: number[] } {
     const open = ready.reduce((sum, r) => sum + r.connectionsOpen, 0);
+    const deliver = profileOfRun(this.config).deliver;
+    if (deliver === 'user' || deliver === 'users') return { absentReceivers: 0, absentMembers: [], absentByToken: this.#absentByToken() };
     if (this.config.scenario !== 'smallGroup' && this.config.scenario !== 'bigGroup') {
       return { absentReceivers: this.config.scenario === 'broadcast' ? Math.max(0, this.config.connections - open) : 0, absentMembers: [] };
     }
@@ -293,6 +300,21 @@ export class RunCoordinator {
     const joined = sumGroups(ready.map((r) => r.groupMembers));
     const absentMembers = Array.from({ length: planned.plan.groupCount }, (_, g) => Math.max(0, planned.plan.membersOf(g) - (joined[g] ?? 0)));
     return { absentReceivers: 0, absentMembers };
+  }
+
+  /** Deliveries to users: per access token, its configured connections not open (never opened,
+   *  or on a lost worker). */
+  #absentByToken(): number[] {
+    const tokens = this.#credentials?.accessTokens.length ?? 0;
+    const absent = new Array<number>(tokens).fill(0);
+    if (tokens === 0) return absent;
+    this.#shares.forEach((share, workerIndex) => {
+      const ready = this.#ready.get(workerIndex) ?? null;
+      for (let local = 0; local < share.count; local++) {
+        if ((ready?.connectionIds[local] ?? null) === null) absent[(share.firstIndex + local) % tokens]!++;
+      }
+    });
+    return absent;
   }
 
   /**
@@ -334,6 +356,23 @@ export class RunCoordinator {
     const atSec = Math.max(0, Math.floor((this.clock.nowUs() - this.#sendStartUs) / 1_000_000));
     const cause = this.aggregator.errorSamples().find((s) => s.kind === 'closed')?.message;
     this.#ending = { kind: 'failed', code: 'allClosed', reason: `every connection was closed by ${atSec} s and Reconnect is off: nothing was left to measure.${cause ? ` ${cause}` : ''}` };
+    this.#finish();
+  }
+
+  /**
+   * The hub calls the profile's receive method, never with this run's text where the profile
+   * reads it: said within seconds instead of after the run's whole duration of loss. At once when
+   * this run's text is in those calls at another place; else once sending has gone on for
+   * TEXT_NOT_FOUND_AFTER_MS and the calls without it keep pace with the sends (a first message
+   * slower than that, with a few of another client's lines around it, is not a mismatch).
+   */
+  #failWhenTextNotFound(): void {
+    if (this.#phase !== 'running' || this.#ending) return;
+    const textless = this.aggregator.textless();
+    const ending = textNotFound(this.config, this.aggregator.totals(), textless);
+    if (!ending || !textless) return;
+    if (textless.foundAt === null && this.clock.nowUs() - this.#sendStartUs < TEXT_NOT_FOUND_AFTER_MS * 1_000) return;
+    this.#ending = ending;
     this.#finish();
   }
 
@@ -419,6 +458,30 @@ function neverCalled(config: RunConfig, totals: WorkerTotals): RunOutcome | null
     reason: `the hub never called ${receive.method}: ${formatCount(totals.sent)} messages were sent and none came back on it. ` +
       `Check the profile's receive.method against the client method the hub calls (e.g. Clients.All.SendAsync("ReceiveMessage", …)).`,
   };
+}
+
+/** Sending time after which calls without this run's text, and none with it, name a mismatch
+ *  though the text was not found elsewhere in them, ms. */
+export const TEXT_NOT_FOUND_AFTER_MS = 3_000;
+
+/**
+ * A run of the user's own hub profile whose receive method the hub called, but never with a text
+ * of this run (nor of another run) where the profile reads it: the profile reads the wrong
+ * argument or path, or the hub does not pass the text on. Said with what the first call carried
+ * there and, when this run's text was elsewhere in those calls, where (core/diagnosis words:
+ * textNotFoundSentence), instead of a loss that would send people looking at the network. Only
+ * calls while sending count as evidence (a hub's welcome messages come before), and only when
+ * they keep pace with the sends (at least one for every two) or carry the text elsewhere: a few
+ * lines of another client beside a hub that delivers nothing are not a mismatch.
+ */
+function textNotFound(config: RunConfig, totals: WorkerTotals, textless: TextlessCalls | null): RunOutcome | null {
+  const receive = config.hubProfile ? profileOfRun(config).receive : undefined;
+  if (!receive || !textless || totals.sent === 0 || textless.whileSending === 0) return null;
+  // Some call carried a text of a run where the profile reads it (warm-up and probe included): the place is right.
+  if (totals.receiveCalls > textless.calls || totals.received + totals.duplicated + totals.stale + totals.foreign > 0) return null;
+  if (textless.foundAt === null && 2 * textless.whileSending < totals.sent) return null;
+  const mismatch = { method: receive.method, calls: totals.receiveCalls, place: receive.arg, sample: textless.sample, foundAt: textless.foundAt };
+  return { kind: 'failed', code: 'textNotFound', reason: textNotFoundSentence(mismatch), textNotFound: mismatch };
 }
 
 function sumGroups(perWorker: number[][]): number[] {

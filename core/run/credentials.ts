@@ -4,8 +4,10 @@
  * shared links and kept runs; these never are. They travel only in a worker's start message (to
  * the page's Web Workers, the runner's threads, and agents over the control hub) and live in
  * memory for the session. Query parameters and header values are held as secrets too: an API
- * gateway's key or Azure Functions' `code` rides in them.
+ * gateway's key or Azure Functions' `code` rides in them; so are the values of a hub profile's
+ * {env:NAME} placeholders, which the profile itself keeps as placeholders.
  */
+import { tokenUser } from '../profiles/index.ts';
 
 export interface Credentials {
   /** Access tokens, one per user: connection i takes `accessTokens[i % n]`. Empty: none. */
@@ -15,6 +17,9 @@ export interface Credentials {
   headers: [name: string, value: string][];
   /** Extra query parameters appended to the endpoint URL. */
   query: [name: string, value: string][];
+  /** The values of the hub profile's {env:NAME} placeholders, read by the runner from its
+   *  environment at start (cli/profile-args.ts); the profile keeps the placeholders. Absent: none. */
+  profileEnv?: [name: string, value: string][];
 }
 
 export const NO_CREDENTIALS: Credentials = { accessTokens: [], headers: [], query: [] };
@@ -33,7 +38,17 @@ export function credentialsFor(credentials: Credentials | undefined, connectionI
 }
 
 export function isEmpty(credentials: Credentials | undefined): boolean {
-  return !credentials || (credentials.accessTokens.length === 0 && credentials.headers.length === 0 && credentials.query.length === 0);
+  return !credentials || (credentials.accessTokens.length === 0 && credentials.headers.length === 0 && credentials.query.length === 0 && (credentials.profileEnv?.length ?? 0) === 0);
+}
+
+/** The profile's {env:NAME} values, by NAME; empty without any. */
+export function profileEnvOf(credentials: Credentials | undefined): Record<string, string> {
+  return Object.fromEntries(credentials?.profileEnv ?? []);
+}
+
+/** The user each access token names ({user}, the deliveries to users), in token order. */
+export function tokenUsersOf(credentials: Credentials | undefined): (string | null)[] {
+  return (credentials?.accessTokens ?? []).map(tokenUser);
 }
 
 /** The endpoint with the extra query parameters appended (kept out of every figure and message). */
@@ -53,6 +68,8 @@ export function credentialsSummary(credentials: Credentials | undefined): string
   else if (tokens > 1) parts.push(`${tokens} tokens set (one per user, by connection)`);
   if (credentials!.headers.length > 0) parts.push(`headers ${credentials!.headers.map(([name]) => name).join(', ')}`);
   if (credentials!.query.length > 0) parts.push(`query ${credentials!.query.map(([name]) => name).join(', ')}`);
+  const env = credentials!.profileEnv ?? [];
+  if (env.length > 0) parts.push(`profile values from ${env.map(([name]) => `$${name}`).join(', ')}`);
   return parts.join('; ');
 }
 
@@ -73,6 +90,7 @@ export function scrubSecrets(text: string, credentials?: Pick<ConnectionCredenti
       ...('accessTokens' in credentials ? credentials.accessTokens : [credentials.accessToken]),
       ...credentials.headers.map(([, value]) => value),
       ...credentials.query.map(([, value]) => value),
+      ...('profileEnv' in credentials ? (credentials.profileEnv ?? []).map(([, value]) => value) : []),
     ].filter((value): value is string => typeof value === 'string' && value.length >= MIN_SCRUBBED_CHARS);
     for (const value of values) {
       scrubbed = scrubbed.split(value).join('[hidden]').split(encodeURIComponent(value)).join('[hidden]');

@@ -17,7 +17,7 @@
 import type { RunConfig } from './config.ts';
 import type { ScenarioPlan } from './scenario-plan.ts';
 import type { LatencySummary } from '../latency/index.ts';
-import { profileOfRun } from '../profiles/index.ts';
+import { profileOfRun, runReceivers, type Receivers } from '../profiles/index.ts';
 
 /** Every hub instance of a run, in order; one (endpointUrl) for most runs. */
 export function hubInstances(config: Pick<RunConfig, 'endpointUrl' | 'endpointUrls'>): string[] {
@@ -84,9 +84,11 @@ export function instanceFigures(config: Pick<RunConfig, 'endpointUrl' | 'endpoin
  * Receptions each slot of `sender` plans on each instance, from the configuration and the run's
  * delivery (core/profiles: the built-in profile of the scenario, or the user's): its own instance
  * for self and return, every connection for all (all but the sender for others), the group's
- * configured members for group (all but the sender for groupOthers), the target's instance for
- * target (`targetIndex`; null when it has none). Sums to the slot's planned receptions.
- * `groupTable` is {@link groupMembersPerInstance}'s, made once.
+ * configured members for group (all but the sender for groupOthers and groupExcept), the listed
+ * receivers for user, users and groups (core/profiles/receivers.ts), the target's instance for
+ * target (`targetIndex`; null when it has none). Sums to the slot's planned receptions
+ * (receptionsPerSend). `groupTable` is {@link groupMembersPerInstance}'s, made once; `lists`
+ * {@link instanceLists}', made once for the deliveries to lists (made here when absent).
  */
 export function recipientsPerInstance(
   config: Pick<RunConfig, 'scenario' | 'connections' | 'hubProfile'>,
@@ -95,6 +97,7 @@ export function recipientsPerInstance(
   sender: number,
   targetIndex: number | null,
   groupTable: number[][] | null,
+  lists?: InstanceLists,
 ): number[] {
   const own = instanceOf(sender, instances);
   const counts = new Array<number>(instances).fill(0);
@@ -106,7 +109,8 @@ export function recipientsPerInstance(
     const group = plan.groupOf(sender);
     return group >= 0 && groupTable ? [...groupTable[group]!] : counts;
   };
-  switch (profileOfRun(config).deliver) {
+  const deliver = profileOfRun(config).deliver;
+  switch (deliver) {
     case 'self':
     case 'return':
     case 'stream':
@@ -125,11 +129,50 @@ export function recipientsPerInstance(
     case 'groupExcept':
       return plan.groupOf(sender) >= 0 ? withoutSender(groupOf()) : counts;
     case 'user':
-    case 'users':
-    case 'groups':
-      // Listed receivers are spread over the instances by core/profiles' lists (issue: list deliveries).
-      throw new Error(`per-instance receptions of deliver "${profileOfRun(config).deliver}" are not written yet`);
+    case 'users': {
+      const { receivers, userTable } = lists ?? instanceLists(config, plan, instances, []);
+      for (const user of new Set(receivers.usersOf(sender))) addInto(counts, userTable.get(user));
+      return counts;
+    }
+    case 'groups': {
+      const { receivers } = lists ?? instanceLists(config, plan, instances, []);
+      const table = groupTable ?? groupMembersPerInstance(config.connections, plan, instances);
+      for (const group of receivers.groupsOf(sender)) addInto(counts, table[group]);
+      return counts;
+    }
   }
+}
+
+function addInto(into: number[], add: readonly number[] | undefined): void {
+  add?.forEach((n, k) => (into[k]! += n));
+}
+
+/** What the deliveries to lists need per instance, made once a run: who receives
+ *  (core/profiles/receivers.ts) and each user's configured connections on each instance. */
+export interface InstanceLists {
+  receivers: Receivers;
+  /** user → connections of that user on each instance. */
+  userTable: Map<string | null, number[]>;
+}
+
+/** @param tokenUsers the user each access token names, in token order (connection i takes token i mod n). */
+export function instanceLists(
+  config: Pick<RunConfig, 'scenario' | 'connections' | 'hubProfile'>,
+  plan: ScenarioPlan,
+  instances: number,
+  tokenUsers: readonly (string | null)[],
+): InstanceLists {
+  const receivers = runReceivers({ deliver: profileOfRun(config).deliver, connections: config.connections, plan, tokenUsers });
+  const userTable = new Map<string | null, number[]>();
+  if (receivers.deliver === 'user' || receivers.deliver === 'users') {
+    for (let i = 0; i < config.connections; i++) {
+      const user = receivers.userOf(i);
+      const row = userTable.get(user) ?? new Array<number>(instances).fill(0);
+      row[instanceOf(i, instances)]!++;
+      userTable.set(user, row);
+    }
+  }
+  return { receivers, userTable };
 }
 
 /** Configured members of each group on each instance: [group][instance]. */

@@ -1,7 +1,7 @@
 /** Names of transports, protocols, scenarios and hub profiles as people read them, and a run's default name. */
 import type { ProtocolName, RunConfig, ScenarioName, TransportName } from './config.ts';
 import { skipNegotiationSuffix } from './skip-negotiation.ts';
-import { SHAPES_OF_DELIVERY, type DeliverKind, type HubProfile } from '../profiles/index.ts';
+import { profileShapes, type DeliverKind, type HubProfile } from '../profiles/index.ts';
 
 export const TRANSPORT_LABELS: Record<TransportName, string> = {
   WebSockets: 'WebSockets',
@@ -40,7 +40,7 @@ export const DELIVER_LABELS: Record<DeliverKind, string> = {
 export function profileLabel(profile: HubProfile): string {
   const name = /\bprofile$/i.test(profile.name) ? profile.name : `${profile.name} profile`;
   const route = profile.deliver === 'return' || !profile.receive
-    ? `${profile.send.method} → ${DELIVER_LABELS[profile.deliver]}`
+    ? `${profile.send.method} → ${DELIVER_LABELS[profile.deliver]}${profile.answer ? `, answering ${profile.answer.method}` : ''}`
     : `${profile.send.method} → ${profile.receive.method}, ${DELIVER_LABELS[profile.deliver]}`;
   return `${name}: ${route}`;
 }
@@ -51,7 +51,7 @@ export function profileLabel(profile: HubProfile): string {
 export function scenarioLabel(config: Pick<RunConfig, 'scenario' | 'hubProfile'>): string {
   const profile = config.hubProfile;
   if (!profile) return SCENARIO_LABELS[config.scenario];
-  const shapes: readonly string[] = SHAPES_OF_DELIVERY[profile.deliver];
+  const shapes: readonly string[] = profileShapes(profile);
   return shapes.length > 1 ? `${profileLabel(profile)} (${SCENARIO_LABELS[config.scenario].toLowerCase()})` : profileLabel(profile);
 }
 

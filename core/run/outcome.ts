@@ -13,6 +13,7 @@ import { deliveryOf, lostOf, notSentOf, overCountOf, shareUnderOneSecond, type F
 import { edition } from '../guide/index.ts';
 import { clockProblem, type ClockJudgement } from '../clocks/index.ts';
 import { lostWorkersText, type LossSide } from './worker-loss.ts';
+import type { TextMismatch } from '../diagnosis/index.ts';
 
 /** The guide's share of messages that must arrive in under 1 s (0.99 in both editions). Marked
  *  pure so a bundle that never reads it (the engine's, through core/run/index.ts) leaves the
@@ -41,8 +42,11 @@ export interface RunOutcome {
   reason?: string;
   /** failed: which failure the coordinator named (the diagnosis reads it, never the words):
    *  noConnection, hubRefused (the scenario's method), neverCalled (the profile's receive method),
-   *  allClosed (every connection closed with Reconnect off). Absent in runs kept before codes. */
-  code?: 'noConnection' | 'hubRefused' | 'neverCalled' | 'allClosed';
+   *  textNotFound (the receive method called, never with this run's text where the profile reads
+   *  it), allClosed (every connection closed with Reconnect off). Absent in runs kept before codes. */
+  code?: 'noConnection' | 'hubRefused' | 'neverCalled' | 'textNotFound' | 'allClosed';
+  /** textNotFound: the calls and what they carried (core/diagnosis/evidence.ts). */
+  textNotFound?: TextMismatch;
 }
 
 export const OUTCOME_LABELS: Record<OutcomeKind, string> = {

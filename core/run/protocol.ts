@@ -67,6 +67,10 @@ export interface GoMessage {
   /** Groups: configured members of each group that did not join it (never opened, refused, or on
    *  a lost worker), run-wide; empty for other scenarios. */
   absentMembers: number[];
+  /** Deliveries to users: per access token (connection i takes token i mod n), the configured
+   *  connections taking it not open at "go"; a send plans every connection of the users it names.
+   *  Absent for other deliveries and from older coordinators. */
+  absentByToken?: number[];
   /** Send to connection: the connection id each of this worker's connections sends to (local
    *  order, one entry for every configured connection of the worker, chosen as a derangement of
    *  the configured connections); null when that target never opened (its receptions are
@@ -140,6 +144,27 @@ export interface WorkerSnapshot {
   /** With several hub instances: the latency at each instance's connections, this interval,
    *  from the planned send time. Absent for one instance. */
   instanceLatencyHistograms?: PostedHistogram[];
+  /** Calls of the receive method that carried no text of this run where the profile reads it, so
+   *  far; absent while none came (and from agents older than it). */
+  textless?: TextlessCalls;
+}
+
+/**
+ * A worker's calls of the profile's receive method without a text of this run where the profile
+ * reads it (no header there, neither this run's nor another's): with none carrying one, the
+ * profile reads the wrong place (core/run/coordinator.ts textNotFound).
+ */
+export interface TextlessCalls {
+  /** All of them (each is unsolicited too). */
+  calls: number;
+  /** Those that came once sending began ("go"): a hub's welcome messages come before it. */
+  whileSending: number;
+  /** What the first of them carried where the profile reads (the first while sending, once one
+   *  came; all the arguments when nothing is there), at most 40 characters, secrets scrubbed. */
+  sample: string;
+  /** Where this run's text was in one of them instead: an argument's index or a path
+   *  ("0.message"), as receive.arg takes it; null when in none of the first that were searched. */
+  foundAt: number | string | null;
 }
 
 export interface WorkerDrops {
@@ -152,7 +177,9 @@ export interface WorkerDrops {
 export interface IntervalCounts {
   sent: number;
   received: number;
-  /** Encoded hub-protocol bytes of the messages sent and received (without transport framing). */
+  /** Bytes the transport carried this interval, to the hub and from it: every WebSocket message,
+   *  long-poll or POST body, Server-Sent Event's data (the handshake, pings and messages that are
+   *  not the tool's included; negotiate and transport framing not). Warm-up and drain included. */
   sentBytes: number;
   receivedBytes: number;
 }
@@ -176,6 +203,8 @@ export interface WorkerTotals {
   /** Connections lost during the run (closed, or reconnecting) and connections that came back. */
   disconnects: number;
   reconnects: number;
+  /** Every byte the transport carried each way, from the first connect to the final snapshot
+   *  (IntervalCounts), stateful reconnect's second copies included. */
   sentBytes: number;
   receivedBytes: number;
   /** Receptions whose receive time came before their planned send time: the sender's clock is
@@ -188,13 +217,19 @@ export interface WorkerTotals {
    *  welcome message, another client's chat line), and "return" values that are not the message
    *  sent. Never arrivals. */
   unsolicited: number;
+  /** Receptions whose header was found but whose text the hub cut or changed (its padding not the
+   *  configured size's, workers/engine/payload.ts textIntact): counted in `received` too. A text
+   *  the hub only wrapped (a prefix, a suffix) is not altered. */
+  altered: number;
+  /** Calls of the profile's receive method, whatever they carried (warm-up and probe included). */
+  receiveCalls: number;
   /** Connections opened with stateful reconnect granted by the hub (asked for with
    *  statefulReconnect; the hub's negotiate answer decides). 0 when it was not asked for. */
   statefulGranted: number;
   /** Messages (and their encoded bytes) that stateful reconnect carried a second time: `resentSent`
    *  written again by this client after a resumed transport, `resentReceived` copies the hub sent
-   *  again and the client discarded. Counted apart: `sent`, `received` and their bytes hold each
-   *  message once. */
+   *  again and the client discarded. Counted apart: `sent` and `received` hold each message once;
+   *  `sentBytes` and `receivedBytes`, what the transport carried, hold these copies too. */
   resentSent: number;
   resentSentBytes: number;
   resentReceived: number;
@@ -233,5 +268,5 @@ export function emptyErrorCounts(): ErrorCounts {
 }
 
 export function emptyTotals(): WorkerTotals {
-  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0, foreign: 0, unsolicited: 0, statefulGranted: 0, resentSent: 0, resentSentBytes: 0, resentReceived: 0, resentReceivedBytes: 0 };
+  return { sent: 0, received: 0, duplicated: 0, stale: 0, missedSlots: 0, backedUp: 0, connectionsOpened: 0, connectionsFailed: 0, disconnects: 0, reconnects: 0, sentBytes: 0, receivedBytes: 0, negativeLatencies: 0, foreign: 0, unsolicited: 0, altered: 0, receiveCalls: 0, statefulGranted: 0, resentSent: 0, resentSentBytes: 0, resentReceived: 0, resentReceivedBytes: 0 };
 }

@@ -34,7 +34,7 @@ export function evidenceOfRun(result: EvidenceFigures, context: EvidenceContext 
   const schedule = clientSchedule({ points: result.points, missedSlots: totals.missedSlots, sent: totals.sent });
   const lostWorkers = result.workers.filter((w) => w.lost);
   return {
-    outcome: { kind: outcome.kind, ...(outcome.code ? { code: outcome.code } : {}), ...(outcome.reason ? { reason: outcome.reason } : {}) },
+    outcome: { kind: outcome.kind, ...(outcome.code ? { code: outcome.code } : {}), ...(outcome.reason ? { reason: outcome.reason } : {}), ...(outcome.textNotFound ? { textNotFound: outcome.textNotFound } : {}) },
     verdict: result.verdict.status,
     planned: fates.planned,
     lost: lostOf(fates, drained(outcome)),

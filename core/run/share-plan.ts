@@ -8,8 +8,9 @@
  */
 import type { RunConfig } from './config.ts';
 import { plannedSecond } from './fates.ts';
-import { planScenario, type ScenarioPlan } from './scenario-plan.ts';
+import { planScenario } from './scenario-plan.ts';
 import type { ConnectionShare } from './split.ts';
+import { profileOfRun, runReceivers } from '../profiles/index.ts';
 
 export interface ShareWindow {
   /** When connecting began: the time base of the planned seconds, epoch µs. */
@@ -20,17 +21,19 @@ export interface ShareWindow {
   warmupEndUs: number;
 }
 
-/** Planned receptions by planned second (1-based, as core/run/fates.ts counts them) of `share`. */
-export function plannedOfShare(config: RunConfig, share: ConnectionShare, window: ShareWindow): Map<number, number> {
+/** Planned receptions by planned second (1-based, as core/run/fates.ts counts them) of `share`.
+ *  `tokenUsers`: the user each access token names (deliveries to users); empty without tokens. */
+export function plannedOfShare(config: RunConfig, share: ConnectionShare, window: ShareWindow, tokenUsers: readonly (string | null)[] = []): Map<number, number> {
   const bySecond = new Map<number, number>();
   const planned = planScenario(config);
   if (!planned.ok) return bySecond;
-  const { plan } = planned;
+  // Each slot plans what the engine's does (workers/scenarios/profile-scenario.ts), by the run's delivery.
+  const receivers = runReceivers({ deliver: profileOfRun(config).deliver, connections: config.connections, plan: planned.plan, tokenUsers });
   const intervalUs = config.sendIntervalMs * 1_000;
   // Without a warm-up every slot is measured (the engine compares with -Infinity before "go").
   const measuredFromUs = config.warmupSec > 0 ? window.warmupEndUs : -Infinity;
   for (let index = share.firstIndex; index < share.firstIndex + share.count; index++) {
-    const recipients = recipientsPerSlot(config, plan, index);
+    const recipients = receivers.perSlot(index);
     if (recipients === 0) continue;
     const firstSlotUs = window.sendStartUs + (index / config.connections) * intervalUs;
     for (let seq = 0, plannedUs = firstSlotUs; plannedUs < window.sendEndUs; seq++, plannedUs = firstSlotUs + seq * intervalUs) {
@@ -40,20 +43,4 @@ export function plannedOfShare(config: RunConfig, share: ConnectionShare, window
     }
   }
   return bySecond;
-}
-
-/** Receptions each slot of connection `index` plans (workers/scenarios/*: SendSpec.recipients); 0 when it does not send. */
-function recipientsPerSlot(config: RunConfig, plan: ScenarioPlan, index: number): number {
-  switch (config.scenario) {
-    case 'echo':
-    case 'sendToConnection':
-      return 1;
-    case 'broadcast':
-      return plan.isSender(index) ? config.connections : 0;
-    case 'smallGroup':
-    case 'bigGroup': {
-      const group = plan.groupOf(index);
-      return plan.isSender(index) && group >= 0 ? plan.membersOf(group) : 0;
-    }
-  }
 }

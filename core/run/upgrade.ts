@@ -9,7 +9,7 @@
  * - unknown percentiles written as 0 (an empty histogram): read as null, so "–" is shown;
  * - never-sent reasons added later (e.g. `receiverAbsent`, `clientBehind`, `workerLost`): 0, none of its slots had them;
  * - totals added later (`foreign`, `statefulGranted`, the stateful reconnect's `resent*`, and with
- *   version 4 `unsolicited`): 0, none were counted;
+ *   version 4 `unsolicited`, then `altered` and `receiveCalls`): 0, none were counted;
  * - per-second `reconnects` and `dropped`: 0.
  *
  * Version 3 grew, without a bump, fields that are absent for a run on one hub instance and so

@@ -2,6 +2,7 @@
 // measured rates next to a tier's published ones, in words. Shared by the dashboard and the
 // headless runner; no Svelte, no DOM.
 import { planScenario, type RunConfig, type ScenarioPlan } from '../run/index.ts';
+import { profileOfRun, runReceivers } from '../profiles/index.ts';
 import {
   demandFromTraffic,
   edition,
@@ -31,10 +32,13 @@ export type GuideConfigResult = { ok: true; guide: GuideRunConfig; traffic: Expe
 
 /**
  * The run as the guide's math sees it. Senders and groups come from the run's own plan (so a
- * broadcast without senders has 2, as the run does), and for groups the recipients per message are
- * the exact average over the plan's groups, which may differ by one member.
+ * broadcast without senders has 2, as the run does), and the recipients per message are what the
+ * run's delivery plans (core/profiles/receivers.ts: others leave the sender out, a list reaches
+ * its listed receivers), averaged over the senders. For groups the group size is the exact
+ * average over the plan's groups, which may differ by one member. `tokenUsers`: the user each
+ * access token names (deliveries to users); without them every connection counts as one user.
  */
-export function guideRunConfig(config: RunConfig): GuideConfigResult {
+export function guideRunConfig(config: RunConfig, tokenUsers: readonly (string | null)[] = []): GuideConfigResult {
   const planned = planScenario(config);
   if (!planned.ok) return { ok: false, error: planned.errors.join(' ') };
   const { plan } = planned;
@@ -44,10 +48,11 @@ export function guideRunConfig(config: RunConfig): GuideConfigResult {
     senders: plan.senderCount,
     messageBytes: config.messageBytes,
     sendIntervalMs: config.sendIntervalMs,
+    recipientsPerMessage: recipientsPerSend(config, plan, tokenUsers),
   };
   if (plan.groupCount > 0) {
     guide.groupCount = plan.groupCount;
-    guide.groupSize = recipientsPerSend(plan, config.connections);
+    guide.groupSize = membersPerSend(plan, config.connections);
   }
   try {
     return { ok: true, guide, traffic: expectedTraffic(guide) };
@@ -56,8 +61,21 @@ export function guideRunConfig(config: RunConfig): GuideConfigResult {
   }
 }
 
-/** Deliveries per send, averaged over senders: sum over groups of senders x members / senders. */
-function recipientsPerSend(plan: ScenarioPlan, connections: number): number {
+/** Receptions per send by the run's delivery, averaged over the senders that send. */
+function recipientsPerSend(config: RunConfig, plan: ScenarioPlan, tokenUsers: readonly (string | null)[]): number {
+  const receivers = runReceivers({ deliver: profileOfRun(config).deliver, connections: config.connections, plan, tokenUsers });
+  let receptions = 0;
+  let senders = 0;
+  for (let index = 0; index < config.connections; index++) {
+    if (!plan.isSender(index)) continue;
+    senders++;
+    receptions += receivers.perSlot(index);
+  }
+  return senders > 0 ? receptions / senders : 0;
+}
+
+/** Members of the sender's group, averaged over senders: sum over groups of senders x members / senders. */
+function membersPerSend(plan: ScenarioPlan, connections: number): number {
   const members = new Array<number>(plan.groupCount).fill(0);
   const senders = new Array<number>(plan.groupCount).fill(0);
   for (let index = 0; index < connections; index++) {
@@ -79,8 +97,8 @@ export interface ExpectedRates {
 }
 
 /** The expected lines of the message-rate and bandwidth charts; null when the guide cannot express the config. */
-export function expectedRates(config: RunConfig): ExpectedRates | null {
-  const result = guideRunConfig(config);
+export function expectedRates(config: RunConfig, tokenUsers: readonly (string | null)[] = []): ExpectedRates | null {
+  const result = guideRunConfig(config, tokenUsers);
   if (!result.ok) return null;
   const t = result.traffic;
   return {
@@ -178,7 +196,7 @@ export const TIER_COLUMNS = [
 ] as const;
 export type TierColumn = (typeof TIER_COLUMNS)[number];
 
-/** Measured values: connections open, messages per second, encoded bytes per second. */
+/** Measured values: connections open, messages per second, bytes per second the transport carried. */
 export type MeasuredRates = Record<TierColumn, number>;
 
 const COLUMN_LABELS: Record<TierColumn, string> = {

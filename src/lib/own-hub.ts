@@ -3,7 +3,7 @@
  * scenario select's extra value, the scenario shape the run then follows, what the form's fields
  * become for validation, and how a link opens the choice. Pure.
  */
-import { defaultShape, parseHubProfile, type HubProfile } from '../../core/profiles/index.ts';
+import { defaultShape, pageEnvProblems, parseHubProfile, userProblems, type HubProfile } from '../../core/profiles/index.ts';
 import { leftOutProfileNote, queryToProfile, SCENARIO_LABELS, scenarioLabel, type RunConfig } from '../../core/run/index.ts';
 
 /** The scenario select's value for a hub profile of the user's own. */
@@ -30,7 +30,7 @@ export function typedProfile(fields: OwnHubFields): HubProfile | null {
 export function planShape(fields: OwnHubFields): string {
   if (fields.scenario !== YOUR_HUB) return fields.scenario;
   const profile = typedProfile(fields);
-  return fields.profileShape || (profile ? defaultShape(profile.deliver) : '');
+  return fields.profileShape || (profile ? defaultShape(profile) : '');
 }
 
 /** The scenario in the form's one-line setup. */
@@ -45,12 +45,19 @@ export function scenarioLine(fields: OwnHubFields): string {
  * (empty: the profile's default); any other choice runs the bundled contract. `refusals` says an
  * empty editor is refused with the configuration's wording, never run as the bundled contract.
  */
-export function ownHubInput<T extends OwnHubFields>(fields: T): { input: Omit<T, 'profileShape'>; refusals: string[] } {
+export function ownHubInput<T extends OwnHubFields>(fields: T, accessTokens: readonly string[] = []): { input: Omit<T, 'profileShape'>; refusals: string[] } {
   const { profileShape, ...rest } = fields;
   if (fields.scenario !== YOUR_HUB) return { input: { ...rest, hubProfile: '' }, refusals: [] };
-  const empty = parseHubProfile(fields.hubProfile);
-  const refusals = fields.hubProfile.trim() === '' && !empty.ok ? empty.errors.map((e) => `Hub profile: ${e}`) : [];
+  const read = parseHubProfile(fields.hubProfile);
+  const refusals = fields.hubProfile.trim() === '' && !read.ok ? read.errors.map((e) => `Hub profile: ${e}`) : [];
+  if (read.ok) refusals.push(...pageProfileRefusals(read.profile, accessTokens));
   return { input: { ...rest, scenario: profileShape, hubProfile: fields.hubProfile }, refusals };
+}
+
+/** What a page cannot run of a valid profile: {env:NAME} (a page has no environment), and users
+ *  its access token does not name ({user}, the deliveries to users). */
+export function pageProfileRefusals(profile: HubProfile, accessTokens: readonly string[]): string[] {
+  return [...pageEnvProblems(profile), ...userProblems(profile, accessTokens)].map((problem) => `Hub profile: ${problem}`);
 }
 
 /** How a link opens the form: on "Your hub" with its profile and shape when it carries one (or

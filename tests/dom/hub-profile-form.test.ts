@@ -76,9 +76,9 @@ describe('Your hub', () => {
     view.type('{ "name": "chat", "send": { "method": "Send Message", "args": ["{mesage}"] }, "receive": { "method": "ReceiveMessage", "arg": 1 }, "deliver": "everyone" }');
     const typed = view.items('hub-profile-errors');
     expect(typed).toEqual([
-      'Hub profile: deliver: must be one of self, all, others, group, groupOthers, target, return, but is "everyone".',
+      'Hub profile: deliver: must be one of self, all, others, group, groupOthers, target, return, user, users, groups, groupExcept, stream, but is "everyone".',
       'Hub profile: send.method: "Send Message" is not a method name; use letters, digits and _ as in C# (e.g. "SendMessage").',
-      'Hub profile: send.args[0]: "{mesage}" is not a placeholder; use {message}, {connection}, {group}, {target}, {user} or {time}.',
+      'Hub profile: send.args[0]: "{mesage}" is not a placeholder; use {message}, {connection}, {group}, {target}, {user}, {time}, {stream}, {users}, {groups}, {excluded}, or {env:NAME} for a value from the runner\'s environment.',
     ]);
     view.start();
     expect(view.started).toEqual([]);

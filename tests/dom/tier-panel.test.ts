@@ -113,7 +113,7 @@ describe('TierPanel', () => {
     expect(Number(find('tier-row-inboundMessagesPerSecond')!.dataset.ratio)).toBe(2);
     // Bandwidth is payload bytes x rate, as the guide counts it: 4 x 2,048 B.
     expect(cell('inboundBytesPerSecond')).toMatch(/^8 KBps out of/);
-    expect(text('tier-wire')).toMatch(/^Wire cost: .* encoded hub messages/);
+    expect(text('tier-wire')).toMatch(/^Wire cost: .* as the transport carried them/);
     destroy();
   });
 

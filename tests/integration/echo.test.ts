@@ -2,11 +2,10 @@
  * The engine against the real hub-sample with the real @microsoft/signalr client, for every
  * transport and protocol: every message sent comes back exactly once and is measured.
  */
-import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
+import { HubConnectionBuilder, HttpTransportType, LogLevel, MessageType, type InvocationMessage } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import { describe, expect, inject, it } from 'vitest';
 import { PROTOCOLS, TRANSPORTS, validateRunConfig } from '../../core/run/config.ts';
-import { encodedSizeFor } from '../../signalr/encoded-size.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
 
 const config = hubConfig;
@@ -97,9 +96,10 @@ describe('timestamps and bytes on the wire, with the bare official client', () =
         expect(payload).toBe('x'.repeat(300));
         if (protocol === 'messagepack') {
           // Microsoft's server writes an Invocation with 6 items (an empty stream-id array at the
-          // end); the JS client's writer, which sizes the tool's bandwidth figures, writes 5. So
-          // a delivery is 1 byte longer on the wire than the tool counts.
-          const measureFrame = encodedSizeFor('messagepack')('Measure', [TS_US, 'x'.repeat(300)]) + 1;
+          // end); the JS client's writer writes 5. So a delivery is 1 byte longer than the
+          // client's own writer would make it (the tool counts the bytes as they arrive).
+          const written = new MessagePackHubProtocol().writeMessage({ type: MessageType.Invocation, target: 'Measure', arguments: [TS_US, 'x'.repeat(300)] } as InvocationMessage);
+          const measureFrame = written.byteLength + 1;
           expect(wire.frameBytes).toContain(measureFrame);
         }
       } finally {

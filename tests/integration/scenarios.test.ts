@@ -67,13 +67,16 @@ describe('scenarios against the hub-sample', () => {
     expect(latency.count).toBe(40);
   });
 
-  it('counts encoded bytes: JSON echo of 2,048 B sends and receives a little over 2 KB per message', async () => {
+  it('counts the bytes the transport carried: JSON echo of 2,048 B sends and receives a little over 2 KB per message', async () => {
     const { totals } = await run(config({ scenario: 'echo', connections: 2, workers: 1 }));
     const perSent = totals.sentBytes / totals.sent;
     const perReceived = totals.receivedBytes / totals.received;
-    // {"target":"Echo","arguments":[ts,"<2,048 chars>"],"type":1} plus the record separator.
-    expect(perSent).toBeGreaterThan(2_048 + 40);
-    expect(perSent).toBeLessThan(2_048 + 80);
-    expect(perReceived).toBeGreaterThan(2_048 + 40);
+    // {"type":1,"target":"Echo","arguments":[ts,"<2,048 chars>"]} plus the record separator (about
+    // 60 B over the payload), and each connection's handshake and the method check spread over
+    // the few sends of this run. Against a capture of the wire: tests/integration/wire-bytes.test.ts.
+    expect(perSent).toBeGreaterThan(2_048 + 55);
+    expect(perSent).toBeLessThan(2_048 + 160);
+    expect(perReceived).toBeGreaterThan(2_048 + 55);
+    expect(perReceived).toBeLessThan(2_048 + 160);
   });
 });

@@ -2,10 +2,15 @@
  * An in-memory stand-in for the benchmark hub, on a fake clock: it routes Echo, Broadcast,
  * GroupBroadcast and SendToConnection like the hub-sample does (delivering Measure(ts, payload)),
  * and returns the message of EchoReturn(payload) as its completion, with knobs for the faults the
- * engine must count: refused starts, dropped and duplicated deliveries, closes.
+ * engine must count: refused starts, dropped and duplicated deliveries, closes. Streams and client
+ * results as the hub-sample's /streamhub and /clientresulthub have them: Repeat(message) and
+ * StreamEcho(stream) stream back, UploadWords(stream) calls Word on the caller per item, Counter
+ * yields ints, GetMessage(id) and GetMessageFromCaller() ask a connection's GetMessage and return
+ * "From <id>: <answer>".
  */
 import { connectCauseOf } from '../../core/client/connect-causes.ts';
-import type { BenchConnection, ClassifiedError, ConnectionFactory } from '../../workers/engine/connection.ts';
+import { tokenUser } from '../../core/profiles/template.ts';
+import type { BenchConnection, ClassifiedError, ConnectionFactory, ItemObserver, ItemStream, UploadStream } from '../../workers/engine/connection.ts';
 import type { FakeTime } from './fake-time.ts';
 
 export interface FakeHubOptions {
@@ -48,7 +53,11 @@ export interface FakeConnection extends BenchConnection {
   deliver(ts: number, payload: string): void;
   /** The hub calls a client method of this connection (any method, any arguments). */
   call(method: string, ...args: unknown[]): void;
+  /** The client-result handlers the engine registered, by client method. */
+  readonly answers: Map<string, (...args: unknown[]) => unknown>;
   groups: Set<string>;
+  /** The user its access token names (Clients.User); null without one. */
+  readonly user: string | null;
 }
 
 export interface FakeHub {
@@ -64,11 +73,26 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
     if (method === 'Broadcast') return open;
     if (method === 'GroupBroadcast') return open.filter((c) => c.groups.has(args[0] as string));
     if (method === 'SendToConnection') return open.filter((c) => c.connectionId === args[0]);
+    // The list deliveries, as the hub-sample's /listhub and /userhub route them (Clients.Groups,
+    // GroupExcept, User, Users), a connection's user being its token's.
+    if (method === 'SendToGroups') return open.filter((c) => (args[0] as string[]).some((group) => c.groups.has(group)));
+    if (method === 'SendToGroupExcept') return open.filter((c) => c.groups.has(args[0] as string) && !(args[1] as string[]).includes(c.connectionId!));
+    if (method === 'SendToUser') return open.filter((c) => c.user !== null && c.user === args[0]);
+    if (method === 'SendToUsers') return open.filter((c) => c.user !== null && (args[0] as string[]).includes(c.user));
     throw new Error(`The fake hub has no method ${method}.`);
   };
-  const factory: ConnectionFactory = () => {
+  /** The hub asks `asked` for a client result of its `GetMessage` handler, as Azure's sample does. */
+  const askClient = (asked: FakeConnection | undefined, id: string) => new Promise((resolve, reject) => time.setTimeout(() => {
+    const reply = asked?.isOpen ? asked.answers.get('GetMessage') : undefined;
+    if (!reply) return reject(new Error("An unexpected error occurred invoking 'GetMessage' on the server. HubException: Client didn't provide a result."));
+    const answer = reply();
+    time.setTimeout(() => resolve(`From ${id}: ${String(answer)}`), options.deliveryDelayMs);
+  }, options.deliveryDelayMs));
+  const factory: ConnectionFactory = (connectOptions) => {
     const id = connections.length;
+    const user = tokenUser(connectOptions?.credentials?.accessToken ?? null);
     const handlers = new Map<string, (...args: unknown[]) => void>();
+    const answers = new Map<string, (...args: unknown[]) => unknown>();
     let close: (error?: Error) => void = () => {};
     let open = false;
     let stopped = false;
@@ -90,6 +114,7 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
       },
       sent,
       groups: new Set(),
+      user,
       bufferedBytes: () => 0,
       start: async () => {
         if (options.failStart?.has(id)) throw Object.assign(new Error(options.failStartMessage ?? 'Failed to complete negotiation with the server: Error: refused'), { errorType: 'FailedToNegotiateWithServerError' });
@@ -116,6 +141,22 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
       },
       invoke: async (method, ...args) => {
         if (options.missingMethods?.has(method)) throw new Error(`Failed to invoke '${method}' due to an error on the server. HubException: Method does not exist.`);
+        if (method === 'UploadWords') {
+          sent.push({ method, args });
+          return new Promise((resolve) => (args[0] as FakeUpload).observe({
+            next: (item) => time.setTimeout(() => connection.call('Word', item), options.deliveryDelayMs),
+            error: () => resolve(undefined),
+            complete: () => resolve(undefined),
+          }));
+        }
+        if (method === 'GetMessage' || method === 'GetMessageFromCaller') {
+          if (!open) throw new Error("Cannot send data if the connection is not in the 'Connected' State.");
+          const n = sent.length;
+          sent.push({ method, args });
+          if (options.drop?.(id, n)) return new Promise(() => {});
+          const asked = method === 'GetMessage' ? connections.find((c) => c.connectionId === args[0]) : connection;
+          return askClient(asked, String(method === 'GetMessage' ? args[0] : connection.connectionId));
+        }
         if (method === 'EchoReturn') {
           if (!open) throw new Error("Cannot send data if the connection is not in the 'Connected' State.");
           const n = sent.length;
@@ -138,6 +179,28 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
         return undefined;
       },
       on: (method, handler) => void handlers.set(method, handler),
+      answers,
+      answer: (method, reply) => void answers.set(method, reply),
+      upload: () => new FakeUpload(() => open),
+      stream: (method, ...args) => {
+        if (options.missingMethods?.has(method)) return failedStream(new Error(`Failed to invoke '${method}' due to an error on the server. HubException: Method does not exist.`));
+        const n = sent.length;
+        sent.push({ method, args });
+        return new FakeItems((items) => {
+          const later = (what: () => void) => time.setTimeout(what, options.deliveryDelayMs);
+          if (method === 'Repeat') {
+            if (!options.drop?.(id, n)) later(() => items.next(args[0]));
+            later(() => items.complete());
+          } else if (method === 'StreamEcho') {
+            (args[0] as FakeUpload).observe({ next: (item) => later(() => items.next(item)), error: (error) => later(() => items.error(error)), complete: () => later(() => items.complete()) });
+          } else if (method === 'Counter') {
+            for (let i = 0; i < (args[0] as number); i++) later(() => items.next(i));
+            later(() => items.complete());
+          } else {
+            later(() => items.error(new Error(`Failed to invoke '${method}' due to an error on the server. HubException: Method does not exist.`)));
+          }
+        });
+      },
       onClose: (handler) => (close = handler),
       onReconnecting: (handler) => (reconnecting = handler),
       onReconnected: (handler) => (reconnected = handler),
@@ -174,12 +237,47 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
   return { factory, connections };
 }
 
+/** A client-to-server stream: what the engine writes, handed to the fake hub's reader as it comes
+ *  (while the connection is open; after complete nothing more). */
+class FakeUpload implements UploadStream {
+  readonly items: unknown[] = [];
+  #reader: ItemObserver | null = null;
+  #done = false;
+  constructor(private readonly isOpen: () => boolean) {}
+  observe(reader: ItemObserver): void {
+    this.#reader = reader;
+  }
+  next(item: unknown): void {
+    if (this.#done || !this.isOpen()) return;
+    this.items.push(item);
+    this.#reader?.next(item);
+  }
+  complete(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#reader?.complete();
+  }
+}
+
+/** A server-to-client stream: the hub starts producing when the engine subscribes. */
+class FakeItems implements ItemStream {
+  #disposed = false;
+  constructor(private readonly produce: (items: ItemObserver) => void) {}
+  subscribe(observer: ItemObserver): { dispose(): void } {
+    this.produce({
+      next: (item) => void (this.#disposed || observer.next(item)),
+      error: (error) => void (this.#disposed || observer.error(error)),
+      complete: () => void (this.#disposed || observer.complete()),
+    });
+    return { dispose: () => void (this.#disposed = true) };
+  }
+}
+
+function failedStream(error: Error): ItemStream {
+  return { subscribe: (observer) => (queueMicrotask(() => observer.error(error)), { dispose: () => {} }) };
+}
+
 export function classifyPlainly(error: unknown): ClassifiedError {
   const message = error instanceof Error ? error.message : String(error);
   return { kind: /negotiat/.test(message) ? 'negotiate' : 'connect', message, cause: connectCauseOf(message) };
-}
-
-/** Sizes a hub call as its JSON text would be. */
-export function fakeEncodedSize(): (method: string, args: unknown[]) => number {
-  return (method, args) => JSON.stringify({ type: 1, target: method, arguments: args }).length + 1;
 }

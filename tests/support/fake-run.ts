@@ -3,7 +3,7 @@ import type { RunConfig } from '../../core/run/config.ts';
 import { RunCoordinator, type CoordinatorOptions, type WorkerPort } from '../../core/run/coordinator.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import type { FromWorker } from '../../core/run/protocol.ts';
-import { classifyPlainly, fakeEncodedSize, fakeHub, type FakeHubOptions } from './fake-connections.ts';
+import { classifyPlainly, fakeHub, type FakeHubOptions } from './fake-connections.ts';
 import { FakeTime } from './fake-time.ts';
 
 export function fakeRun(runConfig: RunConfig, options: FakeHubOptions, coordinatorOptions: CoordinatorOptions = {}) {
@@ -11,7 +11,7 @@ export function fakeRun(runConfig: RunConfig, options: FakeHubOptions, coordinat
   const hub = fakeHub(time, options);
   const ports: WorkerPort[] = Array.from({ length: runConfig.workers }, () => {
     let handler: (message: FromWorker) => void = () => {};
-    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => handler(m) });
+    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => handler(m) });
     return { post: (m) => engine.handle(m), onMessage: (h) => (handler = h), terminate: () => void engine.finish() };
   });
   const coordinator = new RunCoordinator(runConfig, ports, time, time, coordinatorOptions);

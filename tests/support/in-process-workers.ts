@@ -8,7 +8,6 @@ import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import type { ConnectionFactory } from '../../workers/engine/connection.ts';
 import type { FromWorker } from '../../core/run/protocol.ts';
 import { signalRConnectionFactory } from '../../signalr/bench-connection.ts';
-import { encodedSizeFor } from '../../signalr/encoded-size.ts';
 import { classifySignalRError } from '../../signalr/errors.ts';
 
 export function inProcessWorkers(count: number, connect: ConnectionFactory = signalRConnectionFactory()): WorkerPort[] {
@@ -19,7 +18,6 @@ export function inProcessWorkers(count: number, connect: ConnectionFactory = sig
       timers: systemTimers,
       connect,
       classify: classifySignalRError,
-      encodedSize: encodedSizeFor,
       // Asynchronous like postMessage, so no caller sees a reply inside its own call.
       post: (message) => queueMicrotask(() => handler(message)),
     });

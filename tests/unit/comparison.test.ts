@@ -56,7 +56,8 @@ describe('comparisonTable', () => {
     const withBytes = (bytes: number) => ({
       ...base,
       totals: { sent: 40, received: 40, sentBytes: bytes * 4, receivedBytes: bytes * 4, missedSlots: 0 },
-      points: [1, 2, 3, 4].map((second) => ({ second, sent: 10, received: 10, sentBytes: bytes, receivedBytes: bytes })),
+      // Second 0 connected and warmed up: bytes carried, no measured message (outside both figures).
+      points: [{ second: 0, sent: 0, received: 0, sentBytes: 50_000, receivedBytes: 50_000 }, ...[1, 2, 3, 4].map((second) => ({ second, sent: 10, received: 10, sentBytes: bytes, receivedBytes: bytes }))],
     }) as unknown as RunResult;
     const runs: ComparedRun[] = [{ label: 'json', result: withBytes(3_000) }, { label: 'msgpack', result: withBytes(2_000) }];
     const table = comparisonTable(runs);

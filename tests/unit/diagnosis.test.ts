@@ -127,6 +127,18 @@ const CASES: Case[] = [
     cause: 'profileMismatch', says: /never called ReceiveMessage: 50 messages were sent/,
   },
   {
+    name: 'a profile whose receive method is called, never with the run\'s text where it reads',
+    evidence: evidence({
+      outcome: {
+        kind: 'failed', code: 'textNotFound',
+        reason: 'ReceiveMessage was called 411 times, never with this run\'s text in argument 0; the first call carried "bench-3"; it is in argument 1: set receive.arg to 1.',
+        textNotFound: { method: 'ReceiveMessage', calls: 411, place: 0, sample: 'bench-3', foundAt: 1 },
+      },
+      received: 0, sent: 50, lost: 50, unsolicited: 411,
+    }, { receiveMethod: 'ReceiveMessage' }),
+    cause: 'textNotFound', says: /^ReceiveMessage was called 411 times, never with this run's text in argument 0; the first call carried "bench-3"; it is in argument 1: set receive\.arg to 1\.$/,
+  },
+  {
     name: 'a token refused on the upgrade with skip negotiation (Node says the status)',
     evidence: evidence({
       connectionsOpened: 0, connectionsFailed: 20, planned: 0, received: 0,

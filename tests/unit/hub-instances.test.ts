@@ -17,7 +17,7 @@ import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import { runSummary } from '../../core/report/run-summary.ts';
 import { clientSchedule } from '../../core/client/schedule.ts';
 import { summaryText } from '../../cli/report.ts';
-import { classifyPlainly, fakeEncodedSize, fakeHub, type FakeConnection } from '../support/fake-connections.ts';
+import { classifyPlainly, fakeHub, type FakeConnection } from '../support/fake-connections.ts';
 import { FakeTime } from '../support/fake-time.ts';
 
 const A = 'http://a.test:5181/signalrbench';
@@ -129,7 +129,7 @@ async function fakeRunOverInstances(runConfig: RunConfig, during?: (connections:
       urls[hub.connections.length - 1] = options.endpointUrl;
       return connection;
     };
-    const engine = new BenchEngine({ clock: time, timers: time, connect, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => handler(m) });
+    const engine = new BenchEngine({ clock: time, timers: time, connect, classify: classifyPlainly, post: (m) => handler(m) });
     return { post: (m) => engine.handle(m), onMessage: (h) => (handler = h), terminate: () => void engine.finish() };
   });
   const coordinator = new RunCoordinator(runConfig, ports, time, time);

@@ -52,7 +52,7 @@ describe('checkHubProfile: every field', () => {
   });
 
   it('names unknown fields', () => {
-    expect(errorsOf(withField({ recieve: {} }))).toEqual(['recieve: not a profile field; the fields are name, join, leave, send, receive, deliver.']);
+    expect(errorsOf(withField({ recieve: {} }))).toEqual(['recieve: not a profile field; the fields are name, join, leave, send, receive, deliver, answer.']);
     expect(errorsOf(withField({ send: { method: 'SendToRoom', args: ['{group}', '{message}'], arg: 1 } }))).toEqual([expect.stringMatching(/^send\.arg: not a field/)]);
   });
 
@@ -111,7 +111,7 @@ describe('checkHubProfile: every placeholder', () => {
   const send = (args: unknown[], deliver = 'group') => errorsOf(withField({ send: { method: 'Send', args }, deliver }));
 
   it('names a misspelt placeholder and lists the real ones', () => {
-    expect(send(['{group}', 'bench', '{mesage}', '{message}'])).toEqual(['send.args[2]: "{mesage}" is not a placeholder; use {message}, {connection}, {group}, {target}, {user} or {time}.']);
+    expect(send(['{group}', 'bench', '{mesage}', '{message}'])).toEqual(['send.args[2]: "{mesage}" is not a placeholder; use {message}, {connection}, {group}, {target}, {user}, {time}, {stream}, {users}, {groups}, {excluded}, or {env:NAME} for a value from the runner\'s environment.']);
     expect(send(['{group}', { user: '{usr}', text: '{message}' }])).toEqual([expect.stringMatching(/^send\.args\[1\]\.user: "\{usr\}" is not a placeholder/)]);
   });
 
@@ -125,7 +125,7 @@ describe('checkHubProfile: every placeholder', () => {
 
   it('{group}: only with group deliveries', () => {
     expect(send(['{group}', '{message}'], 'all')).toEqual([
-      expect.stringMatching(/^send\.args\[0\]: \{group\} is only known with deliver "group" or "groupOthers" \(deliver is "all"\)/),
+      expect.stringMatching(/^send\.args\[0\]: \{group\} is only known with deliver "group", "groupOthers", "groups" or "groupExcept" \(deliver is "all"\)/),
       expect.stringMatching(/^join\.args\[0\]: \{group\}/),
     ]);
     expect(errorsOf({ name: 'x', join: { method: 'Join', args: ['{group}'] }, send: { method: 'Send', args: ['{message}'] }, receive: { method: 'R', arg: 0 }, deliver: 'others' }))
@@ -224,7 +224,9 @@ describe('what each delivery plans', () => {
   });
 
   it('each delivery runs on the shape that gives its senders, groups or targets', () => {
-    expect(DELIVER_KINDS.map(defaultShape)).toEqual(['echo', 'broadcast', 'broadcast', 'smallGroup', 'smallGroup', 'sendToConnection', 'echo']);
+    const send = { method: 'Send', args: ['{message}'] };
+    expect(DELIVER_KINDS.map((deliver) => defaultShape({ deliver, send }))).toEqual(
+      ['echo', 'broadcast', 'broadcast', 'smallGroup', 'smallGroup', 'sendToConnection', 'echo', 'broadcast', 'broadcast', 'smallGroup', 'smallGroup', 'echo']);
     expect(shapeFits('group', 'bigGroup')).toBe(true);
     expect(shapeFits('all', 'echo')).toBe(false);
     const chat = checkHubProfile(CHAT_ROOM);

@@ -32,7 +32,7 @@ describe('--hub-profile', () => {
     expect(errorsOf('--hub-profile', path.join(dir, 'missing.json'))).toEqual([expect.stringMatching(/^--hub-profile .*missing\.json cannot be read \(no such file\)/)]);
     expect(errorsOf('--hub-profile', dir)).toEqual([expect.stringContaining('cannot be read (it is a folder)')]);
     const typo = file('typo.json', '{"name": "chat", "send": {"method": "SendMessage", "args": ["x", "{mesage}", "{message}"]}, "receive": {"method": "ReceiveMessage", "arg": 1}, "deliver": "all"}');
-    expect(errorsOf('--hub-profile', typo)).toEqual([`--hub-profile ${typo}: send.args[1]: "{mesage}" is not a placeholder; use {message}, {connection}, {group}, {target}, {user} or {time}.`]);
+    expect(errorsOf('--hub-profile', typo)).toEqual([`--hub-profile ${typo}: send.args[1]: "{mesage}" is not a placeholder; use {message}, {connection}, {group}, {target}, {user}, {time}, {stream}, {users}, {groups}, {excluded}, or {env:NAME} for a value from the runner's environment.`]);
     const broken = file('broken.json', '{\n  "name": "chat"\n  "deliver": "all"\n}');
     expect(errorsOf('--hub-profile', broken)).toEqual([`--hub-profile ${broken}: The profile is not valid JSON at line 3, column 3: expected ',' or '}' after the property value.`]);
   });

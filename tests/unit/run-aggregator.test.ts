@@ -44,8 +44,8 @@ describe('RunAggregator', () => {
     const at = (seconds: number) => RUN_START_US + seconds * 1_000_000;
     // Second 1: 4 planned; 2 arrive within it, 1 arrives 1.5 s late in second 3, 1 never arrives.
     sender.recordSlot(at(0.1), 4);
-    receiver.recordReceive(at(0.1), at(0.2), 0, 10);
-    receiver.recordReceive(at(0.1), at(0.3), 0, 10);
+    receiver.recordReceive(at(0.1), at(0.2), 0);
+    receiver.recordReceive(at(0.1), at(0.3), 0);
     aggregator.add(snapshot(sender, 0, 1));
     aggregator.add(snapshot(receiver, 1, 1));
     // Second 2: 2 planned, both backed up.
@@ -54,7 +54,7 @@ describe('RunAggregator', () => {
     aggregator.add(snapshot(sender, 0, 2));
     aggregator.add(snapshot(receiver, 1, 2));
     expect(aggregator.judgedShare()).toBe(0.5);
-    receiver.recordReceive(at(0.1), at(2.6), 0, 10);
+    receiver.recordReceive(at(0.1), at(2.6), 0);
     aggregator.add(snapshot(sender, 0, 3, true));
     aggregator.add(snapshot(receiver, 1, 3, true));
     const [first, second, third] = aggregator.points();
@@ -84,8 +84,8 @@ describe('RunAggregator', () => {
             all.push(latencyUs);
             const plannedUs = RUN_START_US + (second - 1) * 1_000_000;
             stats.recordSlot(plannedUs, 1);
-            stats.recordSend(0, 1_000_000, 100);
-            stats.recordReceive(plannedUs, plannedUs + latencyUs, 0, 100);
+            stats.recordSend(0, 1_000_000);
+            stats.recordReceive(plannedUs, plannedUs + latencyUs, 0);
           }
           aggregator.add(snapshot(stats, w, second, second === 4));
         });
@@ -110,11 +110,11 @@ describe('RunAggregator', () => {
     const a = new WorkerStats();
     const b = new WorkerStats();
     const aggregator = new RunAggregator(2);
-    a.recordSend(0, 1e6, 100);
+    a.recordSend(0, 1e6);
     aggregator.add(snapshot(a, 0, 1));
     expect(aggregator.points()).toEqual([]);
-    b.recordSend(0, 1e6, 100);
-    b.recordSend(0, 1e6, 100);
+    b.recordSend(0, 1e6);
+    b.recordSend(0, 1e6);
     aggregator.add(snapshot(b, 1, 1));
     expect(aggregator.points().map((p) => [p.second, p.sent, p.connectionsOpen, p.eventLoopLagMs])).toEqual([[1, 3, 10, 1]]);
   });
@@ -133,9 +133,9 @@ describe('RunAggregator', () => {
     const a = new WorkerStats();
     const b = new WorkerStats();
     const aggregator = new RunAggregator(2);
-    b.recordSend(0, 1e6, 100);
+    b.recordSend(0, 1e6);
     aggregator.add(snapshot(b, 1, 1));
-    a.recordSend(0, 1e6, 100);
+    a.recordSend(0, 1e6);
     aggregator.add(snapshot(a, 0, 1));
     aggregator.add(snapshot(a, 0, 2));
     expect(aggregator.points().map((p) => p.second)).toEqual([1]);
@@ -168,13 +168,13 @@ describe('RunAggregator', () => {
     const aggregator = new RunAggregator(1);
     const at = (seconds: number) => RUN_START_US + seconds * 1_000_000;
     stats.recordSlot(at(0.1), 1);
-    stats.recordReceive(at(0.1), at(0.1) + 2_000, 0, 10);
+    stats.recordReceive(at(0.1), at(0.1) + 2_000, 0);
     aggregator.add(snapshot(stats, 0, 1));
     const first = aggregator.latency();
     expect(aggregator.latency()).toEqual(first);
     expect(first.count).toBe(1);
     stats.recordSlot(at(1.1), 1);
-    stats.recordReceive(at(1.1), at(1.1) + 50_000, 0, 10);
+    stats.recordReceive(at(1.1), at(1.1) + 50_000, 0);
     aggregator.add(snapshot(stats, 0, 2));
     const second = aggregator.latency();
     expect(second.count).toBe(2);

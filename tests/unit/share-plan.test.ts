@@ -11,7 +11,7 @@ import type { FromWorker } from '../../core/run/protocol.ts';
 import { plannedOfShare } from '../../core/run/share-plan.ts';
 import { splitConnections } from '../../core/run/split.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
-import { classifyPlainly, fakeEncodedSize, fakeHub } from '../support/fake-connections.ts';
+import { classifyPlainly, fakeHub } from '../support/fake-connections.ts';
 import { FakeTime } from '../support/fake-time.ts';
 
 function config(scenario: string): RunConfig {
@@ -27,7 +27,7 @@ async function run(cfg: RunConfig, crashAtMs?: number) {
   const handlers: ((message: FromWorker) => void)[] = [];
   const reported = new Map<number, Map<number, number>>();
   const ports: WorkerPort[] = Array.from({ length: cfg.workers }, (_, index) => {
-    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => {
+    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => {
       if (m.type === 'snapshot') for (const d of m.fates) {
         const bySecond = reported.get(index) ?? new Map<number, number>();
         reported.set(index, bySecond.set(d.second, (bySecond.get(d.second) ?? 0) + d.planned));

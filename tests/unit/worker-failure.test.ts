@@ -4,7 +4,7 @@ import { validateRunConfig } from '../../core/run/config.ts';
 import { RunCoordinator, type WorkerPort } from '../../core/run/coordinator.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import type { FromWorker } from '../../core/run/protocol.ts';
-import { classifyPlainly, fakeEncodedSize, fakeHub } from '../support/fake-connections.ts';
+import { classifyPlainly, fakeHub } from '../support/fake-connections.ts';
 import { FakeTime } from '../support/fake-time.ts';
 
 describe('a worker that crashes', () => {
@@ -16,7 +16,7 @@ describe('a worker that crashes', () => {
     const handlers: ((message: FromWorker) => void)[] = [];
     const engines: BenchEngine[] = [];
     const ports: WorkerPort[] = [0, 1].map((index) => {
-      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => handlers[index]?.(m) });
+      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => handlers[index]?.(m) });
       engines.push(engine);
       return { post: (m) => engine.handle(m), onMessage: (h) => (handlers[index] = h), terminate: () => void engine.finish() };
     });
@@ -48,7 +48,7 @@ describe('a worker that crashes', () => {
     const handlers: ((message: FromWorker) => void)[] = [];
     let finals = 0;
     const ports: WorkerPort[] = [0, 1].map((index) => {
-      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => {
+      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => {
         handlers[index]?.(m);
         // Worker 1 dies right after its final report, before the run is over.
         if (m.type === 'snapshot' && m.final && ++finals === 1) handlers[index]?.({ type: 'fatal', workerIndex: index, message: 'its process was ended by SIGKILL before the run ended it' });
@@ -77,7 +77,7 @@ describe('a worker that crashes', () => {
     const hub = fakeHub(time, { deliveryDelayMs: 2 });
     const handlers: ((message: FromWorker) => void)[] = [];
     const ports: WorkerPort[] = [0, 1].map((index) => {
-      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => (index === 1 ? undefined : handlers[index]?.(m)) });
+      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => (index === 1 ? undefined : handlers[index]?.(m)) });
       return { post: (m) => engine.handle(m), onMessage: (h) => (handlers[index] = h), terminate: () => void engine.finish() };
     });
     const coordinator = new RunCoordinator(result.config, ports, time, time);

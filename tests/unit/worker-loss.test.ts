@@ -21,7 +21,7 @@ import { Fleet } from '../../core/fleet/fleet.ts';
 import { DEFAULTS } from '../../core/run/config.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import type { FromWorker, StartMessage } from '../../core/run/protocol.ts';
-import { classifyPlainly, fakeEncodedSize, fakeHub } from '../support/fake-connections.ts';
+import { classifyPlainly, fakeHub } from '../support/fake-connections.ts';
 import { FakeTime } from '../support/fake-time.ts';
 
 const CONTROL = 'http://hub:5000/control';
@@ -41,7 +41,7 @@ function relayedRun(durationSec = 30) {
   let heardUs = 0;
   const relay = (): RelayState => ({ url: CONTROL, isRunHub: true, quietMs: (time.nowUs() - heardUs) / 1_000 });
   const ports: WorkerPort[] = [0, 1].map((index) => {
-    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => {
+    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => {
       if (frozen.has(index)) return;
       heardUs = time.nowUs();
       handlers[index]?.(m);
@@ -138,7 +138,7 @@ function slowRelayRun(delayMs: number, slowThreads: readonly number[] = [0, 1]) 
     handlers[index]?.(m);
   };
   const ports: WorkerPort[] = [0, 1, 2].map((index) => {
-    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => {
+    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => {
       if (!slow || !slowThreads.includes(index)) return deliver(index, m);
       late.push(m);
       time.setTimeout(() => deliver(index, m), delayMs);

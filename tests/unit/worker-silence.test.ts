@@ -8,7 +8,7 @@ import { RunCoordinator, type WorkerPort } from '../../core/run/coordinator.ts';
 import { SilenceWatchdog, WATCHDOG_INTERVAL_MS, WORKER_SILENCE_LIMIT_MS } from '../../core/run/watchdog.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import type { FromWorker } from '../../core/run/protocol.ts';
-import { classifyPlainly, fakeEncodedSize, fakeHub } from '../support/fake-connections.ts';
+import { classifyPlainly, fakeHub } from '../support/fake-connections.ts';
 import { FakeTime } from '../support/fake-time.ts';
 
 describe('a worker that falls silent', () => {
@@ -21,7 +21,7 @@ describe('a worker that falls silent', () => {
     let silent = false;
     const terminated: number[] = [];
     const ports: WorkerPort[] = [0, 1].map((index) => {
-      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => (index === 1 && silent ? undefined : handlers[index]?.(m)) });
+      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => (index === 1 && silent ? undefined : handlers[index]?.(m)) });
       return { post: (m) => engine.handle(m), onMessage: (h) => (handlers[index] = h), terminate: () => terminated.push(index) };
     });
     const coordinator = new RunCoordinator(result.config, ports, time, time);
@@ -59,7 +59,7 @@ describe('a worker that falls silent', () => {
     const hub = fakeHub(time, { deliveryDelayMs: 2 });
     const handlers: ((message: FromWorker) => void)[] = [];
     const ports: WorkerPort[] = [0, 1].map((index) => {
-      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post: (m) => handlers[index]?.(m) });
+      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => handlers[index]?.(m) });
       return { post: (m) => engine.handle(m), onMessage: (h) => (handlers[index] = h), terminate: () => void engine.finish() };
     });
     const coordinator = new RunCoordinator(result.config, ports, time, time);
@@ -132,7 +132,7 @@ describe('a worker given up for silence before "go"', () => {
         else if (m.type === 'ready') heldReady = m;
         else handlers[index]?.(m);
       };
-      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, encodedSize: fakeEncodedSize, post });
+      const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post });
       return { post: (m) => engine.handle(m), onMessage: (h) => (handlers[index] = h), terminate: () => {} };
     });
     const coordinator = new RunCoordinator(result.config, ports, time, time);

@@ -6,11 +6,11 @@
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import { planScenario, scrubSecrets, type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/run/index.ts';
-import { groupMembersPerInstance, hubInstances, recipientsPerInstance, type InstanceCounts, type RunConfig, type ScenarioPlan } from '../../core/run/index.ts';
+import { groupMembersPerInstance, hubInstances, instanceLists, recipientsPerInstance, tokenUsersOf, type InstanceCounts, type RunConfig, type ScenarioPlan } from '../../core/run/index.ts';
 import { dropSettingsOf, dropTimesUs, isDropped } from '../../core/drops/index.ts';
 import { createScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
-import type { ConnectionFactory, EncodedSize, ErrorClassifier } from './connection.ts';
+import type { ConnectionFactory, ErrorClassifier } from './connection.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import { ScenarioRunner, type RunnerContext } from './scenario-runner.ts';
 import { WorkerStats } from './worker-stats.ts';
@@ -23,8 +23,6 @@ export interface EngineDeps {
   timers: Timers;
   connect: ConnectionFactory;
   classify: ErrorClassifier;
-  /** Sizes hub calls in the run's protocol (bandwidth accounting). */
-  encodedSize: (protocol: StartMessage['config']['protocol']) => EncodedSize;
   post: (message: FromWorker) => void;
   /** True in a browser Web Worker (its connection queue can explain slow connects). Default false. */
   inBrowser?: boolean;
@@ -75,6 +73,8 @@ export class BenchEngine {
         endpointUrl: config.endpointUrl, endpointUrls: config.endpointUrls, transport: config.transport, protocol: config.protocol, reconnect: config.reconnect,
         reconnectPolicy: dropSettingsOf(config).reconnectPolicy, statefulReconnect: dropSettingsOf(config).statefulReconnect,
         skipNegotiation: config.skipNegotiation ?? false,
+        // Every connection adds what its transport carries here: the bandwidth figures.
+        wire: this.stats.wire,
       },
       share.firstIndex,
       share.count,
@@ -91,7 +91,6 @@ export class BenchEngine {
       totalConnections: config.connections,
       warmupSec: config.warmupSec,
       runId: message.runId,
-      encodedBytes: this.deps.encodedSize(config.protocol),
       instances: this.#instances(config, planned.plan),
       sendersHeardBy: planned.plan.sendersHeardBy,
     }, scenario);
@@ -213,7 +212,8 @@ export class BenchEngine {
     if (count < 2) return undefined;
     this.stats.countInstances(count);
     const groupTable = plan.groupCount > 0 ? groupMembersPerInstance(config.connections, plan, count) : null;
-    return { count, recipients: (sender, localIndex, go) => recipientsPerInstance(config, plan, count, sender, go.targetIndices?.[localIndex] ?? null, groupTable) };
+    const lists = instanceLists(config, plan, count, tokenUsersOf(this.#start?.credentials));
+    return { count, recipients: (sender, localIndex, go) => recipientsPerInstance(config, plan, count, sender, go.targetIndices?.[localIndex] ?? null, groupTable, lists) };
   }
 
   /** This worker's counts per hub instance so far, its connections' from the pool; absent for one instance. */
@@ -258,6 +258,7 @@ export class BenchEngine {
       connectCauses: { ...this.stats.connectCauses },
       errorSamples: this.stats.errorSamples(),
       ...(this.stats.instances ? { instances: this.#instanceCounts() } : {}),
+      ...(this.stats.textless ? { textless: { ...this.stats.textless } } : {}),
     });
   }
 }

@@ -22,6 +22,15 @@ export interface BenchConnection {
   /** Calls of the client method `method` by the hub (a profile's receive method, e.g. the bundled
    *  contract's `Measure(ts, payload)` or a chat hub's `ReceiveMessage(user, message)`), with its arguments. */
   on(method: string, handler: (...args: unknown[]) => void): void;
+  /** Streaming hub call (a hub method returning `IAsyncEnumerable<T>` or `ChannelReader<T>`):
+   *  sent at once; its items, its end and its error go to the subscriber. */
+  stream(method: string, ...args: unknown[]): ItemStream;
+  /** A client-to-server stream, to pass as an argument of {@link invoke} or {@link stream} (the
+   *  hub method's `ChannelReader<T>` or `IAsyncEnumerable<T>` parameter): each `next` is an item. */
+  upload(): UploadStream;
+  /** Answers the hub's client-result calls of the client method `method`
+   *  (`Clients.Client(id).InvokeAsync<T>`) with what `reply` returns. */
+  answer(method: string, reply: (...args: unknown[]) => unknown): void;
   /** Called once when the connection closes after having started (and, with reconnect, after
    *  reconnecting gave up), with the cause if any. */
   onClose(handler: (error?: Error) => void): void;
@@ -50,6 +59,27 @@ export interface BenchConnection {
   onResent?(handler: (direction: 'sent' | 'received', messages: number, bytes: number) => void): void;
 }
 
+/** What a streaming call's items go to (the official client's IStreamSubscriber). */
+export interface ItemObserver {
+  next(item: unknown): void;
+  /** The hub method threw, or the connection closed under the stream. */
+  error(error: unknown): void;
+  complete(): void;
+}
+
+/** A server-to-client stream (the official client's IStreamResult). */
+export interface ItemStream {
+  /** `dispose` cancels the stream at the hub. */
+  subscribe(observer: ItemObserver): { dispose(): void };
+}
+
+/** A client-to-server stream (the official client's Subject). Items written while the connection
+ *  is not open, or after `complete`, are dropped. */
+export interface UploadStream {
+  next(item: unknown): void;
+  complete(): void;
+}
+
 export interface ConnectionOptions {
   endpointUrl: string;
   /** Every hub instance, when the run spreads over several: the pool gives each connection its
@@ -65,12 +95,26 @@ export interface ConnectionOptions {
   skipNegotiation?: boolean;
   /** This connection's token, headers and query (core/run/credentials.ts); never in a message. */
   credentials?: ConnectionCredentials;
+  /** Where the connection adds the bytes its transport carries (one object for all of a worker's
+   *  connections: WorkerStats.wire). Absent: not counted. */
+  wire?: WireBytes;
+}
+
+/**
+ * Bytes the transport carried, both ways, counted frame by frame (WebSocket messages) or body by
+ * body (long polling's polls and POSTs, Server-Sent Events' events and POSTs) as the SignalR
+ * client hands them over: the handshake, pings, acks and every message, the tool's or not.
+ * Transport framing (WebSocket frame headers, HTTP headers, SSE's `data:` lines) and negotiate are
+ * not in it. Only ever added to.
+ */
+export interface WireBytes {
+  /** Client → hub. */
+  sent: number;
+  /** Hub → client. */
+  received: number;
 }
 
 export type ConnectionFactory = (options: ConnectionOptions) => BenchConnection;
-
-/** Encoded size in bytes of a hub call (method + arguments) in a protocol, without transport framing. */
-export type EncodedSize = (method: string, args: unknown[]) => number;
 
 /** A failure classified for counting and worded for people. */
 export interface ClassifiedError {

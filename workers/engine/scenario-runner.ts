@@ -1,9 +1,10 @@
 /**
  * Runs a scenario on a worker's open connections: one open-loop schedule per sending
  * connection, and, on every connection, the accounting of what arrives on the profile's receive
- * method (new, duplicated, too old to tell, foreign: another run's, or unsolicited: not the
- * tool's at all, such as a hub's welcome message or another client's chat line), measured from
- * the planned send time the message carries. With deliver "return" the reception is the
+ * method (new, and altered when the hub cut or changed the text; duplicated, too old to tell,
+ * foreign: another run's, or unsolicited: not the tool's at all, such as a hub's welcome message
+ * or another client's chat line), wherever the hub put the text in what the profile reads,
+ * measured from the planned send time the message carries. With deliver "return" the reception is the
  * invocation's completion, at the sender. Warm-up messages are sent and received but left out
  * of every figure.
  *
@@ -14,11 +15,16 @@
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import { instanceOf, NEEDS_NEGOTIATION, type NotSentReason, type GoMessage } from '../../core/run/index.ts';
-import { PayloadBuilder, readPayloadHeader, type HeaderNumbers } from './payload.ts';
+import { findPayloadHeader, locateText, PayloadBuilder, textIntact, type FoundHeader } from './payload.ts';
+import { callSample } from '../../core/profiles/index.ts';
 import { ReceptionLedger, windowSeqsFor } from './reception-ledger.ts';
 import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts';
 import type { PooledConnection } from './connection-pool.ts';
 import { OpenLoop } from './open-loop.ts';
+import { StreamSends } from './stream-sends.ts';
+import { probeCall } from './stream-probe.ts';
+import { STREAM_WORDS } from './stream-words.ts';
+import { Answerer, carriesRunText } from './client-results.ts';
 import type { WorkerStats } from './worker-stats.ts';
 
 /** Sends one connection may have unwritten at once. Long polling and SSE send by HTTP POST and
@@ -45,8 +51,6 @@ export interface RunnerContext {
   warmupSec: number;
   /** The run's id (core/run/id.ts): in every payload header; a message with another is foreign. */
   runId: string;
-  /** Encoded size in bytes of a hub call (method + arguments) in the run's protocol. */
-  encodedBytes: (method: string, args: unknown[]) => number;
   /** With several hub instances (core/run/instances.ts): how many, and the receptions a sender's
    *  slots plan on each. Absent for one. */
   instances?: { count: number; recipients: (sender: number, localIndex: number, go: GoMessage) => number[] };
@@ -61,24 +65,28 @@ export class ScenarioRunner {
   /** Before "go" the warm-up's end is unknown, but anything that arrives then is from the very
    *  start of the sends: warm-up if there is one. */
   #warmupEndUs: number;
-  /** Encoded size of one delivery, estimated once for every message of a run: the message at its
-   *  argument of the receive method, a number of a timestamp's size before it (the bundled
-   *  contract's Measure(ts, payload) exactly). */
-  readonly #deliveryBytes: number;
   /** Receptions per hub instance that each sender's slots plan, with several instances. */
   readonly #perInstance = new Map<SendSpec, number[]>();
-  /** The numbers of the header being read: one object, reused for every received message. */
-  readonly #header: HeaderNumbers = { sender: 0, seq: 0, sendLagUs: 0, plannedUs: 0 };
+  /** The header being read: one object, reused for every received message. */
+  readonly #header: FoundHeader = { sender: 0, seq: 0, sendLagUs: 0, plannedUs: 0, at: 0, headEnd: 0 };
+  /** When sending begins (go.sendStartUs); until "go", later than anything. */
+  #sendStartUs = Infinity;
+  /** Calls without this run's text where the profile reads it, searched for it elsewhere so far (locateText). */
+  #located = 0;
   /** Each connection's ledger, for receptions at the sender (deliver "return"). */
   readonly #ledgers = new Map<PooledConnection, ReceptionLedger>();
+  /** Sends that are streams ({stream}, deliver "stream"): their items come back as receptions. */
+  readonly #streams: StreamSends;
+  /** Client results: each connection's answers; null without an answer in the profile. */
+  readonly #answerer: Answerer | null;
 
   constructor(private readonly ctx: RunnerContext, private readonly scenario: Scenario) {
     this.#payload = new PayloadBuilder(ctx.messageBytes, ctx.runId);
     this.#intervalUs = ctx.sendIntervalMs * 1_000;
     this.#warmupEndUs = ctx.warmupSec > 0 ? Infinity : -Infinity;
-    const sample = this.#payload.build({ sender: 0, seq: 0, sendLagUs: 0, plannedUs: sampleTs() });
-    const receive = scenario.profile.receive;
-    this.#deliveryBytes = receive ? ctx.encodedBytes(receive.method, deliverySample(receive.arg, sample)) : ctx.encodedBytes(scenario.profile.send.method, [sample]);
+    // A stream's item is read as a receive method's only argument.
+    this.#streams = new StreamSends(ctx.stats, (pooled, item) => this.#receive(this.#ledgers.get(pooled)!, [item], onlyArgument, this.#instanceOf(pooled)));
+    this.#answerer = scenario.answer ? new Answerer(this.#payload, ctx.clock, scenario.answer.with) : null;
   }
 
   /** Receiving starts now (before "go" and before connecting), so nothing that arrives early is missed. */
@@ -88,24 +96,26 @@ export class ScenarioRunner {
       const ledger = new ReceptionLedger({ expectedSenders: this.ctx.sendersHeardBy(pooled.index), windowSeqs: windowSeqsFor(this.ctx.sendIntervalMs) });
       const instance = this.#instanceOf(pooled);
       this.#ledgers.set(pooled, ledger);
-      if (receive) pooled.connection.on(receive.method, (...args) => this.#receive(ledger, receive.read(args), instance));
+      if (receive) pooled.connection.on(receive.method, (...args) => this.#receive(ledger, args, receive.read, instance));
+      const answerer = this.#answerer;
+      if (answerer) pooled.connection.answer(this.scenario.answer!.method, () => answerer.answer(pooled));
     }
   }
 
   start(connections: readonly PooledConnection[], go: GoMessage): void {
     this.#warmupEndUs = go.warmupEndUs;
+    this.#sendStartUs = go.sendStartUs;
     // Connections that failed to open get a schedule too: their slots come due and count as not
     // sent, so a run that could not open what it planned never passes.
     connections.forEach((pooled, localIndex) => {
       const spec = this.scenario.sendSpec(pooled, localIndex, go);
       if (!spec) return;
       if (this.ctx.instances) this.#perInstance.set(spec, this.ctx.instances.recipients(pooled.index, localIndex, go));
-      const sendBytes = this.ctx.encodedBytes(spec.method, spec.args(sampleTs(), this.#payload.build({ sender: pooled.index, seq: 0, sendLagUs: 0, plannedUs: sampleTs() })));
       // Spreading first sends across the interval keeps the hub's load even instead of in bursts.
       const offsetUs = (pooled.index / this.ctx.totalConnections) * this.#intervalUs;
       const unwritten: Unwritten = { count: 0, written: () => unwritten.count-- };
       const loop = new OpenLoop(this.ctx.clock, this.ctx.timers, go.sendStartUs + offsetUs, this.#intervalUs, go.sendEndUs,
-        (plannedUs, sendLagUs, seq) => this.#send(pooled, spec, sendBytes, unwritten, plannedUs, sendLagUs, seq));
+        (plannedUs, sendLagUs, seq) => this.#send(pooled, spec, unwritten, plannedUs, sendLagUs, seq));
       this.#loops.push({ loop, spec, pooled });
       loop.start();
     });
@@ -134,13 +144,14 @@ export class ScenarioRunner {
         else this.ctx.stats.recordUnfired(plannedUs, spec.recipients - spec.absent);
       }
     }
+    this.#streams.completeAll();
   }
 
   /**
    * One slot came due. Its receptions are planned whatever happens next (every planned message
    * counts): a slot that cannot be sent is counted with why, never silently skipped.
    */
-  #send(pooled: PooledConnection, spec: SendSpec, sendBytes: number, unwritten: Unwritten, plannedUs: number, sendLagUs: number, seq: number): void {
+  #send(pooled: PooledConnection, spec: SendSpec, unwritten: Unwritten, plannedUs: number, sendLagUs: number, seq: number): void {
     const stats = this.ctx.stats;
     const measured = this.#measured(plannedUs);
     if (measured) this.#plan(plannedUs, spec);
@@ -163,19 +174,30 @@ export class ScenarioRunner {
     }
     const timeUs = Math.round(plannedUs);
     const payload = this.#payload.build({ sender: pooled.index, seq, sendLagUs, plannedUs: timeUs });
-    if (measured) stats.recordSend(sendLagUs, this.#intervalUs, sendBytes);
+    if (measured) stats.recordSend(sendLagUs, this.#intervalUs);
+    // An item of the connection's stream: the client takes it at once (it tells of no item's write).
+    if (spec.uploads) return this.#streams.write(pooled, spec, payload);
     unwritten.count++;
     const failed = (error: unknown) => {
       unwritten.count--;
-      // Never written (or, invoked, refused by the hub): nothing of it can arrive.
-      this.#notSent(measured, plannedUs, 'writeFailed', spec);
-      stats.recordError('send', `${spec.method} ${spec.awaitsReturn ? 'failed' : 'could not be sent'}: ${error instanceof Error ? error.message : String(error)}`);
+      const said = error instanceof Error ? error.message : String(error);
+      // Never written (or, invoked, refused by the hub): nothing of it can arrive. A client result
+      // or a streaming call the hub took and then failed (no answer, the hub threw) was sent: lost.
+      if (!((spec.answered || spec.streamsBack) && !NOT_CONNECTED.test(said))) this.#notSent(measured, plannedUs, 'writeFailed', spec);
+      const unanswered = spec.answered ? STREAM_WORDS.unanswered(said, this.scenario.answer!.method) : '';
+      stats.recordError('send', `${spec.method} ${spec.awaitsReturn || spec.streamsBack ? 'failed' : 'could not be sent'}: ${said}${unanswered}`);
     };
+    if (spec.streamsBack) {
+      // In flight until its stream completes, as an invocation until its completion.
+      this.#streams.slot(pooled, spec, spec.args(timeUs, payload), { completed: unwritten.written, failed });
+      return;
+    }
     if (spec.awaitsReturn) {
       // Until it completes the call is unwritten too: at most MAX_UNWRITTEN_SENDS in flight.
       pooled.connection.invoke(spec.method, ...spec.args(timeUs, payload)).then((value) => {
         unwritten.count--;
-        this.#returned(pooled, value, seq, timeUs, sendLagUs);
+        if (spec.answered) this.#answered(pooled, value, seq, timeUs, sendLagUs);
+        else this.#returned(pooled, value, seq, timeUs, sendLagUs);
       }, failed);
       return;
     }
@@ -212,9 +234,15 @@ export class ScenarioRunner {
     if (!first) return null;
     // The header alone: a probe checks the method, and must not meet the hub's size limit before the run does.
     const probeMessage = new PayloadBuilder(0, this.ctx.runId).build({ sender: first.index, seq: 0, sendLagUs: 0, plannedUs: PROBE_TS });
-    for (const { method, args, role } of this.scenario.probe(first)) {
+    for (const call of this.scenario.probe(first)) {
+      const { method, role } = call;
       try {
-        await first.connection.invoke(method, ...args(PROBE_TS, probeMessage));
+        const verdict = await probeCall(first.connection, call, probeMessage, PROBE_TS, this.ctx.timers);
+        if (verdict) {
+          const refusal = STREAM_WORDS[verdict.problem](endpointUrl, method, verdict.first, this.scenario.profile.name);
+          this.ctx.stats.recordError('protocol', refusal);
+          return refusal;
+        }
       } catch (error) {
         // The connection closed under the call (a hub that stalled until the client's server
         // timeout, or died): nothing was learned about the method, and the close is counted.
@@ -222,7 +250,8 @@ export class ScenarioRunner {
         // A join the hub ran and refused (a limit, a full room) is this connection's; prepare
         // counts it. A call the hub could not bind (no such method, arguments that do not fit) is
         // the profile's, and no connection would do better.
-        if (role === 'join' && !CANNOT_BIND.test(error instanceof Error ? error.message : String(error))) continue;
+        // So is a client result the hub ran and failed (nobody answered): the run counts it lost.
+        if ((role === 'join' || call.bindOnly) && !CANNOT_BIND.test(error instanceof Error ? error.message : String(error))) continue;
         // The client's messages often end with a full stop already ("Method does not exist."): one is enough.
         const said = (error instanceof Error ? error.message : String(error)).replace(/\.+\s*$/, '');
         const profile = this.scenario.profile;
@@ -265,34 +294,76 @@ export class ScenarioRunner {
     return this.ctx.instances ? instanceOf(pooled.index, this.ctx.instances.count) : 0;
   }
 
-  /** A call of the receive method: its message is read in place, never kept. */
-  #receive(ledger: ReceptionLedger, message: unknown, instance: number): void {
+  /**
+   * A call of the receive method: its message is read in place, never kept. The tool's text is
+   * found wherever the hub put it in the string the profile reads (payload.ts findPayloadHeader:
+   * as sent, or wrapped in the hub's own words); a text the hub cut or changed arrives altered.
+   */
+  #receive(ledger: ReceptionLedger, args: readonly unknown[], read: (args: readonly unknown[]) => unknown, instance: number): void {
     const nowUs = this.ctx.clock.nowUs();
-    const match = readPayloadHeader(message, this.ctx.runId, this.#header);
+    const stats = this.ctx.stats;
+    stats.recordReceiveCall();
+    const message = read(args);
+    const header = this.#header;
+    const match = findPayloadHeader(message, this.ctx.runId, header);
     // Not the tool's message at all (a welcome message, another client's line): counted apart.
-    if (match === 'none') return this.ctx.stats.recordUnsolicited();
+    if (match === 'none') return this.#textless(args, message, nowUs);
     // Another run on the same hub: never an arrival, never a duplicate (its probe is not even that).
-    if (match === 'foreign') return this.#header.plannedUs === PROBE_TS ? undefined : this.ctx.stats.recordForeign();
-    this.#arrived(ledger, this.#header.sender, this.#header.seq, this.#header.plannedUs, this.#header.sendLagUs, nowUs, instance);
+    if (match === 'foreign') return header.plannedUs === PROBE_TS ? undefined : stats.recordForeign();
+    this.#arrived(ledger, header.sender, header.seq, header.plannedUs, header.sendLagUs, nowUs, instance, textIntact(message as string, header, this.ctx.messageBytes));
+  }
+
+  /**
+   * A call without a text of any run where the profile reads it: unsolicited, and kept apart for
+   * naming a profile that reads the wrong place (core/run/coordinator.ts textNotFound): what the
+   * first such call carried there (and the first while sending: a hub's welcome message comes
+   * before), and where this run's text was in the call instead, looked for in the first
+   * {@link MAX_LOCATED} only (a hub's own messages may keep coming all run long).
+   */
+  #textless(args: readonly unknown[], message: unknown, nowUs: number): void {
+    const stats = this.ctx.stats;
+    stats.recordUnsolicited();
+    const whileSending = nowUs >= this.#sendStartUs;
+    const known = stats.textless;
+    const sample = known === null || (whileSending && known.whileSending === 0) ? callSample(message ?? args, stats.scrub) : null;
+    const look = (known?.foundAt ?? null) === null && this.#located < MAX_LOCATED;
+    if (look) this.#located++;
+    stats.recordTextless(whileSending, sample, look ? locateText(args, this.ctx.runId) : null);
   }
 
   /** A "return" call completed: its value is the reception, when it is the message sent (a
-   *  string that is not is counted as unsolicited, and the reception stays missing). */
+   *  string must carry it, as sent or wrapped: "Echo: " + message; a string that does not is
+   *  counted as unsolicited, and the reception stays missing). */
   #returned(pooled: PooledConnection, value: unknown, seq: number, plannedUs: number, sendLagUs: number): void {
     const nowUs = this.ctx.clock.nowUs();
+    let intact = true;
     if (typeof value === 'string') {
       const header = this.#header;
-      if (readPayloadHeader(value, this.ctx.runId, header) !== 'ours' || header.sender !== pooled.index || header.seq !== seq) return this.ctx.stats.recordUnsolicited();
+      if (findPayloadHeader(value, this.ctx.runId, header) !== 'ours' || header.sender !== pooled.index || header.seq !== seq) return this.ctx.stats.recordUnsolicited();
+      intact = textIntact(value, header, this.ctx.messageBytes);
     }
+    this.#arrived(this.#ledgers.get(pooled)!, pooled.index, seq, plannedUs, sendLagUs, nowUs, this.#instanceOf(pooled), intact);
+  }
+
+  /** A client result's call completed: the reception of the caller's slot when its value carries
+   *  an answer of this run (wherever the hub put it), latency from the planned send; a value
+   *  without one is counted as unsolicited, and the reception stays missing. */
+  #answered(pooled: PooledConnection, value: unknown, seq: number, plannedUs: number, sendLagUs: number): void {
+    const nowUs = this.ctx.clock.nowUs();
+    if (!carriesRunText(value, this.ctx.runId)) return this.ctx.stats.recordUnsolicited();
     this.#arrived(this.#ledgers.get(pooled)!, pooled.index, seq, plannedUs, sendLagUs, nowUs, this.#instanceOf(pooled));
   }
 
-  #arrived(ledger: ReceptionLedger, sender: number, seq: number, plannedUs: number, sendLagUs: number, nowUs: number, instance: number): void {
+  /** A reception of this run's text: new (and altered, when the hub cut or changed the text), a duplicate, or too old to tell. */
+  #arrived(ledger: ReceptionLedger, sender: number, seq: number, plannedUs: number, sendLagUs: number, nowUs: number, instance: number, intact = true): void {
     if (plannedUs === PROBE_TS || plannedUs < this.#warmupEndUs) return;
     const outcome = ledger.record(sender, seq);
     if (outcome === 'duplicate') this.ctx.stats.recordDuplicate();
     else if (outcome === 'stale') this.ctx.stats.recordStale();
-    else this.ctx.stats.recordReceive(plannedUs, nowUs, sendLagUs, this.#deliveryBytes, instance);
+    else {
+      this.ctx.stats.recordReceive(plannedUs, nowUs, sendLagUs, instance);
+      if (!intact) this.ctx.stats.recordAltered();
+    }
   }
 
   /** The profile's leave on every open connection, waited for at most `waitMs`. */
@@ -304,20 +375,18 @@ export class ScenarioRunner {
   }
 }
 
-/** A delivery's arguments for sizing: the message at its argument (or inside an object there),
- *  a timestamp-sized number before it. */
-function deliverySample(arg: number | string, message: string): unknown[] {
-  const [index, ...keys] = String(arg).split('.');
-  const inner = keys.reduceRight<unknown>((value, key) => ({ [key]: value }), message);
-  return [...new Array<number>(Number(index)).fill(sampleTs()), inner];
-}
+/** Calls without this run's text where the profile reads it that are searched for it elsewhere
+ *  (every argument, every member): enough to find a profile's wrong place, bounded for a hub
+ *  whose own messages keep coming. */
+const MAX_LOCATED = 32;
 
 /** How the SignalR server answers a call it cannot bind to a hub method ("Failed to invoke 'X'
  *  due to an error on the server. HubException: Method does not exist."), unlike a method that
  *  ran and threw ("An unexpected error occurred invoking 'X' on the server."). */
 const CANNOT_BIND = /Failed to invoke/;
 
-/** A timestamp of today's size (16 digits), for sizing encoded messages. */
-function sampleTs(): number {
-  return 1_700_000_000_000_000;
-}
+/** How the client refuses a call on a connection that is not open: nothing was written. */
+const NOT_CONNECTED = /not in the 'Connected' State/;
+
+/** Reads a stream's item, passed as a call's only argument. */
+const onlyArgument = (args: readonly unknown[]) => args[0];

@@ -16,11 +16,13 @@ import {
   type ErrorKind,
   type ErrorSample,
   type IntervalCounts,
+  type TextlessCalls,
   type WorkerTotals,
 } from '../../core/run/index.ts';
 import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs, type Histogram } from '../../core/latency/index.ts';
 import { DropLedger } from './drop-ledger.ts';
 import type { ConnectCause, ConnectCauseCounts } from '../../core/client/index.ts';
+import type { WireBytes } from './connection.ts';
 
 /** Distinct failure messages kept per worker; beyond this only the counts grow. */
 export const MAX_ERROR_SAMPLES = 20;
@@ -73,6 +75,11 @@ export class WorkerStats {
   readonly connectCauses: ConnectCauseCounts = {};
   /** When this worker's own event loop stalled, as its timers saw it (the connection pool's). */
   readonly stalls = new EventLoopStalls();
+  /** The bytes every connection of this worker carried, counted by the connections themselves
+   *  (ConnectionOptions.wire): the byte figures of each interval and of the totals come from it. */
+  readonly wire: WireBytes = { sent: 0, received: 0 };
+  /** The wire's counts when the last interval was taken. */
+  readonly #wireTaken: WireBytes = { sent: 0, received: 0 };
   /** What became of every planned reception, per planned second (core/run/fates.ts). */
   fates = new FatesRecorder(0);
   /** Receptions after this time (the page's "finish") arrived after the drain. Epoch µs. */
@@ -119,12 +126,11 @@ export class WorkerStats {
     this.fates.addNotSent(plannedUs, reason, recipients);
   }
 
-  /** A measured send handed to the connection (a write that then fails is also counted in the fates). */
-  recordSend(sendLagUs: number, sendIntervalUs: number, bytes: number): void {
+  /** A measured send handed to the connection (a write that then fails is also counted in the
+   *  fates). Its bytes are counted by the connection, with everything else it wrote. */
+  recordSend(sendLagUs: number, sendIntervalUs: number): void {
     this.totals.sent++;
-    this.totals.sentBytes += bytes;
     this.#interval.sent++;
-    this.#interval.sentBytes += bytes;
     if (sendLagUs > this.#maxSendLagUs) this.#maxSendLagUs = sendLagUs;
     if (sendLagUs > sendIntervalUs) this.totals.missedSlots++;
   }
@@ -135,12 +141,10 @@ export class WorkerStats {
    * ahead of the receiver's (agents on other machines): counted as a clock-health figure and
    * recorded as 1 µs, the histogram's floor.
    */
-  recordReceive(plannedUs: number, receivedUs: number, sendLagUs: number, bytes: number, instance = 0): void {
+  recordReceive(plannedUs: number, receivedUs: number, sendLagUs: number, instance = 0): void {
     const correctedUs = receivedUs - plannedUs;
     this.totals.received++;
-    this.totals.receivedBytes += bytes;
     this.#interval.received++;
-    this.#interval.receivedBytes += bytes;
     if (correctedUs < 0) {
       this.totals.negativeLatencies++;
       if (-correctedUs > this.#maxNegativeUs) this.#maxNegativeUs = -correctedUs;
@@ -198,6 +202,33 @@ export class WorkerStats {
     this.totals.unsolicited++;
   }
 
+  /** A new reception whose text the hub cut or changed: arrived (recordReceive), and altered. */
+  recordAltered(): void {
+    this.totals.altered++;
+  }
+
+  /** A call of the profile's receive method, whatever it carried. */
+  recordReceiveCall(): void {
+    this.totals.receiveCalls++;
+  }
+
+  /** Calls of the receive method without a text of this run where the profile reads it; null while none came. */
+  textless: TextlessCalls | null = null;
+
+  /**
+   * A call of the receive method without a text of any run where the profile reads it (it is
+   * unsolicited too). `sample`: what it carried, quoted, when the caller takes one (the first
+   * call, and the first while sending); `foundAt`: where this run's text was in it instead, when
+   * the caller looked and found it.
+   */
+  recordTextless(whileSending: boolean, sample: string | null, foundAt: number | string | null): void {
+    const textless = (this.textless ??= { calls: 0, whileSending: 0, sample: '', foundAt: null });
+    textless.calls++;
+    if (whileSending) textless.whileSending++;
+    if (sample !== null) textless.sample = sample;
+    if (textless.foundAt === null) textless.foundAt = foundAt;
+  }
+
   recordConnected(connectUs: number): void {
     this.totals.connectionsOpened++;
     recordLatencyUs(this.#connect, connectUs);
@@ -236,8 +267,20 @@ export class WorkerStats {
     return [...this.#errorSamples.values()].map((sample) => ({ ...sample }));
   }
 
+  /** The bytes carried since the last interval are this interval's; the totals, all carried so far. */
+  #takeWire(): void {
+    const { sent, received } = this.wire;
+    this.#interval.sentBytes = sent - this.#wireTaken.sent;
+    this.#interval.receivedBytes = received - this.#wireTaken.received;
+    this.#wireTaken.sent = sent;
+    this.#wireTaken.received = received;
+    this.totals.sentBytes = sent;
+    this.totals.receivedBytes = received;
+  }
+
   /** Returns this interval's figures and starts the next interval. */
   takeInterval() {
+    this.#takeWire();
     const interval = {
       latencyHistogram: postHistogram(this.#latency),
       uncorrectedHistogram: postHistogram(this.#uncorrected),

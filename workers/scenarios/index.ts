@@ -1,7 +1,7 @@
 /** The scenario of a run: its hub profile (its own, or the bundled contract's built-in one) on its plan. */
 import type { ScenarioPlan, StartMessage } from '../../core/run/index.ts';
-import { credentialsFor } from '../../core/run/index.ts';
-import { BUILT_IN_PROFILES, profileOfRun, tokenUser } from '../../core/profiles/index.ts';
+import { profileEnvOf, tokenUsersOf } from '../../core/run/index.ts';
+import { BUILT_IN_PROFILES, profileOfRun, runReceivers } from '../../core/profiles/index.ts';
 import { profileScenario } from './profile-scenario.ts';
 import type { Scenario } from './scenario.ts';
 
@@ -15,6 +15,7 @@ export function createScenario(start: Pick<StartMessage, 'config' | 'runId' | 'c
     plan,
     connections: config.connections,
     runId: start.runId,
-    userOf: (index) => tokenUser(credentialsFor(start.credentials, index)?.accessToken ?? null),
+    receivers: runReceivers({ deliver: profile.deliver, connections: config.connections, plan, tokenUsers: tokenUsersOf(start.credentials) }),
+    env: profileEnvOf(start.credentials),
   });
 }

@@ -9,10 +9,12 @@
  * senders for all and others, the group plan for group and groupOthers (group names carry the
  * run id, so two runs on one hub never share a group), and send to connection's derangement
  * for target (a target that never opened has no id: its sender's slots count it absent).
+ * Streams (deliver "stream", {stream}) run on echo's plan; a client result ("return" with an
+ * answer) on send to connection's derangement when it asks {target}, else on echo's.
  */
-import { runGroupName, type ScenarioPlan } from '../../core/run/index.ts';
+import { runGroupName, type GoMessage, type ScenarioPlan } from '../../core/run/index.ts';
 import {
-  absentPerSend, bindArgs, takesConnectionValues, isGroupDelivery, messageReader, receptionsPerSend, type CallValues, type HubCall, type HubProfile,
+  absentPerSend, bindArgs, takesConnectionValues, isGroupDelivery, messageReader, receptionsPerSend, type CallValues, type HubCall, type HubProfile, type Receivers,
 } from '../../core/profiles/index.ts';
 import type { PooledConnection } from '../engine/connection-pool.ts';
 import type { ProbeCall, Scenario } from './scenario.ts';
@@ -24,8 +26,11 @@ export interface ProfileRun {
   /** Configured connections of the run. */
   connections: number;
   runId: string;
-  /** The user a connection's token names ({user}); null without one. */
-  userOf: (connectionIndex: number) => string | null;
+  /** Who receives each send (core/profiles/receivers.ts): the users a connection's token names
+   *  ({user}, {users}), the groups a send reaches ({groups}), the receptions each slot plans. */
+  receivers: Receivers;
+  /** The values of the profile's {env:NAME}, read by the runner at start; empty without any. */
+  env: Readonly<Record<string, string>>;
 }
 
 export function profileScenario(run: ProfileRun): Scenario {
@@ -33,28 +38,61 @@ export function profileScenario(run: ProfileRun): Scenario {
   const grouped = isGroupDelivery(profile.deliver);
   const groupOf = (pooled: PooledConnection) => (grouped ? plan.groupOf(pooled.index) : -1);
   const groupNameOf = (groupIndex: number) => (groupIndex < 0 ? null : runGroupName(run.runId, plan.groupName(groupIndex)));
-  const valuesOf = (pooled: PooledConnection, target: string | null = null): CallValues =>
-    ({ connection: pooled.index, group: groupNameOf(groupOf(pooled)), target, user: run.userOf(pooled.index) });
+  const { receivers, env } = run;
+  const valuesOf = (pooled: PooledConnection, target: string | null = null): CallValues => ({
+    connection: pooled.index,
+    group: groupNameOf(groupOf(pooled)),
+    target,
+    user: receivers.userOf(pooled.index),
+    users: receivers.usersOf(pooled.index).filter((user): user is string => user !== null),
+    groups: receivers.groupsOf(pooled.index).map((group) => groupNameOf(group)!),
+    // Read at each send: a reconnected connection has a new id.
+    excluded: () => (pooled.connection.connectionId ? [pooled.connection.connectionId] : []),
+    env,
+  });
   const invoke = (pooled: PooledConnection, call: HubCall) => pooled.connection.invoke(call.method, ...bindArgs(call, valuesOf(pooled))(0, ''));
   /** Connections of this worker that joined (group deliveries): a sender that did not is absent from its own group. */
   const joined = new Set<number>();
   const join = profile.join;
   const leave = profile.leave;
   const receive = profile.receive;
+  const answer = profile.answer;
+  const sendArgsText = JSON.stringify(profile.send.args);
+  /** {stream} in send.args: each connection's messages go as the items of one stream. */
+  const uploads = profile.send.args.includes('{stream}');
+  /** A client result asked of another connection: the derangement's target, as deliver "target" has. */
+  const asksTarget = profile.deliver === 'return' && sendArgsText.includes('{target}');
   /** The send's arguments bound once for every connection, when they take none of its values. */
-  const sharedSendArgs = takesConnectionValues(profile.send) ? null : bindArgs(profile.send, { connection: 0, group: null, target: null, user: null });
+  const sharedSendArgs = takesConnectionValues(profile.send) ? null : bindArgs(profile.send, { connection: 0, group: null, target: null, user: null, env });
+
+  /** Of the receivers a send of `sender` plans, those absent at "go": its groups' members that did
+   *  not join, the listed users' connections not open, or the run's connections not open. */
+  const absentPool = (sender: number, go: GoMessage): number => {
+    if (grouped) return receivers.groupsOf(sender).reduce((sum, group) => sum + (go.absentMembers[group] ?? 0), 0);
+    if (profile.deliver === 'user' || profile.deliver === 'users') {
+      const tokens = receivers.usersOf(sender).flatMap((user) => receivers.tokensOfUser(user));
+      return tokens.reduce((sum, token) => sum + (go.absentByToken?.[token] ?? 0), 0);
+    }
+    return go.absentReceivers;
+  };
 
   return {
     profile,
     builtIn: run.builtIn,
     receive: receive ? { method: receive.method, read: messageReader(receive.arg) } : null,
+    answer: answer ? { method: answer.method, with: answerOf(answer.with) } : null,
     probe(pooled) {
       const calls: ProbeCall[] = [];
       // Its own join, which prepare repeats (joining a group twice is joining it once).
       if (join) calls.push({ method: join.method, args: bindArgs(join, valuesOf(pooled)), role: 'join' });
       // To a group nobody joins, or to itself: the hub checks the call and delivers nothing that counts.
-      const probeValues = { ...valuesOf(pooled, pooled.connection.connectionId), ...(grouped ? { group: runGroupName(run.runId, 'probe') } : {}) };
-      calls.push({ method: profile.send.method, args: bindArgs(profile.send, probeValues), role: 'send' });
+      // To users, a list of none: the hub checks the call and delivers to nobody.
+      const probeGroup = runGroupName(run.runId, 'probe');
+      const probeValues = { ...valuesOf(pooled, pooled.connection.connectionId), users: [], ...(grouped ? { group: probeGroup, groups: [probeGroup] } : {}) };
+      calls.push({
+        method: profile.send.method, args: bindArgs(profile.send, probeValues), role: 'send',
+        streamsBack: profile.deliver === 'stream', uploads, carries: uploads || sendArgsText.includes('"{message}"'), bindOnly: answer !== undefined,
+      });
       return calls;
     },
     async prepare(connections, fail) {
@@ -93,14 +131,22 @@ export function profileScenario(run: ProfileRun): Scenario {
       if (!plan.isSender(pooled.index)) return null;
       const groupIndex = groupOf(pooled);
       if (grouped && groupIndex < 0) return null;
-      const target = profile.deliver === 'target' ? (go.targets[localIndex] ?? null) : null;
-      const recipients = receptionsPerSend(profile.deliver, { connections: run.connections, groupMembers: grouped ? plan.membersOf(groupIndex) : 0, listedReceivers: 0 });
-      const absent = absentPerSend(profile.deliver, recipients, {
-        pool: grouped ? (go.absentMembers[groupIndex] ?? 0) : go.absentReceivers,
+      const target = profile.deliver === 'target' || asksTarget ? (go.targets[localIndex] ?? null) : null;
+      const recipients = receptionsPerSend(profile.deliver, receivers.countsOf(pooled.index));
+      const absent = absentPerSend(asksTarget ? 'target' : profile.deliver, recipients, {
+        pool: absentPool(pooled.index, go),
         senderAbsent: grouped ? !joined.has(pooled.index) : pooled.state !== 'open',
         targetAbsent: target === null,
       });
-      return { method: profile.send.method, args: sharedSendArgs ?? bindArgs(profile.send, valuesOf(pooled, target)), recipients, absent, awaitsReturn: profile.deliver === 'return' };
+      return { method: profile.send.method, args: sharedSendArgs ?? bindArgs(profile.send, valuesOf(pooled, target)), recipients, absent, awaitsReturn: profile.deliver === 'return',
+        streamsBack: profile.deliver === 'stream', uploads, answered: answer !== undefined };
     },
   };
+}
+
+/** An answer's template with a text in place of its {message} (a string, or a copy of the object
+ *  or list holding it). */
+function answerOf(template: unknown): (message: string) => unknown {
+  const bound = bindArgs({ method: '', args: [template] }, { connection: 0, group: null, target: null, user: null });
+  return (message) => bound(0, message)[0];
 }

@@ -23,6 +23,16 @@ export interface SendSpec {
   absent: number;
   /** deliver "return": the call is invoked and its completion is the reception, at the sender. */
   awaitsReturn: boolean;
+  /** deliver "stream": a streaming call; the items it yields carrying the text are the
+   *  receptions, at the sender. */
+  streamsBack?: boolean;
+  /** `{stream}` in the arguments: the call is made once, at "go" (again after a reconnect or once
+   *  its stream ended), with a client-to-server stream, and each slot writes its message as an
+   *  item of it. */
+  uploads?: boolean;
+  /** A client result (deliver "return" with an answer): the completion carries the answering
+   *  connection's text, and a call that failed once sent is lost (sent, never received). */
+  answered?: boolean;
 }
 
 /** A hub call the probe makes, and what it is to the profile (said when the hub refuses it). */
@@ -30,6 +40,15 @@ export interface ProbeCall {
   method: string;
   args: BoundArgs;
   role: 'join' | 'send';
+  /** A streaming call (deliver "stream"): the probe reads its first item. */
+  streamsBack?: boolean;
+  /** `{stream}` in the arguments: the probe's message goes as the one item of a stream. */
+  uploads?: boolean;
+  /** The arguments hold `{message}` or `{stream}`: without either, a stream's items cannot be the run's. */
+  carries?: boolean;
+  /** Only a call the hub cannot bind refuses the run: one it ran and failed (a client result
+   *  nobody answered) is the run's to count. */
+  bindOnly?: boolean;
 }
 
 export interface Scenario {
@@ -39,6 +58,9 @@ export interface Scenario {
   /** The client method the hub delivers on, and how to read the message from its arguments;
    *  null with deliver "return" (the completion is the reception). */
   readonly receive: { method: string; read: (args: readonly unknown[]) => unknown } | null;
+  /** Client results: the client method every connection answers, and the answer for a text the
+   *  answering connection made (the profile's answer.with with it in place); null without. */
+  readonly answer: { method: string; with: (message: string) => unknown } | null;
   /**
    * Hub calls each connection makes before the run, awaited (the profile's join). Returns how
    * many of this worker's connections joined each group (empty when the delivery has no groups).
