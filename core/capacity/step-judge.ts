@@ -178,6 +178,7 @@ const NOT_SENT_WORDS: Record<NotSentReason, string> = {
   clientBehind: 'due after the client fell behind',
   receiverAbsent: 'owed to receivers that never connected or never joined their group',
   workerLost: 'due on a worker of the client that was lost',
+  runStopped: 'due after the run was stopped for a failure',
 };
 
 /** What failed the step, biggest first: lost, never sent (why), late, connections not opened (why). */

@@ -126,7 +126,10 @@ function checkPlaceholders(field: string, arg: unknown, allowed: Set<Placeholder
   if (typeof arg !== 'string') return;
   for (const match of arg.matchAll(BRACED)) {
     const name = match[1]!;
-    if (name.startsWith('env:')) {
+    if (name.startsWith('env:') && field.startsWith('answer.')) {
+      // The runner fills {env:NAME} in the calls it makes, not in what it answers the hub with.
+      errors.push(`${field}: "${match[0]}": {env:NAME} is read for join, send and leave arguments only; an answer holds "{message}", the text the tool answers with, and literals.`);
+    } else if (name.startsWith('env:')) {
       if (!ENV_NAME.test(name.slice(4))) errors.push(`${field}: "${match[0]}" does not name an environment variable; write {env:NAME} with NAME of letters, digits and _ (e.g. {env:API_KEY}).`);
     } else if (!(PLACEHOLDERS as readonly string[]).includes(name)) {
       errors.push(`${field}: "${match[0]}" is not a placeholder; use ${PLACEHOLDER_LIST}.`);

@@ -21,6 +21,7 @@ const COLUMNS = [
   ['not_sent_client_behind', (p) => p.fates.notSent.clientBehind],
   ['not_sent_receiver_absent', (p) => p.fates.notSent.receiverAbsent],
   ['not_sent_worker_lost', (p) => p.fates.notSent.workerLost],
+  ['not_sent_run_stopped', (p) => p.fates.notSent.runStopped],
   // Arrived or never sent beyond the plan: an accounting error, 0 in a sound run; empty until drained.
   ['over_count', (p) => p.fates.overCount ?? ''],
   ['p50_ms', (p) => ms(p.latency.count, p.latency.p50Us)],

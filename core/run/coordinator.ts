@@ -422,10 +422,11 @@ export class RunCoordinator {
   #finish(): void {
     if (this.#finishSent) return;
     this.#finishSent = true;
+    const stoppedEarly = this.#phase === 'running' && this.#ending?.kind === 'failed';
     if (this.#phase !== 'done') this.#phase = 'draining';
     this.#clearDrainTimers();
     const drainEndUs = Math.round(this.clock.nowUs());
-    for (const port of this.ports) port.post({ type: 'finish', drainEndUs });
+    for (const port of this.ports) port.post({ type: 'finish', drainEndUs, ...(stoppedEarly ? { stoppedEarly } : {}) });
   }
 }
 

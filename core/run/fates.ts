@@ -19,7 +19,7 @@
 import { formatCount, formatShare } from '../format.ts';
 
 /** Why a slot that came due was not sent. */
-export const NOT_SENT_REASONS = ['backedUp', 'reconnecting', 'writeFailed', 'disconnected', 'clientBehind', 'receiverAbsent', 'workerLost'] as const;
+export const NOT_SENT_REASONS = ['backedUp', 'reconnecting', 'writeFailed', 'disconnected', 'clientBehind', 'receiverAbsent', 'workerLost', 'runStopped'] as const;
 export type NotSentReason = (typeof NOT_SENT_REASONS)[number];
 
 export const NOT_SENT_LABELS: Record<NotSentReason, string> = {
@@ -30,6 +30,7 @@ export const NOT_SENT_LABELS: Record<NotSentReason, string> = {
   clientBehind: 'the client fell behind its schedule and never sent them',
   receiverAbsent: 'the receiver never connected or never joined its group',
   workerLost: 'the worker or agent that was to send them was lost mid-run',
+  runStopped: 'the run was stopped early for the failure it names, before they were sent',
 };
 
 /** Counts of planned receptions, by what became of them. */
@@ -59,7 +60,7 @@ export interface SecondFates extends Fates {
 }
 
 export function emptyFates(): Fates {
-  return { planned: 0, underOneSecond: 0, late: 0, afterDrain: 0, notSent: { backedUp: 0, reconnecting: 0, writeFailed: 0, disconnected: 0, clientBehind: 0, receiverAbsent: 0, workerLost: 0 }, lost: null };
+  return { planned: 0, underOneSecond: 0, late: 0, afterDrain: 0, notSent: { backedUp: 0, reconnecting: 0, writeFailed: 0, disconnected: 0, clientBehind: 0, receiverAbsent: 0, workerLost: 0, runStopped: 0 }, lost: null };
 }
 
 /** Adds `delta` into `into` (in place) and returns it; `lost` and `overCount` are left as they were (they are derived). */

@@ -93,6 +93,9 @@ export interface FinishMessage {
   /** When the page ended the drain, epoch µs on the run's time base: anything that arrives
    *  later (an agent hears "finish" over a network) counts as arrived after the drain. */
   drainEndUs?: number;
+  /** The run failed before its planned end (a mismatch named, every connection closed): the
+   *  slots still to come are counted as never sent for it, not as the client falling behind. */
+  stoppedEarly?: boolean;
 }
 
 export type ToWorker = StartMessage | GoMessage | StopMessage | FinishMessage;

@@ -11,6 +11,7 @@
  * a hub whose app server only redirects negotiate to a service (Azure SignalR Service) has no
  * WebSocket of its own to open.
  */
+import { usesPlaceholder, type HubProfile } from '../profiles/index.ts';
 
 /** How a run that skips negotiation is named wherever its transport is ("WebSockets + JSON, negotiation skipped"). */
 export const SKIP_NEGOTIATION_LABEL = 'negotiation skipped';
@@ -27,7 +28,7 @@ export interface SkipNegotiationRun {
   transport: string;
   statefulReconnect?: boolean;
   scenario: string;
-  hubProfile?: { name: string; deliver: string } | null;
+  hubProfile?: HubProfile | null;
 }
 
 /** A setting that cannot go with skipping negotiation, and the field it is about. */
@@ -46,9 +47,14 @@ export function skipNegotiationProblems(run: SkipNegotiationRun): SkipNegotiatio
   if (run.statefulReconnect) {
     problems.push({ field: 'statefulReconnect', message: 'Stateful reconnect is granted in the negotiate answer, so it cannot go with skip negotiation. Turn one of them off.' });
   }
-  // Only a direct message needs the hub's ids: {connection} is the run's own index of a connection.
-  if (run.scenario === 'sendToConnection' || run.hubProfile?.deliver === 'target') {
-    const what = run.hubProfile ? `The hub profile "${run.hubProfile.name}" sends to one connection by its hub id ({target})` : 'Send to connection sends to each connection by its hub id';
+  // Only what names a connection by the hub's id needs it: {connection} is the run's own index of a
+  // connection; {target} (a direct message, a client result asked of another connection) and
+  // {excluded} (the sender, left out of its group) are hub ids.
+  const hubId = run.hubProfile ? (['target', 'excluded'] as const).find((name) => usesPlaceholder(run.hubProfile!, name)) : undefined;
+  if (run.scenario === 'sendToConnection' || hubId !== undefined) {
+    const what = run.hubProfile
+      ? `The hub profile "${run.hubProfile.name}" names ${hubId === 'excluded' ? 'the sender to leave out' : 'one connection'} by its hub id ({${hubId ?? 'target'}})`
+      : 'Send to connection sends to each connection by its hub id';
     problems.push({
       field: run.hubProfile ? 'hubProfile' : 'scenario',
       message: `${what}, and a client learns its id only from the negotiate answer: without negotiation it stays unknown (the SignalR client's connectionId is null). Turn skip negotiation off, or choose another scenario.`,

@@ -134,5 +134,8 @@ describe('a profile that reads the wrong place', () => {
     expect(cli.stderr).toContain(`nothing could be measured: ${result.outcome.reason}`);
     expect(cli.stdout).toContain(`Why (the set-up): ${result.outcome.reason}`);
     expect(result.verdict.status).not.toBe('pass');
+    // What the stop left unsent is the mismatch's, never the client's falling behind.
+    expect(result.fates.notSent.clientBehind).toBe(0);
+    expect(result.fates.notSent.runStopped).toBeGreaterThan(0);
   }, 60_000);
 });

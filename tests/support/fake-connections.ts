@@ -193,6 +193,9 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
             later(() => items.complete());
           } else if (method === 'StreamEcho') {
             (args[0] as FakeUpload).observe({ next: (item) => later(() => items.next(item)), error: (error) => later(() => items.error(error)), complete: () => later(() => items.complete()) });
+          } else if (method === 'RepeatObject') {
+            later(() => items.next({ user: 'bench', message: args[0] }));
+            later(() => items.complete());
           } else if (method === 'Counter') {
             for (let i = 0; i < (args[0] as number); i++) later(() => items.next(i));
             later(() => items.complete());

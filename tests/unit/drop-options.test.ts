@@ -80,7 +80,7 @@ describe('the verdict of a run with a planned drop', () => {
   });
 
   it('fails on receptions never sent while reconnecting, and on duplicates', () => {
-    const notSent = runVerdict({ ...base, fates: fates({ planned: 1_000, underOneSecond: 995, notSent: { reconnecting: 5, backedUp: 0, writeFailed: 0, disconnected: 0, clientBehind: 0, receiverAbsent: 0, workerLost: 0 } }), plannedDrop: { duplicated: 0 } });
+    const notSent = runVerdict({ ...base, fates: fates({ planned: 1_000, underOneSecond: 995, notSent: { reconnecting: 5, backedUp: 0, writeFailed: 0, disconnected: 0, clientBehind: 0, receiverAbsent: 0, workerLost: 0, runStopped: 0 } }), plannedDrop: { duplicated: 0 } });
     expect(notSent.sentence).toMatch(/\(5 never sent\)/);
     const duplicated = runVerdict({ ...base, fates: fates({ planned: 1_000, underOneSecond: 1_000 }), plannedDrop: { duplicated: 3 } });
     expect(duplicated.status).toBe('fail');

@@ -43,6 +43,12 @@ describe('{env:NAME} in a profile', () => {
     expect(bad.ok ? [] : bad.errors).toEqual([expect.stringMatching(/^join\.args\[1\]: "\{env:room-key\}" does not name an environment variable; write \{env:NAME\}/)]);
   });
 
+  it('is refused in an answer, which the runner never fills: the field and the reason named', () => {
+    const answered: HubProfile = { name: 'asked', send: { method: 'GetMessage', args: ['{target}'] }, deliver: 'return', answer: { method: 'GetMessage', with: { text: '{message}', key: '{env:ANSWER_KEY}' } } };
+    const read = checkHubProfile(answered);
+    expect(read.ok ? [] : read.errors).toEqual(['answer.with.key: "{env:ANSWER_KEY}": {env:NAME} is read for join, send and leave arguments only; an answer holds "{message}", the text the tool answers with, and literals.']);
+  });
+
   it('missing: unset and empty told apart, each NAME once, where it is first named', () => {
     const twice = { ...KEYED, send: { method: 'GroupBroadcast', args: ['{group}', '{env:ROOM_KEY}', '{env:OTHER}', '{time}', '{message}'] } };
     expect(missingEnv(twice, { ROOM_KEY: '' })).toEqual([

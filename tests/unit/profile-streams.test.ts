@@ -163,6 +163,13 @@ describe('streams on a fake hub', () => {
     expect(result.diagnosis).toMatchObject({ cause: 'hubMethodRefused' });
   });
 
+  it('a stream of objects is refused before the run: a stream item is read as the text itself, with no path into it', async () => {
+    const { result } = await runToEnd(config({ name: 'objects', send: { method: 'RepeatObject', args: ['{message}'] }, deliver: 'stream' }));
+    expect(result.outcome).toMatchObject({ kind: 'failed', code: 'hubRefused', reason: expect.stringContaining('RepeatObject\'s stream yields objects (its first item: {"user":"bench","message":') });
+    expect(result.outcome.reason).toContain('a stream whose items are not text cannot carry the tool\'s message');
+    expect(result.fates.planned).toBe(0);
+  });
+
   it('a text stream passed no {message} or {stream} is refused before the run', async () => {
     const { result } = await runToEnd(config({ name: 'fixed', send: { method: 'Repeat', args: ['hello'] }, deliver: 'stream' }));
     expect(result.outcome.reason).toContain('Repeat\'s stream yields text (its first item: "hello"), and the profile passes it neither {message} nor {stream}');

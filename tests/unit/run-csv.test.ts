@@ -14,13 +14,13 @@ describe('runCsv', () => {
       ],
     } as unknown as RunResult;
     expect(runCsv(upgradeRunResult(result)).split('\n')).toEqual([
-      'second,sent_per_s,received_per_s,sent_bytes_per_s,received_bytes_per_s,planned,under_1s,later,after_drain,lost,not_sent_backed_up,not_sent_reconnecting,not_sent_write_failed,not_sent_disconnected,not_sent_client_behind,not_sent_receiver_absent,not_sent_worker_lost,over_count,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,connections_open,event_loop_lag_ms,max_send_lag_ms,reconnects_per_s,dropped_per_s,server_cpu_percent,server_connections,server_deliveries_per_s,server_gc_pause_ms_per_s,server_thread_pool_queue',
+      'second,sent_per_s,received_per_s,sent_bytes_per_s,received_bytes_per_s,planned,under_1s,later,after_drain,lost,not_sent_backed_up,not_sent_reconnecting,not_sent_write_failed,not_sent_disconnected,not_sent_client_behind,not_sent_receiver_absent,not_sent_worker_lost,not_sent_run_stopped,over_count,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,connections_open,event_loop_lag_ms,max_send_lag_ms,reconnects_per_s,dropped_per_s,server_cpu_percent,server_connections,server_deliveries_per_s,server_gc_pause_ms_per_s,server_thread_pool_queue',
       // The buckets of the receptions planned in each second sum to its planned count; lost is
       // empty (not counted), never 0, while a run has not drained.
       // A second of a version 2 document without drop counts reads 0 (the upgrade at parse fills
       // them); a run without server metrics has empty server cells (unknown), never 0.
-      '1,0,0,0,0,10,7,1,0,1,1,0,0,0,0,0,0,0,,,,,,10,1.3,0.0,0,0,,,,,',
-      '2,10,9,20480,18432,10,9,0,0,,0,0,0,0,0,0,0,,1.500,1.500,3.000,4.500,6.000,10,0.5,2.0,3,0,,,,,',
+      '1,0,0,0,0,10,7,1,0,1,1,0,0,0,0,0,0,0,0,,,,,,10,1.3,0.0,0,0,,,,,',
+      '2,10,9,20480,18432,10,9,0,0,,0,0,0,0,0,0,0,0,,1.500,1.500,3.000,4.500,6.000,10,0.5,2.0,3,0,,,,,',
       '',
     ]);
   });

@@ -49,6 +49,14 @@ describe('skip negotiation, validated by field', () => {
     expect(profile[0]!.message).toMatch(/\{target\}/);
   });
 
+  it('refuses the profiles that name a connection by its hub id: {excluded} of group except, {target} of a client result', () => {
+    for (const [file, placeholder] of [['profiles/group-except.json', '{excluded}'], ['profiles/client-result.json', '{target}']] as const) {
+      const problems = problemsOf({ hubProfile: readFileSync(file, 'utf8') });
+      expect(problems.map((p) => p.fields), file).toEqual([['skipNegotiation', 'hubProfile']]);
+      expect(problems[0]!.message).toContain(`by its hub id (${placeholder})`);
+    }
+  });
+
   it('accepts a profile using {connection}: the run\'s own index, not the hub\'s id', () => {
     expect(problemsOf({ hubProfile: readFileSync('profiles/chat-rooms.json', 'utf8') })).toEqual([]);
   });

@@ -40,6 +40,8 @@ export class BenchEngine {
   #second = 0;
   #lastTickLagMs = 0;
   #finishRequested = false;
+  /** The run failed before its planned end: slots still to come are never sent for that (FinishMessage). */
+  #stoppedEarly = false;
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -53,6 +55,7 @@ export class BenchEngine {
     else if (message.type === 'stop') this.stopSending();
     else {
       this.stats.drainEndUs = message.drainEndUs ?? this.deps.clock.nowUs();
+      this.#stoppedEarly = message.stoppedEarly === true;
       void this.finish();
     }
   }
@@ -193,7 +196,7 @@ export class BenchEngine {
 
   async #end(): Promise<void> {
     if (this.#phase === 'done') return;
-    this.#runner?.stop();
+    this.#runner?.stop(this.#stoppedEarly);
     const sent = this.#phase !== 'connecting';
     this.#phase = 'done';
     if (this.#endTimer !== null) this.deps.timers.clearTimeout(this.#endTimer);

@@ -133,14 +133,17 @@ export class ScenarioRunner {
    * A run ended early because every connection closed (core/run/coordinator.ts) stops before its
    * planned end: the slots left of a closed connection are planned and never sent for its
    * disconnection, as they would have been had the run waited for them, never the client's fault.
+   * `stoppedEarly`: the run failed before its planned end (core/run/coordinator.ts): what was left
+   * is never sent for that failure, not for the client.
    */
-  stop(): void {
+  stop(stoppedEarly = false): void {
     for (const { loop, spec, pooled } of this.#loops) {
       for (const plannedUs of loop.stop()) {
         if (!this.#measured(plannedUs)) continue;
         this.#plan(plannedUs, spec);
         if (spec.absent >= spec.recipients) continue;
         if (pooled.state === 'closed' || pooled.state === 'failed') this.#notSent(true, plannedUs, 'disconnected', spec);
+        else if (stoppedEarly) this.#notSent(true, plannedUs, 'runStopped', spec);
         else this.ctx.stats.recordUnfired(plannedUs, spec.recipients - spec.absent);
       }
     }

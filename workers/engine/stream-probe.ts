@@ -2,7 +2,7 @@
  * The probe's call of a profile's method, made as the run will make it: invoked, invoked with
  * its message as the one item of a client-to-server stream (`{stream}`), or, for deliver
  * "stream", as a streaming call whose first item is read. A stream whose items cannot carry the
- * tool's text (numbers: aspnetcore's Counter) or that the profile gives no text to stream back is
+ * tool's text (numbers: aspnetcore's Counter; objects, which a stream item's reader does not open) or that the profile gives no text to stream back is
  * found here, before the run, instead of every message going missing.
  */
 import type { Timers } from '../../core/clocks/index.ts';
@@ -35,9 +35,10 @@ export async function probeCall(connection: BenchConnection, call: ProbeCall, me
   return call.carries ? null : { problem: 'noCarrier', first: first.item };
 }
 
-/** Text, or an object or list a text could be inside: anything but numbers, true or false and null. */
+/** Text: a stream's items are read as the tool's text itself (a profile has no path into a
+ *  stream's items), so an object or a list is refused here with numbers, not lost item by item. */
 function canCarryText(item: unknown): boolean {
-  return typeof item === 'string' || (typeof item === 'object' && item !== null);
+  return typeof item === 'string';
 }
 
 /** The first item of a streaming call (undefined when it completed with none), or a time-out. */

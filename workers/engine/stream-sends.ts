@@ -1,6 +1,6 @@
 /**
  * Sends that are streams (a profile's deliver "stream" and its `{stream}` argument):
- * - `{stream}`: each connection calls the send method once, at "go", with a client-to-server
+ * - `{stream}`: each connection calls the send method once, at its first slot, with a client-to-server
  *   stream, and each slot writes its message as an item of it. With deliver "stream" the call is
  *   a streaming call whose items come back (`UploadHub.StreamEcho`), else it is invoked and the
  *   hub delivers on the receive method (`UploadWords` → `Word`). A stream that ended (the hub

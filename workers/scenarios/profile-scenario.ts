@@ -9,7 +9,7 @@
  * senders for all and others, the group plan for group and groupOthers (group names carry the
  * run id, so two runs on one hub never share a group), and send to connection's derangement
  * for target (a target that never opened has no id: its sender's slots count it absent).
- * Streams (deliver "stream", {stream}) run on echo's plan; a client result ("return" with an
+ * Streams back (deliver "stream") run on echo's plan; a {stream} argument on its delivery's plan; a client result ("return" with an
  * answer) on send to connection's derangement when it asks {target}, else on echo's.
  */
 import { runGroupName, type GoMessage, type ScenarioPlan } from '../../core/run/index.ts';
