@@ -148,7 +148,8 @@ function hubRefusal(e: RunEvidence): Finding | null {
 
 /**
  * A hub that went away (connections closed abruptly and most never came back, every one closed
- * with Reconnect off, or a restart its metrics show) or stopped answering (nothing received at
+ * with Reconnect off, most closed abruptly whether or not they came back, or a restart its
+ * metrics show) or stopped answering (nothing received at
  * all in the last sending seconds, whose messages never arrived; or, with nothing received over
  * the run, its metrics unanswered; or most connections closed by the client's server timeout; or
  * agents' reports it stopped relaying). One late reading or one timed-out connection alone is
@@ -168,7 +169,10 @@ function hubGone(e: RunEvidence): Finding | null {
   const abrupt = e.failures.filter((f) => f.kind === 'closed' && !SERVER_TIMEOUT_WORDS.test(f.message) && !HUB_CLOSE_WORDS.test(f.message)).reduce((sum, f) => sum + f.count, 0);
   const neverBack = e.disconnects - e.reconnects;
   // Drops the run planned close connections by design: only a restart says the hub went.
-  const wentAway = e.server?.restarted === true || (!e.settings.plannedDrop && neverBack > 0 && abrupt > timedOut && (e.outcome.code === 'allClosed' || neverBack >= e.connectionsOpened / 2));
+  // Most connections closed abruptly went away with the hub even when they all came back (a hub
+  // killed and restarted under Reconnect): the loss is its restart's, not a load's.
+  const mostAbrupt = abrupt > timedOut && abrupt >= e.connectionsOpened / 2 && e.disconnects >= e.connectionsOpened / 2;
+  const wentAway = e.server?.restarted === true || (!e.settings.plannedDrop && abrupt > timedOut && ((neverBack > 0 && (e.outcome.code === 'allClosed' || neverBack >= e.connectionsOpened / 2)) || mostAbrupt));
   if (wentAway) return crashed(e);
   const silent = silentAtEnd(e);
   const unanswered = e.server?.unansweredAfterAnswers ?? 0;

@@ -94,6 +94,22 @@ const CASES: Case[] = [
     cause: 'hubCrashed',
   },
   {
+    name: 'a hub killed and restarted mid-run, Reconnect on, no metrics: every connection closed abruptly at once and came back',
+    evidence: evidence({
+      disconnects: 20, reconnects: 20, notSent: 165, lost: 1,
+      failures: [{ kind: 'send', count: 165, message: 'Echo not sent: the connection was reconnecting.' }, { kind: 'closed', count: 20, message: `Connection lost during the run, reconnecting: WebSockets (json) to ${URL}: WebSocket closed with status code: 1006 (no reason given).` }],
+    }, { reconnect: true }),
+    cause: 'hubCrashed', says: /20 connections closed abruptly and 20 came back/,
+  },
+  {
+    name: 'a few connections closed abruptly that came back are no hub gone',
+    evidence: evidence({
+      disconnects: 3, reconnects: 3, lost: 4,
+      failures: [{ kind: 'closed', count: 3, message: `Connection lost during the run, reconnecting: WebSockets (json) to ${URL}: WebSocket closed with status code: 1006 (no reason given).` }],
+    }, { reconnect: true }),
+    cause: 'unknown',
+  },
+  {
     name: 'a hub restarted mid-run (its counters went down)',
     evidence: evidence({ lost: 40, disconnects: 20, reconnects: 20, server: { answered: 10, unansweredAfterAnswers: 2, peakCpuPercent: 5, restarted: true, backplaneDown: false } }, { reconnect: true }),
     cause: 'hubCrashed', says: /restarted during the run/,
