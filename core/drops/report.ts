@@ -51,6 +51,22 @@ export function statefulGrantOf(config: Partial<DropSettings>, totals: { statefu
   return { granted: totals.statefulGranted, opened: totals.connectionsOpened };
 }
 
+/**
+ * Whether a run's drops get a panel of their own: a drop was planned, or connections lost without
+ * one came back (a reconnect storm worth its charts). Connections lost for good without a plan
+ * (a hub killed mid-run) are the diagnosis's to name; a "Drop and reconnect" panel would show a
+ * drop that never happened.
+ */
+export function dropPanelShown(drops: RunDrops | null | undefined): drops is RunDrops {
+  if (!drops) return false;
+  return drops.settings.dropAtSec !== null || drops.totals.reconnected + drops.totals.resumed > 0;
+}
+
+/** The panel's heading: a planned drop's, or what happened without one. */
+export function dropPanelTitle(drops: RunDrops): string {
+  return drops.settings.dropAtSec !== null ? 'Drop and reconnect' : 'Connections lost and reconnected (no drop planned)';
+}
+
 /** The drops of a run; null when none was planned and no connection was lost. */
 export function runDrops(config: DropConfig, aggregator: DropCounters, withPhases = true): RunDrops | null {
   const settings = dropSettingsOf(config);

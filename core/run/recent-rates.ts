@@ -34,8 +34,12 @@ export function recentRates(points: readonly SecondPoint[], windowSec = RECENT_W
 }
 
 /** The seconds of sending a run planned by the time it ended: its duration, or up to and
- *  including the partial second of a stop. */
-export function sendingSecOf(durationSec: number, outcome: { kind: string; stoppedAtSec?: number }): number {
+ *  including the partial second of a stop. A failed run ended when its last connection closed,
+ *  whatever it had planned: undefined, so its sending ends in its last second with a send (its
+ *  planned seconds after that hold only slots never sent, and would divide its rates by time it
+ *  never ran). */
+export function sendingSecOf(durationSec: number, outcome: { kind: string; stoppedAtSec?: number }): number | undefined {
+  if (outcome.kind === 'failed') return undefined;
   return outcome.kind === 'stopped' ? Math.min(durationSec, (outcome.stoppedAtSec ?? 0) + 1) : durationSec;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recentRates, runRates } from '../../core/run/recent-rates.ts';
+import { recentRates, runRates, sendingSecOf } from '../../core/run/recent-rates.ts';
 import { emptyFates } from '../../core/run/fates.ts';
 import type { SecondPoint } from '../../core/run/aggregator.ts';
 
@@ -56,6 +56,17 @@ describe('recentRates', () => {
     expect(runRates({ points, config: { durationSec: 10 }, outcome: { kind: 'finished' } }).outboundPerSec).toBeCloseTo((4 * 50) / 9, 9);
     // Stopped at 4 of 10 s: seconds 3..5 whole, the stop's second 6 partial.
     expect(runRates({ points, config: { durationSec: 10 }, outcome: { kind: 'stopped', stoppedAtSec: 4 } }).outboundPerSec).toBe(50);
+  });
+
+  it('takes a failed run\'s mean over the seconds it ran, not the seconds it planned', () => {
+    // Planned 20 s from second 2; every connection closed in second 7 (Reconnect off): the seconds
+    // after it hold only slots never sent.
+    const points = [point(1, 0), point(2, 20), ...[3, 4, 5, 6].map((s) => point(s, 40)), point(7, 15, 15), ...[8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22].map((s) => point(s, 0, 0))];
+    const failed = { points, config: { durationSec: 20 }, outcome: { kind: 'failed' } };
+    expect(runRates(failed).inboundPerSec).toBe(40);
+    expect(runRates(failed).outboundPerSec).toBe(40);
+    expect(sendingSecOf(20, { kind: 'failed' })).toBeUndefined();
+    expect(sendingSecOf(20, { kind: 'finished' })).toBe(20);
   });
 
   it('gives what averaging every whole second of sending gives, reading only the end of the run', () => {
