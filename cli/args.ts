@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULTS, hubInstances, sameInstancePairs, sameMetricsText, validateRunConfig, type RunConfig, type Credentials } from '../core/run/index.ts';
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { engineKindOption, type EngineKind } from './engine-kind.ts';
-import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf } from './auth-args.ts';
+import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf, endpointSecretsOf, withEndpointSecrets } from './auth-args.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
 import { hubProfileOf, profileCredentialProblems, profileEnvValues, profileSecretWarnings } from './profile-args.ts';
 import { metricsUrlProblem } from '../core/server-metrics/index.ts';
@@ -243,10 +243,12 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (v.help) return { ok: 'help' };
   const errors: string[] = [];
   const hubProfile = hubProfileOf(v['hub-profile'], errors);
+  // The endpoint's own secrets (?code=…) are taken out before anything keeps or quotes it.
+  const endpoints = endpointSecretsOf(v.endpoint ?? [''], v, errors);
   // A profile that could not be read is said once, above; the other options are checked all the same.
   const result = validateRunConfig({
     // Repeated, or a comma-separated list: the instances of a scaled-out hub (core/run/instances.ts).
-    endpointUrls: v.endpoint ?? [''],
+    endpointUrls: endpoints.urls,
     scenario: v.scenario,
     hubProfile,
     transport: v.transport,
@@ -278,7 +280,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   const serverMetricsUrls = serverMetricsOf(v['server-metrics'], result.ok ? hubInstances(result.config).length : null, errors);
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
   errors.push(...ignoredOptionProblems(v));
-  const authCredentials = credentialsOf(v, errors);
+  const authCredentials = withEndpointSecrets(credentialsOf(v, errors), endpoints.secrets, errors);
   if (hubProfile) errors.push(...profileCredentialProblems(v['hub-profile']!, hubProfile, authCredentials.accessTokens));
   // The profile's {env:NAME} values travel with the tokens, to the engines and agents only.
   const profileEnv = hubProfile ? profileEnvValues(v['hub-profile']!, hubProfile, errors) : [];

@@ -8,6 +8,7 @@ import { planScenario, SCENARIOS, type ScenarioName } from './scenario-plan.ts';
 import { checkHubProfile, defaultShape, deliveryProblems, parseHubProfile, shapeProblems, type HubProfile } from '../profiles/index.ts';
 import { skipNegotiationProblems } from './skip-negotiation.ts';
 import { sameInstancePairs, sameInstanceText } from './instance-identity.ts';
+import { isSecretQueryName, scrubSecrets } from './credentials.ts';
 
 /** Transports, named as `@microsoft/signalr`'s `HttpTransportType` names them. */
 export const TRANSPORTS = ['WebSockets', 'ServerSentEvents', 'LongPolling'] as const;
@@ -300,11 +301,16 @@ function readEndpoints(raw: unknown): { urls: string[]; errors: string[] } {
   const errors = texts.map((text) => checkEndpoint(text)).filter((error): error is string => error !== null);
   if (texts.length > MAX_HUB_INSTANCES) errors.push(`Endpoint lists ${texts.length} hub instances, but a run spreads over at most ${MAX_HUB_INSTANCES}: list fewer, or run agents against the others.`);
   const repeated = texts.filter((text, i) => texts.indexOf(text) !== i);
-  if (repeated.length > 0) errors.push(`Endpoint lists ${[...new Set(repeated)].join(', ')} more than once: list each hub instance once (the connections are spread evenly over the list).`);
+  if (repeated.length > 0) errors.push(`Endpoint lists ${[...new Set(repeated)].map(quoted).join(', ')} more than once: list each hub instance once (the connections are spread evenly over the list).`);
   // One instance under two spellings (localhost and 127.0.0.1, a default port written out): the
   // spelling alone, no DNS here (a browser has none); the runner also resolves names (cli/instance-check.ts).
   for (const pair of sameInstancePairs(texts)) if (pair.first !== pair.second) errors.push(sameInstanceText(pair));
   return { urls: texts, errors };
+}
+
+/** An endpoint as an error may quote it: a secret in its query is hidden (core/run/credentials.ts). */
+function quoted(text: string): string {
+  return scrubSecrets(text);
 }
 
 function checkEndpoint(raw: unknown): string | null {
@@ -314,14 +320,20 @@ function checkEndpoint(raw: unknown): string | null {
   try {
     url = new URL(text);
   } catch {
-    return `Endpoint "${text}" is not a URL. Enter an absolute http:// or https:// URL, for example http://127.0.0.1:5180/signalrbench.`;
+    return `Endpoint "${quoted(text)}" is not a URL. Enter an absolute http:// or https:// URL, for example http://127.0.0.1:5180/signalrbench.`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return `Endpoint "${text}" uses ${url.protocol.replace(':', '')}; SignalR negotiates over http:// or https:// (it switches to WebSockets itself). Use http(s)://${url.host}${url.pathname}.`;
+    return `Endpoint "${quoted(text)}" uses ${url.protocol.replace(':', '')}; SignalR negotiates over http:// or https:// (it switches to WebSockets itself). Use http(s)://${url.host}${url.pathname}.`;
   }
-  // The endpoint is kept in links, results and exports; a secret in it would be too (not quoted here).
-  if (url.searchParams.has('access_token') || url.username !== '' || url.password !== '') {
-    return `Endpoint ${url.origin}${url.pathname} carries a credential (access_token in its query, or a user name and password), which would be kept in the link, the results and the exports. Drop it from the URL and give the token in Advanced → Authentication (the runner: --access-token-file).`;
+  // The endpoint is kept in links, results and exports; a secret in it would be too (not quoted
+  // here). The runner and the page take the known ones out before (splitEndpointSecrets): one
+  // still here came another way (a kept run, a link, the page's hook).
+  const secrets = [...new Set([...url.searchParams.keys()].filter((name) => isSecretQueryName(name)))];
+  if (secrets.length > 0) {
+    return `Endpoint ${url.origin}${url.pathname} carries ${secrets.join(', ')} in its query, a secret that would be kept in the link, the results and the exports. Leave the Endpoint field (Tab) and the page takes it out and holds it as a secret for this session; or give it in Advanced → Authentication (the runner takes it out of --endpoint itself).`;
+  }
+  if (url.username !== '' || url.password !== '') {
+    return `Endpoint ${url.origin}${url.pathname} carries a user name and password, which would be kept in the link, the results and the exports. Drop them from the URL and give a token in Advanced → Authentication (the runner: --access-token-file).`;
   }
   return null;
 }

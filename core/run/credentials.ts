@@ -8,6 +8,7 @@
  * {env:NAME} placeholders, which the profile itself keeps as placeholders.
  */
 import { tokenUser } from '../profiles/index.ts';
+import { instanceOf } from './instances.ts';
 
 export interface Credentials {
   /** Access tokens, one per user: connection i takes `accessTokens[i % n]`. Empty: none. */
@@ -20,6 +21,10 @@ export interface Credentials {
   /** The values of the hub profile's {env:NAME} placeholders, read by the runner from its
    *  environment at start (cli/profile-args.ts); the profile keeps the placeholders. Absent: none. */
   profileEnv?: [name: string, value: string][];
+  /** The secrets taken out of the endpoints' own query (splitEndpointSecrets), one list per hub
+   *  instance in the endpoints' order; each connection adds its instance's list to `query`.
+   *  Absent: none. */
+  endpointQuery?: [name: string, value: string][][];
 }
 
 export const NO_CREDENTIALS: Credentials = { accessTokens: [], headers: [], query: [] };
@@ -34,11 +39,64 @@ export interface ConnectionCredentials {
 export function credentialsFor(credentials: Credentials | undefined, connectionIndex: number): ConnectionCredentials | undefined {
   if (!credentials || isEmpty(credentials)) return undefined;
   const tokens = credentials.accessTokens;
-  return { accessToken: tokens.length > 0 ? tokens[connectionIndex % tokens.length]! : null, headers: credentials.headers, query: credentials.query };
+  // The endpoint's own secrets first, where its URL had them; the instance as core/run/instances.ts spreads connections.
+  const perInstance = credentials.endpointQuery ?? [];
+  const endpointQuery = perInstance.length > 0 ? perInstance[instanceOf(connectionIndex, perInstance.length)]! : [];
+  return { accessToken: tokens.length > 0 ? tokens[connectionIndex % tokens.length]! : null, headers: credentials.headers, query: endpointQuery.length > 0 ? [...endpointQuery, ...credentials.query] : credentials.query };
 }
 
 export function isEmpty(credentials: Credentials | undefined): boolean {
-  return !credentials || (credentials.accessTokens.length === 0 && credentials.headers.length === 0 && credentials.query.length === 0 && (credentials.profileEnv?.length ?? 0) === 0);
+  return !credentials || (credentials.accessTokens.length === 0 && credentials.headers.length === 0 && credentials.query.length === 0 && (credentials.profileEnv?.length ?? 0) === 0 && endpointSecretNames(credentials).length === 0);
+}
+
+/**
+ * Query parameter names that carry a secret when an endpoint's URL has them: Azure Functions'
+ * `code`, a SAS's `sig`/`signature`, API gateways' keys, tokens. Compared without case.
+ */
+export const SECRET_QUERY_NAMES = ['code', 'sig', 'signature', 'key', 'apikey', 'api_key', 'token', 'access_token'] as const;
+
+/** Whether a query parameter of an endpoint is a secret: a known name, or one of `extraNames` (--secret-query). */
+export function isSecretQueryName(name: string, extraNames: readonly string[] = []): boolean {
+  const lower = name.toLowerCase();
+  return (SECRET_QUERY_NAMES as readonly string[]).includes(lower) || extraNames.some((extra) => extra.toLowerCase() === lower);
+}
+
+/**
+ * Every endpoint's URL without its secret query parameters, and those parameters, one list per
+ * endpoint in order: the URLs go into the run's configuration (kept, linked, exported), the
+ * secrets into its credentials (`endpointQuery`), used on the wire only. Works on the text as
+ * typed, valid URL or not, so even the refusal of a malformed endpoint never quotes a secret;
+ * the other parameters keep their spelling.
+ */
+export function splitEndpointSecrets(endpoints: readonly string[], extraNames: readonly string[] = []): { urls: string[]; secrets: [string, string][][] } {
+  const urls: string[] = [];
+  const secrets: [string, string][][] = [];
+  for (const text of endpoints) {
+    const mark = text.indexOf('?');
+    if (mark < 0) {
+      urls.push(text);
+      secrets.push([]);
+      continue;
+    }
+    const hashAt = text.indexOf('#', mark);
+    const queryText = text.slice(mark + 1, hashAt < 0 ? undefined : hashAt);
+    const hash = hashAt < 0 ? '' : text.slice(hashAt);
+    const kept: string[] = [];
+    const taken: [string, string][] = [];
+    for (const part of queryText.split('&')) {
+      const [pair] = [...new URLSearchParams(part)];
+      if (pair && isSecretQueryName(pair[0], extraNames)) taken.push(pair);
+      else if (part !== '') kept.push(part);
+    }
+    urls.push(`${text.slice(0, mark)}${kept.length > 0 ? `?${kept.join('&')}` : ''}${hash}`);
+    secrets.push(taken);
+  }
+  return { urls, secrets };
+}
+
+/** The names of the endpoints' own secrets (each once), for saying they are set. */
+export function endpointSecretNames(credentials: Pick<Credentials, 'endpointQuery'> | undefined): string[] {
+  return [...new Set((credentials?.endpointQuery ?? []).flat().map(([name]) => name))];
 }
 
 /** The profile's {env:NAME} values, by NAME; empty without any. */
@@ -68,6 +126,8 @@ export function credentialsSummary(credentials: Credentials | undefined): string
   else if (tokens > 1) parts.push(`${tokens} tokens set (one per user, by connection)`);
   if (credentials!.headers.length > 0) parts.push(`headers ${credentials!.headers.map(([name]) => name).join(', ')}`);
   if (credentials!.query.length > 0) parts.push(`query ${credentials!.query.map(([name]) => name).join(', ')}`);
+  const fromEndpoint = endpointSecretNames(credentials);
+  if (fromEndpoint.length > 0) parts.push(`the endpoint's ${fromEndpoint.join(', ')} set (taken out of its URL)`);
   const env = credentials!.profileEnv ?? [];
   if (env.length > 0) parts.push(`profile values from ${env.map(([name]) => `$${name}`).join(', ')}`);
   return parts.join('; ');
@@ -75,25 +135,53 @@ export function credentialsSummary(credentials: Credentials | undefined): string
 
 /** Shortest secret value scrubbed by its text (shorter ones would blank ordinary words). */
 const MIN_SCRUBBED_CHARS = 4;
+/** A secret longer than this is also scrubbed by its first PREFIX_CHARS characters: a text that
+ *  cut it short ("eyJhbGci…") would otherwise still show its start. */
+const PREFIX_SCRUBBED_ABOVE_CHARS = 12;
+const PREFIX_CHARS = 8;
+
+/** What a scrub needs: the credentials of a run or of one connection. */
+export type ScrubbedSecrets = Pick<ConnectionCredentials, 'accessToken' | 'headers' | 'query'> | Credentials;
+
+/** Every secret value of `credentials`, as given. */
+export function secretValuesOf(credentials: ScrubbedSecrets): string[] {
+  return [
+    ...('accessTokens' in credentials ? credentials.accessTokens : [credentials.accessToken]),
+    ...credentials.headers.map(([, value]) => value),
+    ...credentials.query.map(([, value]) => value),
+    ...('profileEnv' in credentials ? (credentials.profileEnv ?? []).map(([, value]) => value) : []),
+    ...('endpointQuery' in credentials ? (credentials.endpointQuery ?? []).flat().map(([, value]) => value) : []),
+  ].filter((value): value is string => typeof value === 'string' && value.length >= MIN_SCRUBBED_CHARS);
+}
+
+/** The spellings a value takes in a text: as typed, URL-encoded (a path or query part) and
+ *  form-encoded (`+` for spaces, as URLSearchParams writes a query). */
+function spellings(value: string): string[] {
+  const formEncoded = new URLSearchParams({ v: value }).toString().slice(2);
+  return [...new Set([value, encodeURIComponent(value), formEncoded])];
+}
+
+const SECRET_NAMES_PATTERN = SECRET_QUERY_NAMES.join('|');
 
 /**
- * `text` with every secret taken out: the values of `credentials`, and whatever follows
- * `access_token=` (the SignalR client puts the token in WebSocket and SSE URLs, and errors can
- * quote them) or `Bearer `.
+ * `text` with every secret taken out: the one scrub of every error text, hub message and sample
+ * the tool says or keeps. It takes out the values of `credentials` in each spelling (as typed,
+ * URL-encoded, form-encoded) and, for those longer than 12 characters, their first 8 characters
+ * wherever they stand; and whatever follows a known secret's name in a query (`access_token=`,
+ * which the SignalR client puts in WebSocket and SSE URLs, `code=`, `sig=`…) or `Bearer `.
  */
-export function scrubSecrets(text: string, credentials?: Pick<ConnectionCredentials, 'accessToken' | 'headers' | 'query'> | Credentials): string {
+export function scrubSecrets(text: string, credentials?: ScrubbedSecrets): string {
   let scrubbed = text
+    .replace(new RegExp(`([?&](?:${SECRET_NAMES_PATTERN})=)[^&\\s'"#)]+`, 'gi'), '$1[hidden]')
     .replace(/(access_token=)[^&\s'"#)]+/gi, '$1[hidden]')
     .replace(/(Bearer\s+)[A-Za-z0-9\-._~+/]+=*/g, '$1[hidden]');
   if (credentials) {
-    const values = [
-      ...('accessTokens' in credentials ? credentials.accessTokens : [credentials.accessToken]),
-      ...credentials.headers.map(([, value]) => value),
-      ...credentials.query.map(([, value]) => value),
-      ...('profileEnv' in credentials ? (credentials.profileEnv ?? []).map(([, value]) => value) : []),
-    ].filter((value): value is string => typeof value === 'string' && value.length >= MIN_SCRUBBED_CHARS);
-    for (const value of values) {
-      scrubbed = scrubbed.split(value).join('[hidden]').split(encodeURIComponent(value)).join('[hidden]');
+    const values = secretValuesOf(credentials);
+    const whole = values.flatMap(spellings);
+    const prefixes = values.filter((value) => value.length > PREFIX_SCRUBBED_ABOVE_CHARS).flatMap((value) => spellings(value.slice(0, PREFIX_CHARS)));
+    // Longest first, so a value that holds another is taken out whole.
+    for (const spelling of [...whole.sort((a, b) => b.length - a.length), ...prefixes]) {
+      if (spelling !== '[hidden]') scrubbed = scrubbed.split(spelling).join('[hidden]');
     }
   }
   return scrubbed;

@@ -1,6 +1,6 @@
 /** A run's secrets: which token a connection takes, the query on the URL, how they are shown, and how error texts lose them. */
 import { describe, expect, it } from 'vitest';
-import { credentialsFor, credentialsSummary, scrubSecrets, withQuery, type Credentials } from '../../core/run/credentials.ts';
+import { credentialsFor, credentialsSummary, scrubSecrets, SECRET_QUERY_NAMES, splitEndpointSecrets, withQuery, type Credentials } from '../../core/run/credentials.ts';
 import { classifySignalRError } from '../../signalr/errors.ts';
 import { parseQueryText } from '../../src/lib/session-credentials.svelte.ts';
 
@@ -82,13 +82,65 @@ describe('401 and 403 worded for what to do', () => {
 describe('an endpoint carrying a credential', () => {
   it('is refused without quoting it, pointing at where a token goes', async () => {
     const { validateRunConfig } = await import('../../core/run/config.ts');
-    for (const endpointUrl of ['http://h:5180/hub?access_token=secret-in-url', 'http://user:secret-in-url@h:5180/hub']) {
+    const refusals = {
+      'http://h:5180/hub?access_token=secret-in-url': /^Endpoint http:\/\/h:5180\/hub carries access_token in its query, a secret .* the page takes it out/,
+      'http://h:5180/hub?x=1&CODE=secret-in-url': /^Endpoint http:\/\/h:5180\/hub carries CODE in its query/,
+      'http://user:secret-in-url@h:5180/hub': /^Endpoint http:\/\/h:5180\/hub carries a user name and password, .* give a token in Advanced → Authentication/,
+      'htp//h:5180/hub?sig=secret-in-url': /^Endpoint "htp\/\/h:5180\/hub\?sig=\[hidden\]" is not a URL/,
+    };
+    for (const [endpointUrl, pattern] of Object.entries(refusals)) {
       const result = validateRunConfig({ endpointUrl });
       expect(result.ok).toBe(false);
       const errors = (result as { errors: string[] }).errors;
-      expect(errors[0]).toMatch(/^Endpoint http:\/\/h:5180\/hub carries a credential .* give the token in Advanced → Authentication/);
+      expect(errors[0]).toMatch(pattern);
       expect(errors.join()).not.toContain('secret-in-url');
     }
-    expect(validateRunConfig({ endpointUrl: 'http://h/hub?code=ok' }).ok).toBe(true);
+    expect(validateRunConfig({ endpointUrl: 'http://h/hub?tenant=ok' }).ok).toBe(true);
+  });
+});
+
+describe("the endpoint's own secrets", () => {
+  it('are split off by name (any case, --secret-query names too), the rest of the URL kept as typed', () => {
+    expect(splitEndpointSecrets(['http://h/api/hub?code=k%2B1==&x=a%20b#f', 'http://h2/hub', 'not a url?sig=s&Token=t'], ['tenant-key'])).toEqual({
+      urls: ['http://h/api/hub?x=a%20b#f', 'http://h2/hub', 'not a url'],
+      secrets: [[['code', 'k+1==']], [], [['sig', 's'], ['Token', 't']]],
+    });
+    expect(splitEndpointSecrets(['http://h/hub?tenant-key=v&apikey=w&keep=1'], ['tenant-key'])).toEqual({ urls: ['http://h/hub?keep=1'], secrets: [[['tenant-key', 'v'], ['apikey', 'w']]] });
+    for (const name of SECRET_QUERY_NAMES) expect(splitEndpointSecrets([`http://h/hub?${name}=v`]).urls).toEqual(['http://h/hub']);
+  });
+
+  it('each connection adds its own instance\'s secrets before the extra query; shown as set by name', () => {
+    const credentials: Credentials = { accessTokens: [], headers: [], query: [['probe', 'p']], endpointQuery: [[['code', 'first-code']], [['code', 'second-code']]] };
+    expect([0, 1, 2].map((i) => credentialsFor(credentials, i)?.query)).toEqual([[['code', 'first-code'], ['probe', 'p']], [['code', 'second-code'], ['probe', 'p']], [['code', 'first-code'], ['probe', 'p']]]);
+    expect(credentialsSummary(credentials)).toBe("query probe; the endpoint's code set (taken out of its URL)");
+    expect(credentialsSummary({ accessTokens: [], headers: [], query: [], endpointQuery: [[['sig', 'x']]] })).toBe("the endpoint's sig set (taken out of its URL)");
+  });
+});
+
+describe('the one scrub of error texts', () => {
+  const secrets: Credentials = {
+    accessTokens: ['eyJhbGciOiJIUzI1NiJ9.payload-part.signature_part'],
+    headers: [['X-Api-Key', 'gateway key/with+plus & more']],
+    query: [['probe', 'query value ~!*()\'']],
+    profileEnv: [['PASSWORD', 'profile-password-42']],
+    endpointQuery: [[['code', 'func/key+9==']]],
+  };
+  const values = [...secrets.accessTokens, 'gateway key/with+plus & more', "query value ~!*()'", 'profile-password-42', 'func/key+9=='];
+
+  it('takes every value out as typed, URL-encoded and form-encoded, and the first 8 characters of the longer ones', () => {
+    for (const value of values) {
+      const form = new URLSearchParams({ v: value }).toString().slice(2);
+      const text = `plain ${value}; url ${encodeURIComponent(value)}; form ${form}; cut ${value.slice(0, 10)}…; end`;
+      const scrubbed = scrubSecrets(text, secrets);
+      expect(scrubbed).not.toContain(value);
+      expect(scrubbed).not.toContain(encodeURIComponent(value));
+      expect(scrubbed).not.toContain(form);
+      if (value.length > 12) expect(scrubbed).not.toContain(value.slice(0, 8));
+      expect(scrubbed).toMatch(/^plain \[hidden\]; url \[hidden\]; form \[hidden\]; cut /);
+    }
+  });
+
+  it('hides a known secret parameter in any URL, credentials known or not', () => {
+    expect(scrubSecrets('GET http://h/api/hub/negotiate?code=abc123&negotiateVersion=1 and wss://x/client/?hub=h&sig=s1g&asrs.op=1')).toBe('GET http://h/api/hub/negotiate?code=[hidden]&negotiateVersion=1 and wss://x/client/?hub=h&sig=[hidden]&asrs.op=1');
   });
 });
