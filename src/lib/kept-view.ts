@@ -4,6 +4,7 @@ import type { RunView } from './run-controller.svelte.ts';
 import { firstLossSec, sendOffsetSec } from '../../core/charts/index.ts';
 import { clientSchedule } from '../../core/client/index.ts';
 import type { CapacityResult } from '../../core/capacity/index.ts';
+import type { KeptRun } from '../../core/history/index.ts';
 
 export function viewOfResult(result: RunResult): RunView {
   const last = result.points.at(-1);
@@ -40,13 +41,15 @@ export function viewOfResult(result: RunResult): RunView {
   };
 }
 
-/** A kept run (and the search it is a step of) as the presentation shows it: the same shape the
- *  page's RunController offers, done. */
+/** A kept run (and the search it is a step of, or the runs compared with it) as the presentation
+ *  shows it: the same shape the page's RunController offers, done. */
 export interface KeptOnStage {
   run: { view: RunView; config: RunResult['config']; points: RunResult['points']; preparing: false; result: () => RunResult };
   search: CapacityResult | null;
+  /** The kept runs presented side by side, in order; empty for a run or a search. */
+  compared: readonly KeptRun[];
 }
 
-export function keptOnStage(result: RunResult, search: CapacityResult | null): KeptOnStage {
-  return { run: { view: viewOfResult(result), config: result.config, points: result.points, preparing: false, result: () => result }, search };
+export function keptOnStage(result: RunResult, search: CapacityResult | null, compared: readonly KeptRun[] = []): KeptOnStage {
+  return { run: { view: viewOfResult(result), config: result.config, points: result.points, preparing: false, result: () => result }, search, compared };
 }

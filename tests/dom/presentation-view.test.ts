@@ -1,4 +1,5 @@
-/** Presentation mode: the run's big numbers with which p99 they are, its state, the tier and the verdict, in light or dark. */
+/** Presentation mode: the run's big numbers with which p99 they are, its state, the tier and the verdict, in light or dark;
+ *  a comparison's runs side by side with core/compare's verdict, the combination under way as one line. */
 import { describe, expect, it } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';
 import PresentationView from '../../src/components/PresentationView.svelte';
@@ -7,6 +8,9 @@ import { finishedRun } from '../support/finished-run.ts';
 import { viewOfResult } from '../../src/lib/kept-view.ts';
 import type { ComparisonStatus } from '../../src/lib/comparison-controller.svelte.ts';
 import { explainLimit } from '../../core/server-metrics/attribution.ts';
+import { keptRunOf, type KeptRun } from '../../core/history/index.ts';
+import { comparisonVerdict } from '../../core/compare/index.ts';
+import { runLabels } from '../../core/charts/index.ts';
 
 async function present(patch: (view: RunView) => RunView, comparison: ComparisonStatus | null = null, points?: RunController['points']) {
   const result = await finishedRun({ connections: 4, sendIntervalMs: 100 }, { deliveryDelayMs: 12 });
@@ -25,7 +29,7 @@ async function present(patch: (view: RunView) => RunView, comparison: Comparison
 
 describe('PresentationView', () => {
   it('at the end: the run\'s mean rate and the run\'s p99 (the verdict\'s), the outcome, the fitting tier and the verdict', async () => {
-    const view = await present((v) => v, { step: 2, total: 5, label: 'Long Polling + JSON', pauseLeftSec: 0 });
+    const view = await present((v) => v);
     expect(view.text('present-connections')).toBe('4');
     // 4 connections every 100 ms: 40 messages a second, the mean of the run's whole seconds.
     expect(view.text('present-rate')).toBe('40');
@@ -34,7 +38,6 @@ describe('PresentationView', () => {
     expect(view.text('present-tier')).toMatch(/Unit1, the smallest tier that fits/);
     expect(view.text('present-verdict')).toMatch(/^Pass: 100\.00% of [\d,]+ planned receptions arrived in under 1 s/);
     expect(view.text('present-status')).toMatch(/^Finished/);
-    expect(view.text('present-step')).toBe('Comparison 2 of 5: Long Polling + JSON');
     // The live charts, scaled to the run: Unit1's 1,000 msg/s and the guide's 1 s are far above
     // 40 msg/s and 12 ms, so they are said, not drawn (drawn, they would flatten the run's lines).
     expect(view.target.querySelector('[data-testid=present-chart-rate]')).not.toBeNull();
@@ -87,5 +90,88 @@ describe('PresentationView', () => {
     expect(view.target.querySelector('[data-testid=present-status]')?.classList.contains('tile')).toBe(false);
     expect(view.text('present-connections')).toBe('100,000');
     view.done();
+  });
+
+  describe('a comparison', () => {
+    const versions = { toolVersion: 'test', signalrClientVersion: 'test' };
+    let clock = 0;
+    const kept = (result: Awaited<ReturnType<typeof finishedRun>>, status: KeptRun['status'] = result.outcome.kind): KeptRun => ({ ...keptRunOf(result, versions, new Date(Date.UTC(2026, 0, 2, 3, 4, clock++))), status });
+    async function twoRuns(): Promise<[KeptRun, KeptRun]> {
+      const webSockets = await finishedRun({ connections: 4, sendIntervalMs: 100, transport: 'WebSockets' }, { deliveryDelayMs: 5 });
+      const longPolling = await finishedRun({ connections: 4, sendIntervalMs: 100, transport: 'LongPolling' }, { deliveryDelayMs: 40 });
+      return [kept(webSockets), kept(longPolling)];
+    }
+    function presentCompared(props: { comparison: ComparisonStatus | null; compared: readonly KeptRun[]; latest?: KeptRun | null }, phase: RunView['phase'] = 'done') {
+      const last = (props.latest ?? props.compared.at(-1))!.result;
+      const run = new RunController();
+      run.config = last.config;
+      run.points = phase === 'connecting' ? [] : last.points;
+      run.view = { ...viewOfResult(last), phase, outcome: phase === 'done' ? last.outcome : { kind: 'running' }, connectionsOpen: phase === 'connecting' ? 0 : 4 };
+      const target = document.createElement('div');
+      document.body.append(target);
+      const component = mount(PresentationView, { target, props: { run, onclose: () => {}, ...props } });
+      flushSync();
+      const text = (testId: string) => (target.querySelector(`[data-testid="${testId}"]`)?.textContent ?? '').replace(/\s+/g, ' ').trim();
+      return { target, text, done: () => unmount(component) };
+    }
+
+    it('while the second combination connects: the first run\'s charts and how far the comparison is, the combination under way as a line, no blank figures', async () => {
+      const [first, second] = await twoRuns();
+      const view = presentCompared({ comparison: { step: 2, total: 2, label: 'Long Polling + JSON', pauseLeftSec: 0 }, compared: [first], latest: { ...second, status: 'running', result: { ...second.result, points: [] } } }, 'connecting');
+      expect(view.text('present-compare-verdict')).toBe('1 of 2 combinations run: the verdict comes once two have.');
+      expect(view.text('present-compare-now')).toMatch(/^Comparison 2 of 2: Long Polling \+ JSON · Connecting/);
+      expect(view.target.querySelector('[data-testid=present-compare]')?.getAttribute('data-running')).toBe('true');
+      // The finished run's line and the running one's, named as running.
+      expect(view.text('present-compare-p99-legend')).toMatch(/WebSockets.*Long Polling.*\(running\)/);
+      expect(view.target.querySelectorAll('[data-testid=present-compare-run]')).toHaveLength(1);
+      for (const blank of ['present-rate', 'present-p99', 'present-connections', 'present-status']) expect(view.target.querySelector(`[data-testid=${blank}]`), blank).toBeNull();
+      expect(view.text('presentation')).toMatch(/^Comparison of 2 runs · Echo/);
+      view.done();
+    });
+
+    it('during the pause before the next: the verdict so far, core/compare\'s words as they are', async () => {
+      const [first, second] = await twoRuns();
+      const view = presentCompared({ comparison: { step: 3, total: 3, label: 'WebSockets + MessagePack', pauseLeftSec: 2 }, compared: [first, second], latest: second });
+      const labels = runLabels([first, second]);
+      const verdict = comparisonVerdict([{ label: labels[0]!, result: first.result }, { label: labels[1]!, result: second.result }]);
+      expect(verdict.sentence).not.toBe('');
+      expect(view.text('present-compare-verdict')).toBe(`So far (2 of 3): ${verdict.sentence}`);
+      expect(view.text('present-compare-now')).toBe('Comparison 3 of 3: WebSockets + MessagePack starts in 2 s');
+      view.done();
+    });
+
+    it('after it: the verdict as the headline, each run\'s deciding figures, the load they shared', async () => {
+      const [first, second] = await twoRuns();
+      const view = presentCompared({ comparison: null, compared: [first, second], latest: second });
+      const labels = runLabels([first, second]);
+      const verdict = comparisonVerdict([{ label: labels[0]!, result: first.result }, { label: labels[1]!, result: second.result }]);
+      expect(view.text('present-compare-verdict')).toBe(verdict.sentence);
+      expect(view.target.querySelector('[data-testid=present-compare-verdict]')?.getAttribute('data-best')).toBe(verdict.bestIndexes.join(','));
+      expect(view.text('present-compare-now')).toMatch(/^The same load for every run: /);
+      const rows = [...view.target.querySelectorAll('[data-testid=present-compare-run]')].map((row) => row.textContent!.replace(/\s+/g, ' ').trim());
+      expect(rows).toHaveLength(2);
+      expect(rows[0]).toMatch(/^WebSockets.*p99 \d+\.\d+ ms.*received msg\/s 40.*delivered 100\.00%.*lost 0/);
+      for (const chart of ['present-compare-p99', 'present-compare-rate']) expect(view.target.querySelector(`[data-testid=${chart}]`), chart).not.toBeNull();
+      view.done();
+    });
+
+    it('once another run has started since: that run\'s own slide, not the old comparison', async () => {
+      const [first, second] = await twoRuns();
+      const later = kept(second.result, 'running');
+      const view = presentCompared({ comparison: null, compared: [first, second], latest: later }, 'running');
+      expect(view.target.querySelector('[data-testid=present-compare]')).toBeNull();
+      expect(view.target.querySelector('[data-testid=present-rate]')).not.toBeNull();
+      view.done();
+    });
+
+    it('kept, from History: the runs side by side with the verdict, nothing running', async () => {
+      const [first, second] = await twoRuns();
+      const view = presentCompared({ comparison: null, compared: [first, second] });
+      expect(view.target.querySelector('[data-testid=present-compare]')?.getAttribute('data-runs')).toBe('2');
+      const labels = runLabels([first, second]);
+      expect(view.text('present-compare-verdict')).toBe(comparisonVerdict([{ label: labels[0]!, result: first.result }, { label: labels[1]!, result: second.result }]).sentence);
+      expect(view.target.querySelector('[data-testid=present-compare-now]')).not.toBeNull();
+      view.done();
+    });
   });
 });
