@@ -9,6 +9,8 @@ import {
   answerLines,
   loadText,
   capacitySection,
+  capacityReportTitle,
+  heldFigure,
   CapacitySearch,
   stepByIndex,
   limitedByText,
@@ -114,7 +116,7 @@ export function stepLine(result: CapacityResult, step: CapacityStep): string {
   return [
     `step ${step.index} ${step.phase.padEnd(6)} ${loadText(result, step)}`,
     `open ${formatCount(step.connectionsOpened)}`,
-    `held ${formatCount(step.heldPerSec)}/s`,
+    `held ${formatCount(heldFigure(step))}/s`,
     step.latency.count > 0 ? `p99 ${formatMs(step.latency.p99Us)}` : 'nothing arrived',
     `under 1 s ${step.verdict.share === null ? '–' : formatShare(step.verdict.share)}`,
     `delivery ${step.verdict.delivery === null ? '–' : formatShare(step.verdict.delivery)}`,
@@ -131,7 +133,7 @@ async function writeOutputs(result: CapacityResult, runs: Map<number, RunResult>
     ['JSON result', jsonPath === '-' ? null : jsonPath, () => JSON.stringify(result, null, 2)],
     ['HTML report', htmlPath, () => {
       const kept = shown.map((run, i) => ({ ...keptRunOf(run, VERSIONS, new Date()), name: i === 0 && result.finding.heldStep !== null ? `Step ${result.finding.heldStep}: held` : `Step ${result.finding.brokeStep}: broke` }));
-      return reportHtml({ title: `Capacity search: ${answerLines(result)[0]}`, runs: kept, sections: [capacitySection(result)], generatedAt: new Date() });
+      return reportHtml({ title: capacityReportTitle(result), runs: kept, sections: [capacitySection(result)], generatedAt: new Date() });
     }],
   ];
   return writeResultFiles(writes, io, 'The steps are in the lines above.');

@@ -81,16 +81,24 @@ function headline(result: CapacityResult, held: CapacityStep | null, what: strin
     if (result.running) return 'Searching: no step has held yet.';
     return 'No capacity found: no step could be judged.';
   }
+  // A search that ended on a step it could not judge found no limit: never "Held" as if it had.
+  // The step's diagnosis says why when something failed (a hub that stopped answering).
+  const unjudged = finding.kind === 'unjudged' && !result.running ? result.steps.find((s) => s.judgement.passed === null) : undefined;
+  if (unjudged) {
+    const diagnosis = unjudged.judgement.diagnosis;
+    const why = diagnosis && diagnosis.side !== 'none' ? ` ${diagnosis.sentence}` : '';
+    return `No capacity: the search ended at step ${unjudged.index} (${loadText(result, unjudged)}), which could not be judged, before any step broke.${why} Step ${held.index} had held ${formatCount(heldFigure(held))} msg/s.`;
+  }
   // Every step held so far is "at least the maximum" only once the search has ended.
   const atMax = finding.kind === 'atLeastMax' && !result.running;
   const prefix = finding.limitedBy === 'client' ? 'Client-limited: this client held' : finding.limitedBy === 'unknown' ? 'Cause unknown: held' : atMax ? 'Held every step up to the maximum:' : result.running ? 'So far held' : 'Held';
   const atLeast = atMax ? ' (the capacity is above this: raise the maximum)' : '';
-  return `${prefix} ${formatCount(held.heldPerSec)} msg/s of ${what} with ${formatCount(held.connectionsOpened)} connections at p99 ${formatMs(held.latency.p99Us)} (${formatShare(held.verdict.share ?? 0)} under 1 s)${atLeast}.`;
+  return `${prefix} ${formatCount(heldFigure(held))} msg/s of ${what} with ${formatCount(held.connectionsOpened)} connections at p99 ${formatMs(held.latency.p99Us)} (${formatShare(held.verdict.share ?? 0)} under 1 s)${atLeast}.`;
 }
 
 function tierShare(result: CapacityResult, held: CapacityStep, edition: EditionId): TierShare {
   const config = stepConfig(result.base, result.settings, held.load);
-  const judged = judgeTiers(config, edition, tierLoad(config, held.connectionsOpened, held.heldSendsPerSec, held.heldPerSec));
+  const judged = judgeTiers(config, edition, tierLoad(config, held.connectionsOpened, held.heldSendsPerSec, heldFigure(held)));
   const tier = judged.fittingTier ?? judged.defaultTier;
   const row = judged.judgements.find((j) => j.tier === tier)?.rows.find((r) => r.column === 'outboundMessagesPerSecond');
   return { edition, tier, ratio: row?.ratio ?? null, published: row?.published ?? null };
@@ -154,6 +162,28 @@ function clientAdvice(result: CapacityResult, broke: CapacityStep | null): strin
   if (advice.length > 0) return `${advice.join('; ')}; or ${spread}`.replace(/^./, (c) => c.toUpperCase());
   return `Give the runner more --workers if this machine has idle cores, or ${spread}`;
 }
+
+/**
+ * The one figure for the load a step held, in msg/s, said the same on the card, the slide, the
+ * chart, the run bar and the reports (never 399 in one place and 400 in another). A step that held
+ * kept at least 99% of the receptions it offered in under 1 s (the guide's rule), so what it held
+ * is the load it offered: its planned send rate times the receptions each send makes (1 for echo,
+ * every connection for a broadcast), so an echo step's held figure is its load's own (the slots
+ * cut by the measured window's edges do not make 298 of 299); the offered rate itself when sends
+ * make uneven receptions (groups). A step that broke is said with what it kept; steps of searches
+ * kept before the offered load was recorded too.
+ */
+export function heldFigure(step: Pick<CapacityStep, 'offeredPerSec' | 'heldPerSec' | 'plannedSendsPerSec' | 'judgement'>): number {
+  const offered = step.offeredPerSec;
+  if (step.judgement.passed !== true || offered === undefined) return Math.round(step.heldPerSec);
+  const perSend = step.plannedSendsPerSec > 0 ? offered / step.plannedSendsPerSec : 0;
+  const whole = Math.round(perSend);
+  return Math.round(whole >= 1 && Math.abs(perSend - whole) <= EDGE_SHARE * whole ? step.plannedSendsPerSec * whole : offered);
+}
+
+/** How far a step's measured window may cut its planned slots (its first and last send of each
+ *  connection) before its offered rate is read as its own, not its send rate's multiple. */
+const EDGE_SHARE = 0.03;
 
 /** "400 connections" or "3,000 msg/s (1,000 connections every 333 ms)". */
 export function loadText(result: Pick<CapacityResult, 'settings'>, step: Pick<CapacityStep, 'connections' | 'sendIntervalMs' | 'plannedSendsPerSec'>): string {

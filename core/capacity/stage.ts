@@ -7,7 +7,7 @@
 import { formatBytes, formatCount } from '../format.ts';
 import { scenarioPhrase } from '../run/index.ts';
 import { formatPercent } from '../tiers/index.ts';
-import { capacityAnswer, type CapacityAnswer } from './answer.ts';
+import { capacityAnswer, heldFigure, type CapacityAnswer } from './answer.ts';
 import { stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS } from './settings.ts';
 
@@ -36,11 +36,11 @@ function title(result: CapacityResult, held: CapacityStep | null, what: string, 
   const { finding, running } = result;
   // Nothing held, or a fault ended the search: the answer's own headline says why (first step
   // broke, nothing judged, searching, the hub crashed), never "Holds".
-  if (!held || finding.kind === 'fault') return answer.headline;
+  if (!held || finding.kind === 'fault' || (finding.kind === 'unjudged' && !running)) return answer.headline;
   const share = answer.tiers[0];
   const tierText = share && share.ratio !== null ? `: ${formatPercent(share.ratio)} of ${share.tier}` : '';
   const connections = result.settings.ramp === 'connections' ? ` with ${formatCount(held.connectionsOpened)} connections` : '';
-  const load = `${formatCount(held.heldPerSec)} msg/s of ${what}${connections}${tierText}`;
+  const load = `${formatCount(heldFigure(held))} msg/s of ${what}${connections}${tierText}`;
   if (finding.limitedBy === 'client') return `${running ? 'So far this client holds' : 'This client held'} ${load}; the service's capacity is higher or unknown.`;
   if (finding.limitedBy === 'unknown') return `${running ? 'So far holds' : 'Holds'} ${load}; which side broke is unknown.`;
   if (running) return `So far holds ${load}.`;
@@ -49,6 +49,7 @@ function title(result: CapacityResult, held: CapacityStep | null, what: string, 
 }
 
 function brokeText(result: CapacityResult, held: CapacityStep | null, broke: CapacityStep | null): string {
+  if (result.finding.kind === 'unjudged' && !result.running && held) return 'Nothing broke before the search ended, so this is not a capacity: search again.';
   if (result.finding.kind === 'fault') return result.finding.limitedBy === 'setup' ? 'Nothing was measured: fix the set-up and search again.' : 'The service failed for a cause other than load, so this is not a capacity.';
   const unit = RAMP_UNITS[result.settings.ramp];
   const loadOf = (step: CapacityStep) => (result.settings.ramp === 'rate' ? step.plannedSendsPerSec : step.connections);
@@ -67,6 +68,7 @@ function brokeText(result: CapacityResult, held: CapacityStep | null, broke: Cap
 function tone(result: CapacityResult): CapacityStage['tone'] {
   const { finding } = result;
   if (finding.kind === 'fault') return 'bad';
+  if (finding.kind === 'unjudged' && !result.running) return 'warn';
   if (result.running) return 'neutral';
   // A break never run again is not yet a capacity: amber, as the runner's exit 1 says.
   if (finding.limitedBy === 'client' || finding.limitedBy === 'unknown' || finding.confirmed === false || (finding.kind === 'found' && finding.confirmed === null)) return 'warn';

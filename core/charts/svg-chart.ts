@@ -2,7 +2,7 @@
  * A small line chart as standalone SVG text, for reports that must open offline and without
  * scripts. Zero-based y axis (like the dashboard's charts), gaps for missing values. Pure.
  */
-import { roundTicks, secondTicks } from './scale.ts';
+import { niceStep, roundTicks, secondTicks } from './scale.ts';
 
 export interface SvgSeries {
   label: string;
@@ -26,8 +26,10 @@ export interface SvgChartSpec {
 
 const MARGIN = { left: 64, right: 16, top: 28, bottom: 44 };
 const LEGEND_ROW_PX = 18;
-/** A generous width per legend character at 11 px: entries never overprint each other. */
-const LEGEND_CHAR_PX = 7;
+/** Axis, tick and legend text, px: never smaller than the page's 12 px. */
+const TEXT_PX = 12;
+/** A generous width per legend character at TEXT_PX: entries never overprint each other. */
+const LEGEND_CHAR_PX = 7.5;
 const LEGEND_SWATCH_PX = 20;
 const LEGEND_GAP_PX = 16;
 
@@ -54,16 +56,17 @@ export function lineChartSvg(spec: SvgChartSpec): string {
   parts.push(`<text x="${MARGIN.left}" y="18" font-weight="600">${escapeXml(spec.title)}</text>`);
   for (const value of yTicks) {
     parts.push(`<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}" stroke="#8884"/>`);
-    parts.push(`<text x="${MARGIN.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end" font-size="11">${escapeXml(shortNumber(value))}</text>`);
+    parts.push(`<text x="${MARGIN.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end" font-size="${TEXT_PX}">${escapeXml(shortNumber(value))}</text>`);
   }
-  // Seconds tick on whole, round steps (never 3.25 s); anything else on five even steps.
+  // Seconds tick on whole, round steps (never 3.25 s); anything else (seconds on the send clock,
+  // which fall between whole ones) on round steps too, never 1.8 s.
   const wholeXs = spec.xs.every((v) => Number.isInteger(v));
-  const xTicks = spec.xTicks ?? (wholeXs ? secondTicks(xMin, xMax) : Array.from({ length: 5 }, (_, i) => xMin + ((xMax - xMin) * i) / 4)).map((v) => ({ value: v, label: shortNumber(v) }));
+  const xTicks = spec.xTicks ?? (wholeXs ? secondTicks(xMin, xMax) : roundSteps(xMin, xMax)).map((v) => ({ value: v, label: shortNumber(v) }));
   for (const tick of xTicks) {
-    parts.push(`<text x="${x(tick.value).toFixed(1)}" y="${MARGIN.top + plotHeight + 16}" text-anchor="middle" font-size="11">${escapeXml(tick.label)}</text>`);
+    parts.push(`<text x="${x(tick.value).toFixed(1)}" y="${MARGIN.top + plotHeight + 16}" text-anchor="middle" font-size="${TEXT_PX}">${escapeXml(tick.label)}</text>`);
   }
-  parts.push(`<text x="${MARGIN.left + plotWidth / 2}" y="${MARGIN.top + plotHeight + 34}" text-anchor="middle" font-size="12">${escapeXml(spec.xLabel)}</text>`);
-  parts.push(`<text transform="translate(14 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle" font-size="12">${escapeXml(spec.yLabel)}</text>`);
+  parts.push(`<text x="${MARGIN.left + plotWidth / 2}" y="${MARGIN.top + plotHeight + 34}" text-anchor="middle" font-size="${TEXT_PX + 1}">${escapeXml(spec.xLabel)}</text>`);
+  parts.push(`<text transform="translate(14 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle" font-size="${TEXT_PX + 1}">${escapeXml(spec.yLabel)}</text>`);
   for (const series of spec.series) {
     parts.push(`<path d="${pathData(spec.xs, series.values, x, y)}" fill="none" stroke="${escapeXml(series.color)}" stroke-width="2"><title>${escapeXml(series.label)}</title></path>`);
   }
@@ -71,12 +74,20 @@ export function lineChartSvg(spec: SvgChartSpec): string {
     const lx = MARGIN.left + legend[i]!.x;
     const ly = MARGIN.top + plotHeight + MARGIN.bottom + legend[i]!.row * LEGEND_ROW_PX + 4;
     parts.push(`<rect x="${lx.toFixed(1)}" y="${ly - 9}" width="14" height="4" fill="${escapeXml(series.color)}"/>`);
-    parts.push(`<text x="${(lx + 20).toFixed(1)}" y="${ly - 3}" font-size="11">${escapeXml(series.label)}</text>`);
+    parts.push(`<text x="${(lx + 20).toFixed(1)}" y="${ly - 3}" font-size="${TEXT_PX}">${escapeXml(series.label)}</text>`);
   });
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" ` +
     `aria-label="${escapeXml(spec.title)}" font-family="system-ui, sans-serif" fill="currentColor">${parts.join('')}</svg>`
   );
+}
+
+/** Multiples of a round step (1, 2, 2.5 or 5 times a power of ten) from `min` to `max`, about five. */
+function roundSteps(min: number, max: number): number[] {
+  const step = niceStep((max - min) / 5);
+  const ticks: number[] = [];
+  for (let t = Math.ceil(min / step - 1e-9) * step; t <= max + 1e-9; t += step) ticks.push(Math.round(t / step) * step || 0);
+  return ticks;
 }
 
 /** Legend entries flowed left to right, a new row when the next would pass the plot's width. */

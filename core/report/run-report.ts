@@ -26,15 +26,17 @@ import { clientSchedule } from '../client/index.ts';
 
 type Rows = [label: string, value: string][];
 
-export function runSection(run: KeptRun): string {
+/** The run's section, answer first as the page shows it: the verdict, the tier that fits, why;
+ *  then its figures, charts and setup. `titled`: the report's own title already names the run. */
+export function runSection(run: KeptRun, titled = false): string {
   const r = run.result;
   const samples = summaryOf(r).errorSamples.map((s) => `<li><strong>${esc(s.head)}</strong>: ${esc(s.message)}</li>`).join('');
   const failures = r.workerFailures.map((f) => `<li>${esc(f)}</li>`).join('');
   return `<section class="run">
-<h2>${esc(run.name)}</h2>
-<p class="muted">${esc(combinationLabel(r.config))} · ${esc(outcomeText(r.outcome, r.config.durationSec))}</p>
-${statusNote(run)}${verdictLine(run)}
+${titled ? '' : `<h2>${esc(run.name)}</h2>\n`}${statusNote(run)}${verdictLine(run)}
+<p class="tier" data-testid="report-tier">${esc(tierHeadline(run, 'current'))}</p>
 ${diagnosisBlock(diagnosisOf(r))}
+<p class="muted">${esc(combinationLabel(r.config))} · ${esc(outcomeText(r.outcome, r.config.durationSec))}</p>
 ${factTable(figureRows(run))}
 ${samples || failures ? `<ul class="errors">${failures}${samples}</ul>` : ''}
 <div class="charts">${charts(run).map((svg) => `<figure>${svg}</figure>`).join('')}</div>
@@ -192,8 +194,12 @@ function charts(run: KeptRun): string[] {
 
 /** Each edition's headline by the one rule: limits against the configuration, published numbers against the run's load. */
 function tierLine(run: KeptRun): string {
+  return (['current', '2019'] as const).map((id) => `${id} edition: ${tierHeadline(run, id)}`).join(' ');
+}
+
+/** The tier the run fits, in the words of the page's tier panel (judgeTiers's headline). */
+function tierHeadline(run: KeptRun, edition: 'current' | '2019'): string {
   const r = run.result;
   const rates = runRates(r);
-  const load = tierLoad(r.config, r.totals.connectionsOpened, rates.inboundPerSec, rates.outboundPerSec);
-  return (['current', '2019'] as const).map((id) => `${id} edition: ${judgeTiers(r.config, id, load).headline}`).join(' ');
+  return judgeTiers(r.config, edition, tierLoad(r.config, r.totals.connectionsOpened, rates.inboundPerSec, rates.outboundPerSec)).headline;
 }

@@ -9,6 +9,7 @@
 import { systemClock, systemTimers } from '../../core/clocks/index.ts';
 import {
   loadText,
+  heldFigure,
   CapacitySearch,
   stepByIndex,
   maxSteps,
@@ -20,6 +21,7 @@ import {
   type NextStep,
   type RampKind,
 } from '../../core/capacity/index.ts';
+import { formatCount } from '../../core/format.ts';
 import { newRunId } from '../../core/history/index.ts';
 import type { RunConfig } from '../../core/run/index.ts';
 import type { ComparisonStatus } from './comparison-controller.svelte.ts';
@@ -61,7 +63,8 @@ export class CapacityController {
     const load = loadText(result, { connections: step.config.connections, sendIntervalMs: step.config.sendIntervalMs, plannedSendsPerSec: plannedSendRate(step.config) });
     // The climb so far: the highest load that held below any that broke.
     const held = stepByIndex(result, result.finding.heldStep);
-    const sofar = held ? ` · held so far ${held.load.toLocaleString('en-US')} ${RAMP_UNITS[result.settings.ramp]}` : '';
+    // The held load as the answer says it (heldFigure), and its connections on a connection ramp.
+    const sofar = held ? ` · held so far ${result.settings.ramp === 'rate' ? `${formatCount(heldFigure(held))} msg/s` : `${formatCount(held.connections)} ${RAMP_UNITS.connections}`}` : '';
     return { step: step.index, total: this.#total, label: `${step.phase === 'bisect' ? 'bisecting, ' : step.phase === 'confirm' ? 'running the break again to confirm it, ' : ''}${load}${sofar}`, pauseLeftSec: 0 };
   }
 

@@ -80,7 +80,10 @@ describe('live-bench --find-capacity', () => {
     // The report: the search with every step and its chart, then the runs of the steps that held and broke; nothing external.
     const html = await readFile(htmlPath, 'utf8');
     expect(html).toContain('<h2>Capacity search (rate ramp)</h2>');
-    expect(html.match(/<tr><td>\d+<\/td>/g)).toHaveLength(result.steps.length);
+    expect(html.match(/<tr><td>\d+(?: \((?:bisect|run again)\))?<\/td>/g)).toHaveLength(result.steps.length);
+    // Its title is the page's headline; the answer comes before the charts and the steps.
+    expect(html).toMatch(/<h1>Capacity search: Holds [\d,]+ msg\/s of 2\.0 KB echo/);
+    expect(html.indexOf('data-testid="report-capacity-broke"')).toBeLessThan(html.indexOf('<svg'));
     expect(html).toContain(`Step ${result.finding.heldStep}: held`);
     expect(html).toContain(`Step ${result.finding.brokeStep}: broke`);
     expect(html).not.toMatch(/<script|<link /i);

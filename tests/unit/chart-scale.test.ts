@@ -50,7 +50,9 @@ describe('the report\'s SVG charts', () => {
     const xs = Array.from({ length: 14 }, (_, i) => i);
     const labels = ['Echo · WebSockets + JSON · 200 connections', 'Echo · Long Polling + MessagePack · 200 connections', 'Echo · Server-Sent Events + JSON · 200 connections'];
     const svg = lineChartSvg({ title: 't', xLabel: 's', yLabel: 'msg/s', xs, series: labels.map((label, i) => ({ label, color: '#000', values: xs.map(() => 100 + i * 62) })) });
-    const tickLabels = [...svg.matchAll(/<text [^>]*font-size="11">([^<]*)<\/text>/g)].map((m) => m[1]);
+    // Axis text at the page's 12 px, never smaller.
+    expect(svg).not.toMatch(/font-size="(\d|1[01])"/);
+    const tickLabels = [...svg.matchAll(/<text [^>]*font-size="12">([^<]*)<\/text>/g)].map((m) => m[1]);
     expect(tickLabels).toContain('250');
     expect(tickLabels).not.toContain('3.25');
     expect(tickLabels).toEqual(expect.arrayContaining(['0', '5', '10']));
@@ -62,5 +64,13 @@ describe('the report\'s SVG charts', () => {
       if (entries[i]!.y === previous.y) expect(entries[i]!.x - previous.x).toBeGreaterThanOrEqual(labels[i - 1]!.length * 6);
     }
     expect(new Set(entries.map((e) => e.y)).size).toBeGreaterThan(1);
+  });
+
+  it('tick seconds on the send clock (between whole ones) on round steps, never 1.8 s', () => {
+    // A run whose first planned send came 0.4 s into its first second: -0.4, 0.6, … 8.6 s.
+    const xs = Array.from({ length: 10 }, (_, i) => i - 0.4);
+    const svg = lineChartSvg({ title: 't', xLabel: 's from the first planned send', yLabel: 'ms', xs, series: [{ label: 'p99', color: '#000', values: xs.map(() => 5) }] });
+    const xTickLabels = [...svg.matchAll(/<text [^>]*y="(\d+)" text-anchor="middle" font-size="12">([^<]*)<\/text>/g)].map((m) => m[2]);
+    expect(xTickLabels).toEqual(['0', '2', '4', '6', '8']);
   });
 });

@@ -10,7 +10,7 @@ import { FakeTime } from '../support/fake-time.ts';
 import { escapeXml } from '../../core/charts/index.ts';
 import { diagnosisLines } from '../../core/diagnosis/index.ts';
 import { diagnosisOf } from '../../core/run/run-evidence.ts';
-import { CapacitySearch, capacityAnswer, capacitySection, type StepRunner } from '../../core/capacity/index.ts';
+import { CapacitySearch, capacityAnswer, capacitySection, capacityReportTitle, capacityStage, type StepRunner } from '../../core/capacity/index.ts';
 import { plannedSendRate } from '../../core/capacity/settings.ts';
 
 async function kept(name: string, overrides: Partial<RunConfig>, delayMs: number, status: KeptRun['status'] = 'finished'): Promise<KeptRun> {
@@ -136,8 +136,11 @@ describe('the report\'s diagnosis', () => {
     const blockAt = html.indexOf('<div class="diagnosis bad-edge" data-cause="authRefused" data-side="setup">');
     expect(verdictAt).toBeGreaterThan(0);
     expect(blockAt).toBeGreaterThan(verdictAt);
-    // Nothing but the verdict between them: right under it.
-    expect(html.slice(verdictAt, blockAt)).toMatch(/^<p class="verdict [a-z]+">[^<]*<\/p>\n$/);
+    // Answer first, as the page shows it: the verdict, the tier that fits, then why; nothing else between.
+    expect(html.slice(verdictAt, blockAt)).toMatch(/^<p class="verdict [a-z]+">[^<]*<\/p>\n<p class="tier" data-testid="report-tier">[^<]*<\/p>\n$/);
+    // The report's title names the one run: no second heading repeats it.
+    expect(html).not.toContain('<h2>Refused</h2>');
+    expect(verdictAt).toBeLessThan(html.indexOf('Report generated'));
     expect(html).toContain('<h3 class="why bad">Why: the set-up</h3>');
     expect(html).toContain(`<p class="sentence">${escapeXml(diagnosis.sentence)}</p>`);
     expect(html).toContain(`<p><strong>What to do:</strong> ${escapeXml(diagnosis.advice)}</p>`);
@@ -185,12 +188,15 @@ describe('the capacity report\'s fault', () => {
     const answer = capacityAnswer(result);
     expect(result.finding).toMatchObject({ kind: 'fault', cause: 'hubCrashed', brokeStep: 2 });
     const html = capacitySection(result);
-    expect(html).toContain(`<p class="verdict bad" data-tone="bad">${escapeXml(answer.headline)}</p>`);
+    // The page's sentences: the stage's title (the report's title), its red line, the card's lines.
+    expect(capacityReportTitle(result)).toBe(`Capacity search: ${answer.headline}`);
+    expect(html).toContain(`<p class="verdict bad" data-tone="bad" data-testid="report-capacity-broke">${escapeXml(capacityStage(result).broke)}</p>`);
+    expect(html).toContain(`<p>${escapeXml(answer.headline)}</p>`);
     expect(answer.headline).toContain(crashed.sentence);
     expect(html).toContain(`<p>${escapeXml(answer.faultNote!)}</p>`);
     expect(answer.faultNote).toBe(`What to do: ${crashed.advice}`);
-    expect(html).toContain('<td class="bad">fault: hub crashed</td>');
-    expect(html).not.toMatch(/>Held /);
+    expect(html).toContain('<span class="bad">fault: hub crashed</span>');
+    expect(html).not.toMatch(/>Hold?s? /);
   });
 });
 
