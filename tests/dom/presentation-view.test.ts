@@ -129,6 +129,20 @@ describe('PresentationView', () => {
       view.done();
     });
 
+    it('at the first combination\'s start: the comparison\'s slide, not the run kept before it as if it ran', async () => {
+      const [before, first] = await twoRuns();
+      const view = presentCompared({ comparison: { step: 1, total: 2, label: 'WebSockets + JSON', pauseLeftSec: 0 }, compared: [], latest: before }, 'connecting');
+      expect(view.target.querySelector('[data-testid=present-compare]')?.getAttribute('data-running')).toBe('false');
+      expect(view.text('present-compare-verdict')).toBe('0 of 2 combinations run: the verdict comes once two have.');
+      expect(view.text('present-compare-p99-legend')).not.toMatch(/WebSockets/);
+      expect(view.target.querySelector('[data-testid=present-rate]')).toBeNull();
+      view.done();
+      // Its first second kept, the combination under way joins the slide.
+      const joined = presentCompared({ comparison: { step: 1, total: 2, label: 'WebSockets + JSON', pauseLeftSec: 0 }, compared: [], latest: { ...first, status: 'running' } }, 'running');
+      expect(joined.target.querySelector('[data-testid=present-compare]')?.getAttribute('data-running')).toBe('true');
+      joined.done();
+    });
+
     it('during the pause before the next: the verdict so far, core/compare\'s words as they are', async () => {
       const [first, second] = await twoRuns();
       const view = presentCompared({ comparison: { step: 3, total: 3, label: 'WebSockets + MessagePack', pauseLeftSec: 2 }, compared: [first, second], latest: second });
