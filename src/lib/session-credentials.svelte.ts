@@ -1,37 +1,92 @@
 /**
- * The dashboard's access token and extra query parameters, for this page's session only: held
- * in memory (no storage, no link, no kept run, no export), handed to each run's workers and the
- * session's agents in their start messages (core/run/credentials.ts), and shown as "token set".
- * Reloading the page forgets them.
+ * The dashboard's access token, extra query parameters and the secrets taken out of the
+ * Endpoint field (`?code=…`), for this page's session only: held in memory (no storage, no link,
+ * no kept run, no export), handed to each run's workers and the session's agents in their start
+ * messages (core/run/credentials.ts), and shown as "set". Reloading the page forgets them.
  */
-import type { Credentials } from '../../core/run/index.ts';
+import { splitEndpointSecrets, endpointSecretNames, type Credentials } from '../../core/run/index.ts';
 
-/** The query parameters as typed: `name=value` pairs split by `&` or new lines; bad ones named. */
-export function parseQueryText(text: string): { query: [string, string][]; problems: string[] } {
+/** Query parameters the client sets itself: the connection token after negotiate. */
+const RESERVED_QUERY = new Set(['id']);
+
+/** "the 2nd parameter", to say which without quoting it. */
+function which(index: number, count: number): string {
+  if (count === 1) return 'The parameter';
+  const n = index + 1;
+  return `The ${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'} parameter`;
+}
+
+/** The query parameters as typed: `name=value` pairs split by `&` or new lines; bad ones named
+ *  by position and problem, never by a character of what was typed (it may be a key). */
+export function parseQueryText(text: string, tokenGiven = false): { query: [string, string][]; problems: string[] } {
   const query: [string, string][] = [];
   const problems: string[] = [];
-  for (const part of text.split(/[&\n]/).map((p) => p.trim()).filter((p) => p !== '')) {
+  const parts = text.split(/[&\n]/).map((p) => p.trim()).filter((p) => p !== '');
+  parts.forEach((part, i) => {
     const equals = part.indexOf('=');
     const name = equals > 0 ? part.slice(0, equals).trim() : '';
-    if (name === '') problems.push(`"${part.slice(0, 40)}" is not name=value.`);
-    else if (name === 'access_token') problems.push('access_token is how the client sends the token itself: put the token in the Access token field.');
+    if (equals < 0) problems.push(`${which(i, parts.length)} has no "=": give each as name=value.`);
+    else if (name === '') problems.push(`${which(i, parts.length)} has no name before its "=": give each as name=value.`);
+    else if (RESERVED_QUERY.has(name)) problems.push(`${name} is the client's own parameter (the connection's token after negotiate): drop it.`);
+    else if (name === 'access_token' && tokenGiven) problems.push('access_token is how the client sends the token itself: give the token once, in the Access token field.');
     else query.push([name, part.slice(equals + 1).trim()]);
-  }
+  });
   return { query, problems };
+}
+
+/** The Endpoint field's URLs as it splits them (core/run/config.ts reads them the same way). */
+function endpointTexts(text: string): string[] {
+  return text.split(/[\s,]+/).filter((part) => part !== '');
 }
 
 class SessionCredentials {
   accessToken = $state('');
   queryText = $state('');
+  /** The secrets taken out of the Endpoint field, one list per URL in it, and the URLs they
+   *  belong to (without them): a different endpoint drops them, so no secret goes to another hub. */
+  #endpointSecrets = $state<{ urls: string[]; secrets: [string, string][][] }>({ urls: [], secrets: [] });
 
-  readonly parsedQuery = $derived(parseQueryText(this.queryText));
+  readonly parsedQuery = $derived(parseQueryText(this.queryText, this.accessToken.trim() !== ''));
+  /** The names taken out of the Endpoint field (code, sig…), each once. */
+  readonly endpointSecretNames = $derived(endpointSecretNames({ endpointQuery: this.#endpointSecrets.secrets }));
+
+  /**
+   * The Endpoint field's text without its secret query parameters, which are kept here for the
+   * runs: the field, and so the link, History and exports, never hold them. An endpoint typed
+   * without any keeps those held only while its URLs are the same.
+   */
+  takeEndpointSecrets(text: string): string {
+    const texts = endpointTexts(text);
+    const split = splitEndpointSecrets(texts);
+    if (split.secrets.some((list) => list.length > 0)) {
+      this.#endpointSecrets = split;
+      // Each URL replaced where it stands, so the field keeps its separators.
+      let rest = text;
+      let out = '';
+      texts.forEach((typed, i) => {
+        const at = rest.indexOf(typed);
+        out += rest.slice(0, at) + split.urls[i]!;
+        rest = rest.slice(at + typed.length);
+      });
+      return out + rest;
+    }
+    const held = this.#endpointSecrets.urls;
+    if (held.length > 0 && (held.length !== texts.length || held.some((url, i) => url !== texts[i]))) this.clearEndpointSecrets();
+    return text;
+  }
+
+  clearEndpointSecrets(): void {
+    this.#endpointSecrets = { urls: [], secrets: [] };
+  }
 
   /** What the next run's workers get; undefined when nothing is set. */
   get credentials(): Credentials | undefined {
     const token = this.accessToken.trim();
     const query = this.parsedQuery.query;
-    if (token === '' && query.length === 0) return undefined;
-    return { accessTokens: token === '' ? [] : [token], headers: [], query };
+    const endpointQuery = this.#endpointSecrets.secrets;
+    const fromEndpoint = endpointQuery.some((list) => list.length > 0);
+    if (token === '' && query.length === 0 && !fromEndpoint) return undefined;
+    return { accessTokens: token === '' ? [] : [token], headers: [], query, ...(fromEndpoint ? { endpointQuery: $state.snapshot(endpointQuery) as [string, string][][] } : {}) };
   }
 
   clear(): void {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { credentialsFor, credentialsSummary, scrubSecrets, SECRET_QUERY_NAMES, splitEndpointSecrets, withQuery, type Credentials } from '../../core/run/credentials.ts';
 import { classifySignalRError } from '../../signalr/errors.ts';
-import { parseQueryText } from '../../src/lib/session-credentials.svelte.ts';
+import { parseQueryText, sessionCredentials } from '../../src/lib/session-credentials.svelte.ts';
 
 const three: Credentials = { accessTokens: ['token-one', 'token-two', 'token-three'], headers: [['X-Api-Key', 'gateway-key-1']], query: [['code', 'function-key-9']] };
 const context = { endpointUrl: 'http://127.0.0.1:8000/signalrbench', transport: 'WebSockets', protocol: 'json', reconnect: false } as const;
@@ -45,7 +45,27 @@ describe('credentials', () => {
 describe('the dashboard\'s extra query parameters', () => {
   it('reads name=value pairs split by & or lines, and names the bad ones', () => {
     expect(parseQueryText('a=1&b=two\n c = 3 ')).toEqual({ query: [['a', '1'], ['b', 'two'], ['c', '3']], problems: [] });
-    expect(parseQueryText('novalue&=x&access_token=t').problems).toEqual(['"novalue" is not name=value.', '"=x" is not name=value.', 'access_token is how the client sends the token itself: put the token in the Access token field.']);
+    expect(parseQueryText('QSECRET-1&=QSECRET-2&id=QSECRET-3&access_token=QSECRET-4', true).problems).toEqual([
+      'The 1st parameter has no "=": give each as name=value.',
+      'The 2nd parameter has no name before its "=": give each as name=value.',
+      "id is the client's own parameter (the connection's token after negotiate): drop it.",
+      'access_token is how the client sends the token itself: give the token once, in the Access token field.',
+    ]);
+    expect(parseQueryText('access_token=mine').problems).toEqual([]);
+  });
+});
+
+describe("the dashboard's Endpoint field", () => {
+  it('loses its secrets to the session, keeps its separators, and a different endpoint drops them', () => {
+    const typed = 'http://h1/api/hub?code=page-secret-1,\nhttp://h2/api/hub?x=1&sig=page-secret-2';
+    expect(sessionCredentials.takeEndpointSecrets(typed)).toBe('http://h1/api/hub,\nhttp://h2/api/hub?x=1');
+    expect(sessionCredentials.endpointSecretNames).toEqual(['code', 'sig']);
+    expect(sessionCredentials.credentials).toEqual({ accessTokens: [], headers: [], query: [], endpointQuery: [[['code', 'page-secret-1']], [['sig', 'page-secret-2']]] });
+    // The same URLs typed again (a blur with no change) keep them; another hub drops them.
+    expect(sessionCredentials.takeEndpointSecrets('http://h1/api/hub, http://h2/api/hub?x=1')).toBe('http://h1/api/hub, http://h2/api/hub?x=1');
+    expect(sessionCredentials.endpointSecretNames).toEqual(['code', 'sig']);
+    sessionCredentials.takeEndpointSecrets('http://other/hub');
+    expect(sessionCredentials.credentials).toBeUndefined();
   });
 });
 
