@@ -3,8 +3,13 @@
  * turn. Each combination is validated on its own (SignalR cannot carry MessagePack over
  * Server-Sent Events) and carries the browser's limits for its transport. Pure.
  */
+import { formatCount } from '../format.ts';
+import { MIN_RECEPTIONS_TO_RANK } from './evidence.ts';
 import {
   browserLimitWarnings,
+  MAX_HTTP1_CONNECTIONS_PER_ORIGIN,
+  browserConnectionCapacity,
+  DEFAULT_HTTP2_STREAMS,
   combinationLabel,
   PROTOCOLS,
   TRANSPORTS,
@@ -69,4 +74,23 @@ export function comparisonProblem(plan: readonly PlannedCombination[], pauseSec:
     return `A comparison needs at least two combinations that can run; ${runnable === 0 ? 'none is' : 'only one is'} chosen${plan.length > runnable ? ` (${plan.length - runnable} refused, see the reasons beside them)` : ''}. Tick more transports or protocols.`;
   }
   return null;
+}
+
+/** The port `npm start` gives the hub-sample's HTTPS listener (scripts/start.sh, --HttpsPort). */
+export const HUB_SAMPLE_HTTPS_PORT = 5181;
+
+/**
+ * What Server-Sent Events and long polling need to be ranked, said before Start when they are
+ * chosen against an http:// endpoint: there this browser gives them 6 connections per origin
+ * (4 usable), so each of them must send many messages for a p99 that can be ranked. Null when
+ * neither is chosen or the endpoint is https:// (HTTP/2, no such limit).
+ */
+export function rankingNeeds(endpointUrl: string, chosen: readonly Combination[]): string | null {
+  if (endpointUrl.trim().toLowerCase().startsWith('https:')) return null;
+  const held = [...new Set(chosen.map((c) => c.transport))].filter((t) => t !== 'WebSockets');
+  if (held.length === 0) return null;
+  const usable = browserConnectionCapacity(held[0]!, endpointUrl);
+  const perConnection = Math.ceil(MIN_RECEPTIONS_TO_RANK / usable);
+  const names = held.map((t) => (t === 'ServerSentEvents' ? 'Server-Sent Events' : 'long polling')).join(' and ');
+  return `Over http:// this browser gives ${names} ${MAX_HTTP1_CONNECTIONS_PER_ORIGIN} connections per origin (${usable} usable). A p99 is ranked only from ${formatCount(MIN_RECEPTIONS_TO_RANK)} messages a run: with ${usable} connections, ${formatCount(perConnection)} messages each (${formatCount(perConnection)} s at one a second, ${formatCount(Math.ceil(perConnection / 4))} s at four). Over https:// (HTTP/2) they take up to ${DEFAULT_HTTP2_STREAMS} connections and the same messages come in a few seconds.`;
 }

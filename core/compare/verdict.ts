@@ -1,60 +1,132 @@
 /**
- * The comparison's answer in one line: the best combination by the guide's rule first (a run
- * that passed beats one that did not), then by delivery (more of the planned messages arrived),
- * and only among runs with equal delivery by p99. A lower p99 bought by losing messages never
- * wins. Pure: the page and the HTML report render it.
+ * The comparison's answer in one line. Loss ranks first: a run that passed the guide's rule beats
+ * one that did not, then more delivered beats less; a lower p99 bought by losing messages never
+ * wins. Only runs with equal delivery are ranked by p99, and only on evidence
+ * (core/compare/evidence.ts): each needs enough messages for its p99 to be more than its slowest
+ * few ("too few messages to rank: run at least N s"), and the best's interval from resampling its
+ * seconds must lie below every other's ("too close to call" when they overlap). Pure: the page and
+ * the HTML report render it as it is.
  */
-import { formatMs, formatShare } from '../format.ts';
+import { formatCount, formatMs, formatShare } from '../format.ts';
 import { WIN_TOLERANCE, type ComparedRun } from './comparison.ts';
+import { MIN_RECEPTIONS_TO_RANK, MIN_SLOWER_THAN_P99, p99Evidence, p99WithInterval, secondsToRank, type P99Evidence } from './evidence.ts';
+
+/**
+ * best: one run (or several equal on delivery with no p99 to tell them apart) is named;
+ * too-close: the best p99s' intervals overlap; too-few: a contender has too few messages for its
+ * p99; none: nothing finished with a verdict (or fewer than two runs).
+ */
+export type VerdictKind = 'best' | 'too-close' | 'too-few' | 'none';
 
 export interface ComparisonVerdict {
-  /** Positions of the best runs in the runs given (two or more: a tie on p99); empty: no answer. */
+  kind: VerdictKind;
+  /** Positions of the named runs: the best, or those too close (or too few) to tell apart. */
   bestIndexes: number[];
   /** "Best: WebSockets + MessagePack: passed the guide's rule with the lowest p99, 12.3 ms (…)." */
   sentence: string;
-  /** Whether the best run passed the guide's rule. */
+  /** Whether a best run is named and it passed the guide's rule. */
   passed: boolean;
+  /** What each run's p99 rests on, in the runs' order (empty for fewer than two runs). */
+  evidence: P99Evidence[];
+  /** For too-few: the seconds of sending a run needs to be ranked; null otherwise. */
+  runAtLeastSec: number | null;
+}
+
+const NONE: ComparisonVerdict = { kind: 'none', bestIndexes: [], sentence: '', passed: false, evidence: [], runAtLeastSec: null };
+
+interface Entry {
+  run: ComparedRun;
+  index: number;
+  evidence: P99Evidence;
 }
 
 /** Why each other run did not win, in a few words ("lost 40 messages", "p99 41.0 ms"). */
-function reasonAgainst(run: ComparedRun, best: ComparedRun): string {
-  const r = run.result;
+function reasonAgainst(entry: Entry, best: ComparedRun, withInterval: boolean): string {
+  const r = entry.run.result;
   if (r.outcome.kind !== 'finished') return r.outcome.kind === 'failed' ? 'failed' : `${r.outcome.kind}, no verdict`;
-  if (r.verdict.status !== 'pass' && best.result.verdict.status === 'pass') return `failed the rule, ${deliveryText(run)}`;
-  if ((r.verdict.delivery ?? 0) < (best.result.verdict.delivery ?? 0)) return deliveryText(run);
-  return `p99 ${p99Text(run)}`;
+  if (r.verdict.status !== 'pass' && best.result.verdict.status === 'pass') return `failed the rule, ${deliveryText(entry.run)}`;
+  if ((r.verdict.delivery ?? 0) < (best.result.verdict.delivery ?? 0)) return deliveryText(entry.run);
+  return `p99 ${withInterval ? p99WithInterval(entry.evidence) : p99Text(entry.evidence)}`;
 }
 
-const p99Of = (run: ComparedRun) => (run.result.latency.count === 0 ? null : run.result.latency.p99Us);
-const p99Text = (run: ComparedRun) => {
-  const p99 = p99Of(run);
-  return p99 === null ? 'no message arrived' : formatMs(p99);
-};
+const p99Text = (evidence: P99Evidence) => (evidence.p99Us === null ? 'no message arrived' : formatMs(evidence.p99Us));
 const deliveryText = (run: ComparedRun) => (run.result.verdict.delivery === null ? 'delivery unknown' : `delivered ${formatShare(run.result.verdict.delivery)}`);
+const RULE = "passed the guide's rule (99% in under 1 s, nothing lost)";
+
+/** Whether `a` is faster than `b` beyond doubt: its interval below b's, and by more than a histogram bucket's noise. */
+function clearlyFaster(a: P99Evidence, b: P99Evidence): boolean {
+  if (a.p99Us === null || b.p99Us === null) return a.p99Us !== null;
+  const aHigh = a.interval?.highUs ?? a.p99Us;
+  const bLow = b.interval?.lowUs ?? b.p99Us;
+  return aHigh < bLow && b.p99Us > a.p99Us * (1 + WIN_TOLERANCE);
+}
 
 export function comparisonVerdict(runs: readonly ComparedRun[]): ComparisonVerdict {
-  if (runs.length < 2) return { bestIndexes: [], sentence: '', passed: false };
-  const indexed = runs.map((run, index) => ({ run, index }));
+  if (runs.length < 2) return NONE;
+  const indexed: Entry[] = runs.map((run, index) => ({ run, index, evidence: p99Evidence(run.result) }));
+  const evidence = indexed.map((e) => e.evidence);
+  const none = (sentence: string): ComparisonVerdict => ({ ...NONE, sentence, evidence });
   // Only finished runs carry a verdict; a stopped, failed or interrupted run cannot be the best.
   const finished = indexed.filter(({ run }) => run.result.outcome.kind === 'finished' && run.result.verdict.delivery !== null);
-  if (finished.length === 0) return { bestIndexes: [], sentence: 'No run finished with a verdict: nothing to name as the best.', passed: false };
+  if (finished.length === 0) return none('No run finished with a verdict: nothing to name as the best.');
   const passing = finished.filter(({ run }) => run.result.verdict.status === 'pass');
   const pool = passing.length > 0 ? passing : finished;
   // Never reward loss: only the runs that delivered the most compete on p99.
   const bestDelivery = Math.max(...pool.map(({ run }) => run.result.verdict.delivery ?? 0));
   const delivering = pool.filter(({ run }) => run.result.verdict.delivery === bestDelivery);
-  const known = delivering.filter(({ run }) => p99Of(run) !== null);
-  const lowest = known.length === 0 ? null : Math.min(...known.map(({ run }) => p99Of(run)!));
-  const best = lowest === null ? delivering : known.filter(({ run }) => p99Of(run)! <= lowest * (1 + WIN_TOLERANCE));
-  const names = best.map(({ run }) => run.label).join(' and ') + (best.length > 1 ? ' (a tie within 1% on p99)' : '');
-  const first = best[0]!.run;
-  const others = indexed.filter(({ index }) => !best.some((b) => b.index === index)).map(({ run }) => `${run.label}: ${reasonAgainst(run, first)}`);
-  const why = passing.length > 0
-    ? `passed the guide's rule (99% in under 1 s, nothing lost)${pool.length > 1 ? ` with the lowest p99, ${p99Text(first)}` : `, p99 ${p99Text(first)}`}`
-    : `no run passed the guide's rule; ${best.length > 1 ? 'they delivered' : 'it delivered'} the most (${formatShare(bestDelivery)}), p99 ${p99Text(first)}`;
+  const others = (named: readonly Entry[], best: ComparedRun, withInterval: boolean) => {
+    const rest = indexed.filter(({ index }) => !named.some((n) => n.index === index)).map((e) => `${e.run.label}: ${reasonAgainst(e, best, withInterval)}`);
+    return rest.length > 0 ? ` (${rest.join('; ')})` : '';
+  };
+  const why = () => (passing.length > 0 ? RULE : `no run passed the guide's rule; it delivered the most (${formatShare(bestDelivery)})`);
+
+  // One run delivered the most (or alone passed): loss decided, p99 is only said.
+  if (delivering.length === 1) {
+    const best = delivering[0]!;
+    return {
+      kind: 'best', bestIndexes: [best.index], passed: passing.length > 0, evidence, runAtLeastSec: null,
+      sentence: `Best: ${best.run.label}: ${why()}, p99 ${p99Text(best.evidence)}${others([best], best.run, false)}.`,
+    };
+  }
+
+  // Equal on delivery: p99 decides, on evidence only.
+  const short = delivering.filter((e) => !e.evidence.enough);
+  if (short.length > 0) {
+    const runAtLeastSec = Math.max(...short.map((e) => secondsToRank(e.run.result) ?? 0));
+    const counts = short.map((e) => `${e.run.label} received ${formatCount(e.evidence.receptions)}`).join(', ');
+    const fewest = Math.min(...short.map((e) => e.evidence.receptions));
+    const slowest = countAbove0(short) ? ` (with ${formatCount(fewest)} it is the slowest message itself)` : '';
+    return {
+      kind: 'too-few', bestIndexes: [], passed: false, evidence, runAtLeastSec,
+      sentence: `Too few messages to rank: ${counts}; a run's p99 needs ${formatCount(MIN_RECEPTIONS_TO_RANK)} messages to have ${MIN_SLOWER_THAN_P99} slower than it${slowest}. Run at least ${formatCount(runAtLeastSec)} s at this load.`,
+    };
+  }
+  const byP99 = [...delivering].sort((a, b) => (a.evidence.p99Us ?? Infinity) - (b.evidence.p99Us ?? Infinity));
+  const fastest = byP99[0]!;
+  const close = byP99.filter((e) => e === fastest || !clearlyFaster(fastest.evidence, e.evidence));
+  if (close.length > 1) {
+    const named = close.map((e) => `${e.run.label} (p99 ${p99WithInterval(e.evidence)})`).join(' and ');
+    return {
+      kind: 'too-close', bestIndexes: close.map((e) => e.index), passed: false, evidence, runAtLeastSec: null,
+      sentence: `Too close to call: ${named}; their intervals from resampling each run's seconds overlap${others(close, fastest.run, true)}.`,
+    };
+  }
   return {
-    bestIndexes: best.map(({ index }) => index),
-    sentence: `Best: ${names}: ${why}${others.length > 0 ? ` (${others.join('; ')})` : ''}.`,
-    passed: passing.length > 0,
+    kind: 'best', bestIndexes: [fastest.index], passed: passing.length > 0, evidence, runAtLeastSec: null,
+    sentence: `Best: ${fastest.run.label}: ${why()} with the lowest p99, ${p99WithInterval(fastest.evidence)}, below every other run's interval${others([fastest], fastest.run, true)}.`,
   };
 }
+
+/** Whether any of these runs' p99 is its slowest message (nothing above it). */
+function countAbove0(entries: readonly Entry[]): boolean {
+  return entries.some((e) => e.evidence.receptions > 0 && e.evidence.slowerThanP99 === 0);
+}
+
+/** How the verdict is coloured: green for a named best that passed, amber when nobody is named. */
+export function verdictTone(verdict: ComparisonVerdict): 'good' | 'warn' | '' {
+  if (verdict.kind === 'best') return verdict.passed ? 'good' : '';
+  return verdict.kind === 'too-close' || verdict.kind === 'too-few' ? 'warn' : '';
+}
+
+/** Under the evidence, on the page and in the report: what the interval is. */
+export const EVIDENCE_NOTE = "Each p99 with the range holding 95% of it when the run's seconds are drawn again at random (1,000 times); a best is named only when its range lies below every other run's.";

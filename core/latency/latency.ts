@@ -148,6 +148,23 @@ export function countBetweenUs(histogram: Histogram, lowUs: number, highUs: numb
   return count;
 }
 
+/**
+ * A histogram's recorded values as [value, count] pairs in rising order, each value its bucket's
+ * highest (the value getValueAtPercentile answers with): what a percentile of several seconds
+ * taken together, or of seconds drawn again, is read from (core/stats/resample.ts).
+ */
+export function bucketValues(histogram: Histogram): { valuesUs: number[]; counts: number[] } {
+  const valuesUs: number[] = [];
+  const counts: number[] = [];
+  if (histogram.totalCount === 0) return { valuesUs, counts };
+  if (!hasBucketAccess(histogram)) throw new Error('Only hdr-histogram-js\'s JS histograms can be read by bucket.');
+  forEachBucket(histogram, (index, count) => {
+    valuesUs.push(histogram.highestEquivalentValue(histogram.valueFromIndex(index)));
+    counts.push(count);
+  });
+  return { valuesUs, counts };
+}
+
 /** The bucket-level calls of hdr-histogram-js's JS histograms (every histogram here is one). */
 interface BucketAccess {
   countsArrayLength: number;

@@ -49,4 +49,27 @@ describe('CompareSetup', () => {
     expect((view.find('compare-LongPolling:json') as HTMLInputElement).disabled).toBe(true);
     view.done();
   });
+
+  it('says before Start what SSE and long polling need over http://, and offers this page over the hub-sample\'s HTTPS listener', () => {
+    // The page is the hub's own, over http:// (happy-dom's origin stands for the hub's).
+    const own = `${location.origin}/signalrbench`;
+    history.replaceState(null, '', `/?endpointUrl=${encodeURIComponent(own)}&connections=4`);
+    const view = render(own, 4);
+    expect(view.text('compare-ranking-needs')).toMatch(/^Over http:\/\/ this browser gives Server-Sent Events and long polling 6 connections per origin \(4 usable\)\. A p99 is ranked only from 500 messages a run: with 4 connections, 125 messages each/);
+    const link = view.find('compare-https-link') as HTMLAnchorElement;
+    const target = new URL(link.href);
+    expect(`${target.protocol}//${target.host}`).toBe(`https://${location.hostname}:5181`);
+    expect(target.searchParams.get('endpointUrl')).toBe(`https://${location.hostname}:5181/signalrbench`);
+    expect(target.searchParams.get('connections')).toBe('4');
+    // WebSockets alone need nothing said; nor does an https:// endpoint.
+    for (const key of ['ServerSentEvents:json', 'LongPolling:json', 'LongPolling:messagepack']) view.comparison.chosen[key] = false;
+    flushSync();
+    expect(view.find('compare-ranking-needs')).toBeNull();
+    view.done();
+    history.replaceState(null, '', '/');
+    const secure = render('https://127.0.0.1:5181/signalrbench', 4);
+    expect(secure.find('compare-ranking-needs')).toBeNull();
+    secure.done();
+  });
 });
+

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_COMBINATIONS, comparisonProblem, planComparison } from '../../core/compare/comparison-plan.ts';
+import { ALL_COMBINATIONS, comparisonProblem, planComparison, rankingNeeds } from '../../core/compare/comparison-plan.ts';
 import { testConfig } from '../support/finished-run.ts';
 
 describe('planComparison', () => {
@@ -39,5 +39,14 @@ describe('planComparison', () => {
     const two = planComparison(base, ALL_COMBINATIONS.slice(0, 2));
     expect(comparisonProblem(two, -1)).toMatch(/pause between combinations must be a whole number of seconds from 0 to 600, but is -1/);
     expect(comparisonProblem(two, 0)).toBeNull();
+  });
+
+  it('says before Start what Server-Sent Events and long polling need over http:// to be ranked, nothing over https://', () => {
+    const sse = [{ transport: 'WebSockets' as const, protocol: 'json' as const }, { transport: 'ServerSentEvents' as const, protocol: 'json' as const }, { transport: 'LongPolling' as const, protocol: 'json' as const }];
+    expect(rankingNeeds('http://127.0.0.1:5180/signalrbench', sse)).toBe(
+      'Over http:// this browser gives Server-Sent Events and long polling 6 connections per origin (4 usable). A p99 is ranked only from 500 messages a run: with 4 connections, 125 messages each (125 s at one a second, 32 s at four). Over https:// (HTTP/2) they take up to 100 connections and the same messages come in a few seconds.',
+    );
+    expect(rankingNeeds('https://127.0.0.1:5181/signalrbench', sse)).toBeNull();
+    expect(rankingNeeds('http://127.0.0.1:5180/signalrbench', [{ transport: 'WebSockets', protocol: 'json' }, { transport: 'WebSockets', protocol: 'messagepack' }])).toBeNull();
   });
 });

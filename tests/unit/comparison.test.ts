@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { comparisonTable, RATE_TOLERANCE, sharedLoad, WIN_TOLERANCE, type ComparedRun } from '../../core/compare/comparison.ts';
 import { CURVE_PERCENTILES, ninesPosition, percentileCurve } from '../../core/charts/percentile-curve.ts';
-import { overlay, p99Ms } from '../../core/charts/series-overlay.ts';
+import { onSameSeconds, overlay, p99Ms } from '../../core/charts/series-overlay.ts';
 import type { RunResult } from '../../core/run/result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
@@ -142,5 +142,20 @@ describe('overlay', () => {
     const b = { points: [point(2, 5, 0), point(4, 7)] } as unknown as RunResult;
     expect(overlay([a, b], (p) => p.received)).toEqual({ seconds: [1, 2, 3, 4], values: [[10, 20, 30, null], [null, 5, null, 7]] });
     expect(overlay([a, b], p99Ms).values).toEqual([[1, 2, 3, null], [null, null, null, 4]]);
+  });
+
+  it("puts each run on its own send clock, to the whole second, and two charts on the same seconds", () => {
+    const point = (second: number, received: number) => ({ second, received, latency: { count: received, p99Us: second * 1_000 } });
+    // A connected its clients in 1.3 s, B in 2.6 s: their first planned sends are both 0.
+    const window = (offsetSec: number) => ({ runStartUs: 1_000_000, startUs: 1_000_000 + offsetSec * 1_000_000, endUs: 9e9 });
+    const a = { points: [point(1, 0), point(2, 10), point(3, 20), point(4, 30)], sendWindow: window(1.3) } as unknown as RunResult;
+    const b = { points: [point(3, 5), point(4, 6), point(5, 7)], sendWindow: window(2.6) } as unknown as RunResult;
+    const o = overlay([a, b], (p) => p.received);
+    expect(o).toEqual({ seconds: [0, 1, 2, 3], values: [[0, 10, 20, 30], [5, 6, 7, null]] });
+    const [first, second] = onSameSeconds([o, { seconds: [2, 3, 4], values: [[1, 2, 3], [4, 5, 6]] }]);
+    expect(first!.seconds).toEqual([0, 1, 2, 3, 4]);
+    expect(second!.seconds).toEqual(first!.seconds);
+    expect(second!.values).toEqual([[null, null, 1, 2, 3], [null, null, 4, 5, 6]]);
+    expect(first!.values[1]).toEqual([5, 6, 7, null, null]);
   });
 });
