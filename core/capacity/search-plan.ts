@@ -10,7 +10,8 @@
  * judged (stopped, or nothing measured) ends the search, and so does one the service no longer
  * answered at all (`unreachable`), or one that failed for a cause other than load (`fault`).
  */
-import type { CapacitySettings } from './settings.ts';
+import { RAMP_UNITS, type CapacitySettings } from './settings.ts';
+import { formatCount } from '../format.ts';
 
 export type StepPhase = 'ramp' | 'bisect' | 'confirm';
 
@@ -80,4 +81,16 @@ export function bounds(judged: readonly JudgedLoad[]): { held: number | null; br
 /** Steps the search runs at most: the ramp, the bisections and the run that confirms the break. */
 export function maxSteps(settings: CapacitySettings): number {
   return rampLoads(settings).length + settings.bisectSteps + 1;
+}
+
+/**
+ * What a search with these settings will do, in words (the run form's line in "Find capacity"),
+ * e.g. "a search of at most 13 steps of 20 s (the first 3 s of each not judged): 100 to 1,000
+ * msg/s by 100 until a step breaks the guide's rule, then 2 bisections and the break run again".
+ */
+export function searchPlanText(settings: CapacitySettings): string {
+  const unit = RAMP_UNITS[settings.ramp];
+  const bisect = settings.bisectSteps === 0 ? 'then' : `then ${formatCount(settings.bisectSteps)} bisection${settings.bisectSteps === 1 ? '' : 's'} and`;
+  return `a search of at most ${formatCount(maxSteps(settings))} steps of ${formatCount(settings.stepSec)} s (the first ${formatCount(settings.settleSec)} s of each not judged): ` +
+    `${formatCount(settings.start)} to ${formatCount(settings.max)} ${unit} by ${formatCount(settings.step)} until a step breaks the guide's rule, ${bisect} the break run again`;
 }

@@ -69,3 +69,9 @@ function sendingSeconds(points: readonly SecondPoint[], sendingSec: number | und
   if (all.length <= 2) return all.length === 2 && !endIsPartial ? all.slice(1) : all;
   return endIsPartial ? all.slice(1, -1) : all.slice(1);
 }
+
+/** The most connections the run held open in any second: the tier's connection row reads it once
+ *  a run is over, since a run whose connections closed at its end (a hub killed) still held them. */
+export function connectionsHeld(points: readonly SecondPoint[], openNow: number): number {
+  return points.reduce((most, p) => Math.max(most, p.connectionsOpen), openNow);
+}

@@ -15,4 +15,7 @@ export interface FormMode {
   /** The form's fields (input names) the mode sets itself and so ignores: hidden while it is chosen. */
   hides?: () => readonly string[];
   panel?: Snippet<[{ endpointUrl: string; connections: number }]>;
+  /** What Start makes in this mode, in words, for the form's setup line (e.g. the capacity
+   *  search's steps, from core/capacity searchPlanText); null while its own fields do not read. */
+  describe?: () => string | null;
 }

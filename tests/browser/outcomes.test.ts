@@ -153,7 +153,13 @@ describe('outcomes in the dashboard', () => {
     const bar = page.getByTestId('run-bar');
     await page.waitForFunction(() => /\bbad\b/.test(document.querySelector('[data-testid=run-bar]')?.className ?? ''), null, { timeout: 10_000, polling: 100 });
     const barTurnedMs = Date.now() - killedAt;
-    await page.waitForFunction((b) => Number(document.querySelector('[data-testid=hero-received] .value')?.textContent?.replace(/,/g, '')) < b, before, { timeout: 10_000, polling: 100 });
+    // The last seconds' rate falls while the run goes on; a run that ends first (every connection
+    // closed, Reconnect off) shows its mean over the seconds it ran instead, checked below.
+    await page.waitForFunction(
+      (b) => Number(document.querySelector('[data-testid=hero-received] .value')?.textContent?.replace(/,/g, '')) < b || document.querySelector('[data-testid=run-bar]')?.getAttribute('data-phase') === 'done',
+      before,
+      { timeout: 10_000, polling: 100 },
+    );
     const ratesTurnedMs = Date.now() - killedAt;
     // Within 2 s when the machine is idle; the margin is for a loaded one.
     expect(barTurnedMs, `run bar turned after ${barTurnedMs} ms`).toBeLessThan(4_000);
@@ -170,9 +176,9 @@ describe('outcomes in the dashboard', () => {
     expect(await bar.getAttribute('class')).toMatch(/\bbad\b/);
     expect(await page.getByTestId('run-bar-title').textContent()).toBe('Failed');
     expect(await page.getByTestId('hero-delivery').getAttribute('class')).toMatch(/\bbad\b/);
-    // Why, under the key figures and never folded: the hub crashed, the service's side, in the
-    // words of the run's own JSON.
-    const diagnosis = page.getByTestId('hero').getByTestId('diagnosis');
+    // Why, in the answer on top of the page and never folded: the hub crashed, the service's
+    // side, in the words of the run's own JSON; whole in a laptop's first screen.
+    const diagnosis = page.getByTestId('answer').getByTestId('diagnosis');
     await diagnosis.waitFor({ timeout: 5_000 });
     expect(await diagnosis.getAttribute('data-cause')).toBe('hubCrashed');
     expect(await diagnosis.getAttribute('data-side')).toBe('service');
@@ -181,6 +187,18 @@ describe('outcomes in the dashboard', () => {
     expect(sentence).toMatch(/^The hub at http:\/\/127\.0\.0\.1:\d+\/signalrbench went away mid-run: /);
     expect(await diagnosis.evaluate((el) => el.closest('details') === null)).toBe(true);
     expect(await diagnosis.getByTestId('diagnosis-evidence').locator('li').count()).toBeGreaterThan(0);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(await inFirstScreen(page.getByTestId('answer'))).toBe(true);
+    await page.screenshot({ path: 'test-results/screenshots/live-answer-killed-1280x720.png' });
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    // No drop was planned and none came back: no "Drop and reconnect" panel for a drop that never
+    // happened.
+    expect(await page.getByTestId('drop-view').count()).toBe(0);
+    // Its rates over the seconds it ran (10 connections, one send each 250 ms: 40 a second), not
+    // divided by the 30 s it planned.
+    expect(Number(await page.getByTestId('hero-received').locator('.value').textContent())).toBeGreaterThanOrEqual(36);
+    expect(Number(await page.getByTestId('tier-row-outboundMessagesPerSecond').getAttribute('data-ratio'))).toBeGreaterThan(0.035);
+    expect(await page.getByTestId('tier-row-connections').getAttribute('data-ratio')).toBe('0.01');
     const row = await historyRowOfLatest();
     expect(await row.getAttribute('data-status')).toBe('failed');
     expect(await row.getByTestId('history-verdict').textContent()).toBe('fail');
@@ -192,6 +210,7 @@ describe('outcomes in the dashboard', () => {
     await kept.waitFor();
     expect(await kept.getAttribute('data-cause')).toBe('hubCrashed');
     expect(await kept.getByTestId('diagnosis-sentence').textContent()).toBe(sentence);
+    expect(await page.getByTestId('run-detail').getByTestId('drop-view').count()).toBe(0);
     // And in the kept run's JSON: the page rendered the document's words, not its own.
     expect((await downloadedRun()).diagnosis).toMatchObject({ cause: 'hubCrashed', side: 'service', sentence });
     await page.getByTestId('run-detail-close').click();

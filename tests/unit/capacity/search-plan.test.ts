@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bounds, breakConfirmed, maxSteps, nextStep, rampLoads, type JudgedLoad } from '../../../core/capacity/search-plan.ts';
+import { bounds, breakConfirmed, maxSteps, nextStep, rampLoads, searchPlanText, type JudgedLoad } from '../../../core/capacity/search-plan.ts';
 import type { CapacitySettings } from '../../../core/capacity/settings.ts';
 
 const settings = (over: Partial<CapacitySettings> = {}): CapacitySettings => ({ ramp: 'rate', start: 100, step: 100, max: 500, stepSec: 4, settleSec: 1, bisectSteps: 2, ...over });
@@ -110,5 +110,12 @@ describe('a service that stopped answering', () => {
 
   it('a service that opened nothing from the first step broke there', () => {
     expect(bounds([gone(100, 'ramp')])).toEqual({ held: null, broke: 100 });
+  });
+});
+
+describe('the search in words, before it starts', () => {
+  it('says the steps it will make at most, their length, the ramp and what follows the break', () => {
+    expect(searchPlanText(settings())).toBe("a search of at most 8 steps of 4 s (the first 1 s of each not judged): 100 to 500 msg/s by 100 until a step breaks the guide's rule, then 2 bisections and the break run again");
+    expect(searchPlanText(settings({ ramp: 'connections', start: 1_000, step: 1_000, max: 5_000, bisectSteps: 0 }))).toMatch(/^a search of at most 6 steps .*: 1,000 to 5,000 connections by 1,000 until a step breaks the guide's rule, then the break run again$/);
   });
 });
