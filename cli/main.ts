@@ -94,7 +94,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   // With --lead: the session opened, the agents come, their part planned (an exit code if not).
   let led;
   try {
-    led = lead ? await startLead(lead, config, io) : null;
+    led = lead ? await startLead(lead, config, parsed.options.credentials, io) : null;
   } catch (error) {
     io.err(`live-bench: ${errorMessageOf(error)}`);
     return exitCodeOf(error);
