@@ -31,7 +31,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     for (const error of parsed.errors) io.err(`live-bench: ${error}`);
     return EXIT.badInput;
   }
-  const { controlUrl, session, threads, engines, name, once, joinTimeoutSec } = parsed.options;
+  const { controlUrl, session, sessionSecret, threads, engines, name, once, joinTimeoutSec } = parsed.options;
   const joinDeadlineMs = Date.now() + joinTimeoutSec * 1_000;
   let runs = 0;
   let leaving = false;
@@ -57,8 +57,12 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     () => {
       if (once && runs > 0) leave(0);
     },
+    (reason) => {
+      io.err(`live-bench: the lead turned this agent away: ${reason}`);
+      leave(EXIT.nothingMeasured);
+    },
   );
-  const info: AgentInfo = { name, kind: 'node', threads, client: `node ${process.version}` };
+  const info: AgentInfo = { name, kind: 'node', threads, client: `node ${process.version}`, ...(sessionSecret ? { secret: sessionSecret } : {}) };
   // With --join-timeout, a session that is not open yet is tried again on a fresh connection (the
   // hub closes a connection in no session after ControlJoinSeconds) until the lead opens it.
   for (let attempt = 1; ; attempt++) {

@@ -3,6 +3,7 @@
  * the command line before the run's options are parsed by cli/args.ts, so the run is described
  * with exactly the options of a single run.
  */
+import { AGENTS_SECRETS_POLICIES, DEFAULT_AGENTS_SECRETS, sessionSecretProblem, type AgentsSecretsPolicy } from '../core/fleet/agent-secrets.ts';
 
 export interface LeadOptions {
   /** Agents to wait for; the run starts once this many have joined. */
@@ -11,6 +12,12 @@ export interface LeadOptions {
   agentsTimeoutSec: number;
   /** A session code chosen in advance (agents can then be started first); null: the hub picks one. */
   session: string | null;
+  /** The secret agents present besides the code (core/fleet/agent-secrets.ts), chosen in advance
+   *  with --session-secret; null: the lead draws one (or, with a --session chosen in advance,
+   *  asks none, and says so when the run has credentials). */
+  sessionSecret: string | null;
+  /** What to do when the run's credentials would cross a plain http control hub. */
+  agentsSecrets: AgentsSecretsPolicy;
   /** The control hub; null: the hub-sample's /control beside --endpoint. */
   controlUrl: string | null;
   /** Whether the lead's own engines (--workers) take part beside the agents. Default false: the
@@ -45,6 +52,14 @@ exit codes, --json and --html) and ends the session.
   --session <code>       a session code chosen in advance, so agents can be started first
                          (with --join-timeout): ${MIN_CHOSEN_CODE_LENGTH}-${MAX_CHOSEN_CODE_LENGTH} characters of ${SESSION_CODE_ALPHABET},
                          chosen at random: tr -dc ${SESSION_CODE_ALPHABET} </dev/urandom | head -c 16
+  --session-secret <s>   the secret agents present besides the code, chosen in advance with
+                         --session (10-64 letters and digits, at random); without --session the
+                         lead draws one and prints it in the agent command. No agent without it
+                         receives anything of the run, its tokens least of all
+  --agents-secrets <refuse|warn>
+                         when tokens, header or query values would cross a plain http control hub
+                         to the agents: refuse (exit 2, nothing sent) or warn and send
+                         (default ${DEFAULT_AGENTS_SECRETS})
   --control <url>        the control hub (default: /control on the --endpoint's host)
   --include-local        the lead's own engines (--workers) take part beside the agents; by
                          default the lead runs no connection itself
@@ -54,7 +69,7 @@ An agent lost mid-run takes its share of the load with it: the run fails, the cl
 (exit 1). Exit codes as for a single run; 3 also when fewer than <n> agents came in time.`;
 
 const LEAD_FLAGS = new Set(['lead', 'include-local']);
-const LEAD_VALUES = new Set(['agents', 'agents-timeout', 'session', 'control']);
+const LEAD_VALUES = new Set(['agents', 'agents-timeout', 'session', 'session-secret', 'agents-secrets', 'control']);
 
 export type LeadSplit = { ok: true; lead: LeadOptions | null; rest: string[] } | { ok: false; errors: string[]; rest: string[]; help: boolean };
 
@@ -100,12 +115,22 @@ export function splitLeadArgs(argv: readonly string[]): LeadSplit {
     const problem = chosenCodeProblem(session);
     if (problem) errors.push(`--session: ${problem}`);
   }
+  const secretRaw = values.get('session-secret');
+  const sessionSecret = secretRaw === undefined ? null : secretRaw.trim();
+  if (sessionSecret !== null) {
+    const problem = sessionSecretProblem(sessionSecret);
+    if (problem) errors.push(`--session-secret: ${problem}.`);
+    if (session === null) errors.push('--session-secret goes with --session (both chosen in advance, so agents can be started first): add --session <code>, or drop --session-secret and the lead draws a secret itself.');
+  }
+  const policyRaw = values.get('agents-secrets');
+  const agentsSecrets = (policyRaw?.trim().toLowerCase() ?? DEFAULT_AGENTS_SECRETS) as AgentsSecretsPolicy;
+  if (!AGENTS_SECRETS_POLICIES.includes(agentsSecrets)) errors.push(`--agents-secrets must be refuse or warn, but is "${policyRaw}".`);
   const controlUrl = values.get('control')?.trim() ?? null;
   if (controlUrl !== null && !/^https?:\/\/[^/]+/i.test(controlUrl)) errors.push(`--control must be the control hub's http(s) URL, e.g. http://127.0.0.1:5180/control, but is "${controlUrl}".`);
   if (rest.some((arg) => arg === '--find-capacity')) errors.push('--find-capacity cannot be led over agents yet: a capacity search runs on one machine. Drop --lead, or --find-capacity.');
   // `--lead --help` shows the lead's options, whatever else is wrong.
   if (errors.length > 0) return { ok: false, errors, rest, help: rest.includes('--help') };
-  return { ok: true, lead: { agents, agentsTimeoutSec, session, controlUrl, includeLocal: flags.has('include-local') }, rest };
+  return { ok: true, lead: { agents, agentsTimeoutSec, session, sessionSecret, agentsSecrets, controlUrl, includeLocal: flags.has('include-local') }, rest };
 }
 
 /** Why a code chosen in advance would be refused by the control hub (the same rule as hub-sample

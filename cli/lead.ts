@@ -6,9 +6,9 @@
  * the merge, the verdict, the exit codes and the result files are the single run's.
  */
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
-import { attachFleet, Fleet, planFleetRun, type AgentView, type RemoteWorkers } from '../core/fleet/index.ts';
+import { agentsSecretsNotice, attachFleet, Fleet, newSessionSecret, planFleetRun, type AgentView, type RemoteWorkers } from '../core/fleet/index.ts';
 import { BenchError, errorMessageOf } from '../core/errors/index.ts';
-import type { RunAgent, RunConfig } from '../core/run/index.ts';
+import { isEmpty, type Credentials, type RunAgent, type RunConfig } from '../core/run/index.ts';
 import { openControlConnection } from '../signalr/control-connection.ts';
 import { controlUrlOf, type LeadOptions } from './lead-args.ts';
 import type { Output } from './output.ts';
@@ -23,10 +23,14 @@ export interface LedRun {
 /** How often the lead looks at who joined while it waits, ms. */
 const WAIT_POLL_MS = 100;
 
-/** The command an agent is started with, for a person or a script to copy. */
-export function agentCommand(controlUrl: string, session: string, chosenInAdvance: boolean): string {
-  return `live-bench --agent ${controlUrl} --session ${session} --once${chosenInAdvance ? ' --join-timeout 300' : ''}`;
+/** The command an agent is started with, for a person or a script to copy: the session's secret
+ *  goes with it (null: the lead asks none). */
+export function agentCommand(controlUrl: string, session: string, sessionSecret: string | null, chosenInAdvance: boolean): string {
+  return `live-bench --agent ${controlUrl} --session ${session}${sessionSecret ? ` --session-secret ${sessionSecret}` : ''} --once${chosenInAdvance ? ' --join-timeout 300' : ''}`;
 }
+
+/** The lead's switch for credentials over a plain http control hub, as its words name it. */
+const AGENTS_SECRETS_SWITCH = { refuse: '--agents-secrets refuse', allow: '--agents-secrets warn' };
 
 /**
  * Opens the session, waits for `lead.agents` agents and plans their part of a run of `config`.
@@ -34,10 +38,23 @@ export function agentCommand(controlUrl: string, session: string, chosenInAdvanc
  * when fewer agents came in time (exit 3, naming how many came), or when the run cannot take
  * them (an unknown clock: exit 3); the session is closed then.
  */
-export async function startLead(lead: LeadOptions, config: RunConfig, io: Output): Promise<LedRun> {
+export async function startLead(lead: LeadOptions, config: RunConfig, credentials: Credentials | undefined, io: Output): Promise<LedRun> {
   const controlUrl = controlUrlOf(lead, config.endpointUrl);
+  // Said before anything connects, so before any credential is sent; refused: nothing is.
+  const notice = agentsSecretsNotice(controlUrl, credentials, lead.agentsSecrets, AGENTS_SECRETS_SWITCH);
+  if (notice?.level === 'refuse') throw new BenchError('badInput', notice.text);
+  if (notice) io.err(`live-bench: warning: ${notice.text}`);
+  // A code chosen in advance comes with its secret chosen in advance, or with none (agents
+  // started first cannot know one drawn here): then whoever holds the code is admitted.
+  const sessionSecret = lead.sessionSecret ?? (lead.session === null ? newSessionSecret() : null);
+  if (sessionSecret === null && !isEmpty(credentials)) io.err('live-bench: warning: the agents are asked for no session secret (--session without --session-secret): any agent given the code receives the run\'s credentials. Choose a secret too and give it to the lead and each agent with --session-secret.');
   const control = await openControlConnection(controlUrl);
-  const fleet = new Fleet({ toAgent: (id, message) => control.invoke('ToAgent', id, message) }, systemClock, systemTimers);
+  let refusalsSaid = 0;
+  const fleet: Fleet = new Fleet({ toAgent: (id, message) => control.invoke('ToAgent', id, message) }, systemClock, systemTimers, () => {
+    // An agent turned away (no session secret, an introduction it could not read) is said as it happens.
+    for (const refusal of fleet.refusals.slice(refusalsSaid)) io.err(`live-bench: ${refusal}`);
+    refusalsSaid = fleet.refusals.length;
+  }, sessionSecret);
   attachFleet(control, fleet);
   let closed: Error | null = null;
   let ending = false;
@@ -66,7 +83,7 @@ export async function startLead(lead: LeadOptions, config: RunConfig, io: Output
     return fail(new BenchError('refused', `the control hub at ${controlUrl} opened no session: ${why}`, { cause: error }));
   }
   io.err(`live-bench: session ${session} open on ${controlUrl}; waiting up to ${lead.agentsTimeoutSec} s for ${lead.agents} agent(s). Start each with:`);
-  io.err(`  ${agentCommand(controlUrl, session, lead.session !== null)}`);
+  io.err(`  ${agentCommand(controlUrl, session, sessionSecret, lead.session !== null)}`);
   const { agents: joined, interrupted } = await waitForAgents(fleet, lead, () => closed);
   if (joined.length < lead.agents) {
     const names = joined.map((agent) => `"${agent.info.name}"`).join(', ');

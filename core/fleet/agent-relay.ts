@@ -41,6 +41,8 @@ export class AgentRelay {
     private readonly onRunEnd: (report: AgentRunReport) => void,
     /** Called when the dashboard says the run is over (its closing clock round answered). */
     private readonly onRunOver: () => void = () => {},
+    /** Called when the lead turns this agent away (core/fleet/agent-secrets.ts), with why. */
+    private readonly onRefused: (reason: string) => void = () => {},
   ) {}
 
   handle(text: string): void {
@@ -59,6 +61,8 @@ export class AgentRelay {
       this.#threads.get(message.thread)?.post(message.message);
     } else if (message.type === 'run-over') {
       this.onRunOver();
+    } else if (message.type === 'refused') {
+      this.onRefused(message.reason);
     }
   }
 

@@ -15,6 +15,9 @@ export interface AgentInfo {
   threads: number;
   /** Where the load comes from, as a run result's `client` ("node v20…", a user agent). */
   client: string;
+  /** The session's secret (core/fleet/agent-secrets.ts), given with the agent command; the lead
+   *  admits no agent without it. Never kept in the agent's view or a run. */
+  secret?: string;
 }
 
 export type ToAgent =
@@ -22,7 +25,10 @@ export type ToAgent =
   | { type: 'worker'; thread: number; message: ToWorker }
   /** The run is over on the dashboard, its closing clock round taken: an agent started for one
    *  run (--once) may leave now without its clock round going unanswered. */
-  | { type: 'run-over' };
+  | { type: 'run-over' }
+  /** The lead turned this agent away (no session secret, or the wrong one): it is sent nothing
+   *  else, and leaves saying why. */
+  | { type: 'refused'; reason: string };
 
 export type FromAgent =
   | { type: 'clock-pong'; pingId: number; agentUs: number }

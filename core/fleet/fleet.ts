@@ -8,6 +8,7 @@ import { estimateClockOffset, type Clock, type Timers, type ClockEstimate, type 
 import { SCENARIO_LABELS, controlLostText, type WorkerPort, type RunAgent, type ScenarioName, type FromWorker } from '../run/index.ts';
 import { parseAgentInfo, type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
 import { PieceJoiner, toPieces } from './pieces.ts';
+import { sameSecret, wrongSecretText } from './agent-secrets.ts';
 
 /** The dashboard's end of the control hub. */
 export interface DashboardChannel {
@@ -68,6 +69,9 @@ export class Fleet {
     private readonly timers: Timers,
     /** Called whenever the list or an agent's state changes. */
     private readonly onChange: () => void = () => {},
+    /** The session's secret every agent must present besides the public code
+     *  (core/fleet/agent-secrets.ts); null: the code alone admits (a code chosen in advance). */
+    private readonly sessionSecret: string | null = null,
   ) {
     this.#heardUs = clock.nowUs();
   }
@@ -96,6 +100,17 @@ export class Fleet {
       this.refusals.push(`An agent was refused because ${info}. Start it with the same version of the tool as this dashboard.`);
       this.onChange();
       return;
+    }
+    if (this.sessionSecret !== null) {
+      const presented = secretOf(infoText);
+      if (!sameSecret(presented, this.sessionSecret)) {
+        // Told why, and sent nothing else: no clock round, no start message, no credentials.
+        const reason = wrongSecretText(info.name, presented !== undefined);
+        this.refusals.push(reason);
+        this.onChange();
+        for (const piece of toPieces(JSON.stringify({ type: 'refused', reason } satisfies ToAgent))) this.channel.toAgent(agentId, piece).catch(() => {});
+        return;
+      }
     }
     this.#agents.set(agentId, { id: agentId, info, clock: null, state: 'ready', roundsPending: 0, pings: new Map(), threads: new Map(), measuring: Promise.resolve(), pieces: new PieceJoiner() });
     this.onChange();
@@ -266,6 +281,15 @@ export class Fleet {
         else this.agentLeft(agent.id);
       });
     }
+  }
+}
+
+/** The secret an introduction presents, if any (parseAgentInfo keeps none of it). */
+function secretOf(infoText: string): unknown {
+  try {
+    return (JSON.parse(infoText) as { secret?: unknown } | null)?.secret;
+  } catch {
+    return undefined;
   }
 }
 

@@ -22,6 +22,8 @@ export class BrowserAgent {
     readonly controlUrl: string,
     readonly session: string,
     readonly threads: number,
+    /** The session's secret, from the link's #secret= (never sent to the page's server); null: none. */
+    readonly sessionSecret: string | null = null,
   ) {}
 
   async join(): Promise<void> {
@@ -37,6 +39,12 @@ export class BrowserAgent {
       systemClock,
       () => createWorkerPort(),
       (report) => (this.runs = [...this.runs, report]),
+      () => {},
+      (reason) => {
+        relay.close();
+        this.#fail(reason);
+        void control.stop();
+      },
     );
     control.on('Control', (message: string) => relay.handle(message));
     control.on('SessionClosed', () => {
@@ -46,12 +54,14 @@ export class BrowserAgent {
     });
     control.onClose((error) => {
       relay.close();
-      if (this.state !== 'closed') this.#fail(`Lost the control hub${error ? ` (${error.message})` : ''}. Reload this page to join again.`);
+      // Closed after a refusal (stopped here) or the session's end: already said.
+      if (this.state !== 'closed' && this.state !== 'failed') this.#fail(`Lost the control hub${error ? ` (${error.message})` : ''}. Reload this page to join again.`);
     });
-    const info: AgentInfo = { name: `browser ${navigator.userAgent.match(/(Chrome|Firefox|Safari)\/[\d.]+/)?.[0] ?? ''}`.trim(), kind: 'browser', threads: this.threads, client: navigator.userAgent };
+    const info: AgentInfo = { name: `browser ${navigator.userAgent.match(/(Chrome|Firefox|Safari)\/[\d.]+/)?.[0] ?? ''}`.trim(), kind: 'browser', threads: this.threads, client: navigator.userAgent, ...(this.sessionSecret ? { secret: this.sessionSecret } : {}) };
     try {
       await control.invoke('JoinSession', this.session, JSON.stringify(info));
-      this.state = 'joined';
+      // A refusal may arrive before the join's answer does.
+      if (this.state === 'joining') this.state = 'joined';
     } catch (error) {
       await control.stop();
       this.#fail(`Could not join session ${this.session}: ${hubExceptionText(errorMessageOf(error))}`);

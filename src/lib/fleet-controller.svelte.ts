@@ -3,11 +3,16 @@
  * and hands their threads to the next run. Reactive state only; the logic is core/fleet.
  */
 import { systemClock, systemTimers } from '../../core/clocks/index.ts';
-import { attachFleet, Fleet, planFleetRun, type AgentView, type RemoteWorkers } from '../../core/fleet/index.ts';
+import { agentsSecretsNotice, attachFleet, Fleet, newSessionSecret, planFleetRun, type AgentView, type RemoteWorkers } from '../../core/fleet/index.ts';
 import type { RunConfig } from '../../core/run/index.ts';
 import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
 import { hubExceptionText } from '../../signalr/errors.ts';
 import { errorMessageOf } from '../../core/errors/index.ts';
+import { sessionCredentials } from './session-credentials.svelte.ts';
+
+/** The page's switch for credentials over a plain http control hub (AgentsPanel's checkbox), as its words name it. */
+export const REFUSE_PLAIN_LABEL = 'Refuse to send them over plain http';
+const PAGE_SWITCH = { refuse: `the box "${REFUSE_PLAIN_LABEL}" ticked`, allow: `the box "${REFUSE_PLAIN_LABEL}" unticked` };
 
 export class FleetController {
   /** The session code agents join with; null until agents are invited. */
@@ -18,12 +23,24 @@ export class FleetController {
   opening = $state(false);
   /** Clock rounds under way (before a run, or asked for with Measure clocks again). */
   clockRoundsUnderWay = $state(0);
+  /** The secret agents present besides the code (core/fleet/agent-secrets.ts): drawn when
+   *  agents are invited, shown in the agent command and link; null until then. */
+  sessionSecret = $state<string | null>(null);
   /** Whether this page's own workers take part when agents do. */
   includeLocal = $state(true);
+  /** Whether a run whose credentials would cross a plain http control hub is refused (the
+   *  runner's --agents-secrets refuse); unticked, the panel warns and the run sends them. */
+  refusePlainSecrets = $state(false);
   #fleet: Fleet | null = null;
   #control: ControlConnection | null = null;
 
   constructor(readonly controlUrl: string) {}
+
+  /** What the panel says before a run sends the credentials typed in this page to the agents:
+   *  null when there is nothing to say (none typed, or an https control hub). */
+  get secretsNotice(): { level: 'refuse' | 'warn'; text: string } | null {
+    return agentsSecretsNotice(this.controlUrl, sessionCredentials.credentials, this.refusePlainSecrets ? 'refuse' : 'warn', PAGE_SWITCH);
+  }
 
   /** Agents that can take part in the next run. */
   get ready(): AgentView[] {
@@ -36,7 +53,8 @@ export class FleetController {
     this.error = null;
     try {
       const control = await openControlConnection(this.controlUrl);
-      const fleet = new Fleet({ toAgent: (id, message) => control.invoke('ToAgent', id, message) }, systemClock, systemTimers, () => this.#refresh());
+      const secret = newSessionSecret();
+      const fleet = new Fleet({ toAgent: (id, message) => control.invoke('ToAgent', id, message) }, systemClock, systemTimers, () => this.#refresh(), secret);
       attachFleet(control, fleet);
       this.#fleet = fleet;
       control.onClose((error) => {
@@ -46,6 +64,7 @@ export class FleetController {
         this.#control = null;
       });
       this.session = await control.invoke<string>('OpenSession');
+      this.sessionSecret = secret;
       this.#control = control;
     } catch (error) {
       this.error = hubExceptionText(errorMessageOf(error));
@@ -77,6 +96,9 @@ export class FleetController {
     const fleet = this.#fleet;
     const ready = this.ready;
     if (!fleet || ready.length === 0) return {};
+    // Before any start message: those carry the credentials.
+    const notice = this.secretsNotice;
+    if (notice?.level === 'refuse') return this.#refuse(notice.text);
     this.clockRoundsUnderWay++;
     let planned;
     try {

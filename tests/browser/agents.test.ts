@@ -7,11 +7,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
+import { openAdvanced } from '../support/dashboard-form.ts';
 
 let dashboardBrowser: LaunchedBrowser;
 let agentBrowser: LaunchedBrowser;
 let dashboard: Page;
 let nodeAgent: RunningAgent | undefined;
+let agentPage: Page;
+let sessionCode = '';
 
 /** Each table row's cells, " | " between them. */
 const cellTexts = (rows: Locator) => rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.replace(/\s+/g, ' ').trim()).join(' | ')));
@@ -34,11 +37,16 @@ describe('agents joining the dashboard', () => {
     await dashboard.getByTestId('invite-agents').click();
     const code = (await dashboard.getByTestId('session-code').textContent({ timeout: 15_000 }))!.trim();
     expect(code).toMatch(/^[A-Z2-9]{10}$/);
-    expect(await dashboard.getByTestId('agent-command').textContent()).toBe(`node bin/live-bench.js --agent ${inject('hubHttpUrl')}/control --session ${code}`);
+    const command = (await dashboard.getByTestId('agent-command').textContent())!;
+    // The session's secret goes with the command and the link (in its fragment, never sent to a server).
+    const secret = /--session-secret ([A-Z2-9]{20})$/.exec(command)?.[1];
+    expect(command).toBe(`node bin/live-bench.js --agent ${inject('hubHttpUrl')}/control --session ${code} --session-secret ${secret}`);
+    sessionCode = code;
+    expect(await dashboard.getByTestId('agent-link').getAttribute('href')).toBe(`${inject('hubHttpUrl')}/?agent=${code}#secret=${secret}`);
 
-    nodeAgent = await startAgent(`${inject('hubHttpUrl')}/control`, code, ['--workers', '1', '--name', 'runner-1', '--once']);
-    const agentPage = await agentBrowser.context.newPage();
-    await agentPage.goto(`${inject('hubHttpUrl')}/?agent=${code}&workers=1`);
+    nodeAgent = await startAgent(`${inject('hubHttpUrl')}/control`, code, ['--session-secret', secret!, '--workers', '1', '--name', 'runner-1', '--once']);
+    agentPage = await agentBrowser.context.newPage();
+    await agentPage.goto(`${inject('hubHttpUrl')}/?agent=${code}&workers=1#secret=${secret}`);
     await agentPage.waitForSelector('[data-testid=agent-page][data-state=joined]', { timeout: 15_000 });
 
     await dashboard.waitForSelector('[data-testid=agents][data-agents="2"]', { timeout: 15_000 });
@@ -104,5 +112,31 @@ describe('agents joining the dashboard', () => {
     // Refused at Start, counting the browser agent: the form says why before any round trip.
     await expect.poll(() => dashboard.getByTestId('config-errors').textContent()).toContain('can hold 510 WebSockets connections (a browser 255, a headless runner no set limit), not 600. Add a headless agent, or lower the connections.');
     expect(await dashboard.getByTestId('summary').getAttribute('data-phase')).toBe('done');
+  });
+
+  it('a browser opened with the code alone is turned away; a token typed here is said to cross the http control hub in plain text, and ticking the box refuses the run before anything is sent', async () => {
+    const intruder = await agentBrowser.context.newPage();
+    await intruder.goto(`${inject('hubHttpUrl')}/?agent=${sessionCode}&workers=1`);
+    await intruder.waitForSelector('[data-testid=agent-page][data-state=failed]', { timeout: 15_000 });
+    expect(await intruder.getByTestId('agent-message').textContent()).toMatch(/^Agent "browser .*" was refused: it presented no session secret, and the session code alone does not admit an agent\. It received nothing of the run\./);
+    await expect.poll(() => dashboard.getByTestId('agents').textContent()).toContain('presented no session secret');
+    await intruder.close();
+
+    const token = 'eyJ.PLAINHTTPTOKEN-4d1e.sig';
+    await openAdvanced(dashboard);
+    await dashboard.fill('[data-testid=access-token]', token);
+    const notice = dashboard.getByTestId('agents-secrets-notice');
+    await expect.poll(() => notice.textContent()).toBe(`The control hub ${inject('hubHttpUrl')}/control is plain http: the access token will cross it to the agents in plain text, readable by anyone on the network between this lead, the hub and the agents. Serve it over https, or stop such runs with the box "Refuse to send them over plain http" ticked.`);
+    expect(await notice.getAttribute('class')).toContain('warn');
+    await dashboard.getByTestId('refuse-plain-secrets').check();
+    await expect.poll(() => notice.textContent()).toMatch(/^Nothing was sent: /);
+    await dashboard.fill('input[name=connections]', '20');
+    await dashboard.click('button[type=submit]');
+    await expect.poll(() => dashboard.getByTestId('agents-error').textContent()).toContain(`Nothing was sent: the control hub ${inject('hubHttpUrl')}/control is plain http: the access token will cross it to the agents in plain text`);
+    // The browser agent got no run: still its one run of the first test.
+    expect(await agentPage.getAttribute('[data-testid=agent-page]', 'data-runs')).toBe('1');
+    expect(await dashboard.locator('body').textContent()).not.toContain('PLAINHTTPTOKEN');
+    await dashboard.getByTestId('refuse-plain-secrets').uncheck();
+    await dashboard.getByTestId('auth-clear').click();
   });
 });

@@ -13,14 +13,14 @@ describe('splitLeadArgs', () => {
 
   it('takes the lead\'s options out, in both spellings, and leaves a run the run\'s parser accepts', () => {
     const split = splitLeadArgs(['--lead', '--agents', '3', ...run, '--agents-timeout=15', '--session', 'k7qw2mzp9rtx', '--control=http://ctl:5180/control', '--include-local']);
-    expect(split).toEqual({ ok: true, lead: { agents: 3, agentsTimeoutSec: 15, session: 'K7QW2MZP9RTX', controlUrl: 'http://ctl:5180/control', includeLocal: true }, rest: run });
+    expect(split).toEqual({ ok: true, lead: { agents: 3, agentsTimeoutSec: 15, session: 'K7QW2MZP9RTX', sessionSecret: null, agentsSecrets: 'warn', controlUrl: 'http://ctl:5180/control', includeLocal: true }, rest: run });
     expect(parseCliArgs(run).ok).toBe(true);
   });
 
   it('defaults: the hub picks the code, the control hub is beside the endpoint, the lead runs no connection itself', () => {
     const split = splitLeadArgs(['--lead', '--agents', '2', ...run]);
     if (!split.ok || !split.lead) throw new Error('refused');
-    expect(split.lead).toEqual({ agents: 2, agentsTimeoutSec: DEFAULT_AGENTS_TIMEOUT_SEC, session: null, controlUrl: null, includeLocal: false });
+    expect(split.lead).toEqual({ agents: 2, agentsTimeoutSec: DEFAULT_AGENTS_TIMEOUT_SEC, session: null, sessionSecret: null, agentsSecrets: 'warn', controlUrl: null, includeLocal: false });
     expect(controlUrlOf(split.lead, 'https://hub.example:8443/signalrbench?x=1')).toBe('https://hub.example:8443/control');
   });
 
@@ -41,6 +41,33 @@ describe('splitLeadArgs', () => {
     expect(splitLeadArgs(['--lead', '--help'])).toMatchObject({ ok: false, help: true });
     expect(splitLeadArgs(['--lead', '--agents', '--quiet'])).toMatchObject({ ok: false, errors: [expect.stringMatching(/--agents needs a value/), expect.anything()] });
     expect(splitLeadArgs(['--agents', '3', '--include-local', ...run])).toEqual({ ok: false, errors: ['--agents, --include-local belong to a headless lead: add --lead --agents <n>, or drop them.'], rest: run, help: false });
+  });
+});
+
+describe('secrets and agents: --session-secret, --agents-secrets', () => {
+  it('takes a secret chosen in advance with its code, and the policy for a plain http control hub', () => {
+    const split = splitLeadArgs(['--lead', '--agents', '2', '--session', 'K7QW2MZP9RTX', '--session-secret', 'Q8vR2mT5xKpW', '--agents-secrets', 'refuse', ...run]);
+    expect(split).toMatchObject({ ok: true, lead: { sessionSecret: 'Q8vR2mT5xKpW', agentsSecrets: 'refuse' }, rest: run });
+  });
+
+  it('refuses a secret without its code, a weak secret (never quoting it) and an unknown policy', () => {
+    const split = splitLeadArgs(['--lead', '--agents', '2', '--session-secret', 'ABABABABABAB', '--agents-secrets', 'maybe', ...run]);
+    const errors = split.ok ? [] : split.errors;
+    expect(errors).toEqual([
+      expect.stringMatching(/^--session-secret: the session secret given repeats too few characters/),
+      expect.stringMatching(/^--session-secret goes with --session/),
+      '--agents-secrets must be refuse or warn, but is "maybe".',
+    ]);
+    expect(errors.join()).not.toContain('ABABABABABAB');
+  });
+
+  it('an agent presents its secret; a malformed one is refused without being quoted', () => {
+    const base = ['--agent', 'http://hub:5180/control', '--session', 'K7QW2MZP9RTX'];
+    expect(parseAgentArgs(base)).toMatchObject({ ok: true, options: { sessionSecret: null } });
+    expect(parseAgentArgs([...base, '--session-secret', 'Q8vR2mT5xKpW'])).toMatchObject({ ok: true, options: { sessionSecret: 'Q8vR2mT5xKpW' } });
+    const bad = parseAgentArgs([...base, '--session-secret', 'no spaces allowed']);
+    expect(bad).toEqual({ ok: false, errors: [expect.stringMatching(/^--session-secret: a session secret is 10 to 64 letters and digits/)] });
+    expect(JSON.stringify(bad)).not.toContain('no spaces allowed');
   });
 });
 

@@ -1,0 +1,93 @@
+/**
+ * Secrets and agents: a run's credentials (tokens, header and query values, profile {env:NAME}
+ * values) travel to its agents in their start messages, through the control hub. Two rules, one
+ * place, for the dashboard and the headless lead alike:
+ * - over a plain http control hub they cross in clear text, readable by anyone on the network
+ *   between the lead, the hub and the agents: said before anything is sent, and refused when
+ *   the person asked for that (`--agents-secrets refuse`, the page's checkbox);
+ * - the session code is public (the page shows it, the lead prints it), so it alone does not
+ *   let an agent in: an agent also presents the session's secret, given with the agent command
+ *   the lead shows, before it receives anything of a run.
+ */
+import { isEmpty, type Credentials } from '../run/index.ts';
+
+/** What a lead does when credentials would cross a plain http control hub. */
+export type AgentsSecretsPolicy = 'refuse' | 'warn';
+export const AGENTS_SECRETS_POLICIES: readonly AgentsSecretsPolicy[] = ['refuse', 'warn'];
+export const DEFAULT_AGENTS_SECRETS: AgentsSecretsPolicy = 'warn';
+
+/** How the lead's switch is named where its words are read: the runner's flag, the page's checkbox. */
+export interface PolicySwitch {
+  /** Words that make the lead refuse, e.g. `--agents-secrets refuse`. */
+  refuse: string;
+  /** Words that make the lead send anyway, e.g. `--agents-secrets warn`. */
+  allow: string;
+}
+
+/** Whether the control hub carries its messages in clear text (http:, not https:). */
+export function isPlainControl(controlUrl: string): boolean {
+  try {
+    return new URL(controlUrl).protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** What the run's credentials are, in words that name none of their values. */
+function secretsWords(credentials: Credentials): string {
+  const parts: string[] = [];
+  if (credentials.accessTokens.length > 0) parts.push(credentials.accessTokens.length === 1 ? 'the access token' : `the ${credentials.accessTokens.length} access tokens`);
+  if (credentials.headers.length > 0) parts.push('the header values');
+  if (credentials.query.length > 0) parts.push('the query values');
+  if ((credentials.profileEnv?.length ?? 0) > 0) parts.push("the profile's {env:NAME} values");
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/**
+ * What the lead says before sending a run's credentials to its agents over `controlUrl`: null
+ * when there is nothing to say (no credentials, or an https control hub); a warning the run goes
+ * on after; or a refusal, nothing sent.
+ */
+export function agentsSecretsNotice(controlUrl: string, credentials: Credentials | undefined, policy: AgentsSecretsPolicy, names: PolicySwitch): { level: AgentsSecretsPolicy; text: string } | null {
+  if (isEmpty(credentials) || !isPlainControl(controlUrl)) return null;
+  const what = secretsWords(credentials!);
+  const plain = `the control hub ${controlUrl} is plain http: ${what} will cross it to the agents in plain text, readable by anyone on the network between this lead, the hub and the agents`;
+  if (policy === 'refuse') return { level: 'refuse', text: `Nothing was sent: ${plain}. Serve the control hub over https, or send anyway with ${names.allow}.` };
+  return { level: 'warn', text: `${plain[0]!.toUpperCase()}${plain.slice(1)}. Serve it over https, or stop such runs with ${names.refuse}.` };
+}
+
+/** The alphabet of session secrets: the control hub's code alphabet (no I, O, 0 or 1 to misread). */
+const SECRET_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** Characters of a session secret the lead draws itself: 20 of 32 symbols, 100 bits. */
+const SECRET_LENGTH = 20;
+/** Shortest and longest secret an agent may present or a lead may be given (--session-secret). */
+export const MIN_SESSION_SECRET_LENGTH = 10;
+export const MAX_SESSION_SECRET_LENGTH = 64;
+
+/** A fresh session secret, from the platform's cryptographic random source (Node and browsers). */
+export function newSessionSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(SECRET_LENGTH));
+  return Array.from(bytes, (byte) => SECRET_ALPHABET[byte % SECRET_ALPHABET.length]).join('');
+}
+
+/** Why `secret` cannot be a session secret (never quoting it); null when it can. */
+export function sessionSecretProblem(secret: string): string | null {
+  if (secret.length < MIN_SESSION_SECRET_LENGTH || secret.length > MAX_SESSION_SECRET_LENGTH || !/^[A-Za-z0-9]+$/.test(secret)) {
+    return `a session secret is ${MIN_SESSION_SECRET_LENGTH} to ${MAX_SESSION_SECRET_LENGTH} letters and digits, chosen at random (e.g. tr -dc ${SECRET_ALPHABET} </dev/urandom | head -c 20); the one given is not (${secret.length} characters)`;
+  }
+  if (new Set(secret).size < MIN_SESSION_SECRET_LENGTH / 2) return `the session secret given repeats too few characters to be unguessable: choose it at random (e.g. tr -dc ${SECRET_ALPHABET} </dev/urandom | head -c 20)`;
+  return null;
+}
+
+/** Whether `presented` is `secret`, compared in time that does not depend on where they differ. */
+export function sameSecret(presented: unknown, secret: string): boolean {
+  if (typeof presented !== 'string' || presented.length !== secret.length) return false;
+  let differences = 0;
+  for (let i = 0; i < secret.length; i++) differences |= presented.charCodeAt(i) ^ secret.charCodeAt(i);
+  return differences === 0;
+}
+
+/** Why an agent that presented no secret, or the wrong one, was turned away: to it and to the lead. */
+export function wrongSecretText(name: string, presented: boolean): string {
+  return `Agent "${name}" was refused: it ${presented ? 'presented a session secret that is not this session\'s' : 'presented no session secret'}, and the session code alone does not admit an agent. It received nothing of the run. Start it with the agent command this lead shows (its --session-secret).`;
+}
