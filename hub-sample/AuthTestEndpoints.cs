@@ -5,7 +5,7 @@ namespace HubSample;
 /// <summary>
 /// For this tool's own tests of pointing it at a deployment, mapped only with
 /// <c>--EnableTestHubs true</c>: what the bench hub's requests carried (the probe header and query
-/// parameter, per kind of request), a token endpoint, and a negotiate that redirects the client
+/// parameter and the endpoint's <c>code</c>, per kind of request), a token endpoint, and a negotiate that redirects the client
 /// to the JWT-protected bench hub with a token, as Azure SignalR Service's negotiate does, a
 /// hub that refuses its WebSocket upgrades, and one that refuses those that did not negotiate.
 /// </summary>
@@ -13,6 +13,7 @@ public sealed class SeenRequests
 {
     public const string ProbeHeader = "X-Bench-Probe";
     public const string ProbeQuery = "probe";
+    public const string EndpointSecretQuery = "code";
 
     /// <summary>Most requests remembered: a test needs a handful, a load test must not grow this.</summary>
     private const int MaxKept = 1_000;
@@ -30,6 +31,8 @@ public sealed class SeenRequests
             kind,
             header = request.Headers[ProbeHeader].ToString(),
             query = request.Query[ProbeQuery].ToString(),
+            // Azure Functions' key in the endpoint's own query, which the tool sends and never keeps.
+            code = request.Query[EndpointSecretQuery].ToString(),
             // The token's user when it was valid, and whether a token came; never the token.
             user = request.HttpContext.User.Identity?.IsAuthenticated == true ? request.HttpContext.User.Identity.Name : null,
             bearer = request.Headers.Authorization.ToString().StartsWith("Bearer ", StringComparison.Ordinal) || request.Query.ContainsKey("access_token"),

@@ -118,7 +118,7 @@ describe('the runner against a hub that requires a token', () => {
     const missing = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--access-token-file', path.join(dir, 'none.txt'), '--header', 'no colon']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('none.txt cannot be read (ENOENT)');
-    expect(missing.stderr).toContain('is not "Name: value"');
+    expect(missing.stderr).toContain('--header has no colon: give each header as --header "Name: value"');
   });
 });
 
