@@ -4,7 +4,8 @@
  * Credentials (core/run/credentials.ts), which no result, report or message keeps.
  */
 import { readFileSync } from 'node:fs';
-import { NO_CREDENTIALS, SECRET_QUERY_NAMES, splitEndpointSecrets, type Credentials } from '../core/run/index.ts';
+import { isEmpty, NO_CREDENTIALS, scrubSecrets, SECRET_QUERY_NAMES, splitEndpointSecrets, type Credentials } from '../core/run/index.ts';
+import type { Output } from './output.ts';
 
 export const AUTH_OPTIONS = {
   'access-token-file': { type: 'string' },
@@ -156,4 +157,11 @@ export function withEndpointSecrets(credentials: Credentials, secrets: [string, 
     errors.push('--endpoint carries access_token in its query, and an access token is given too: the client sends the given one there. Drop one of them.');
   }
   return { ...credentials, endpointQuery: secrets };
+}
+
+/** The runner's output with the run's secrets scrubbed from every line (core/run/credentials.ts):
+ *  the last net under whatever a library, the hub or the tool itself may quote. */
+export function scrubbedOutput(io: Output, credentials: Credentials): Output {
+  if (isEmpty(credentials)) return io;
+  return { out: (line) => io.out(scrubSecrets(line, credentials)), err: (line) => io.err(scrubSecrets(line, credentials)) };
 }
