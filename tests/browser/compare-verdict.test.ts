@@ -25,6 +25,29 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** Imports these runs into the history and compares them (the newest rows). */
+async function compareImported(files: readonly (readonly [string, unknown])[]): Promise<void> {
+  await page.getByTestId('nav-history').click();
+  for (const [name, run] of files) {
+    await page.getByTestId('history-import').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
+    await page.getByTestId('history-notice').waitFor();
+  }
+  const rows = page.getByTestId('history-row');
+  for (let i = 0; i < (await rows.count()); i++) await rows.nth(i).getByTestId('history-select').setChecked(i < files.length);
+  await page.getByTestId('history-compare').click();
+  await page.waitForSelector(`[data-testid=compare-view][data-runs="${files.length}"]`);
+}
+
+/** The comparison's HTML report, opened at 1280 px. */
+async function reportOf(): Promise<Page> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=compare-view] [data-testid=kept-export-html]').click()]);
+  const html = await readFile((await download.path())!, 'utf8');
+  const report = await browser.context.newPage();
+  await report.setViewportSize({ width: 1280, height: 900 });
+  await report.setContent(html);
+  return report;
+}
+
 describe('the comparison verdict', () => {
   it('skips the faster run that lost a message, on the page and first thing in the HTML report, which axe finds sound', async () => {
     // Made by the real engine on a fake clock: the lossy run is faster (2 ms against 30 ms).
@@ -66,6 +89,36 @@ describe('the comparison verdict', () => {
     const results = await new AxeBuilder({ page: report }).analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
     expect(serious).toEqual([]);
+    await report.close();
+  });
+
+  it('with 20 messages a run names nobody: "too few messages to rank", the seconds it needs, the same in the report', async () => {
+    // The issue's case: 4 connections, one message a second each, for 5 s; the faster p99 is one message.
+    const load = { sendIntervalMs: 1_000, durationSec: 5 };
+    await compareImported([['few-json.json', await finishedRun({ ...load, protocol: 'json' }, { deliveryDelayMs: 35 })], ['few-msgpack.json', await finishedRun({ ...load, protocol: 'messagepack' }, { deliveryDelayMs: 144 })]]);
+    const verdict = page.getByTestId('compare-verdict');
+    expect(await verdict.getAttribute('data-kind')).toBe('too-few');
+    const text = (await verdict.textContent())!;
+    expect(text).toMatch(/^Too few messages to rank: WebSockets \+ (JSON|MessagePack) received 20, WebSockets \+ (JSON|MessagePack) received 20; a run's p99 needs 500 messages to have 5 slower than it \(with 20 it is the slowest message itself\)\. Run at least 125 s at this load\.$/);
+    const evidence = await page.getByTestId('compare-evidence').locator('li').allTextContents();
+    expect(evidence).toHaveLength(2);
+    for (const line of evidence) expect(line).toMatch(/; 20 messages, none slower than p99: it is the slowest message \(too few to rank: 500 needed\)\.$/);
+    const report = await reportOf();
+    expect(await report.getByTestId('report-verdict').textContent()).toBe(text);
+    expect(await report.getByTestId('report-evidence').locator('li').allTextContents()).toEqual(evidence);
+    await report.close();
+  });
+
+  it('names the winner when enough messages put its p99 interval below the other, on the page and in the report', async () => {
+    // 20 connections, ten messages a second each, for 3 s: 600 messages a run.
+    const load = { connections: 20, sendIntervalMs: 100, durationSec: 3 };
+    await compareImported([['many-json.json', await finishedRun({ ...load, protocol: 'json' }, { deliveryDelayMs: 30 })], ['many-msgpack.json', await finishedRun({ ...load, protocol: 'messagepack' }, { deliveryDelayMs: 2 })]]);
+    const verdict = page.getByTestId('compare-verdict');
+    expect(await verdict.getAttribute('data-kind')).toBe('best');
+    const text = (await verdict.textContent())!;
+    expect(text).toMatch(/^Best: [^:]*MessagePack[^:]*: passed the guide's rule \(99% in under 1 s, nothing lost\) with the lowest p99, 2\.\d\d ms, 95%: 2\.\d\d ms–2\.\d\d ms, below every other run's interval \([^:]*JSON[^:]*: p99 30\.\d ms, 95%: 30\.\d ms–30\.\d ms\)\.$/);
+    const report = await reportOf();
+    expect(await report.getByTestId('report-verdict').textContent()).toBe(text);
     await report.close();
   });
 
