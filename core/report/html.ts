@@ -48,7 +48,7 @@ ${body.join('\n')}
 }
 
 const STYLE = `
-:root { color-scheme: light dark; --border: #dee2e6; --good: #237032; --bad: #c92a2a; --warn: #e67700; }
+:root { color-scheme: light dark; --border: #dee2e6; --good: #237032; --bad: #c92a2a; --warn: #a85600; }
 @media (prefers-color-scheme: dark) { :root { --border: #373a40; --good: #69db7c; --bad: #ff8787; --warn: #ffd43b; } body { background: #141517; color: #e9ecef; } }
 body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; line-height: 1.4; }
 section { border-top: 1px solid var(--border); padding-top: 1rem; margin-top: 1.5rem; }

@@ -4,6 +4,8 @@ import { combinationLabel, defaultRunName, scenarioLabel, notSentOf } from '../.
 import { formatCount, formatShare } from '../../core/format.ts';
 import { CAUSE_LABELS, type Diagnosis } from '../../core/diagnosis/index.ts';
 import { firstSentence } from './run-status.ts';
+import { capacityStage, heldFigure, RAMP_UNITS, stepByIndex, type CapacityResult } from '../../core/capacity/index.ts';
+import { formatMs } from '../../core/format.ts';
 
 const names = (runs: readonly KeptRun[]) => (runs.length === 1 ? `"${runs[0]!.name}"` : `${runs.length} runs`);
 
@@ -53,3 +55,49 @@ export function causeWord(result: KeptRunHead['result']): { cause: Diagnosis['ca
   if (!diagnosis || (diagnosis.side === 'none' && result.verdict.status !== 'fail')) return null;
   return { cause: diagnosis.cause, side: diagnosis.side, text: CAUSE_LABELS[diagnosis.cause] };
 }
+
+/** A capacity search's kept steps (runs sharing its id and carrying the search), newest first. */
+export interface KeptSearch {
+  id: string;
+  /** The newest step: its record carries the search as it ended (or as far as it got). */
+  newest: KeptRunHead;
+  steps: KeptRunHead[];
+}
+
+/** The capacity searches among the kept runs (newest first, as the list is), by search id. */
+export function capacitySearches(runs: readonly KeptRunHead[]): Map<string, KeptSearch> {
+  const searches = new Map<string, KeptSearch>();
+  for (const run of runs) {
+    if (!run.capacity || !run.comparisonId) continue;
+    const search = searches.get(run.comparisonId);
+    if (search) search.steps.push(run);
+    else searches.set(run.comparisonId, { id: run.comparisonId, newest: run, steps: [run] });
+  }
+  return searches;
+}
+
+/** The words of a search's one History row: the stage's answer (core/capacity/stage.ts), never judged again. */
+export function searchRow(search: KeptSearch): { name: string; answer: string; facts: string; status: string; p99: string; verdict: string; tone: string } {
+  const result: CapacityResult = search.newest.capacity!;
+  const stage = capacityStage(result);
+  const held = result.finding.kind === 'fault' ? null : stepByIndex(result, result.finding.heldStep);
+  const { settings, base } = result;
+  return {
+    name: `Capacity search · ${scenarioLabel(base)} · ${combinationLabel(base)}`,
+    answer: stage.title,
+    facts: [new Date(result.startedAt).toLocaleString(), `${settings.ramp} ramp ${formatCount(settings.start)} to ${formatCount(settings.max)} ${RAMP_UNITS[settings.ramp]}`, `${search.steps.length} step${search.steps.length === 1 ? '' : 's'} kept`].join(' · '),
+    status: result.running ? 'searching' : 'ended',
+    p99: held && held.latency.count > 0 ? formatMs(held.latency.p99Us) : '–',
+    verdict: SEARCH_VERDICTS[result.finding.kind] + (held && result.finding.kind !== 'unjudged' ? ` ${formatCount(heldFigure(held))} msg/s` : ''),
+    tone: stage.tone,
+  };
+}
+
+/** The search's finding in a word or two, before the held load. */
+const SEARCH_VERDICTS: Record<CapacityResult['finding']['kind'], string> = {
+  found: 'holds',
+  atLeastMax: 'holds at least',
+  firstStepFailed: 'first step broke',
+  unjudged: 'not judged',
+  fault: 'fault, no capacity',
+};

@@ -3,9 +3,13 @@
  * known message rate: the step chart fills step by step, the result card states the capacity
  * and its share of a tier, and the History keeps every step with the search. Present follows the
  * search ("so far", the step under way, never a blank between steps) and then shows its answer
- * on a projector's screen; the answer sits at the top of the Live page at every size.
+ * on a projector's screen; the answer sits at the top of the Live page at every size, with one
+ * figure for the held load. The page, History and both HTML reports have no serious or critical
+ * accessibility problem (axe-core), and the reports fit 1280 px with 12 px axis text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { chooseMode, openAdvanced } from '../support/dashboard-form.ts';
 import { dashboardOnOwnHub, type OwnDashboard } from '../support/own-dashboard.ts';
@@ -23,6 +27,25 @@ beforeAll(async () => {
 });
 
 afterAll(() => own?.close());
+
+/** Serious and critical axe-core violations, as "rule: target" lines (empty: none). */
+async function accessibilityProblems(target: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page: target }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} – ${v.help}`));
+}
+
+/** A report at 1280 px: nothing clipped or scrolled sideways, axis text of 12 px or more, axe-sound; a screenshot to look at. */
+async function expectReadableReport(report: Page, name: string): Promise<void> {
+  await report.screenshot({ path: `/tmp/report-${name}-1280.png`, fullPage: true });
+  expect(await report.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  const clipped = await report.locator('.scroll').evaluateAll((boxes) => boxes.map((el) => el.scrollWidth - el.clientWidth).filter((over) => over > 0));
+  expect(clipped, 'a table wider than its box').toEqual([]);
+  const smallest = await report.locator('svg text').evaluateAll((texts) => Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize))));
+  expect(smallest).toBeGreaterThanOrEqual(12);
+  expect(await accessibilityProblems(report)).toEqual([]);
+}
 
 /** Whether the element lies wholly inside the viewport (seen without scrolling) and nothing scrolls sideways. */
 async function fitsScreen(page: Page, element: Locator, scroller: string | null): Promise<{ visible: boolean; overflowX: number }> {
@@ -134,16 +157,60 @@ describe('Find capacity in the dashboard', () => {
     expect(await page.getByTestId('capacity-broke').textContent()).toMatch(/^Broke at step 3 \(299 msg\/s .*because of the service: [\d,]+ of [\d,]+ (arrived 1 s or more after their planned time|planned receptions were lost).* while the client kept its schedule\. Confirmed: the same load broke again at step 5\.$/);
     expect(await page.getByTestId('capacity-step-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-held')))).toEqual(['true', 'true', 'false', 'true', 'false']);
 
+    // One figure for the held load: the slide's title, the card's headline and the chart's label.
+    const heldOnStage = /^Holds ([\d,]+) msg\/s/.exec(presented ?? '')?.[1];
+    expect(heldOnStage).toBe(/^Held ([\d,]+) msg\/s/.exec(headline ?? '')?.[1]);
+    expect(await chart.getAttribute('data-held')).toBe(`held ${heldOnStage} msg/s`);
+    // The load axis fits the steps (up to 299 msg/s); Unit1's 1,000 msg/s is said in words.
+    expect(Number(await chart.getAttribute('data-x-max'))).toBeLessThanOrEqual(400);
+    expect(await chart.getAttribute('data-tier')).toBe('words');
+    expect(await chart.textContent()).toContain('Unit1 publishes 1,000 msg/s, 3.3 times the highest step: off the chart.');
+    // No serious or critical accessibility problem on the page after a search (the steps' scroll box is focusable).
+    expect(await page.getByTestId('capacity-steps-scroll').getAttribute('tabindex')).toBe('0');
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    // The HTML report: the page's headline as its title, its sentences first, charts of one unit each, the steps unclipped.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('capacity-export-html').click()]);
+    const report = await page.context().newPage();
+    await report.setViewportSize({ width: 1280, height: 900 });
+    await report.setContent(await readFile((await download.path())!, 'utf8'));
+    expect(await report.locator('h1').textContent()).toBe(`Capacity search: ${presented}`);
+    expect(await report.locator('h1 + section.capacity > p:first-child').getAttribute('data-testid')).toBe('report-capacity-broke');
+    expect(await report.getByTestId('report-capacity-broke').textContent()).toBe(await page.getByTestId('page-run').getByTestId('capacity-stage-broke').textContent());
+    expect(await report.locator('body').textContent()).not.toMatch(/\b0 runs\b/);
+    expect(await report.locator('svg').evaluateAll((svgs) => svgs.map((svg) => svg.querySelector('text[transform]')?.textContent))).toEqual(['p99 (ms)', 'under 1 s (%)']);
+    await expectReadableReport(report, 'capacity');
+    await report.close();
+
     await page.getByTestId('nav-history').click();
+    // The search is one row, with its answer; its steps open under it.
+    const searchRow = page.getByTestId('history-search-row');
+    await searchRow.waitFor();
+    expect(await searchRow.count()).toBe(1);
+    expect(await searchRow.getByTestId('history-search-answer').textContent()).toBe(presented);
+    expect(await searchRow.getByTestId('history-search-verdict').textContent()).toBe(`holds ${heldOnStage} msg/s`);
     const rows = page.locator('[data-testid=history-row][data-comparison^=cap-]');
-    await rows.first().waitFor();
+    expect(await rows.count()).toBe(0);
+    await searchRow.getByTestId('history-search-steps').click();
+    expect(await searchRow.getByTestId('history-search-steps').getAttribute('aria-expanded')).toBe('true');
     expect(await rows.count()).toBe(5);
-    // The newest step's record carries the whole search.
-    await rows.first().getByTestId('history-open').click();
+    expect(await page.getByTestId('history-select-comparison').count()).toBe(0);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    // The search's row opens its answer: the newest step's record carries the whole search.
+    await searchRow.getByTestId('history-search-open').click();
     const kept = page.getByTestId('kept-capacity');
     await kept.waitFor();
     expect(await kept.getByTestId('capacity-headline').textContent()).toBe(headline);
     expect(await kept.getByTestId('capacity-step-row').count()).toBe(5);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    // A step's run report: verdict first, readable, axe-sound.
+    const [runDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('run-detail').getByTestId('kept-export-html').click()]);
+    const runReport = await page.context().newPage();
+    await runReport.setViewportSize({ width: 1280, height: 900 });
+    await runReport.setContent(await readFile((await runDownload.path())!, 'utf8'));
+    expect(await runReport.locator('section.run > :first-child').getAttribute('class')).toMatch(/^verdict /);
+    await expectReadableReport(runReport, 'run');
+    await runReport.close();
     // Present from History shows the kept search's answer, not the page's last run.
     await page.getByTestId('run-detail-present').click();
     expect(await page.getByTestId('present-capacity').getByTestId('capacity-stage-title').textContent()).toBe(presented);
