@@ -118,6 +118,55 @@ describe('the dashboard against a hub that requires a token', () => {
     }
   });
 
+  it("the Endpoint's own secret (?code=) leaves the field, is said beside it, reaches the hub, and no link, History or export holds it", async () => {
+    const { page } = own;
+    const code = 'ENDPOINTCODE-page-9d41c07e';
+    await openAdvanced(page);
+    await page.fill('[data-testid=access-token]', token);
+    await page.fill('[data-testid=extra-query]', '');
+    const before = ((await (await fetch(`${own.hub.httpUrl}/testhubs/seen`)).json()) as unknown[]).length;
+    // run() types the endpoint and moves on to the next field: leaving it takes the secret out.
+    const result = await run(`${own.hub.httpUrl}/signalrbench?code=${code}&keep=1`);
+    expect(result.outcome).toBe('finished');
+    expect(result.received).toBe(8);
+    // Folded after the run on a narrow page: unfolded to read the field.
+    if (await page.getByTestId('setup-edit').isVisible()) await page.getByTestId('setup-edit').click();
+    expect(await page.inputValue('input[name=endpointUrl]')).toBe(`${own.hub.httpUrl}/signalrbench?keep=1`);
+    await expect.poll(() => page.getByTestId('endpoint-secrets').textContent()).toContain('code set: taken out of the Endpoint\'s URL');
+    // Said beside the field at every size, without overflowing it (the pictures are for looking at).
+    for (const size of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }, { width: 1920, height: 1080 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(size);
+      if (await page.getByTestId('setup-edit').isVisible()) await page.getByTestId('setup-edit').click();
+      await page.getByTestId('endpoint-secrets').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/screenshots/endpoint-secrets-${size.width}x${size.height}.png` });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    // On the wire: every negotiate and WebSocket carried it.
+    const seen = ((await (await fetch(`${own.hub.httpUrl}/testhubs/seen`)).json()) as { kind: string; code: string }[]).slice(before);
+    expect(seen.filter((r) => r.kind === 'websocket' && r.code === code)).toHaveLength(4);
+    expect(seen.filter((r) => r.kind === 'negotiate' && r.code === code)).toHaveLength(4);
+    const traces: [string, string | Buffer][] = [
+      ['the shared link', page.url()],
+      ['the page', await page.content()],
+      ['localStorage and sessionStorage', await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))],
+      ['IndexedDB (History)', await indexedDbText()],
+      ['JSON export', await download('kept-export-json')],
+      ['HTML report', await download('kept-export-html')],
+      ['CSV export', await download('kept-export-csv')],
+    ];
+    expect(traces[0]![1]).toContain('keep%3D1');
+    expect(traces[3]![1]).toContain('/signalrbench?keep=1');
+    for (const [where, content] of traces) {
+      const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);
+      for (const secret of [code, code.slice(0, 12)]) expect(bytes.includes(Buffer.from(secret)), `${where} holds the endpoint's secret`).toBe(false);
+    }
+    // Another endpoint drops it: nothing said beside the field, nothing held.
+    await page.fill('input[name=endpointUrl]', `${own.hub.httpUrl}/redirecthub`);
+    await page.press('input[name=endpointUrl]', 'Tab');
+    await expect.poll(() => page.getByTestId('endpoint-secrets').count()).toBe(0);
+  });
+
   it('an Azure-style negotiate ({ url, accessToken }) is followed to the protected hub', async () => {
     const { page } = own;
     await openAdvanced(page);

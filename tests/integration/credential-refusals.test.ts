@@ -128,7 +128,9 @@ describe("the endpoint's own secrets", () => {
   it('code and a --secret-query parameter are sent on negotiate and the upgrade, shown as set, and in no file, line or hub log', async () => {
     const code = 'ENDPOINTCODE-5f2a9c81d3e4';
     const probe = 'ENDPOINTPROBE-77b0e1c2aa';
-    const [jsonPath, htmlPath, csvPath] = ['run.json', 'run.html', 'memory.csv'].map((name) => path.join(dir, `endpoint-${name}`));
+    const jsonPath = path.join(dir, 'endpoint-run.json');
+    const htmlPath = path.join(dir, 'endpoint-run.html');
+    const csvPath = path.join(dir, 'endpoint-memory.csv');
     const before = (await seen(open)).length;
     const run = await liveBench(['--endpoint', `${open.httpUrl}/signalrbench?code=${code}&keep=1&probe=${probe}`, '--secret-query', 'probe',
       '--connections', '4', '--duration', '2', '--warmup', '0', '--quiet', '--json', jsonPath, '--html', htmlPath, '--memory-log', csvPath]);
