@@ -8,6 +8,7 @@
  * laptops' sizes and a phone's, during and after.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { chooseMode, openAdvanced } from '../support/dashboard-form.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
@@ -79,6 +80,14 @@ async function onScreen(testId: string): Promise<{ visible: boolean; overflowX: 
   return { visible: box !== null && box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width, overflowX };
 }
 
+/** Serious and critical axe-core violations on the slide, as "rule: target" lines (empty: none). */
+async function accessibilityProblems(): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include('[data-testid=presentation]').analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} – ${v.help}`));
+}
+
 async function shootEverySize(name: string): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize(size);
@@ -146,6 +155,15 @@ describe('Present a comparison', () => {
     const last = samples.at(-1)!;
     expect(last.now).toMatch(/^The same load for every run: /);
     await shootEverySize('after');
+    expect(await accessibilityProblems()).toEqual([]);
+    // Dark, for a dim room: the same slide, still readable.
+    await page.getByTestId('presentation-theme').click();
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.waitForTimeout(250);
+    await page.screenshot({ path: '/tmp/present-compare-after-dark-1920x1080.png' });
+    expect(await accessibilityProblems()).toEqual([]);
+    await page.getByTestId('presentation-theme').click();
+    await page.setViewportSize({ width: 1280, height: 720 });
     liveHeadline = last.headline;
     await page.getByTestId('presentation-close').click();
     // The slide's verdict is core/compare's, word for word as the Live page's comparison says it.

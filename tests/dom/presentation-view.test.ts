@@ -9,7 +9,7 @@ import { viewOfResult } from '../../src/lib/kept-view.ts';
 import type { ComparisonStatus } from '../../src/lib/comparison-controller.svelte.ts';
 import { explainLimit } from '../../core/server-metrics/attribution.ts';
 import { keptRunOf, type KeptRun } from '../../core/history/index.ts';
-import { comparisonVerdict } from '../../core/compare/index.ts';
+import { comparisonVerdict, evidenceLine } from '../../core/compare/index.ts';
 import { runLabels } from '../../core/charts/index.ts';
 
 async function present(patch: (view: RunView) => RunView, comparison: ComparisonStatus | null = null, points?: RunController['points']) {
@@ -165,6 +165,9 @@ describe('PresentationView', () => {
       const rows = [...view.target.querySelectorAll('[data-testid=present-compare-run]')].map((row) => row.textContent!.replace(/\s+/g, ' ').trim());
       expect(rows).toHaveLength(2);
       expect(rows[0]).toMatch(/^WebSockets.*p99 \d+\.\d+ ms.*received msg\/s 40.*delivered 100\.00%.*lost 0/);
+      // What each p99 rests on, in core/compare's words.
+      expect(rows[1]).toContain(evidenceLine(labels[1]!, verdict.evidence[1]!));
+      expect(view.target.querySelector('[data-testid=present-compare-verdict]')?.getAttribute('data-kind')).toBe(verdict.kind);
       for (const chart of ['present-compare-p99', 'present-compare-rate']) expect(view.target.querySelector(`[data-testid=${chart}]`), chart).not.toBeNull();
       view.done();
     });
