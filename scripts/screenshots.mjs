@@ -5,17 +5,20 @@
  * playwright-core and saves:
  * - docs/dashboard.png: a finished 200-connection echo run over WebSockets + MessagePack, 1440x900;
  * - docs/presentation.png: that run in presentation mode, 1280x720;
- * - docs/capacity.png: the step chart and the answer card after a short capacity search against a
- *   hub limited to 270 msg/s, 1440 px wide;
+ * - docs/capacity.png: the answer at the top of the Live page (what held, where it broke, the step
+ *   chart) after a short capacity search against a hub limited to 270 msg/s, 1440 px wide;
  * - docs/your-hub.png: the form on "Your hub" with the chat rooms example and, under it, its
  *   finished run against the hub-sample's chat hub, 1280x720.
  * Names given (`node scripts/screenshots.mjs your-hub`) retake only those: dashboard (with the
  * presentation), capacity, your-hub.
+ * Each picture's page is also saved at the four sizes people use (1280x720, 1440x900, 1920x1080
+ * and 390x844) into test-results/screenshots/docs/, to look at before a picture goes in the docs;
+ * a page wider than its window at one of them is named on stderr.
  * Pictures only: Playwright watches every WebSocket frame and costs the browser several times its
  * own CPU, so nothing taken here is a measurement (bench/ measures).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -23,6 +26,9 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 import { REPO_ROOT, startHub } from './hub.mjs';
 
 const DOCS_DIR = path.join(REPO_ROOT, 'docs');
+const SIZES_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots', 'docs');
+/** The sizes each picture's page is looked at: a laptop, a desktop, a projector, a phone. */
+const SIZES = [{ width: 1280, height: 720 }, { width: 1440, height: 900 }, { width: 1920, height: 1080 }, { width: 390, height: 844 }];
 const WIDE = { width: 1440, height: 900 };
 const PROJECTOR = { width: 1280, height: 720 };
 /** Messages per second the capacity picture's hub delivers promptly (hub-sample/DeliveryLimit.cs). */
@@ -61,6 +67,27 @@ async function save(target, name) {
   console.log(`saved ${path.relative(REPO_ROOT, file)}`);
 }
 
+/**
+ * The page as it stands at each of SIZES, into SIZES_DIR as `name`-WxH.png, then back at
+ * `viewport`; `scrollTop` puts the page back at its top first (not in the presentation, which
+ * covers it). Says on stderr where the page scrolls sideways.
+ */
+async function atEverySize(page, name, viewport, scrollTop = true) {
+  await mkdir(SIZES_DIR, { recursive: true });
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(500);
+    if (scrollTop) await page.evaluate(() => window.scrollTo(0, 0));
+    const file = path.join(SIZES_DIR, `${name}-${size.width}x${size.height}.png`);
+    await page.screenshot({ path: file });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 0) console.error(`${name} at ${size.width}x${size.height} is ${overflow} px wider than its window.`);
+  }
+  console.log(`saved ${path.relative(REPO_ROOT, SIZES_DIR)}/${name}-*.png at ${SIZES.map((s) => `${s.width}x${s.height}`).join(', ')}`);
+  await page.setViewportSize(viewport);
+  await page.waitForTimeout(500);
+}
+
 /** The finished echo run, then the same run presented. */
 async function echoRun() {
   const hub = await startHub();
@@ -78,12 +105,14 @@ async function echoRun() {
     await page.waitForTimeout(1_500);
     await page.evaluate(() => window.scrollTo(0, 0));
     await save(page, 'dashboard.png');
+    await atEverySize(page, 'dashboard', WIDE);
 
     await page.setViewportSize(PROJECTOR);
     await page.getByTestId('nav-present').click();
     await page.getByTestId('presentation').waitFor();
     await page.waitForTimeout(1_500);
     await save(page, 'presentation.png');
+    await atEverySize(page, 'presentation', PROJECTOR, false);
   } finally {
     await close();
     await hub.stop();
@@ -104,7 +133,9 @@ async function capacitySearch() {
     await page.getByTestId('find-capacity-start').click();
     await page.getByTestId('capacity-export-json').waitFor({ timeout: 240_000 });
     await page.waitForTimeout(1_500);
-    await save(page.getByTestId('capacity-results'), 'capacity.png');
+    // The answer as the page shows it first: what held, where it broke, the step chart.
+    await save(page.locator('section:has(> [data-testid=capacity-stage])'), 'capacity.png');
+    await atEverySize(page, 'capacity', WIDE);
   } finally {
     await close();
     await hub.stop();
@@ -127,6 +158,7 @@ async function yourHub() {
     await page.getByTestId('hub-profile-edit').click();
     await page.evaluate(() => window.scrollTo(0, 0));
     await save(page, 'your-hub.png');
+    await atEverySize(page, 'your-hub', PROJECTOR);
   } finally {
     await close();
     await hub.stop();
