@@ -96,6 +96,21 @@ describe('the answer on top', () => {
     expect(await page.getByTestId('hero-verdict').count()).toBe(0);
     expect(await page.getByTestId('hero').getByTestId('diagnosis').count()).toBe(0);
     expect(await page.getByTestId('drop-view').count()).toBe(0);
+    // Drag across a time chart to zoom into some seconds; a double-click shows the whole run again.
+    const chart = page.getByTestId('chart-latency');
+    const whole = { min: Number(await chart.getAttribute('data-x-min')), max: Number(await chart.getAttribute('data-x-max')) };
+    await chart.scrollIntoViewIfNeeded();
+    const plot = (await chart.locator('.u-over').boundingBox())!;
+    await page.mouse.move(plot.x + plot.width * 0.3, plot.y + plot.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(plot.x + plot.width * 0.6, plot.y + plot.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => Number(await chart.getAttribute('data-x-max')) - Number(await chart.getAttribute('data-x-min'))).toBeLessThan((whole.max - whole.min) * 0.5);
+    expect(Number(await chart.getAttribute('data-x-min'))).toBeGreaterThan(whole.min);
+    await page.mouse.dblclick(plot.x + plot.width / 2, plot.y + plot.height / 2);
+    await expect.poll(async () => [Number(await chart.getAttribute('data-x-min')), Number(await chart.getAttribute('data-x-max'))]).toEqual([whole.min, whole.max]);
+    await page.evaluate(() => window.scrollTo(0, 0));
+
     for (const size of SIZES) {
       await page.setViewportSize(size);
       await page.screenshot({ path: `${SCREENSHOTS}/live-answer-pass-${size.width}x${size.height}.png` });
