@@ -154,6 +154,7 @@ describe('the dashboard against a hub that requires a token', () => {
       ['JSON export', await download('kept-export-json')],
       ['HTML report', await download('kept-export-html')],
       ['CSV export', await download('kept-export-csv')],
+      ['the hub log', own.hub.output()],
     ];
     expect(traces[0]![1]).toContain('keep%3D1');
     expect(traces[3]![1]).toContain('/signalrbench?keep=1');
@@ -177,5 +178,15 @@ describe('the dashboard against a hub that requires a token', () => {
     expect(result.received).toBe(8);
     const seen = (await (await fetch(`${own.hub.httpUrl}/testhubs/seen`)).json()) as { kind: string; user: string | null }[];
     expect(seen.filter((r) => r.kind === 'websocket' && r.user === 'redirected-user')).toHaveLength(4);
+  });
+
+  it('a link made elsewhere that carries an endpoint secret: leaving the field, even unchanged, takes it out', async () => {
+    const { page } = own;
+    const code = 'LINKCODE-page-51aa09';
+    await page.goto(`${own.hub.httpUrl}/?endpointUrl=${encodeURIComponent(`${own.hub.httpUrl}/signalrbench?code=${code}`)}`);
+    await page.focus('input[name=endpointUrl]');
+    await page.press('input[name=endpointUrl]', 'Tab');
+    expect(await page.inputValue('input[name=endpointUrl]')).toBe(`${own.hub.httpUrl}/signalrbench`);
+    await expect.poll(() => page.getByTestId('endpoint-secrets').textContent()).toContain('code set');
   });
 });
