@@ -107,8 +107,14 @@ describe('the answer on top', () => {
     await page.mouse.up();
     await expect.poll(async () => Number(await chart.getAttribute('data-x-max')) - Number(await chart.getAttribute('data-x-min'))).toBeLessThan((whole.max - whole.min) * 0.5);
     expect(Number(await chart.getAttribute('data-x-min'))).toBeGreaterThan(whole.min);
+    // The charts on the run's one clock zoom together, and go back together.
+    const rate = page.getByTestId('chart-rate');
+    expect(await rate.getAttribute('data-x-min')).toBe(await chart.getAttribute('data-x-min'));
+    expect(await rate.getAttribute('data-x-max')).toBe(await chart.getAttribute('data-x-max'));
     await page.mouse.dblclick(plot.x + plot.width / 2, plot.y + plot.height / 2);
-    await expect.poll(async () => [Number(await chart.getAttribute('data-x-min')), Number(await chart.getAttribute('data-x-max'))]).toEqual([whole.min, whole.max]);
+    for (const each of [chart, rate]) {
+      await expect.poll(async () => [Number(await each.getAttribute('data-x-min')), Number(await each.getAttribute('data-x-max'))]).toEqual([whole.min, whole.max]);
+    }
     await page.evaluate(() => window.scrollTo(0, 0));
 
     for (const size of SIZES) {
