@@ -1,6 +1,6 @@
 /** The runner's options for a protected hub: where the token comes from, headers and query, and every refusal worded without the secret. */
 import { describe, expect, it } from 'vitest';
-import { credentialsOf } from '../../cli/auth-args.ts';
+import { credentialsOf, scrubbedOutput } from '../../cli/auth-args.ts';
 import { parseCliArgs } from '../../cli/args.ts';
 
 const files: Record<string, string> = { 'users.txt': 'alpha-token\r\nbeta-token\n\n gamma-token \n', 'empty.txt': '\n \n', 'binary.bin': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]).toString('utf8') };
@@ -103,5 +103,17 @@ describe('parseCliArgs with authentication', () => {
     const both = parseCliArgs(['--endpoint', 'http://h/hub?access_token=secret-9', '--access-token', 'secret-10']);
     expect((both as { errors: string[] }).errors).toEqual(['--endpoint carries access_token in its query, and an access token is given too: the client sends the given one there. Drop one of them.']);
     expect(JSON.stringify(both)).not.toMatch(/secret/);
+  });
+});
+
+describe('the runner\'s output', () => {
+  it('every line passes the one scrub of the run\'s secrets; without secrets it is the output itself', () => {
+    const lines: string[] = [];
+    const io = { out: (line: string) => lines.push(`out ${line}`), err: (line: string) => lines.push(`err ${line}`) };
+    const scrubbed = scrubbedOutput(io, { accessTokens: ['token-value-123456'], headers: [], query: [], endpointQuery: [[['code', 'endpoint code/1']]] });
+    scrubbed.out('opened http://h/hub?code=endpoint%20code%2F1 with token-value-123456');
+    scrubbed.err('a library quoted token-va… and endpoint+code%2F1');
+    expect(lines).toEqual(['out opened http://h/hub?code=[hidden] with [hidden]', 'err a library quoted [hidden]… and [hidden]']);
+    expect(scrubbedOutput(io, { accessTokens: [], headers: [], query: [] })).toBe(io);
   });
 });
