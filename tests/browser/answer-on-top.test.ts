@@ -55,10 +55,19 @@ async function runOnce(durationSec: string): Promise<void> {
 }
 
 describe('the answer on top', () => {
-  it('says on the first screen what the tool does, and the Endpoint field shows a real hub URL whole', async () => {
+  it('says on the first screen what the tool does and what Start makes in each mode, and the Endpoint field shows a real hub URL whole', async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     expect(await page.getByTestId('about').textContent()).toMatch(/^Runs the loops of Microsoft's performance guide for Azure SignalR Service .* beside the guide's tier figures\.$/);
     expect(await wholeInFirstScreen('about')).toBe(true);
+    // In "Find capacity" the form says the search it will make, not a single run's 30 s.
+    await page.getByTestId('mode-find-capacity').click();
+    const searchLine = (await page.getByTestId('empty-setup').textContent())!;
+    expect(searchLine).toMatch(/^Find capacity runs: Echo · WebSockets \+ JSON · 20 connections · 2,048 B · http:\/\/127\.0\.0\.1:\d+\/signalrbench · a search of at most 13 steps of 20 s \(the first 3 s of each not judged\): 100 to 1,000 msg\/s by 100 until a step breaks the guide's rule, then 2 bisections and the break run again\.$/);
+    expect(searchLine).not.toMatch(/\b30 s\b/);
+    await page.getByTestId('capacity-max').fill('400');
+    expect(await page.getByTestId('empty-setup').textContent()).toMatch(/at most 7 steps .*100 to 400 msg\/s by 100/);
+    await page.getByTestId('mode-single').click();
+    expect(await page.getByTestId('empty-setup').textContent()).toMatch(/^Start runs: Echo · WebSockets \+ JSON · 20 connections every 1,000 ms · 2,048 B · 30 s · /);
     const url = 'https://contoso-bench.service.signalr.net/client/?hub=signalrbench';
     for (const size of SIZES.filter((s) => s.width >= 1280)) {
       await page.setViewportSize(size);

@@ -187,9 +187,13 @@ describe('outcomes in the dashboard', () => {
     expect(sentence).toMatch(/^The hub at http:\/\/127\.0\.0\.1:\d+\/signalrbench went away mid-run: /);
     expect(await diagnosis.evaluate((el) => el.closest('details') === null)).toBe(true);
     expect(await diagnosis.getByTestId('diagnosis-evidence').locator('li').count()).toBeGreaterThan(0);
-    await page.setViewportSize({ width: 1280, height: 720 });
-    expect(await inFirstScreen(page.getByTestId('answer'))).toBe(true);
-    await page.screenshot({ path: 'test-results/screenshots/live-answer-killed-1280x720.png' });
+    for (const size of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }, { width: 1920, height: 1080 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(size);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      expect(await inFirstScreen(page.getByTestId('answer')), `the answer at ${size.width} px`).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      await page.screenshot({ path: `test-results/screenshots/live-answer-killed-${size.width}x${size.height}.png` });
+    }
     await page.setViewportSize({ width: 1280, height: 1000 });
     // No drop was planned and none came back: no "Drop and reconnect" panel for a drop that never
     // happened.
