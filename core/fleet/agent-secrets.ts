@@ -9,7 +9,7 @@
  *   let an agent in: an agent also presents the session's secret, given with the agent command
  *   the lead shows, before it receives anything of a run.
  */
-import { isEmpty, type Credentials } from '../run/index.ts';
+import { endpointSecretNames, isEmpty, type Credentials } from '../run/index.ts';
 
 /** What a lead does when credentials would cross a plain http control hub. */
 export type AgentsSecretsPolicy = 'refuse' | 'warn';
@@ -40,6 +40,8 @@ function secretsWords(credentials: Credentials): string {
   if (credentials.headers.length > 0) parts.push('the header values');
   if (credentials.query.length > 0) parts.push('the query values');
   if ((credentials.profileEnv?.length ?? 0) > 0) parts.push("the profile's {env:NAME} values");
+  const fromEndpoint = endpointSecretNames(credentials);
+  if (fromEndpoint.length > 0) parts.push(`the endpoint's ${fromEndpoint.join(', ')}`);
   return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 

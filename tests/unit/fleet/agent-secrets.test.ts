@@ -21,6 +21,13 @@ describe('credentials over a plain http control hub', () => {
     for (const text of [warn!.text, refuse!.text]) for (const value of ['TOKENVALUE', 'HEADERVALUE', 'QUERYVALUE']) expect(text).not.toContain(value);
   });
 
+  it("the endpoint's own secrets are named among them, never their values", () => {
+    const endpointOnly: Credentials = { accessTokens: [], headers: [], query: [], endpointQuery: [[['code', 'CODEVALUE-3b1d']]] };
+    const warn = agentsSecretsNotice('http://hub:5180/control', endpointOnly, 'warn', SWITCH);
+    expect(warn?.text).toContain("the endpoint's code will cross it to the agents in plain text");
+    expect(warn?.text).not.toContain('CODEVALUE');
+  });
+
   it('says nothing over https, or when the run has no credentials', () => {
     expect(agentsSecretsNotice('https://hub/control', credentials, 'refuse', SWITCH)).toBeNull();
     expect(agentsSecretsNotice('http://hub/control', undefined, 'refuse', SWITCH)).toBeNull();
