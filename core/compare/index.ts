@@ -6,3 +6,4 @@ export * from './comparison.ts';
 export * from './drop-comparison.ts';
 export * from './evidence.ts';
 export * from './verdict.ts';
+export * from './held-comparison.ts';
