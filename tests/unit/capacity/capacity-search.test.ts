@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CapacitySearch, type StepRunner } from '../../../core/capacity/capacity-search.ts';
 import { answerLines, capacityAnswer } from '../../../core/capacity/answer.ts';
 import { parseCapacityResult } from '../../../core/capacity/capacity-result.ts';
-import { capacityCsv, capacitySection } from '../../../core/capacity/capacity-export.ts';
+import { capacityCsv, capacityReportTitle, capacitySection } from '../../../core/capacity/capacity-export.ts';
+import { reportHtml } from '../../../core/report/html.ts';
 import { plannedSendRate, type CapacitySettings } from '../../../core/capacity/settings.ts';
 import type { RunConfig } from '../../../core/run/config.ts';
 import { FakeTime } from '../../support/fake-time.ts';
@@ -118,6 +119,14 @@ describe('a capacity search', () => {
     const html = capacitySection(result);
     expect(html).toContain('<svg');
     expect(html).toContain('broke (service-limited)');
+    // One row per step, a bisect's and a confirmation's named beside its number.
+    expect(html.match(/<tr><td>\d+(?: \((?:bisect|run again)\))?<\/td>/g)).toHaveLength(result.steps.length);
+    expect(html).toContain('<tr><td>8 (bisect)</td>');
+    // The report's title is the page's headline; the answer comes before the charts and the steps.
+    const report = reportHtml({ title: capacityReportTitle(result), runs: [], sections: [html], generatedAt: new Date(0) });
+    expect(report).toMatch(/<h1>Capacity search: Holds [\d,]+ msg\/s of 2\.0 KB echo/);
+    expect(report.indexOf('data-testid="report-capacity-broke"')).toBeLessThan(report.indexOf('<svg'));
+    expect(report).not.toMatch(/\b0 runs\b/);
   });
 
   it('says a break that held when run again is unconfirmed, and still takes the load below as held', async () => {
