@@ -49,6 +49,8 @@ class SessionCredentials {
   readonly parsedQuery = $derived(parseQueryText(this.queryText, this.accessToken.trim() !== ''));
   /** The names taken out of the Endpoint field (code, sig…), each once. */
   readonly endpointSecretNames = $derived(endpointSecretNames({ endpointQuery: this.#endpointSecrets.secrets }));
+  /** The Endpoint's access_token set aside for the Access token field's token. */
+  readonly endpointTokenSetAside = $derived(this.accessToken.trim() !== '' && this.endpointSecretNames.includes('access_token'));
 
   /**
    * The Endpoint field's text without its secret query parameters, which are kept here for the
@@ -83,7 +85,8 @@ class SessionCredentials {
   get credentials(): Credentials | undefined {
     const token = this.accessToken.trim();
     const query = this.parsedQuery.query;
-    const endpointQuery = this.#endpointSecrets.secrets;
+    // The Access token field's token is the one sent as access_token: the endpoint's own gives way (said beside the field).
+    const endpointQuery = this.#endpointSecrets.secrets.map((list) => (token === '' ? list : list.filter(([name]) => name !== 'access_token')));
     const fromEndpoint = endpointQuery.some((list) => list.length > 0);
     if (token === '' && query.length === 0 && !fromEndpoint) return undefined;
     return { accessTokens: token === '' ? [] : [token], headers: [], query, ...(fromEndpoint ? { endpointQuery: $state.snapshot(endpointQuery) as [string, string][][] } : {}) };

@@ -66,6 +66,13 @@ describe("the dashboard's Endpoint field", () => {
     expect(sessionCredentials.endpointSecretNames).toEqual(['code', 'sig']);
     sessionCredentials.takeEndpointSecrets('http://other/hub');
     expect(sessionCredentials.credentials).toBeUndefined();
+    // Its access_token beside the Access token field's: the field's goes, said beside the Endpoint.
+    sessionCredentials.takeEndpointSecrets('http://h/hub?access_token=endpoint-token&code=c0de');
+    sessionCredentials.accessToken = 'field-token';
+    expect(sessionCredentials.credentials?.endpointQuery).toEqual([[['code', 'c0de']]]);
+    expect(sessionCredentials.endpointTokenSetAside).toBe(true);
+    sessionCredentials.clear();
+    sessionCredentials.clearEndpointSecrets();
   });
 });
 
