@@ -38,11 +38,19 @@ export interface ConnectionCredentials {
 
 export function credentialsFor(credentials: Credentials | undefined, connectionIndex: number): ConnectionCredentials | undefined {
   if (!credentials || isEmpty(credentials)) return undefined;
-  const tokens = credentials.accessTokens;
   // The endpoint's own secrets first, where its URL had them; the instance as core/run/instances.ts spreads connections.
   const perInstance = credentials.endpointQuery ?? [];
   const endpointQuery = perInstance.length > 0 ? perInstance[instanceOf(connectionIndex, perInstance.length)]! : [];
-  return { accessToken: tokens.length > 0 ? tokens[connectionIndex % tokens.length]! : null, headers: credentials.headers, query: endpointQuery.length > 0 ? [...endpointQuery, ...credentials.query] : credentials.query };
+  return {
+    // Read at each use, not copied: a fresh token (a TokensMessage) reaches the connection's next
+    // request (a reconnect, long polling's every request) through the client's accessTokenFactory.
+    get accessToken() {
+      const tokens = credentials.accessTokens;
+      return tokens.length > 0 ? tokens[connectionIndex % tokens.length]! : null;
+    },
+    headers: credentials.headers,
+    query: endpointQuery.length > 0 ? [...endpointQuery, ...credentials.query] : credentials.query,
+  };
 }
 
 export function isEmpty(credentials: Credentials | undefined): boolean {
@@ -135,8 +143,9 @@ export function credentialsSummary(credentials: Credentials | undefined): string
 
 /** Shortest secret value scrubbed by its text (shorter ones would blank ordinary words). */
 const MIN_SCRUBBED_CHARS = 4;
-/** A secret longer than this is also scrubbed by its first PREFIX_CHARS characters: a text that
- *  cut it short ("eyJhbGci…") would otherwise still show its start. */
+/** A secret longer than this is also scrubbed wherever its first PREFIX_CHARS characters stand,
+ *  as far as the text goes on matching it: a text that cut it short ("eyJhbGciOiJI…") would
+ *  otherwise still show its start. */
 const PREFIX_SCRUBBED_ABOVE_CHARS = 12;
 const PREFIX_CHARS = 8;
 
@@ -166,8 +175,8 @@ const SECRET_NAMES_PATTERN = SECRET_QUERY_NAMES.join('|');
 /**
  * `text` with every secret taken out: the one scrub of every error text, hub message and sample
  * the tool says or keeps. It takes out the values of `credentials` in each spelling (as typed,
- * URL-encoded, form-encoded) and, for those longer than 12 characters, their first 8 characters
- * wherever they stand; and whatever follows a known secret's name in a query (`access_token=`,
+ * URL-encoded, form-encoded) and, for those longer than 12 characters, any start of them of 8
+ * characters or more (a text that cut one short); and whatever follows a known secret's name in a query (`access_token=`,
  * which the SignalR client puts in WebSocket and SSE URLs, `code=`, `sig=`…) or `Bearer `.
  */
 export function scrubSecrets(text: string, credentials?: ScrubbedSecrets): string {
@@ -178,11 +187,26 @@ export function scrubSecrets(text: string, credentials?: ScrubbedSecrets): strin
   if (credentials) {
     const values = secretValuesOf(credentials);
     const whole = values.flatMap(spellings);
-    const prefixes = values.filter((value) => value.length > PREFIX_SCRUBBED_ABOVE_CHARS).flatMap((value) => spellings(value.slice(0, PREFIX_CHARS)));
     // Longest first, so a value that holds another is taken out whole.
-    for (const spelling of [...whole.sort((a, b) => b.length - a.length), ...prefixes]) {
+    for (const spelling of whole.sort((a, b) => b.length - a.length)) {
       if (spelling !== '[hidden]') scrubbed = scrubbed.split(spelling).join('[hidden]');
     }
+    for (const spelling of values.filter((value) => value.length > PREFIX_SCRUBBED_ABOVE_CHARS).flatMap(spellings)) scrubbed = withoutStart(scrubbed, spelling);
   }
   return scrubbed;
+}
+
+/** `text` without any start of `value` of PREFIX_CHARS characters or more: each place its
+ *  first characters stand is hidden as far as the text goes on matching the value. */
+function withoutStart(text: string, value: string): string {
+  const start = value.slice(0, PREFIX_CHARS);
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(start); at >= 0; at = text.indexOf(start, from)) {
+    let end = at + PREFIX_CHARS;
+    while (end < text.length && end - at < value.length && text[end] === value[end - at]) end++;
+    out += `${text.slice(from, at)}[hidden]`;
+    from = end;
+  }
+  return out + text.slice(from);
 }
