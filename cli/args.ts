@@ -7,6 +7,7 @@ import { DEFAULTS, hubInstances, sameInstancePairs, sameMetricsText, validateRun
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { engineKindOption, type EngineKind } from './engine-kind.ts';
 import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf, endpointSecretsOf, withEndpointSecrets } from './auth-args.ts';
+import { TOKEN_COMMAND_USAGE, tokenCommandOf, type TokenCommand } from './token-command.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
 import { hubProfileOf, profileCredentialProblems, profileEnvValues, profileSecretWarnings } from './profile-args.ts';
 import { metricsUrlProblem } from '../core/server-metrics/index.ts';
@@ -49,6 +50,9 @@ export interface CliOptions {
   /** Tokens, headers and query parameters (cli/auth-args.ts), and the values of the hub profile's
    *  {env:NAME} (cli/profile-args.ts): for the workers only, never kept. */
   credentials: Credentials;
+  /** --access-token-command: the command that gives the run's token, run at start and before the
+   *  token expires (cli/token-command.ts); null when the token, if any, is given otherwise. */
+  tokenCommand: TokenCommand | null;
   /** Said before the run, each on its own line, without stopping it (a literal in the profile
    *  that looks like a secret). */
   warnings: string[];
@@ -135,6 +139,7 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
   --help                    this text
 
 ${AUTH_USAGE}
+${TOKEN_COMMAND_USAGE}
 
 Capacity search (--find-capacity): ramp the load until the guide's rule breaks, then bisect
   --find-capacity           run steps of rising load instead of one run; prints one line per
@@ -234,6 +239,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         settle: { type: 'string' },
         bisect: { type: 'string' },
         ...AUTH_OPTIONS,
+        'access-token-command': { type: 'string' },
+        'access-token-refresh-s': { type: 'string' },
       },
     });
   } catch (error) {
@@ -286,6 +293,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   const profileEnv = hubProfile ? profileEnvValues(v['hub-profile']!, hubProfile, errors) : [];
   const credentials = profileEnv.length > 0 ? { ...authCredentials, profileEnv } : authCredentials;
   const warnings = hubProfile ? profileSecretWarnings(v['hub-profile']!, hubProfile) : [];
+  const tokenCommand = tokenCommandOf(v['access-token-command'], v['access-token-refresh-s'], errors);
+  if (tokenCommand && v['find-capacity']) errors.push('--access-token-command cannot refresh tokens during a capacity search yet: give the token with --access-token-file (one that outlives the search), or drop --find-capacity.');
   const engines = engineKindOption(v.engines as string | undefined, errors);
   const capacity = capacityOptions(v, result.ok ? result.config : null, errors);
   if (v['find-capacity'] && serverMetricsUrls.length > 1) errors.push('--find-capacity reads one server\'s metrics, but --server-metrics is given several times: give one address, the instance to watch.');
@@ -305,6 +314,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       workersGiven: v.workers !== undefined,
       engines,
       credentials,
+      tokenCommand,
       warnings,
     },
   };

@@ -10,7 +10,7 @@ const NEEDS = [
 
 /** Options of which a run takes one: with two, one would be ignored. */
 const ONE_OF = [
-  [['access-token-file', 'access-token-env', 'access-token'], 'ways to give the access token, and a run takes one: keep one (--access-token-file holds one token per user)'],
+  [['access-token-file', 'access-token-env', 'access-token', 'access-token-command'], 'ways to give the access token, and a run takes one: keep one (--access-token-file holds one token per user)'],
 ] as const;
 
 /**

@@ -109,6 +109,13 @@ public sealed class HubSettings
     /// control hub and the dashboard stay open.</summary>
     public bool RequireAuth { get; set; }
 
+    /// <summary>With <see cref="RequireAuth"/>: closes a connection when its token expires
+    /// (ASP.NET Core's <c>CloseOnAuthenticationExpiration</c>). Default true. False, as
+    /// ASP.NET Core's own default and Azure SignalR Service do: the token is checked on each HTTP
+    /// request (negotiate, reconnect, long polling's every poll and send), so a client that
+    /// refreshes its token keeps its connections past the first token's life.</summary>
+    public bool CloseOnTokenExpiry { get; set; } = true;
+
     /// <summary>The HMAC-SHA256 key (at least 32 characters) that signs the tokens of
     /// <see cref="RequireAuth"/>. Prefer <see cref="JwtSigningKeyFile"/>: a command line is visible
     /// to other users of the machine and kept in the shell's history.</summary>

@@ -131,7 +131,7 @@ var benchHub = app.MapHub<BenchHub>("/signalrbench", connection =>
 {
     // A connection whose token expires is closed, as a deployed hub would; the client's reconnect
     // then meets the 401.
-    connection.CloseOnAuthenticationExpiration = signingKey is not null;
+    connection.CloseOnAuthenticationExpiration = signingKey is not null && settings.CloseOnTokenExpiry;
     connection.Transports = transports;
     // Benchmark setting: let one whole message (see MaxMessageBytes) sit in the pipes before
     // back-pressure starts; the 64 KB defaults would stall 256 KiB messages.

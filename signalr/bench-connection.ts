@@ -7,6 +7,7 @@ import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import { withQuery, type TransportName } from '../core/run/index.ts';
 import { retryDelayMs } from '../core/drops/index.ts';
 import { ExplainingHttpClient } from './explaining-http-client.ts';
+import { FreshTokenHttpClient } from './fresh-token-http-client.ts';
 import { cutTransport, statefulGranted, watchStatefulReconnect, type ResentHandler, type StatefulWatch } from './transport-cut.ts';
 import { countWireBytes } from './wire-bytes.ts';
 import { uploadStream } from './client-streams.ts';
@@ -57,18 +58,21 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
   const protocol: IHubProtocol | undefined = options.protocol === 'messagepack' ? new MessagePackHubProtocol() : undefined;
   const webSocket = overrides.reportingWebSocket ? overrides.reportingWebSocket(connection) : overrides.WebSocket;
   const credentials = options.credentials;
+  // Whether the run has a token at all; the token itself is read at each request (a fresh one
+  // from the runner's --access-token-command reaches reconnects and long polling's requests).
   const accessToken = credentials?.accessToken ?? null;
+  const httpClient = accessToken ? new FreshTokenHttpClient(NullLogger.instance, () => credentials?.accessToken ?? null) : new ExplainingHttpClient(NullLogger.instance);
   let builder = new HubConnectionBuilder()
     .withUrl(withQuery(options.endpointUrl, credentials?.query ?? []), {
       // Exactly the chosen transport: falling back silently would measure something else.
       transport: TRANSPORT_TYPES[options.transport],
       // Straight to the WebSocket, no negotiate POST (core/run/skip-negotiation.ts).
       ...(options.skipNegotiation ? { skipNegotiation: true } : {}),
-      httpClient: new ExplainingHttpClient(NullLogger.instance),
+      httpClient,
       // The client sends it as the official client does on each transport: an Authorization
       // header, or access_token in the query where a browser cannot set headers (WebSockets, SSE).
       // After an Azure-style negotiate redirect the client uses the redirect's token instead.
-      ...(accessToken ? { accessTokenFactory: () => accessToken } : {}),
+      ...(httpClient instanceof FreshTokenHttpClient ? { accessTokenFactory: httpClient.factory } : {}),
       // Negotiate and the other HTTP requests, and in Node the WebSocket upgrade too.
       ...(credentials && credentials.headers.length > 0 ? { headers: Object.fromEntries(credentials.headers) } : {}),
       ...(webSocket ? { WebSocket: webSocket } : {}),

@@ -92,7 +92,7 @@ export class RunCoordinator {
   readonly #random: () => number;
   readonly #goLeadMs: number;
   readonly #capacities: readonly (number | null)[] | undefined;
-  readonly #credentials: Credentials | undefined;
+  #credentials: Credentials | undefined;
 
   constructor(
     readonly config: RunConfig,
@@ -110,6 +110,21 @@ export class RunCoordinator {
     this.runId = options.runId ?? newRunId();
     this.aggregator = new RunAggregator(ports.length);
     this.#finished = new Promise((resolve) => (this.#resolveFinished = resolve));
+  }
+
+  /** Fresh access tokens for the run's connections (the runner's --access-token-command): every
+   *  worker, the agents' threads too, gets them; each connection uses them from its next request. */
+  freshTokens(accessTokens: string[]): void {
+    if (!this.#credentials) return;
+    this.#credentials = { ...this.#credentials, accessTokens: [...accessTokens] };
+    if (this.#phase === 'done') return;
+    for (const port of this.ports) {
+      try {
+        port.post({ type: 'tokens', accessTokens });
+      } catch {
+        // A worker already gone (lost, or ended) needs no token.
+      }
+    }
   }
 
   /** Whether the run gave access tokens (never which): a refusal means another thing with one. */

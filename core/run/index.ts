@@ -24,5 +24,6 @@ export * from './share-plan.ts';
 export * from './skip-negotiation.ts';
 export * from './split.ts';
 export * from './credentials.ts';
+export * from './access-token.ts';
 export * from './watchdog.ts';
 export * from './worker-loss.ts';

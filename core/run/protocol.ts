@@ -98,7 +98,15 @@ export interface FinishMessage {
   stoppedEarly?: boolean;
 }
 
-export type ToWorker = StartMessage | GoMessage | StopMessage | FinishMessage;
+/** Page or runner → worker: fresh access tokens (the runner's --access-token-command), in the
+ *  order of the start message's; connections use them from their next request on (a reconnect,
+ *  long polling's every request). */
+export interface TokensMessage {
+  type: 'tokens';
+  accessTokens: string[];
+}
+
+export type ToWorker = StartMessage | GoMessage | StopMessage | FinishMessage | TokensMessage;
 
 /** Worker → page, once per second and once more at the end (`final`). */
 export interface WorkerSnapshot {

@@ -5,7 +5,7 @@
  * tests each inject the clock, the timers, the connection factory and where messages go.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import { planScenario, scrubSecrets, type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/run/index.ts';
+import { planScenario, scrubSecrets, type Credentials, type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/run/index.ts';
 import { groupMembersPerInstance, hubInstances, instanceLists, recipientsPerInstance, tokenUsersOf, type InstanceCounts, type RunConfig, type ScenarioPlan } from '../../core/run/index.ts';
 import { dropSettingsOf, dropTimesUs, isDropped } from '../../core/drops/index.ts';
 import { createScenario } from '../scenarios/index.ts';
@@ -42,6 +42,8 @@ export class BenchEngine {
   #finishRequested = false;
   /** The run failed before its planned end: slots still to come are never sent for that (FinishMessage). */
   #stoppedEarly = false;
+  /** Every token the run has used, the replaced ones too: the scrub takes them all out. */
+  #scrubbing: Credentials | undefined;
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -53,11 +55,24 @@ export class BenchEngine {
     if (message.type === 'start') void this.start(message);
     else if (message.type === 'go') this.go(message);
     else if (message.type === 'stop') this.stopSending();
+    else if (message.type === 'tokens') this.#freshTokens(message.accessTokens);
     else {
       this.stats.drainEndUs = message.drainEndUs ?? this.deps.clock.nowUs();
       this.#stoppedEarly = message.stoppedEarly === true;
       void this.finish();
     }
+  }
+
+  /** Fresh tokens replace the run's in place: every connection reads its token at each request
+   *  (core/run/credentials.ts credentialsFor); the scrub keeps the old ones too. */
+  #freshTokens(accessTokens: string[]): void {
+    const credentials = this.#start?.credentials;
+    if (!credentials) return;
+    const seen = this.#scrubbing?.accessTokens ?? credentials.accessTokens;
+    const scrubbing = { ...credentials, accessTokens: [...new Set([...seen, ...accessTokens])] };
+    credentials.accessTokens = [...accessTokens];
+    this.stats.scrub = (text) => scrubSecrets(text, scrubbing);
+    this.#scrubbing = scrubbing;
   }
 
   async start(message: StartMessage): Promise<void> {

@@ -1,0 +1,84 @@
+/**
+ * Tokens that expire: the hub-sample with --RequireAuth true mints tokens that live 6 s
+ * (/testhubs/token?seconds=6; it tolerates 2 s of clock difference) and, with
+ * --CloseOnTokenExpiry false, checks them on each request as ASP.NET Core's default and Azure
+ * SignalR Service do; a long-polling run of 14 s, whose every poll and send carries the token,
+ * outlives three of them. With --access-token-command
+ * the runner fetches a fresh token before each expires and every message arrives; the refreshes
+ * are said, and no token is printed or kept. With one token given once, the same run loses its
+ * connections when the token expires: the refresh is what keeps them.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRunResult } from '../../core/run/result.ts';
+import { startHub, type RunningHub } from '../support/hub-process.ts';
+import { liveBench } from '../support/live-bench.ts';
+
+let hub: RunningHub;
+const TOKEN_LIFE_S = 6;
+
+beforeAll(async () => {
+  // As ASP.NET Core's default and Azure SignalR Service: the token is checked on each request, no
+  // connection is closed when it expires (with it closed, no token could keep a connection).
+  hub = await startHub({ extraArgs: ['--RequireAuth', 'true', '--EnableTestHubs', 'true', '--CloseOnTokenExpiry', 'false'] });
+}, 60_000);
+
+afterAll(async () => {
+  await hub?.stop();
+});
+
+/** A run of long polling longer than two token lives: 4 connections echoing every 500 ms for 14 s. */
+const longRun = (jsonPath: string) => ['--endpoint', `${hub.httpUrl}/signalrbench`, '--transport', 'LongPolling', '--connections', '4', '--workers', '2', '--interval-ms', '500', '--duration', '14', '--warmup', '0', '--json', jsonPath, '--quiet'];
+
+/** A command that prints a fresh 6 s token from the hub-sample, as a user's `az account get-access-token` would. */
+const tokenCommand = () => {
+  const script = `fetch('${hub.httpUrl}/testhubs/token?user=refresh-user&seconds=${TOKEN_LIFE_S}', { method: 'POST' }).then((r) => r.text()).then((t) => process.stdout.write(t))`;
+  return `"${process.execPath}" -e "${script}"`;
+};
+
+describe('--access-token-command against tokens that expire', () => {
+  it('a long-polling run longer than the token\'s life keeps every message: the token is fetched again before each expiry, said, never printed', async () => {
+    const jsonPath = path.join(await mkdtemp(path.join(os.tmpdir(), 'token-refresh-')), 'run.json');
+    const run = await liveBench([...longRun(jsonPath), '--access-token-command', tokenCommand()]);
+    const json = await readFile(jsonPath, 'utf8');
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseRunResult(json);
+    expect(result.fates).toMatchObject({ planned: 112, underOneSecond: 112, lost: 0 });
+    expect(run.stderr).toMatch(/live-bench: access token from --access-token-command: it expires at \d\d:\d\d:\d\d UTC, in [3-6] s; the next in \d s\./);
+    // 14 s of sends after connecting, a token every 4.5 s or so: at least two refreshes.
+    expect(run.stderr).toMatch(/live-bench: access token refreshed \(1\) by --access-token-command: it expires at \d\d:\d\d:\d\d UTC, in [3-6] s/);
+    expect(run.stderr).toContain('access token refreshed (2)');
+    // A JWT begins eyJ: none in any output or the kept result.
+    expect(run.stdout + run.stderr + json).not.toContain('eyJ');
+  });
+
+  it('the same run with one token given once loses its connections when the token expires', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'token-refresh-'));
+    const tokenFile = path.join(dir, 'token');
+    await writeFile(tokenFile, await (await fetch(`${hub.httpUrl}/testhubs/token?user=refresh-user&seconds=${TOKEN_LIFE_S}`, { method: 'POST' })).text());
+    const jsonPath = path.join(dir, 'run.json');
+    const run = await liveBench([...longRun(jsonPath), '--access-token-file', tokenFile]);
+    expect(run.code).not.toBe(0);
+    const result = parseRunResult(await readFile(jsonPath, 'utf8'));
+    expect(result.fates.planned).toBe(112);
+    expect(result.fates.underOneSecond).toBeLessThan(112);
+  });
+
+  it('a command that fails, or prints nothing usable: exit 2 before connecting, its output never shown', async () => {
+    const failing = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--access-token-command', 'echo SECRETISH-OUTPUT; echo SECRETISH-ERR >&2; exit 7']);
+    expect(failing.code).toBe(2);
+    expect(failing.stderr).toContain('live-bench: --access-token-command exited with 7 (its output is not shown: it may hold a secret); run it by hand to see why.');
+    const twoWords = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--access-token-command', 'echo Bearer SECRETISH-OUTPUT']);
+    expect(twoWords.code).toBe(2);
+    expect(twoWords.stderr).toContain('--access-token-command printed more than one word');
+    const both = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--access-token-command', 'true', '--access-token', 'x']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--access-token and --access-token-command are both ways to give the access token');
+    for (const run of [failing, twoWords, both]) {
+      expect(run.stdout + run.stderr).not.toContain('SECRETISH');
+      expect(run.elapsedMs).toBeLessThan(3_000);
+    }
+  });
+});
