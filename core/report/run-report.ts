@@ -11,13 +11,14 @@ import {
   combinationLabel,
   scenarioLabel,
   runRates,
+  connectionsHeld,
   diagnosisOf,
 } from '../run/index.ts';
 import { SIDE_LABELS, type Diagnosis } from '../diagnosis/index.ts';
 import { formatCount } from '../format.ts';
 import { dropPlanText, dropsText } from '../drops/index.ts';
 import type { KeptRun } from '../history/index.ts';
-import { judgeTiers, tierLoad } from '../tiers/index.ts';
+import { judgeTiers, tierLoad, tierShareLine } from '../tiers/index.ts';
 import { escapeXml as esc, lineChartSvg, lastWholeRateIndex, onSendClock, sendOffsetSec } from '../charts/index.ts';
 import { serverCharts } from './server-charts.ts';
 import { serverFacts } from './server-summary.ts';
@@ -34,7 +35,7 @@ export function runSection(run: KeptRun, titled = false): string {
   const failures = r.workerFailures.map((f) => `<li>${esc(f)}</li>`).join('');
   return `<section class="run">
 ${titled ? '' : `<h2>${esc(run.name)}</h2>\n`}${statusNote(run)}${verdictLine(run)}
-<p class="tier" data-testid="report-tier">${esc(tierHeadline(run, 'current'))}</p>
+<p class="tier" data-testid="report-tier">${esc(answerTierLine(run))}</p>
 ${diagnosisBlock(diagnosisOf(r))}
 <p class="muted">${esc(combinationLabel(r.config))} · ${esc(outcomeText(r.outcome, r.config.durationSec))}</p>
 ${factTable(figureRows(run))}
@@ -199,7 +200,20 @@ function tierLine(run: KeptRun): string {
 
 /** The tier the run fits, in the words of the page's tier panel (judgeTiers's headline). */
 function tierHeadline(run: KeptRun, edition: 'current' | '2019'): string {
+  return judgeTiers(run.result.config, edition, answerLoad(run)).headline;
+}
+
+/** The run's load as the page's answer card takes it: the mean rates of its seconds of sending
+ *  and the most connections it held (src/components/AnswerCard.svelte). */
+function answerLoad(run: KeptRun) {
   const r = run.result;
   const rates = runRates(r);
-  return judgeTiers(r.config, edition, tierLoad(r.config, r.totals.connectionsOpened, rates.inboundPerSec, rates.outboundPerSec)).headline;
+  return tierLoad(r.config, connectionsHeld(r.points, r.totals.connectionsOpened), rates.inboundPerSec, rates.outboundPerSec);
+}
+
+/** The answer card's tier line: "Tier: <headline> <its largest share>", the same sentence as the page's. */
+function answerTierLine(run: KeptRun): string {
+  const tiers = judgeTiers(run.result.config, 'current', answerLoad(run));
+  const share = tierShareLine(tiers);
+  return `Tier: ${tiers.headline}${share ? ` ${share}` : ''}`;
 }

@@ -137,7 +137,7 @@ describe('the report\'s diagnosis', () => {
     expect(verdictAt).toBeGreaterThan(0);
     expect(blockAt).toBeGreaterThan(verdictAt);
     // Answer first, as the page shows it: the verdict, the tier that fits, then why; nothing else between.
-    expect(html.slice(verdictAt, blockAt)).toMatch(/^<p class="verdict [a-z]+">[^<]*<\/p>\n<p class="tier" data-testid="report-tier">[^<]*<\/p>\n$/);
+    expect(html.slice(verdictAt, blockAt)).toMatch(/^<p class="verdict [a-z]+">[^<]*<\/p>\n<p class="tier" data-testid="report-tier">Tier: [^<]*<\/p>\n$/);
     // The report's title names the one run: no second heading repeats it.
     expect(html).not.toContain('<h2>Refused</h2>');
     expect(verdictAt).toBeLessThan(html.indexOf('Report generated'));
