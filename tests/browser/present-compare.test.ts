@@ -80,6 +80,15 @@ async function onScreen(testId: string): Promise<{ visible: boolean; overflowX: 
   return { visible: box !== null && box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width, overflowX };
 }
 
+/** How far the slide runs below the screen, and its smallest chart text (legends, notes, the plots' axis font). */
+function slideFit(): Promise<{ downwards: number; smallestChartText: number }> {
+  return page.evaluate(() => {
+    const root = document.querySelector<HTMLElement>('[data-testid=presentation]')!;
+    const chartText = [...root.querySelectorAll<HTMLElement>('[data-testid=present-compare-charts] :is(.legend li, .note, .plot, .u-legend th)')].map((e) => parseFloat(getComputedStyle(e).fontSize));
+    return { downwards: root.scrollHeight - root.clientHeight, smallestChartText: Math.min(...chartText) };
+  });
+}
+
 /** Serious and critical axe-core violations on the slide, as "rule: target" lines (empty: none). */
 async function accessibilityProblems(): Promise<string[]> {
   const results = await new AxeBuilder({ page }).include('[data-testid=presentation]').analyze();
@@ -94,6 +103,10 @@ async function shootEverySize(name: string): Promise<void> {
     await page.waitForTimeout(250);
     await page.screenshot({ path: `/tmp/present-compare-${name}-${size.width}x${size.height}.png` });
     expect(await onScreen('present-compare-verdict'), `${name} ${size.width}x${size.height}`).toEqual({ visible: true, overflowX: 0 });
+    // A projector's or a laptop's screen holds the whole slide, its chart text at 16 px or more; a phone scrolls under the verdict.
+    const fit = await slideFit();
+    if (size.width >= 1280) expect(fit.downwards, `${name} ${size.width}x${size.height}: ${fit.downwards} px below the screen`).toBe(0);
+    expect(fit.smallestChartText, `${name} ${size.width}x${size.height}`).toBeGreaterThanOrEqual(16);
   }
   await page.setViewportSize({ width: 1280, height: 720 });
 }
