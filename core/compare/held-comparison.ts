@@ -73,7 +73,7 @@ export function heldComparison(entries: readonly HeldEntry[]): HeldVerdict {
     const named = [top, ...close];
     return {
       kind: 'too-close', bestIndexes: named.map((n) => n.index), rows,
-      sentence: `Too close to call: ${named.map(({ row }) => `${row.label} held ${amount(row.heldLoad!)}`).join(', ')}: no more than one step (${amount(first.step)}) apart.`,
+      sentence: `Too close to call: ${named.map(({ row }) => `${row.label} held ${row.exact ? '' : 'at least '}${amount(row.heldLoad!)}`).join(', ')}: no more than one step (${amount(first.step)}) apart.`,
     };
   }
   const bounded = others.filter(({ row }) => !row.exact);

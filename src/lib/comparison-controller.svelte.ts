@@ -17,6 +17,8 @@ import {
 } from '../../core/compare/index.ts';
 import { newRunId, type KeptRun } from '../../core/history/index.ts';
 import { defaultRunName, type RunConfig } from '../../core/run/index.ts';
+import type { CapacityResult } from '../../core/capacity/index.ts';
+import type { CapacityController } from './capacity-controller.svelte.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { RunKeeper } from './run-keeper.svelte.ts';
 
@@ -43,7 +45,12 @@ export class ComparisonController {
   /** The kept runs of the latest comparison, in the order they ran. */
   runs = $state.raw<KeptRun[]>([]);
   problem = $state<string | null>(null);
+  /** Compare by what each holds: a capacity search per combination, on the ramp of Find capacity. */
+  byHeld = $state(false);
+  /** The searches of the latest comparison by what each holds, in the order they ran. */
+  held = $state.raw<{ label: string; result: CapacityResult }[]>([]);
   #cancelled = false;
+  #capacity: CapacityController | null = null;
 
   get running(): boolean {
     return this.status !== null;
@@ -81,6 +88,7 @@ export class ComparisonController {
 
   async #runSteps(runnable: { label: string; config: RunConfig }[], pause: number, run: RunController, keeper: RunKeeper): Promise<void> {
     this.runs = [];
+    this.held = [];
     this.#cancelled = false;
     const comparisonId = `cmp-${newRunId(new Date())}`;
     // Running from here on, so a second click cannot start a second comparison.
@@ -123,10 +131,51 @@ export class ComparisonController {
     }
   }
 
+  /**
+   * One capacity search per chosen combination, all on the ramp of Find capacity, in turn
+   * (core/compare/held-comparison.ts says which holds most). Each search's steps are kept like
+   * any search's; `connectionCap` gives the most connections this client holds for a configuration.
+   */
+  async startHeld(base: RunConfig, run: RunController, keeper: RunKeeper, capacity: CapacityController, connectionCap: (config: RunConfig) => number | null): Promise<void> {
+    if (this.running) return;
+    const plan = this.planFor(base);
+    const pause = Number(this.pauseSec);
+    this.problem = comparisonProblem(plan, this.pauseSec.trim() === '' ? NaN : pause);
+    if (this.problem) return;
+    this.plan = plan;
+    this.#writeLink(plan);
+    const runnable = plan.filter((p): p is PlannedCombination & { config: RunConfig } => p.config !== null);
+    this.runs = [];
+    this.held = [];
+    this.#cancelled = false;
+    this.#capacity = capacity;
+    this.status = { step: 1, total: runnable.length, label: runnable[0]!.label, pauseLeftSec: 0 };
+    try {
+      await keeper.ready();
+      for (const [index, step] of runnable.entries()) {
+        if (this.#cancelled) break;
+        if (index > 0 && !(await this.#pause(index, runnable.length, step.label, pause))) break;
+        this.status = { step: index + 1, total: runnable.length, label: step.label, pauseLeftSec: 0 };
+        await capacity.start(step.config, run, keeper, connectionCap(step.config));
+        if (capacity.errors.length > 0) {
+          this.problem = `${step.label}: ${capacity.errors.join(' ')} The comparison stopped there.`;
+          break;
+        }
+        if (capacity.result && capacity.result.steps.length > 0) this.held = [...this.held, { label: step.label, result: capacity.result }];
+      }
+    } catch (error) {
+      this.problem = `The comparison stopped: ${error instanceof Error ? error.message : String(error)}. The searches finished before are kept in the history.`;
+    } finally {
+      this.status = null;
+      this.#capacity = null;
+    }
+  }
+
   /** Stops the running combination (its figures are kept) and runs no more. */
   stop(run: RunController): void {
     this.#cancelled = true;
-    run.stop();
+    if (this.#capacity) this.#capacity.stop(run);
+    else run.stop();
   }
 
   /** Counts the pause down; false when the comparison was stopped meanwhile. */
