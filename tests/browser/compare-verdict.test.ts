@@ -103,6 +103,9 @@ describe('the comparison verdict', () => {
     const evidence = await page.getByTestId('compare-evidence').locator('li').allTextContents();
     expect(evidence).toHaveLength(2);
     for (const line of evidence) expect(line).toMatch(/; 20 messages, none slower than p99: it is the slowest message \(too few to rank: 500 needed\)\.$/);
+    // The comparison on the page, its evidence and its picker of one combination's charts, is axe-sound.
+    const onPage = await new AxeBuilder({ page }).include('[data-testid=compare-view]').analyze();
+    expect(onPage.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);
     const report = await reportOf();
     expect(await report.getByTestId('report-verdict').textContent()).toBe(text);
     expect(await report.getByTestId('report-evidence').locator('li').allTextContents()).toEqual(evidence);
