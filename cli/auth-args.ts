@@ -24,12 +24,14 @@ export const AUTH_USAGE = `Pointing it at a protected deployment (nothing of the
                             and to other users of this machine: prefer the two above)
   --header "Name: value"    extra header on negotiate and HTTP requests and on the WebSocket
                             upgrade (repeatable), e.g. an API gateway's key
-  --query name=value        extra query parameter on the hub URL (repeatable); on the first
-                            negotiate only, as the client library sends it: not on the URL a
-                            negotiate redirects to (Azure SignalR Service gives its own token)
-  --secret-query <name>     a query parameter of --endpoint that is a secret (repeatable); these
-                            already are: ${SECRET_QUERY_NAMES.join(', ')}. They are taken out
-                            of the endpoint like --query values: sent, shown as "set", never kept`;
+  --query name=value        extra query parameter on the hub URL (repeatable): on negotiate and
+                            the connection at that URL, as the client library sends it; when
+                            negotiate redirects (Azure SignalR Service), on the first negotiate
+                            only: the library opens the URL it is given as it is
+  --secret-query <name>     a query parameter of --endpoint that is a secret (repeatable),
+                            besides ${SECRET_QUERY_NAMES.slice(0, 6).join(', ')},
+                            ${SECRET_QUERY_NAMES.slice(6, -1).join(', ')} and ${SECRET_QUERY_NAMES.at(-1)}: taken out of the endpoint like --query
+                            values: sent, shown as "set", never kept`;
 
 /** Header names the client sets itself, or that would break the connection if overridden. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'connection', 'upgrade', 'transfer-encoding']);
