@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
 import { chooseMode, openAdvanced } from '../support/dashboard-form.ts';
 import { dashboardOnOwnHub, type OwnDashboard } from '../support/own-dashboard.ts';
 
@@ -21,6 +22,12 @@ beforeAll(async () => {
 });
 
 afterAll(() => own?.close());
+
+/** Serious and critical axe-core violations inside `selector`, as "rule: target" lines. */
+async function axeProblems(selector: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include(selector).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
 
 describe('a comparison by what each holds', () => {
   it('searches WebSockets and long polling on one ramp and says which holds more, or too close, each with its break', async () => {
@@ -38,6 +45,10 @@ describe('a comparison by what each holds', () => {
       await page.getByTestId(`capacity-${field}`).fill(value!);
     }
     await page.fill('input[name=comparePauseSec]', '0');
+    // Over http:// the form says before Start what long polling needs to be ranked, with the HTTPS page offered.
+    expect(await page.getByTestId('compare-ranking-needs').textContent()).toMatch(/^Over http:\/\/ this browser gives long polling 6 connections per origin \(4 usable\)/);
+    expect(await page.getByTestId('compare-https-link').getAttribute('href')).toMatch(/^https:\/\/127\.0\.0\.1:5181\//);
+    expect(await axeProblems('[data-testid=compare-setup]')).toEqual([]);
     await page.getByTestId('compare-start').click();
     await page.getByTestId('run-bar-step').waitFor();
     const verdict = page.getByTestId('compare-held-verdict');
@@ -61,6 +72,7 @@ describe('a comparison by what each holds', () => {
       expect(kind).toMatch(/^(best|none)$/);
       expect(text).toMatch(/^(Holds the most|No winner): /);
     }
+    expect(await axeProblems('[data-testid=compare-held]')).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.getByTestId('compare-held').scrollIntoViewIfNeeded();
     await page.screenshot({ path: '/tmp/compare-held-1280.png' });
