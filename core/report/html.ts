@@ -75,7 +75,9 @@ th, td { text-align: left; padding: 0.25rem 0.75rem 0.25rem 0; vertical-align: t
 .evidence { margin: 0.25rem 0; padding-left: 1.2rem; font-size: 0.9rem; font-variant-numeric: tabular-nums; }
 .good { color: var(--good); } .bad { color: var(--bad); } .warn { color: var(--warn); }
 .charts { display: flex; flex-wrap: wrap; gap: 1rem; }
-figure { margin: 0.5rem 0; max-width: 100%; overflow-x: auto; }
+/* A chart narrower than its drawing (a phone) is scaled to fit, never a sideways scroll box. */
+figure { margin: 0.5rem 0; max-width: 100%; }
+figure svg { max-width: 100%; height: auto; }
 .errors { color: var(--bad); }
 .diagnosis { border-left: 4px solid var(--border); padding-left: 0.75rem; margin: 0.5rem 0; overflow-wrap: anywhere; }
 .diagnosis.bad-edge { border-left-color: var(--bad); } .diagnosis.warn-edge { border-left-color: var(--warn); }

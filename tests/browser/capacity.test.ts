@@ -45,6 +45,12 @@ async function expectReadableReport(report: Page, name: string): Promise<void> {
   const smallest = await report.locator('svg text').evaluateAll((texts) => Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize))));
   expect(smallest).toBeGreaterThanOrEqual(12);
   expect(await accessibilityProblems(report)).toEqual([]);
+  // On a phone: charts scaled to fit, only the steps' table scrolls (focusable), axe-sound.
+  await report.setViewportSize({ width: 390, height: 844 });
+  await report.screenshot({ path: `/tmp/report-${name}-390.png`, fullPage: true });
+  expect(await report.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  expect(await accessibilityProblems(report)).toEqual([]);
+  await report.setViewportSize({ width: 1280, height: 900 });
 }
 
 /** Whether the element lies wholly inside the viewport (seen without scrolling) and nothing scrolls sideways. */
