@@ -157,6 +157,18 @@ describe("the endpoint's own secrets", () => {
   }, 60_000);
 });
 
+describe('how far --query reaches', () => {
+  it('after a negotiate redirect, not to the hub it names: the library opens that URL as given', async () => {
+    const before = (await seen(guarded)).length;
+    const run = await liveBench(['--endpoint', `${guarded.httpUrl}/redirecthub?code=REDIRECTCODE-0001`, '--query', 'probe=REDIRECTPROBE-0002', '--connections', '2', '--duration', '2', '--warmup', '0', '--quiet']);
+    expect(run.code, run.stderr).toBe(0);
+    // The redirect's negotiate and WebSockets at the protected /signalrbench: neither parameter.
+    const requests = (await seen(guarded)).slice(before);
+    expect(requests.filter((r) => r.kind === 'websocket')).toHaveLength(2);
+    for (const request of requests) expect(request).toMatchObject({ query: '', code: '' });
+  }, 60_000);
+});
+
 describe('every known secret through every error path', () => {
   const token = 'eyJhbGciOiJIUzI1NiJ9.TOKSECRET-path-payload.c2lnbmF0dXJl';
   const header = 'HDRSECRET-path-gateway-key-0042';
