@@ -6,7 +6,7 @@
  * (it may echo the token). The expiry and each refresh are said, in times only.
  */
 import { spawn } from 'node:child_process';
-import { expiryText, nextRefreshDelayMs } from '../core/run/index.ts';
+import { durationText, expiryText, nextRefreshDelayMs } from '../core/run/index.ts';
 import type { Output } from './output.ts';
 
 export interface TokenCommand {
@@ -85,8 +85,8 @@ export function fetchToken(command: string): Promise<{ token: string } | { error
 function tokenWords(token: string, refreshSec: number, nowMs: number): string {
   const { expiresAtMs, delayMs } = nextRefreshDelayMs(token, nowMs, refreshSec);
   return expiresAtMs === null
-    ? `it is not a JWT with an expiry; the next in ${Math.round(delayMs / 1_000)} s (--access-token-refresh-s)`
-    : `it expires at ${expiryText(expiresAtMs, nowMs)}; the next in ${Math.round(delayMs / 1_000)} s`;
+    ? `it is not a JWT with an expiry; the next in ${durationText(Math.round(delayMs / 1_000))} (--access-token-refresh-s)`
+    : `it expires at ${expiryText(expiresAtMs, nowMs)}; the next in ${durationText(Math.round(delayMs / 1_000))}`;
 }
 
 /** The first token, said with its expiry; an error to refuse the run with otherwise. */

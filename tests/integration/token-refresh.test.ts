@@ -1,9 +1,9 @@
 /**
- * Tokens that expire: the hub-sample with --RequireAuth true mints tokens that live 6 s
- * (/testhubs/token?seconds=6; it tolerates 2 s of clock difference) and, with
+ * Tokens that expire: the hub-sample with --RequireAuth true mints tokens that live 8 s
+ * (/testhubs/token?seconds=8; it tolerates 2 s of clock difference) and, with
  * --CloseOnTokenExpiry false, checks them on each request as ASP.NET Core's default and Azure
  * SignalR Service do; a long-polling run of 14 s, whose every poll and send carries the token,
- * outlives three of them. With --access-token-command
+ * outlives them. With --access-token-command
  * the runner fetches a fresh token before each expires and every message arrives; the refreshes
  * are said, and no token is printed or kept. With one token given once, the same run loses its
  * connections when the token expires: the refresh is what keeps them.
@@ -13,11 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunResult } from '../../core/run/result.ts';
+import { startAgent, type RunningAgent } from '../support/agents.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench } from '../support/live-bench.ts';
 
 let hub: RunningHub;
-const TOKEN_LIFE_S = 6;
+const agents: RunningAgent[] = [];
+const TOKEN_LIFE_S = 8;
 
 beforeAll(async () => {
   // As ASP.NET Core's default and Azure SignalR Service: the token is checked on each request, no
@@ -26,13 +28,14 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  for (const agent of agents) agent.child.kill('SIGKILL');
   await hub?.stop();
 });
 
 /** A run of long polling longer than two token lives: 4 connections echoing every 500 ms for 14 s. */
 const longRun = (jsonPath: string) => ['--endpoint', `${hub.httpUrl}/signalrbench`, '--transport', 'LongPolling', '--connections', '4', '--workers', '2', '--interval-ms', '500', '--duration', '14', '--warmup', '0', '--json', jsonPath, '--quiet'];
 
-/** A command that prints a fresh 6 s token from the hub-sample, as a user's `az account get-access-token` would. */
+/** A command that prints a fresh 8 s token from the hub-sample, as a user's `az account get-access-token` would. */
 const tokenCommand = () => {
   const script = `fetch('${hub.httpUrl}/testhubs/token?user=refresh-user&seconds=${TOKEN_LIFE_S}', { method: 'POST' }).then((r) => r.text()).then((t) => process.stdout.write(t))`;
   return `"${process.execPath}" -e "${script}"`;
@@ -46,9 +49,9 @@ describe('--access-token-command against tokens that expire', () => {
     expect(run.code, run.stderr).toBe(0);
     const result = parseRunResult(json);
     expect(result.fates).toMatchObject({ planned: 112, underOneSecond: 112, lost: 0 });
-    expect(run.stderr).toMatch(/live-bench: access token from --access-token-command: it expires at \d\d:\d\d:\d\d UTC, in [3-6] s; the next in \d s\./);
-    // 14 s of sends after connecting, a token every 4.5 s or so: at least two refreshes.
-    expect(run.stderr).toMatch(/live-bench: access token refreshed \(1\) by --access-token-command: it expires at \d\d:\d\d:\d\d UTC, in [3-6] s/);
+    expect(run.stderr).toMatch(/live-bench: access token from --access-token-command: it expires at \d\d:\d\d:\d\d UTC, in [5-8] s; the next in \d s\./);
+    // 14 s of sends after connecting, a token every 5.3 s or so: at least two refreshes.
+    expect(run.stderr).toMatch(/live-bench: access token refreshed \(1\) by --access-token-command: it expires at \d\d:\d\d:\d\d UTC, in [5-8] s/);
     expect(run.stderr).toContain('access token refreshed (2)');
     // A JWT begins eyJ: none in any output or the kept result.
     expect(run.stdout + run.stderr + json).not.toContain('eyJ');
@@ -80,5 +83,27 @@ describe('--access-token-command against tokens that expire', () => {
       expect(run.stdout + run.stderr).not.toContain('SECRETISH');
       expect(run.elapsedMs).toBeLessThan(3_000);
     }
+  });
+
+  it('a led run: each fresh token reaches the agent\'s threads over the control hub, every message arrives, the agent prints no token', async () => {
+    const jsonPath = path.join(await mkdtemp(path.join(os.tmpdir(), 'token-refresh-')), 'run.json');
+    let started: Promise<void> = Promise.resolve();
+    const run = await liveBench(['--lead', '--agents', '1', '--agents-timeout', '30', ...longRun(jsonPath), '--access-token-command', tokenCommand()], (child) => {
+      let said = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        const before = said;
+        said += chunk.toString();
+        const command = /--session (\S+) --session-secret (\S+) --once/.exec(said);
+        if (!command || /--session-secret/.test(before)) return;
+        started = startAgent(`${hub.httpUrl}/control`, command[1]!, ['--session-secret', command[2]!, '--workers', '2', '--name', 'refreshed', '--once']).then((agent) => void agents.push(agent));
+      });
+    });
+    await started;
+    const json = await readFile(jsonPath, 'utf8');
+    expect(run.code, run.stderr).toBe(0);
+    expect(parseRunResult(json).fates).toMatchObject({ planned: 112, underOneSecond: 112, lost: 0 });
+    expect(run.stderr).toContain('access token refreshed (2)');
+    expect(await agents[0]!.exited).toBe(0);
+    expect(run.stdout + run.stderr + json + agents[0]!.stdout() + agents[0]!.stderr()).not.toContain('eyJ');
   });
 });

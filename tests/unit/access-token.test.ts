@@ -16,9 +16,10 @@ describe('a JWT\'s expiry', () => {
 });
 
 describe('when the next token is fetched', () => {
-  it('a quarter of the time left before expiry, 1 s to 60 s early', () => {
+  it('a third of the time left before expiry, 2 s to 60 s early', () => {
     expect(nextRefreshDelayMs(jwt({ exp: NOW_MS / 1_000 + 3_600 }), NOW_MS, 300)).toEqual({ delayMs: 3_540_000, expiresAtMs: NOW_MS + 3_600_000 });
-    expect(nextRefreshDelayMs(jwt({ exp: NOW_MS / 1_000 + 6 }), NOW_MS, 300)).toEqual({ delayMs: 4_500, expiresAtMs: NOW_MS + 6_000 });
+    expect(nextRefreshDelayMs(jwt({ exp: NOW_MS / 1_000 + 9 }), NOW_MS, 300)).toEqual({ delayMs: 6_000, expiresAtMs: NOW_MS + 9_000 });
+    expect(nextRefreshDelayMs(jwt({ exp: NOW_MS / 1_000 + 5 }), NOW_MS, 300)).toEqual({ delayMs: 3_000, expiresAtMs: NOW_MS + 5_000 });
     expect(nextRefreshDelayMs(jwt({ exp: NOW_MS / 1_000 + 2 }), NOW_MS, 300).delayMs).toBe(1_000);
   });
 
