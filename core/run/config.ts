@@ -332,6 +332,9 @@ function checkEndpoint(raw: unknown): string | null {
   if (secrets.length > 0) {
     return `Endpoint ${url.origin}${url.pathname} carries ${secrets.join(', ')} in its query, a secret that would be kept in the link, the results and the exports. Leave the Endpoint field (Tab) and the page takes it out and holds it as a secret for this session; or give it in Advanced → Authentication (the runner takes it out of --endpoint itself).`;
   }
+  if (url.searchParams.has('id')) {
+    return `Endpoint ${url.origin}${url.pathname} has id in its query, which the client sets itself (the connection's token after negotiate): drop it from the URL.`;
+  }
   if (url.username !== '' || url.password !== '') {
     return `Endpoint ${url.origin}${url.pathname} carries a user name and password, which would be kept in the link, the results and the exports. Drop them from the URL and give a token in Advanced → Authentication (the runner: --access-token-file).`;
   }

@@ -114,6 +114,7 @@ describe('an endpoint carrying a credential', () => {
       'http://h:5180/hub?x=1&CODE=secret-in-url': /^Endpoint http:\/\/h:5180\/hub carries CODE in its query/,
       'http://user:secret-in-url@h:5180/hub': /^Endpoint http:\/\/h:5180\/hub carries a user name and password, .* give a token in Advanced → Authentication/,
       'htp//h:5180/hub?sig=secret-in-url': /^Endpoint "htp\/\/h:5180\/hub\?sig=\[hidden\]" is not a URL/,
+      'http://h:5180/hub?id=secret-in-url': /^Endpoint http:\/\/h:5180\/hub has id in its query, which the client sets itself/,
     };
     for (const [endpointUrl, pattern] of Object.entries(refusals)) {
       const result = validateRunConfig({ endpointUrl });
