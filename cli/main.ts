@@ -27,6 +27,8 @@ import { consoleOutput, EXIT, exitCodeOf, writeResultFiles, type Output, type Re
 import { errorMessageOf } from '../core/errors/index.ts';
 import { serverScrapers } from './server-metrics.ts';
 import { sameInstanceRefusals } from './instance-check.ts';
+import { scrubbedOutput } from './auth-args.ts';
+import { firstToken, refreshTokens } from './token-command.ts';
 
 export { EXIT, type Output };
 
@@ -56,6 +58,30 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     return EXIT.badInput;
   }
   const { thresholds, jsonPath, htmlPath, memoryLogPath, serverMetricsUrls, quiet } = parsed.options;
+  // --access-token-command: the first token before anything connects, then fresh ones before
+  // each expires, to the run's connections (the agents' too) from their next request on.
+  const tokenCommand = parsed.options.tokenCommand;
+  let scrubbing = parsed.options.credentials;
+  let freshToken: (token: string) => void = () => {};
+  let stopRefreshing = () => {};
+  if (tokenCommand) {
+    const first = await firstToken(tokenCommand, io);
+    if ('error' in first) {
+      io.err(`live-bench: ${first.error}.`);
+      io.err('live-bench: nothing was run.');
+      return EXIT.badInput;
+    }
+    parsed.options.credentials = { ...parsed.options.credentials, accessTokens: [first.token] };
+    // Every token it gave stays scrubbed from every line, the replaced ones too.
+    scrubbing = { ...parsed.options.credentials, accessTokens: [first.token] };
+    stopRefreshing = refreshTokens(tokenCommand, first.token, io, (token) => {
+      scrubbing.accessTokens.push(token);
+      parsed.options.credentials = { ...parsed.options.credentials, accessTokens: [token] };
+      freshToken(token);
+    });
+  }
+  // From here every line passes the one scrub, whoever wrote it.
+  io = scrubbedOutput(io, scrubbing);
   // One instance under two names that only DNS tells apart: refused before anything starts.
   const sameInstance = await sameInstanceRefusals(hubInstances(parsed.options.config), serverMetricsUrls);
   if (sameInstance.length > 0) {
@@ -159,8 +185,10 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const engines = led ? `${led.remote.agents.length} agent(s) with ${led.remote.ports.length} thread(s)${localWorkers > 0 ? ` and ${localWorkers} engine(s) of the lead` : ''}` : enginesText(choice);
   io.err(`live-bench: ${config.hubProfile ? scenarioLabel(config) : config.scenario}, ${config.connections} connections over ${connectingText(config)} to ${instancesText(config)}, ${engines}${secrets ? ` (${secrets})` : ''}`);
   scraper?.start();
+  freshToken = (token) => coordinator.freshTokens([token]);
   coordinator.start();
   await coordinator.finished();
+  stopRefreshing();
   await scraper?.stop();
   clearTimeout(stallTimer);
   process.off('SIGINT', interrupt);
