@@ -80,7 +80,10 @@ export class CapacityController {
     this.#total = maxSteps(checked.settings);
     this.running = true;
     const search = new CapacitySearch(base, checked.settings, async (config, step) => {
-      keeper?.keepNextAs({ name: `Capacity step ${step.index} (${step.phase}) · ${step.load.toLocaleString('en-US')} ${checked.settings.ramp === 'rate' ? 'msg/s' : 'connections'}`, comparisonId: searchId, capacity: search.result });
+      // Named with the load as the answer and the run bar say it: the rate the step plans (299
+      // msg/s for a 300 msg/s step over 20 connections every 67 ms), or its connections.
+      const load = checked.settings.ramp === 'rate' ? `${formatCount(plannedSendRate(config))} msg/s` : `${formatCount(config.connections)} connections`;
+      keeper?.keepNextAs({ name: `Capacity step ${step.index} (${step.phase}) · ${load}`, comparisonId: searchId, capacity: search.result });
       if (!(await run.start(config))) return null;
       await run.finished();
       // The page's effect may not have seen the end yet: hand it over before reading the record.

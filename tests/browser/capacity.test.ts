@@ -200,6 +200,10 @@ describe('Find capacity in the dashboard', () => {
     await searchRow.getByTestId('history-search-steps').click();
     expect(await searchRow.getByTestId('history-search-steps').getAttribute('aria-expanded')).toBe('true');
     expect(await rows.count()).toBe(5);
+    // Each step named with its load as the answer says it (299 msg/s, never the ramp's 300).
+    expect(await rows.getByTestId('history-name').allTextContents()).toEqual([
+      'Capacity step 5 (confirm) · 299 msg/s', 'Capacity step 4 (bisect) · 250 msg/s', 'Capacity step 3 (ramp) · 299 msg/s', 'Capacity step 2 (ramp) · 200 msg/s', 'Capacity step 1 (ramp) · 100 msg/s',
+    ]);
     expect(await page.getByTestId('history-select-comparison').count()).toBe(0);
     expect(await accessibilityProblems(page)).toEqual([]);
     // The search's row opens its answer: the newest step's record carries the whole search.
