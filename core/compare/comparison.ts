@@ -6,6 +6,7 @@
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 import { scenarioLabel, runRates, notSentOf, recentRates, diagnosisOf, type RunResult } from '../run/index.ts';
 import type { Diagnosis } from '../diagnosis/index.ts';
+import { MIN_RECEPTIONS_TO_RANK } from './evidence.ts';
 
 export interface ComparedRun {
   /** What the run is called in the table and the chart legend. */
@@ -36,7 +37,13 @@ interface ColumnSpec {
   format: (value: number) => string;
   /** Fraction of the best value within which runs count as equally good (see WIN_TOLERANCE). */
   tolerance: number;
+  /** Receptions each run needs before the column names a best: a percentile read from fewer is one
+   *  or a few slow messages (core/compare/evidence.ts). Absent: any count. */
+  minReceptions?: number;
 }
+
+/** Receptions for MIN_SLOWER_THAN_P99 messages to lie above a percentile (500 for p99, 5,000 for p99.9). */
+const receptionsFor = (percentile: number) => Math.round(MIN_RECEPTIONS_TO_RANK / (100 - percentile));
 
 const latencyOrNull = (result: RunResult, pick: (r: RunResult) => number | null) => (result.latency.count === 0 ? null : pick(result));
 const errorTotal = (result: RunResult) => Object.values(result.errorCounts).reduce((a, b) => a + b, 0);
@@ -52,8 +59,8 @@ const wholeRunRates = (result: RunResult) => runRates(result);
 
 export const COMPARISON_COLUMNS: readonly ColumnSpec[] = [
   { key: 'p50', label: 'p50', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p50Us), format: formatMs, tolerance: WIN_TOLERANCE },
-  { key: 'p99', label: 'p99', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p99Us), format: formatMs, tolerance: WIN_TOLERANCE },
-  { key: 'p999', label: 'p99.9', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p999Us), format: formatMs, tolerance: WIN_TOLERANCE },
+  { key: 'p99', label: 'p99', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p99Us), format: formatMs, tolerance: WIN_TOLERANCE, minReceptions: receptionsFor(99) },
+  { key: 'p999', label: 'p99.9', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.p999Us), format: formatMs, tolerance: WIN_TOLERANCE, minReceptions: receptionsFor(99.9) },
   { key: 'max', label: 'max', better: 'lower', value: (r) => latencyOrNull(r, (x) => x.latency.maxUs), format: formatMs, tolerance: WIN_TOLERANCE },
   { key: 'underOneSecond', label: 'under 1 s', better: 'higher', value: (r) => r.verdict.share, format: formatShare, tolerance: 0 },
   { key: 'receivedPerSec', label: 'received msg/s', better: 'higher', value: (r) => wholeRunRates(r).outboundPerSec, format: (v) => formatCount(v), tolerance: RATE_TOLERANCE },
@@ -107,6 +114,8 @@ export interface ColumnWinner {
   winnerIndexes: number[];
   /** True when every run with a value is as good as the best (within WIN_TOLERANCE): nobody wins. */
   tie: boolean;
+  /** Set when a run has too few receptions for this percentile to name a best: how many each needs. */
+  tooFew: number | null;
 }
 
 export interface ComparisonTable {
@@ -125,8 +134,9 @@ export function comparisonTable(runs: readonly ComparedRun[]): ComparisonTable {
     const slack = best === null ? 0 : Math.abs(best) * column.tolerance;
     const asGood = (v: number | null) => v !== null && best !== null && (column.better === 'lower' ? v <= best + slack : v >= best - slack);
     const tie = present.length > 1 && present.every(asGood);
-    const winning = best === null || tie || runs.length < 2 ? [] : runs.flatMap((_, r) => (asGood(values[r]![c]!) ? [r] : []));
-    return { key: column.key, label: column.label, better: column.better, winners: winning.map((r) => runs[r]!.label), winnerIndexes: winning, tie };
+    const tooFew = column.minReceptions !== undefined && runs.some((run, r) => values[r]![c]! !== null && run.result.latency.count < column.minReceptions!) ? column.minReceptions : null;
+    const winning = best === null || tie || tooFew !== null || runs.length < 2 ? [] : runs.flatMap((_, r) => (asGood(values[r]![c]!) ? [r] : []));
+    return { key: column.key, label: column.label, better: column.better, winners: winning.map((r) => runs[r]!.label), winnerIndexes: winning, tie, tooFew };
   });
   const rows = runs.map((run, r): ComparisonRow => ({
     label: run.label,

@@ -7,6 +7,7 @@
 import { comparisonTable, sharedLoad, evidenceLine, failureOf, verdictTone, EVIDENCE_NOTE, type ComparedRun, type ComparisonVerdict } from '../compare/index.ts';
 import { CURVE_PERCENTILES, ninesPosition, percentileCurve, overlay, onSameSeconds, p99Ms, wholeSecondsOfSending, escapeXml as esc, lineChartSvg, runColor, runLabels } from '../charts/index.ts';
 import { CAUSE_LABELS, diagnosisLines } from '../diagnosis/index.ts';
+import { formatCount } from '../format.ts';
 import type { KeptRun } from '../history/index.ts';
 
 /** The verdict paragraph and, under it, what each run's p99 rests on. */
@@ -45,7 +46,7 @@ export function sideBySideHtml(runs: readonly KeptRun[]): string {
   // A failed run's diagnosis in the runner's words ("Why (the service): …"), one line per run.
   const failures = failed.map((failure, i) => (failure ? `<li><strong>${esc(labels[i]!)}:</strong> ${esc(diagnosisLines(failure, 0)[0]!)}</li>` : '')).join('');
   const winners = table.winners
-    .map((w) => `<li><strong>${esc(w.label)}</strong> (${w.better} is better): ${w.tie ? 'a tie' : w.winners.length === 0 ? 'no figure' : esc(w.winners.join(', '))}</li>`)
+    .map((w) => `<li><strong>${esc(w.label)}</strong> (${w.better} is better): ${w.tie ? 'a tie' : w.tooFew !== null ? `too few messages (${formatCount(w.tooFew)} a run needed)` : w.winners.length === 0 ? 'no figure' : esc(w.winners.join(', '))}</li>`)
     .join('');
   const load = sharedLoad(runs.map((run) => run.result));
   return `<section>
@@ -54,7 +55,7 @@ export function sideBySideHtml(runs: readonly KeptRun[]): string {
 <figure>${chart}</figure>
 <div class="charts">${overlays.map((svg) => `<figure>${svg}</figure>`).join('')}</div>
 <div class="scroll" tabindex="0" role="region" aria-label="Figures side by side"><table class="compare">${head}${rows}</table></div>
-<p class="muted">Bold: the best value of the column; latencies within 1% of it and rates within 5% count as equally good, losses and errors are compared exactly. Bandwidth counts what the transport carried (every frame or body, its framing not included); for the same messages, fewer bytes win.</p>
+<p class="muted">Bold: the best value of the column; latencies within 1% of it and rates within 5% count as equally good, losses and errors are compared exactly; p99 and p99.9 name a best only from 500 and 5,000 messages a run. Bandwidth counts what the transport carried (every frame or body, its framing not included); for the same messages, fewer bytes win.</p>
 ${failures ? `<h3>Why a run failed</h3>\n<ul class="failures">${failures}</ul>` : ''}
 <h3>Winner per column</h3>
 <ul class="winners">${winners}</ul>

@@ -103,6 +103,9 @@ describe('the comparison verdict', () => {
     const evidence = await page.getByTestId('compare-evidence').locator('li').allTextContents();
     expect(evidence).toHaveLength(2);
     for (const line of evidence) expect(line).toMatch(/; 20 messages, none slower than p99: it is the slowest message \(too few to rank: 500 needed\)\.$/);
+    // The table marks no p99 or p99.9 best either: they say how many messages that needs.
+    expect(await page.locator('[data-testid=compare-row] td.win[data-column=p99], [data-testid=compare-row] td.win[data-column=p999]').count()).toBe(0);
+    expect(await page.getByTestId('compare-too-few').textContent()).toBe('No best marked for p99 (500 messages a run needed), p99.9 (5,000 messages a run needed): too few messages.');
     // The comparison on the page, its evidence and its picker of one combination's charts, is axe-sound.
     const onPage = await new AxeBuilder({ page }).include('[data-testid=compare-view]').analyze();
     expect(onPage.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);

@@ -13,9 +13,12 @@ const column = (table: ReturnType<typeof comparisonTable>, key: string) => {
 
 describe('comparisonTable', () => {
   it('picks the winner of each column by the right direction, from real runs with different delays', async () => {
-    const fast = await finishedRun({}, { deliveryDelayMs: 3 });
-    const slow = await finishedRun({}, { deliveryDelayMs: 40, drop: (connection, n) => connection === 0 && n === 5 });
+    // 600 messages a run: enough for p99 to name a best (500), not for p99.9 (5,000).
+    const load = { connections: 20, sendIntervalMs: 100, durationSec: 3 };
+    const fast = await finishedRun(load, { deliveryDelayMs: 3 });
+    const slow = await finishedRun(load, { deliveryDelayMs: 40, drop: (connection, n) => connection === 0 && n === 5 });
     const table = comparisonTable([{ label: 'fast', result: fast }, { label: 'slow', result: slow }]);
+    expect(column(table, 'p999').winner).toMatchObject({ winners: [], tie: false, tooFew: 5_000 });
     expect(table.rows.map((r) => r.label)).toEqual(['fast', 'slow']);
     for (const key of ['p50', 'p99', 'max', 'delivered']) expect(column(table, key).winner.winners, key).toEqual(['fast']);
     // The dropped message is lost in the slow run only.
@@ -29,8 +32,9 @@ describe('comparisonTable', () => {
   });
 
   it('higher wins for rates and the share under 1 s; a run without messages has no figure, not a zero', async () => {
-    const ok = await finishedRun({}, { deliveryDelayMs: 5 });
-    const silent = await finishedRun({}, { deliveryDelayMs: 5, drop: () => true });
+    const load = { connections: 20, sendIntervalMs: 100, durationSec: 3 };
+    const ok = await finishedRun(load, { deliveryDelayMs: 5 });
+    const silent = await finishedRun(load, { deliveryDelayMs: 5, drop: () => true });
     const table = comparisonTable([{ label: 'silent', result: silent }, { label: 'ok', result: ok }]);
     expect(column(table, 'receivedPerSec').winner.winners).toEqual(['ok']);
     expect(column(table, 'underOneSecond').winner.winners).toEqual(['ok']);
@@ -85,10 +89,13 @@ describe('comparisonTable tolerance', () => {
 
   it('counts latencies within 1% of the best as equally good', () => {
     expect(WIN_TOLERANCE).toBe(0.01);
-    const withP99 = (p99Us: number) => ({ ...base, points: [], latency: { count: 1, p50Us: 1, p90Us: 1, p99Us, p999Us: 1, maxUs: 1, meanUs: 1 } }) as unknown as RunResult;
+    const withP99 = (p99Us: number) => ({ ...base, points: [], latency: { count: 1_000, p50Us: 1, p90Us: 1, p99Us, p999Us: 1, maxUs: 1, meanUs: 1 } }) as unknown as RunResult;
     const p99 = (...values: number[]) => column(comparisonTable(values.map((v, i) => ({ label: `r${i}`, result: withP99(v) }))), 'p99').winner;
     expect(p99(10_000, 10_099)).toMatchObject({ tie: true });
     expect(p99(10_000, 10_101)).toMatchObject({ tie: false, winners: ['r0'] });
+    // With 20 messages a run p99 is the slowest message: no best is marked, whatever the gap.
+    const few = (p99Us: number) => ({ ...withP99(p99Us), latency: { ...withP99(p99Us).latency, count: 20 } }) as unknown as RunResult;
+    expect(column(comparisonTable([{ label: 'a', result: few(35_700) }, { label: 'b', result: few(144_300) }]), 'p99').winner).toMatchObject({ winners: [], tie: false, tooFew: 500 });
   });
 });
 

@@ -91,9 +91,11 @@ describe('reportHtml', () => {
     // Percentiles, p99 per second and messages per second: one line per run in each.
     expect(sideBySide.match(/<path /g)).toHaveLength(6);
     expect(sideBySide).toContain('p99 latency per second');
-    expect(sideBySide).toMatch(/<strong>p99<\/strong> \(lower is better\): fast</);
+    expect(sideBySide).toMatch(/<strong>p50<\/strong> \(lower is better\): fast</);
+    // 120 messages a run: p99 is read from too few to name a best (core/compare/evidence.ts).
+    expect(sideBySide).toMatch(/<strong>p99<\/strong> \(lower is better\): too few messages \(500 a run needed\)</);
     expect(sideBySide).toMatch(/<strong>missed slots<\/strong> \(lower is better\): a tie/);
-    expect(sideBySide.match(/class="win"/g)!.length).toBeGreaterThan(3);
+    expect(sideBySide.match(/class="win"/g)!.length).toBeGreaterThanOrEqual(2);
     expect(html.match(/<section class="run">/g)).toHaveLength(2);
   });
 
