@@ -206,6 +206,13 @@ describe('Find capacity in the dashboard', () => {
     ]);
     expect(await page.getByTestId('history-select-comparison').count()).toBe(0);
     expect(await accessibilityProblems(page)).toEqual([]);
+    for (const size of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(size);
+      await searchRow.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `/tmp/history-search-${size.width}x${size.height}.png` });
+      expect(await fitsScreen(page, searchRow.getByTestId('history-search-steps'), null)).toEqual({ visible: true, overflowX: 0 });
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
     // The search's row opens its answer: the newest step's record carries the whole search.
     await searchRow.getByTestId('history-search-open').click();
     const kept = page.getByTestId('kept-capacity');
