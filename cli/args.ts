@@ -53,6 +53,8 @@ export interface CliOptions {
   /** --access-token-command: the command that gives the run's token, run at start and before the
    *  token expires (cli/token-command.ts); null when the token, if any, is given otherwise. */
   tokenCommand: TokenCommand | null;
+  /** --hub-profile's file, as given: the name its problems are said under. */
+  hubProfileFile: string | null;
   /** Said before the run, each on its own line, without stopping it (a literal in the profile
    *  that looks like a secret). */
   warnings: string[];
@@ -288,7 +290,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (v['guide-rule'] && v['no-guide-rule']) errors.push('--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.');
   errors.push(...ignoredOptionProblems(v));
   const authCredentials = withEndpointSecrets(credentialsOf(v, errors), endpoints.secrets, errors);
-  if (hubProfile) errors.push(...profileCredentialProblems(v['hub-profile']!, hubProfile, authCredentials.accessTokens));
+  // A token command's token exists only at start: its user is checked then (cli/main.ts).
+  if (hubProfile && v['access-token-command'] === undefined) errors.push(...profileCredentialProblems(v['hub-profile']!, hubProfile, authCredentials.accessTokens));
   // The profile's {env:NAME} values travel with the tokens, to the engines and agents only.
   const profileEnv = hubProfile ? profileEnvValues(v['hub-profile']!, hubProfile, errors) : [];
   const credentials = profileEnv.length > 0 ? { ...authCredentials, profileEnv } : authCredentials;
@@ -315,6 +318,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       engines,
       credentials,
       tokenCommand,
+      hubProfileFile: v['hub-profile'] ?? null,
       warnings,
     },
   };

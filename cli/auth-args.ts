@@ -64,6 +64,8 @@ export interface AuthValues {
   'access-token-file'?: string;
   'access-token-env'?: string;
   'access-token'?: string;
+  /** Gives the token at start (cli/token-command.ts): a token is given, though none is here yet. */
+  'access-token-command'?: string;
   header?: string[];
   query?: string[];
   'secret-query'?: string[];
@@ -104,7 +106,7 @@ export function credentialsOf(v: AuthValues, errors: string[], env: NodeJS.Proce
       break;
     }
   }
-  const tokenGiven = sources.length > 0;
+  const tokenGiven = sources.length > 0 || v['access-token-command'] !== undefined;
   const headers: [string, string][] = [];
   const headerCount = v.header?.length ?? 0;
   (v.header ?? []).forEach((raw, i) => {

@@ -29,6 +29,7 @@ import { serverScrapers } from './server-metrics.ts';
 import { sameInstanceRefusals } from './instance-check.ts';
 import { scrubbedOutput } from './auth-args.ts';
 import { firstToken, refreshTokens } from './token-command.ts';
+import { profileCredentialProblems } from './profile-args.ts';
 
 export { EXIT, type Output };
 
@@ -72,6 +73,14 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
       return EXIT.badInput;
     }
     parsed.options.credentials = { ...parsed.options.credentials, accessTokens: [first.token] };
+    // A profile that delivers to users needs the token's user: known only now.
+    const profile = parsed.options.config.hubProfile;
+    const userRefusals = profile ? profileCredentialProblems(parsed.options.hubProfileFile ?? 'the profile', profile, [first.token]) : [];
+    if (userRefusals.length > 0) {
+      for (const refusal of userRefusals) io.err(`live-bench: with the token --access-token-command gave, ${refusal}`);
+      io.err('live-bench: nothing was run.');
+      return EXIT.badInput;
+    }
     // Every token it gave stays scrubbed from every line, the replaced ones too.
     scrubbing = { ...parsed.options.credentials, accessTokens: [first.token] };
     stopRefreshing = refreshTokens(tokenCommand, first.token, io, (token) => {

@@ -69,6 +69,20 @@ describe('--access-token-command against tokens that expire', () => {
     expect(result.fates.underOneSecond).toBeLessThan(112);
   });
 
+  it('a profile delivering to the token\'s user runs with the command\'s token: its user is read from it at start, not refused before it exists', async () => {
+    const jsonPath = path.join(await mkdtemp(path.join(os.tmpdir(), 'token-refresh-')), 'user.json');
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/userhub`, '--hub-profile', 'profiles/to-user.json', '--connections', '4', '--interval-ms', '500', '--duration', '2', '--warmup', '0',
+      '--workers', '1', '--json', jsonPath, '--quiet', '--access-token-command', tokenCommand()]);
+    expect(run.code, run.stderr).toBe(0);
+    // Broadcast's 2 senders, 4 sends each, every connection of the one user receives.
+    expect(parseRunResult(await readFile(jsonPath, 'utf8')).fates).toMatchObject({ planned: 2 * 4 * 4, underOneSecond: 2 * 4 * 4, lost: 0 });
+    // A --header Authorization beside the command collides with the token it gives.
+    const collides = await liveBench(['--endpoint', `${hub.httpUrl}/userhub`, '--access-token-command', tokenCommand(), '--header', 'Authorization: Bearer HDRSECRET-9']);
+    expect(collides.code).toBe(2);
+    expect(collides.stderr).toContain('--header Authorization: the client sends the access token in it');
+    expect(collides.stderr).not.toContain('HDRSECRET');
+  });
+
   it('a command that fails, or prints nothing usable: exit 2 before connecting, its output never shown', async () => {
     const failing = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, '--access-token-command', 'echo SECRETISH-OUTPUT; echo SECRETISH-ERR >&2; exit 7']);
     expect(failing.code).toBe(2);

@@ -66,6 +66,10 @@ describe('credentialsOf', () => {
       expect(errors).toEqual([error]);
       for (const secret of ['HDRSECRET', 'QRYSECRET', 'TOKSECRET', 'tok-value']) expect(errors.join()).not.toContain(secret);
     }
+    // A token command gives a token too, though only at start.
+    const command = { 'access-token-command': 'cat token.txt' };
+    expect(parse({ header: ['Authorization: Bearer HDRSECRET-1'], ...command }).errors).toEqual(['--header Authorization: the client sends the access token in it (Bearer); give the token once, with --access-token-file, or drop the header.']);
+    expect(parse({ query: ['access_token=QRYSECRET-1'], ...command }).errors).toEqual(['--query access_token: the client sends the access token in it itself; give the token once, with --access-token-file, or drop the parameter.']);
     // Without a token, access_token is the user's own parameter; Authorization their own header.
     expect(parse({ query: ['access_token=mine'], header: ['Authorization: Basic eA=='] }).errors).toEqual([]);
   });
