@@ -2,7 +2,7 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { engineKindOption, type EngineKind } from './engine-kind.ts';
-import { sessionSecretProblem } from '../core/fleet/agent-secrets.ts';
+import { sessionSecretProblem } from '../core/fleet/index.ts';
 
 export interface AgentOptions {
   controlUrl: string;

@@ -3,7 +3,7 @@
  * the command line before the run's options are parsed by cli/args.ts, so the run is described
  * with exactly the options of a single run.
  */
-import { AGENTS_SECRETS_POLICIES, DEFAULT_AGENTS_SECRETS, sessionSecretProblem, type AgentsSecretsPolicy } from '../core/fleet/agent-secrets.ts';
+import { AGENTS_SECRETS_POLICIES, DEFAULT_AGENTS_SECRETS, sessionSecretProblem, type AgentsSecretsPolicy } from '../core/fleet/index.ts';
 
 export interface LeadOptions {
   /** Agents to wait for; the run starts once this many have joined. */

@@ -5,7 +5,7 @@
  */
 import { formatCount, formatMs } from '../format.ts';
 import { bucketValues, decodeHistogram } from '../latency/index.ts';
-import { countAbove, resampledInterval, type PercentileInterval } from '../stats/resample.ts';
+import { countAbove, resampledInterval, type PercentileInterval } from '../stats/index.ts';
 import type { RunResult } from '../run/index.ts';
 
 /**

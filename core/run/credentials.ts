@@ -8,7 +8,7 @@
  * {env:NAME} placeholders, which the profile itself keeps as placeholders.
  */
 import { tokenUser } from '../profiles/index.ts';
-import { instanceOf } from './instances.ts';
+import { instanceOf } from './instance-of.ts';
 
 export interface Credentials {
   /** Access tokens, one per user: connection i takes `accessTokens[i % n]`. Empty: none. */

@@ -24,10 +24,9 @@ export function hubInstances(config: Pick<RunConfig, 'endpointUrl' | 'endpointUr
   return config.endpointUrls && config.endpointUrls.length > 1 ? config.endpointUrls : [config.endpointUrl];
 }
 
-/** The instance a connection opens on: round-robin by its run-wide index. */
-export function instanceOf(connectionIndex: number, instances: number): number {
-  return connectionIndex % instances;
-}
+import { instanceOf } from './instance-of.ts';
+
+export { instanceOf };
 
 /** Connections planned on each instance: the round-robin's count for each. */
 export function connectionsPerInstance(connections: number, instances: number): number[] {

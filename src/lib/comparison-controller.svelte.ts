@@ -21,18 +21,13 @@ import type { CapacityResult } from '../../core/capacity/index.ts';
 import type { CapacityController } from './capacity-controller.svelte.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { RunKeeper } from './run-keeper.svelte.ts';
+import type { ComparisonStatus } from './run-status.ts';
+
+export type { ComparisonStatus } from './run-status.ts';
 
 /** The link parameter that carries the chosen combinations, e.g. compare=WebSockets:json,LongPolling:json. */
 export const COMPARE_PARAM = 'compare';
 
-export interface ComparisonStatus {
-  /** 1-based position of the running combination among the runnable ones. */
-  step: number;
-  total: number;
-  label: string;
-  /** Seconds left in the pause before the next combination; 0 while a run is going. */
-  pauseLeftSec: number;
-}
 
 export class ComparisonController {
   /** Chosen combinations by key ("WebSockets:json"). */

@@ -148,7 +148,17 @@ function clamp(share: number): number {
 }
 
 /** "Comparison 2 of 4: Long Polling + JSON", or the pause before it; null outside a comparison. */
-export function comparisonStepText(status: { step: number; total: number; label: string; pauseLeftSec: number } | null): string | null {
+/** Where a comparison or a search is: the combination or step under way (the run bar's step line). */
+export interface ComparisonStatus {
+  /** 1-based position of the running combination among the runnable ones. */
+  step: number;
+  total: number;
+  label: string;
+  /** Seconds left in the pause before the next combination; 0 while a run is going. */
+  pauseLeftSec: number;
+}
+
+export function comparisonStepText(status: ComparisonStatus | null): string | null {
   if (!status) return null;
   return status.pauseLeftSec > 0
     ? `Comparison ${status.step} of ${status.total}: ${status.label} starts in ${status.pauseLeftSec} s`

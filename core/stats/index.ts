@@ -1,0 +1,2 @@
+// Statistics of kept measurements: intervals by resampling a run's seconds. Pure.
+export * from './resample.ts';
