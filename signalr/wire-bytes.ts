@@ -56,8 +56,9 @@ export function byteLengthOf(data: WireData): number {
 
 /**
  * A string's length in UTF-8, as a WebSocket or an HTTP body sends it (a lone surrogate as
- * U+FFFD, 3 bytes). 2 KB of text: Node's Buffer.byteLength 58 ns, encodeInto 150 ns, a
- * charCodeAt loop 3.5 µs, TextEncoder.encode 2 µs (bench/RESULTS.md, "Bytes measured").
+ * U+FFFD, 3 bytes). An echo frame of 2 KB of ASCII text: Node's Buffer.byteLength 54-63 ns,
+ * encodeInto into a kept buffer 189-216 ns, a charCodeAt loop 4.2-5.5 µs, TextEncoder.encode
+ * 1.6-1.9 µs (bench/RESULTS.md, "Bytes measured"; `node bench/utf8-length.mjs`).
  */
 export const utf8Length: (text: string) => number = nodeUtf8Length() ?? encodeIntoLength;
 

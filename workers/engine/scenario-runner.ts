@@ -85,7 +85,9 @@ export class ScenarioRunner {
     this.#intervalUs = ctx.sendIntervalMs * 1_000;
     this.#warmupEndUs = ctx.warmupSec > 0 ? Infinity : -Infinity;
     // A stream's item is read as a receive method's only argument.
-    this.#streams = new StreamSends(ctx.stats, (pooled, item) => this.#receive(this.#ledgers.get(pooled)!, [item], onlyArgument, this.#instanceOf(pooled)));
+    this.#streams = new StreamSends(ctx.stats, (pooled, item) => {
+      if (!this.#receive(this.#ledgers.get(pooled)!, item, this.#instanceOf(pooled))) this.#textless([item], item);
+    });
     this.#answerer = scenario.answer ? new Answerer(this.#payload, ctx.clock, scenario.answer.with) : null;
   }
 
@@ -96,7 +98,17 @@ export class ScenarioRunner {
       const ledger = new ReceptionLedger({ expectedSenders: this.ctx.sendersHeardBy(pooled.index), windowSeqs: windowSeqsFor(this.ctx.sendIntervalMs) });
       const instance = this.#instanceOf(pooled);
       this.#ledgers.set(pooled, ledger);
-      if (receive) pooled.connection.on(receive.method, (...args) => this.#receive(ledger, args, receive.read, instance));
+      if (receive) {
+        const read = receive.read;
+        // The message is read here and passed on alone: arguments that never leave the handler
+        // are never made into an array, where passed to #receive they were, for every call, once
+        // V8 stopped inlining it (bench/RESULTS.md, "Receive path"). They leave only with a call
+        // that holds no text (#textless).
+        pooled.connection.on(receive.method, (...args) => {
+          const message = read(args);
+          if (!this.#receive(ledger, message, instance)) this.#textless(args, message);
+        });
+      }
       const answerer = this.#answerer;
       if (answerer) pooled.connection.answer(this.scenario.answer!.method, () => answerer.answer(pooled));
     }
@@ -298,22 +310,27 @@ export class ScenarioRunner {
   }
 
   /**
-   * A call of the receive method: its message is read in place, never kept. The tool's text is
-   * found wherever the hub put it in the string the profile reads (payload.ts findPayloadHeader:
-   * as sent, or wrapped in the hub's own words); a text the hub cut or changed arrives altered.
+   * A call of the receive method, by the message the profile reads in it: read in place, never
+   * kept. The tool's text is found wherever the hub put it in that string (payload.ts
+   * findPayloadHeader: as sent, or wrapped in the hub's own words); a text the hub cut or changed
+   * arrives altered. False when it holds no text of any run: the caller counts the call with its
+   * arguments (#textless).
    */
-  #receive(ledger: ReceptionLedger, args: readonly unknown[], read: (args: readonly unknown[]) => unknown, instance: number): void {
+  #receive(ledger: ReceptionLedger, message: unknown, instance: number): boolean {
     const nowUs = this.ctx.clock.nowUs();
     const stats = this.ctx.stats;
     stats.recordReceiveCall();
-    const message = read(args);
     const header = this.#header;
     const match = findPayloadHeader(message, this.ctx.runId, header);
     // Not the tool's message at all (a welcome message, another client's line): counted apart.
-    if (match === 'none') return this.#textless(args, message, nowUs);
+    if (match === 'none') return false;
     // Another run on the same hub: never an arrival, never a duplicate (its probe is not even that).
-    if (match === 'foreign') return header.plannedUs === PROBE_TS ? undefined : stats.recordForeign();
+    if (match === 'foreign') {
+      if (header.plannedUs !== PROBE_TS) stats.recordForeign();
+      return true;
+    }
     this.#arrived(ledger, header.sender, header.seq, header.plannedUs, header.sendLagUs, nowUs, instance, textIntact(message as string, header, this.ctx.messageBytes));
+    return true;
   }
 
   /**
@@ -323,10 +340,10 @@ export class ScenarioRunner {
    * before), and where this run's text was in the call instead, looked for in the first
    * {@link MAX_LOCATED} only (a hub's own messages may keep coming all run long).
    */
-  #textless(args: readonly unknown[], message: unknown, nowUs: number): void {
+  #textless(args: readonly unknown[], message: unknown): void {
     const stats = this.ctx.stats;
     stats.recordUnsolicited();
-    const whileSending = nowUs >= this.#sendStartUs;
+    const whileSending = this.ctx.clock.nowUs() >= this.#sendStartUs;
     const known = stats.textless;
     const sample = known === null || (whileSending && known.whileSending === 0) ? callSample(message ?? args, stats.scrub) : null;
     const look = (known?.foundAt ?? null) === null && this.#located < MAX_LOCATED;
@@ -390,6 +407,3 @@ const CANNOT_BIND = /Failed to invoke/;
 
 /** How the client refuses a call on a connection that is not open: nothing was written. */
 const NOT_CONNECTED = /not in the 'Connected' State/;
-
-/** Reads a stream's item, passed as a call's only argument. */
-const onlyArgument = (args: readonly unknown[]) => args[0];
