@@ -132,6 +132,8 @@ describe('Find capacity in the dashboard', () => {
     }
     const presented = await slide.getByTestId('capacity-stage-title').textContent();
     await page.getByTestId('presentation-close').click();
+    // The answer is the stage's: no bar of the last step (the break run again, "fail") under it.
+    expect(await page.getByTestId('page-run').getByTestId('run-bar').count()).toBe(0);
     // The answer at the top of the Live page, at every size.
     for (const size of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }, { width: 390, height: 844 }]) {
       await page.setViewportSize(size);
