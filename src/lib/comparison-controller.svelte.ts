@@ -57,14 +57,21 @@ export class ComparisonController {
   }
 
   async start(base: RunConfig, run: RunController, keeper: RunKeeper): Promise<void> {
-    if (this.running) return;
+    const planned = this.#planned(base);
+    if (planned) await this.#runSteps(planned.runnable, planned.pause, run, keeper);
+  }
+
+  /** The combinations a start runs and the pause between them, or null when it cannot start
+   *  (running already, or a problem, said in `problem`). Written to the link once planned. */
+  #planned(base: RunConfig): { runnable: (PlannedCombination & { config: RunConfig })[]; pause: number } | null {
+    if (this.running) return null;
     const plan = this.planFor(base);
     const pause = Number(this.pauseSec);
     this.problem = comparisonProblem(plan, this.pauseSec.trim() === '' ? NaN : pause);
-    if (this.problem) return;
+    if (this.problem) return null;
     this.plan = plan;
     this.#writeLink(plan);
-    await this.#runSteps(plan.filter((p): p is PlannedCombination & { config: RunConfig } => p.config !== null), pause, run, keeper);
+    return { runnable: plan.filter((p): p is PlannedCombination & { config: RunConfig } => p.config !== null), pause };
   }
 
   /**
@@ -132,14 +139,9 @@ export class ComparisonController {
    * any search's; `connectionCap` gives the most connections this client holds for a configuration.
    */
   async startHeld(base: RunConfig, run: RunController, keeper: RunKeeper, capacity: CapacityController, connectionCap: (config: RunConfig) => number | null): Promise<void> {
-    if (this.running) return;
-    const plan = this.planFor(base);
-    const pause = Number(this.pauseSec);
-    this.problem = comparisonProblem(plan, this.pauseSec.trim() === '' ? NaN : pause);
-    if (this.problem) return;
-    this.plan = plan;
-    this.#writeLink(plan);
-    const runnable = plan.filter((p): p is PlannedCombination & { config: RunConfig } => p.config !== null);
+    const planned = this.#planned(base);
+    if (!planned) return;
+    const { runnable, pause } = planned;
     this.runs = [];
     this.held = [];
     this.#cancelled = false;
