@@ -137,6 +137,8 @@ describe('agents joining the dashboard', () => {
     expect(await agentPage.getAttribute('[data-testid=agent-page]', 'data-runs')).toBe('1');
     expect(await dashboard.locator('body').textContent()).not.toContain('PLAINHTTPTOKEN');
     await dashboard.getByTestId('refuse-plain-secrets').uncheck();
+    // The refused start folded the form while it was under way: Authentication is under Advanced again.
+    await openAdvanced(dashboard);
     await dashboard.getByTestId('auth-clear').click();
   });
 });
