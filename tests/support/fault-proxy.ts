@@ -26,6 +26,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
+import { endTogether, listenOnFreePort } from './local-server.ts';
 
 /** One kind of request answered by the proxy instead of the hub. */
 export interface FaultAnswer {
@@ -160,17 +161,10 @@ export async function startFaultProxy(target: string, mode: FaultProxyMode = {})
       toHub.pipe(client);
       client.pipe(toHub);
     });
-    toHub.on('error', () => client.destroy());
-    client.on('error', () => toHub.destroy());
-    toHub.on('close', () => client.destroy());
-    client.on('close', () => toHub.destroy());
+    endTogether(toHub, client);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as net.AddressInfo;
+  const port = await listenOnFreePort(server);
   return {
     port,
     url: `http://127.0.0.1:${port}`,

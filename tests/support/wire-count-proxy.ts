@@ -26,6 +26,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
+import { endTogether, listenOnFreePort } from './local-server.ts';
 
 export interface WireCounts {
   /** Client → hub payload bytes (WebSocket data frames, POST bodies). */
@@ -126,17 +127,10 @@ export async function startWireCountProxy(target: string, hubPath: string): Prom
         counts.received += fromHub.push(chunk, counts.webSocketMessages, 'received');
       });
     });
-    toHub.on('error', () => client.destroy());
-    client.on('error', () => toHub.destroy());
-    toHub.on('close', () => client.destroy());
-    client.on('close', () => toHub.destroy());
+    endTogether(toHub, client);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as net.AddressInfo;
+  const port = await listenOnFreePort(server);
   return {
     url: `http://127.0.0.1:${port}`,
     counts: () => ({ ...counts, webSocketMessages: { ...counts.webSocketMessages } }),
