@@ -7,6 +7,7 @@
 import { HubConnectionBuilder, LogLevel, NullLogger } from '@microsoft/signalr';
 import { ExplainingHttpClient } from './explaining-http-client.ts';
 import { classifySignalRError } from './errors.ts';
+import { SIGNALR_WORDS } from './words.ts';
 import { BenchError } from '../core/errors/index.ts';
 
 export interface ControlConnection {
@@ -25,7 +26,7 @@ export async function openControlConnection(url: string): Promise<ControlConnect
     await hub.start();
   } catch (error) {
     const { message } = classifySignalRError(error, { endpointUrl: url, transport: 'WebSockets', protocol: 'json', reconnect: false });
-    throw new BenchError('couldNotConnect', `Cannot reach the control hub: ${message.replace(/\.+$/, '')}. The control hub is the hub-sample's /control (setting EnableControlHub).`);
+    throw new BenchError('couldNotConnect', SIGNALR_WORDS.controlUnreachable({ message: message.replace(/\.+$/, '') }));
   }
   return {
     invoke: (method, ...args) => hub.invoke(method, ...args),

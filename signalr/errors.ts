@@ -6,6 +6,7 @@
 import { NEEDS_NEGOTIATION, scrubSecrets, connectingText } from '../core/run/index.ts';
 import { connectCauseOf } from '../core/client/index.ts';
 import type { ClassifiedError, ConnectionOptions } from '../workers/engine/connection.ts';
+import { SIGNALR_WORDS } from './words.ts';
 
 /** Sorts a SignalR client error into a failure kind and says it with the transport and endpoint. */
 export function classifySignalRError(error: unknown, context: ConnectionOptions): ClassifiedError {
@@ -32,7 +33,7 @@ function classify(error: unknown, context: ConnectionOptions): ClassifiedError {
     return { kind: 'negotiate', message: `${where}: ${text}${notAHub ? `. ${notAHub}` : hintFor(text)}` };
   }
   if (/handshake/i.test(text)) {
-    return { kind: 'handshake', message: `${where}: ${text}. Check that the hub accepts the ${context.protocol} protocol.` };
+    return { kind: 'handshake', message: `${where}: ${text}${SIGNALR_WORDS.handshake({ protocol: context.protocol })}` };
   }
   if (
     ['FailedToStartTransportError', 'DisabledTransportError', 'UnsupportedTransportError'].includes(type) ||
@@ -51,30 +52,19 @@ function classify(error: unknown, context: ConnectionOptions): ClassifiedError {
  */
 function notAHubReason(err: Error, text: string, context: ConnectionOptions): string | null {
   const status = (err as { statusCode?: number }).statusCode ?? Number(/Status code '(\d{3})'/i.exec(text)?.[1] ?? NaN);
-  const hint = 'Check the URL and the hub path (the hub-sample maps /signalrbench).';
   if (status === 401 || status === 403) return authRefusal(status, context);
-  if (status === 431) return 'The server refused the request\'s headers as too large (431): send a shorter token, or fewer and shorter headers and query parameters.';
+  if (status === 431) return SIGNALR_WORDS.headersTooLarge();
   // The Azure SignalR SDK answers the app's negotiate while it has no connection to the service.
-  if (/Azure SignalR Service is not connected/i.test(text)) return 'The app runs its hubs through Azure SignalR Service and is not connected to the service: check the app\'s connection string (Endpoint, AccessKey), that the service instance is running, and the app\'s log.';
-  if (status >= 400) return `This is not a SignalR hub at this URL: the server answered the negotiate request with status ${status}. ${hint}`;
-  if (/Unexpected token|not valid JSON|JSON\.parse|Unexpected end of JSON/i.test(text)) return `This is not a SignalR hub at this URL: the server answered the negotiate request, but not with SignalR's negotiate JSON (an HTML page?). ${hint}`;
+  if (/Azure SignalR Service is not connected/i.test(text)) return SIGNALR_WORDS.azureNotConnected();
+  if (status >= 400) return SIGNALR_WORDS.notAHubStatus({ status });
+  if (/Unexpected token|not valid JSON|JSON\.parse|Unexpected end of JSON/i.test(text)) return SIGNALR_WORDS.notAHubBody();
   return null;
 }
-
-/** Where a person gives a token, in the runner and in the dashboard. */
-const WHERE_TOKENS = 'the runner\'s --access-token-file <file> (or --access-token-env <VAR>), or the dashboard\'s Advanced → Authentication';
 
 /** A 401 or 403 at negotiate, worded for what to do: with a token or without one. */
 function authRefusal(status: 401 | 403, context: ConnectionOptions): string {
   const hasToken = Boolean(context.credentials?.accessToken);
-  if (status === 403) {
-    return hasToken
-      ? 'The hub refused this client (403 at negotiate): the token was accepted, but its user may not use this hub, or the hub refuses this origin. Check the user\'s rights and the hub\'s allowed origins.'
-      : 'The hub refused this client (403 at negotiate): it may need a token whose user has the right, or refuse this origin (or an API gateway wants a header or key). Give a token with ' + WHERE_TOKENS + ', a header with --header, or check the hub\'s allowed origins.';
-  }
-  return hasToken
-    ? 'The hub refused the access token (401 at negotiate): it is expired, wrong, or for another hub or audience (during a run: it expired, and the reconnect was refused). Give a fresh token.'
-    : `The hub needs authentication (401 at negotiate) and no access token was given. Give one with ${WHERE_TOKENS}; a gateway's key goes in --header or --query.`;
+  return status === 403 ? SIGNALR_WORDS.authForbidden({ hasToken }) : SIGNALR_WORDS.authRefused({ hasToken });
 }
 
 /**
@@ -92,17 +82,16 @@ function negotiationNeeded(text: string, context: ConnectionOptions): { sentence
   if (!context.skipNegotiation || !/WebSocket failed to connect|Unexpected server response/i.test(text)) return null;
   if (/Unexpected server response: (40[13]|408|429|5\d\d)\b/i.test(text) || /\bE(CONN|ADDR|HOST|NET|M?FILE|NFILE|NOBUFS|NOMEM|AGAIN|TIMEDOUT|PIPE|NOTFOUND|AI_)/.test(text) || /socket hang up/i.test(text)) return null;
   const status = /Unexpected server response: (\d{3})/i.exec(text)?.[1];
-  const refused = status ? `the hub refused the WebSocket opened without negotiate (HTTP ${status}): ` : 'the WebSocket opened without negotiate failed, and a browser does not say why: if the hub is running, ';
-  return { sentence: `${refused}${NEEDS_NEGOTIATION}. Azure SignalR Service, and a hub behind a proxy that routes by the negotiate's connection token, cannot be reached without it.`, sure: status !== undefined };
+  return { sentence: SIGNALR_WORDS.negotiationNeeded({ status, needs: NEEDS_NEGOTIATION }), sure: status !== undefined };
 }
 
 /** A token accepted at negotiate, then refused on the WebSocket upgrade (Node says the status; browsers do not). */
 function upgradeRefusal(text: string, context: ConnectionOptions): string | null {
   if (/Unexpected server response: 40[13]/i.test(text)) {
-    return '. The hub refused the WebSocket upgrade with 401/403 after negotiate accepted the client: the token may have expired just then, or the hub reads the token from the header on negotiate but not from access_token on the upgrade (see JwtBearerEvents.OnMessageReceived).';
+    return SIGNALR_WORDS.upgradeRefused();
   }
   if (context.credentials?.accessToken && context.transport !== 'LongPolling' && /WebSocket failed to connect|EventSource failed to connect/i.test(text)) {
-    return `. Negotiate accepted this client, then the ${context.transport} connection was refused: a hub that checks the token there may have refused it (expired just then, or read only from the Authorization header). A browser sends it as access_token in the URL on WebSockets and Server-Sent Events, and the hub must accept it there (JwtBearerEvents.OnMessageReceived).`;
+    return SIGNALR_WORDS.transportRefused({ transport: context.transport });
   }
   return null;
 }
@@ -152,20 +141,20 @@ function oneLine(text: string): string {
 /** The likely cause and the next step, for the failures people meet most. */
 const HINTS: [RegExp, string][] = [
   // The client's own limits first: "fetch failed" with EMFILE is not a hub that accepted nothing.
-  [/\bE[MN]FILE\b/, 'This client ran out of file descriptors, not the hub: raise the limit (ulimit -n 65535) or spread the connections over more agents.'],
-  [/\bEADDRNOTAVAIL\b/, 'This client ran out of ephemeral ports for this destination (about 28,000 on Linux\'s default range), not the hub: widen net.ipv4.ip_local_port_range or spread the connections over more agents.'],
-  [/\bENOBUFS\b|\bENOMEM\b|\bEAGAIN\b/, 'This client\'s system ran out of socket resources, not the hub: open fewer connections per machine or add agents.'],
-  [/ENOTFOUND|EAI_AGAIN|getaddrinfo|ERR_NAME_NOT_RESOLVED/i, 'The host name does not resolve: check its spelling, or use an IP address.'],
-  [/certificate|self[- ]signed|CERT_|SSL|TLS/i, 'The server\'s TLS certificate is not trusted (self-signed, expired or for another name): trust it, or use http:// for a local hub.'],
+  [/\bE[MN]FILE\b/, SIGNALR_WORDS.outOfFiles()],
+  [/\bEADDRNOTAVAIL\b/, SIGNALR_WORDS.outOfPorts()],
+  [/\bENOBUFS\b|\bENOMEM\b|\bEAGAIN\b/, SIGNALR_WORDS.outOfSockets()],
+  [/ENOTFOUND|EAI_AGAIN|getaddrinfo|ERR_NAME_NOT_RESOLVED/i, SIGNALR_WORDS.unresolved()],
+  [/certificate|self[- ]signed|CERT_|SSL|TLS/i, SIGNALR_WORDS.tlsUntrusted()],
   // A Web Worker has WorkerGlobalScope: only there can CORS be the cause, and only there is a page's origin.
   [/ECONNREFUSED|ECONNRESET|failed to fetch|fetch failed|NetworkError/i, 'WorkerGlobalScope' in globalThis
-    ? 'Nothing accepted the connection, or CORS blocked it: check the URL, that the hub is running, and that it allows this page\'s origin.'
-    : 'Nothing accepted the connection: check the URL and that the hub is running.'],
+    ? SIGNALR_WORDS.corsBlocked()
+    : SIGNALR_WORDS.unreachable()],
   // Negotiated with one instance, connected to another: before the transport hint, whose words it shares.
-  [/No Connection with that ID/i, 'The connection was negotiated with one hub instance and reached another: a load balancer without sticky sessions. Turn on session affinity, use WebSockets with skip negotiation, or list each instance as its own endpoint.'],
-  [/disabled by the (server|client)|not enabled by the server|does not support/i, 'The hub does not offer this transport with this protocol: choose another transport, or enable it on the hub.'],
+  [/No Connection with that ID/i, SIGNALR_WORDS.noStickySessions()],
+  [/disabled by the (server|client)|not enabled by the server|does not support/i, SIGNALR_WORDS.transportNotOffered()],
   // A close with an error the hub named (a HubException: its backplane lost, a refusal) is not about size.
-  [/closed with an error(?!.*Exception)|MaximumReceiveMessageSize|message size/i, 'A hub closes a connection that sends a message larger than its limit (SignalR\'s MaximumReceiveMessageSize, 32 KB unless raised) or that breaks the protocol: lower the message size or raise the hub\'s limit.'],
+  [/closed with an error(?!.*Exception)|MaximumReceiveMessageSize|message size/i, SIGNALR_WORDS.messageTooLarge()],
 ];
 
 function hintFor(text: string): string {
