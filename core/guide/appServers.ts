@@ -3,6 +3,7 @@
 import type { EditionId, Scenario } from './types.ts';
 import { appServerTable, cell, rowKeys } from './tables.ts';
 import { trimNumber } from './units.ts';
+import { GUIDE_WORDS } from './words.ts';
 
 export interface PartAppServers {
   label: string;
@@ -45,12 +46,12 @@ export function appServerAdvice(
     const source = appServerTable(id, p.scenario);
     const largest = rowKeys(source).at(-1) ?? '';
     const maxConnections = cell(source, largest, 'connections').value;
-    notes.push(`${p.label}: ${trimNumber(p.connections)} connections are beyond the ${id} ${p.scenario} app-server table (largest row ${largest}, ${trimNumber(maxConnections)}).`);
+    notes.push(GUIDE_WORDS.beyondAppServerTable({ label: p.label, connections: trimNumber(p.connections), edition: id, scenario: p.scenario, largestRow: largest, largestConnections: trimNumber(maxConnections) }));
   }
   const counts = perPart.map((p) => p.appServers ?? 0);
   const known = missing.length === 0 && perPart.length > 0;
   if (perPart.length > 1) {
-    notes.push('Recommended is the sum of the parts; the guide publishes no mixed-workload table, so the true need lies between the minimum and the sum.');
+    notes.push(GUIDE_WORDS.appServersSummed());
   }
   return {
     perPart,

@@ -8,6 +8,7 @@ import type { EditionId, ExpectedTraffic, Scenario } from './types.ts';
 import { EDITIONS } from './tables.ts';
 import { demandFromTraffic, fitEdition, type EditionFit } from './fit.ts';
 import { BenchError } from '../errors/index.ts';
+import { GUIDE_WORDS } from './words.ts';
 
 const MS_PER_SECOND = 1000;
 /** Messages under this size cost like one of this size (the guide: "similar to a 1,024-byte message"). */
@@ -94,7 +95,7 @@ export function expectedTraffic(config: GuideRunConfig): ExpectedTraffic {
   const senders = config.senders ?? defaultSenders(scenario, connections);
   requireWholePositive('senders', senders);
   if (senders > connections) {
-    throw new BenchError('badInput', `senders (${senders}) cannot exceed connections (${connections}); lower senders or add connections.`);
+    throw new BenchError('badInput', GUIDE_WORDS.sendersAboveConnections({ senders, connections }));
   }
   const recipientsPerMessage = recipientsOf(config);
   // The formula's "outbound connections" are deliveries per interval: every sender's message
@@ -140,14 +141,14 @@ function recipientsOf(config: GuideRunConfig): number {
   if (scenario === 'echo' || scenario === 'sendToConnection') return 1;
   if (scenario === 'broadcast') return connections;
   if (scenario !== 'smallGroup' && scenario !== 'bigGroup') {
-    throw new BenchError('badInput', `Unknown scenario "${String(scenario)}"; use echo, broadcast, smallGroup, bigGroup or sendToConnection.`);
+    throw new BenchError('badInput', GUIDE_WORDS.unknownScenario({ scenario: String(scenario) }));
   }
   if (config.groupCount !== undefined) requirePositive('groupCount', config.groupCount, 'a number of groups');
   const groupSize =
     config.groupSize ?? (scenario === 'smallGroup' ? 10 : connections / (config.groupCount ?? 10));
   requirePositive('groupSize', groupSize, 'connections per group');
   if (groupSize > connections) {
-    throw new BenchError('badInput', `groupSize (${groupSize}) cannot exceed connections (${connections}); a group holds at most every connection.`);
+    throw new BenchError('badInput', GUIDE_WORDS.groupAboveConnections({ groupSize, connections }));
   }
   return groupSize;
 }

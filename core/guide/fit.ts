@@ -5,6 +5,7 @@
 import type { EditionId, ExpectedTraffic, RoutingScenario } from './types.ts';
 import { cell, rowKeys, table, tier as tierOf, tiers } from './tables.ts';
 import { formatBytesPerSecond, trimNumber } from './units.ts';
+import { GUIDE_WORDS } from './words.ts';
 
 /** What a workload asks of the service, per second. */
 export interface Demand {
@@ -117,7 +118,7 @@ function routingReason(id: EditionId, tierName: string, demand: Demand, notes: s
     const limit = routingLimit(id, scenario, tierName);
     if (!limit) return `the guide publishes no ${SCENARIO_WORDS[scenario]} rate at or below ${tierName}.`;
     if (limit.basisTier !== tierName) {
-      notes.push(`No published ${SCENARIO_WORDS[scenario]} row for ${tierName}; using ${limit.basisTier}'s ${count(limit.inboundMessagesPerSecond)} messages/s as a lower bound.`);
+      notes.push(GUIDE_WORDS.routingLowerBound({ scenario: SCENARIO_WORDS[scenario], tier: tierName, basisTier: limit.basisTier, messagesPerSecond: count(limit.inboundMessagesPerSecond) }));
     }
     share += rate / limit.inboundMessagesPerSecond;
     parts.push(`${count(rate)} ${SCENARIO_WORDS[scenario]} messages/s (${tierName} allows ${count(limit.inboundMessagesPerSecond)}/s)`);

@@ -2,6 +2,7 @@
 // second). Its own defaults fix the convention: 1,000 connections x 2,048 B every 1 s is "2 MBps"
 // and 2 messages/s of 2,048 B is "4 KBps", exact only with 1 KB = 1,024 B and 1 MB = 1,000 KB.
 import { BenchError } from '../errors/index.ts';
+import { GUIDE_WORDS } from './words.ts';
 
 /** How "KB" and "MB" map to bytes. */
 export interface ByteConvention {
@@ -44,8 +45,7 @@ export function parsePublishedBandwidth(text: string): number {
   if (!match || match[1] === undefined) {
     throw new BenchError(
       'parse',
-      `Cannot read "${text}" as a guide bandwidth: expected "<number> KBps" or "<number> MBps" (bytes per second). ` +
-        'Bit units such as "Mbps" or "MBit/s" are misprints in the guide; flag the cell instead.',
+      GUIDE_WORDS.unreadableBandwidth({ text }),
     );
   }
   const amount = Number(match[1].replaceAll(',', ''));

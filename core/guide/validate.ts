@@ -1,6 +1,7 @@
 // Structural checks on an edition's JSON, run once when it is first loaded, so that a bad edit of
 // the data fails loudly with the place to fix instead of producing wrong capacity numbers later.
 import type { GuideEdition, GuideTable } from './types.ts';
+import { GUIDE_WORDS } from './words.ts';
 
 const TIER_NAME = /^Unit\d+$/;
 const CASE_NAME = /^case\d+$/;
@@ -10,7 +11,7 @@ const CASE_NAME = /^case\d+$/;
 export function validateEdition(data: unknown, file: string): GuideEdition {
   const edition = data as GuideEdition;
   if (!edition || typeof edition !== 'object' || !edition.tables || !Array.isArray(edition.tiers)) {
-    throw new Error(`${file}: not a guide edition (needs "tables" and "tiers"); regenerate or fix the file.`);
+    throw new Error(GUIDE_WORDS.notAnEdition({ file }));
   }
   let previousUnits = 0;
   for (const tier of edition.tiers) {

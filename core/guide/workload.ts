@@ -10,6 +10,7 @@ import { applicableCaveats } from './caveats.ts';
 import { EDITIONS } from './tables.ts';
 import type { Caveat, EditionId } from './types.ts';
 import { BenchError } from '../errors/index.ts';
+import { GUIDE_WORDS } from './words.ts';
 
 /** One basic use case of a mixed workload: a GuideRunConfig with an optional label. */
 export interface WorkloadPart extends GuideRunConfig {
@@ -41,7 +42,7 @@ export interface WorkloadEstimate {
 
 /** Sums a mixed workload and, per edition, picks the tier, the app servers and the caveats. */
 export function estimateWorkload(parts: readonly WorkloadPart[], options: WorkloadOptions = {}): WorkloadEstimate {
-  if (parts.length === 0) throw new BenchError('badInput', 'A workload needs at least one part (a scenario with its connections, message size and interval).');
+  if (parts.length === 0) throw new BenchError('badInput', GUIDE_WORDS.emptyWorkload());
   const traffic = parts.map((part, index) => ({ ...expectedTraffic(part), label: part.label ?? `${part.scenario} #${index + 1}` }));
   const demand = demandFromTraffic(traffic);
   const byEdition: Partial<Record<EditionId, EditionAdvice>> = {};
