@@ -5,6 +5,7 @@
  * connection. Each problem names the field and says what to write instead.
  */
 import type { DeliverKind, HubCall, PlaceholderName } from './profile.ts';
+import { PROFILE_WORDS as W } from './words.ts';
 
 /** Placeholders these shapes add to a call's arguments (`where`: send, join or leave):
  *  `{stream}` in send.args with any delivery but "return", `{target}` in send.args of a client
@@ -17,15 +18,15 @@ export function carrierAllowed(deliver: DeliverKind | null, where: string, answe
 
 /** Why `{stream}` is not known here (a join, a leave, or deliver "return"). */
 export function streamNotAllowed(field: string, deliver: DeliverKind | null): string {
-  if (deliver === 'return') return '{stream} cannot go with deliver "return": a client-to-server stream ends only with the run, so its call has no return value per message. Use "{message}", or deliver "stream", "self" or another delivery.';
-  return `{stream} goes in send.args only; ${field.split('.')[0]} opens no stream.`;
+  if (deliver === 'return') return W.streamWithReturn();
+  return W.streamNotHere({ call: field.split('.')[0]! });
 }
 
 /** `{stream}` stands alone for a whole argument of the call (the stream itself), never inside a
  *  string, an object or a list. Null when `arg` (at `field`) holds it so. */
 export function streamPlacementProblem(field: string, arg: string): string | null {
   if (arg === '{stream}' && /^send\.args\[\d+\]$/.test(field)) return null;
-  return `${field}: "${arg}": {stream} must be a whole argument of its own, "{stream}": it stands for the stream the client writes its messages to.`;
+  return W.streamNotWhole({ field, arg });
 }
 
 /**
@@ -39,12 +40,12 @@ export function streamPlacementProblem(field: string, arg: string): string | nul
 export function carrierProblems(deliver: DeliverKind | null, send: HubCall, answered: boolean): string[] {
   const messages = countWhole(send.args, '{message}');
   const streams = countWhole(send.args, '{stream}');
-  if (messages > 1) return [`send.args: {message} appears ${messages} times; it must appear exactly once (the receiver reads one message per call).`];
-  if (streams > 1) return [`send.args: {stream} appears ${streams} times; a call takes one stream of the tool's messages.`];
-  if (messages === 1 && streams === 1) return ['send.args: {message} and {stream} both appear; use one: "{message}" for a call per message, "{stream}" for one stream whose items are the messages.'];
+  if (messages > 1) return [W.messageTwice({ count: messages })];
+  if (streams > 1) return [W.streamTwice({ count: streams })];
+  if (messages === 1 && streams === 1) return [W.messageAndStream()];
   if (deliver === 'return' && answered) return [];
   if (deliver === 'stream' || messages + streams === 1) return [];
-  return [`send.args: {message} is missing; put "{message}" as the argument that carries the text, exactly once${deliver === null || deliver === 'return' ? '' : ' (or "{stream}" for a client-to-server stream of the messages)'}.`];
+  return [W.messageMissing({ orStream: deliver !== null && deliver !== 'return' })];
 }
 
 /** How many strings inside an argument template are exactly `whole`. */
@@ -56,10 +57,8 @@ function countWhole(arg: unknown, whole: string): number {
 
 /** The answer's `with`: `{message}` exactly once, as a whole string (the text the tool answers with). */
 export function answerWithProblems(template: unknown): string[] {
-  if (template === undefined) return ['answer.with: required, what the tool answers with: "{message}", or an object or list holding "{message}" once.'];
+  if (template === undefined) return [W.answerWithMissing()];
   const messages = countWhole(template, '{message}');
   if (messages === 1) return [];
-  return [messages === 0
-    ? 'answer.with: {message} is missing; put "{message}" where the answer carries the tool\'s text, exactly once.'
-    : `answer.with: {message} appears ${messages} times; it must appear exactly once.`];
+  return [messages === 0 ? W.answerWithNoMessage() : W.answerWithTwice({ count: messages })];
 }

@@ -10,6 +10,8 @@ export interface JsonFault {
   expected: string;
 }
 
+import { JSON_EXPECTED as EXPECTED } from './words.ts';
+
 class Fault extends Error {
   constructor(readonly offset: number, readonly expected: string) {
     super(expected);
@@ -27,26 +29,26 @@ export function jsonFault(text: string): JsonFault | null {
   };
   const literal = (word: string) => {
     if (text.startsWith(word, i)) i += word.length;
-    else fail(`a value (a string, number, object, array, true, false or null)`);
+    else fail(EXPECTED.value);
   };
   const string = () => {
     i++;
     for (;;) {
-      if (i >= text.length) fail('a closing " of the string');
+      if (i >= text.length) fail(EXPECTED.closingQuote);
       const c = text.charCodeAt(i);
       if (c === 0x22) return void i++;
-      if (c < 0x20) fail('no line break or control character inside a string (write \\n)');
+      if (c < 0x20) fail(EXPECTED.noControl);
       if (c === 0x5c) {
         i++;
         if (text[i] === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i += 5;
         else if (i < text.length && '"\\/bfnrt'.includes(text[i]!)) i++;
-        else fail('a valid escape (\\", \\\\, \\n, \\uXXXX, …)');
+        else fail(EXPECTED.escape);
       } else i++;
     }
   };
   const number = () => {
     const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!match) fail('a value (a string, number, object, array, true, false or null)');
+    if (!match) fail(EXPECTED.value);
     i += match![0].length;
   };
   const value = (): void => {
@@ -66,16 +68,16 @@ export function jsonFault(text: string): JsonFault | null {
     if (text[i] === '}') return void i++;
     for (;;) {
       ws();
-      if (text[i] !== '"') fail('a property name in double quotes');
+      if (text[i] !== '"') fail(EXPECTED.propertyName);
       string();
       ws();
-      if (text[i] !== ':') fail("':' after the property name");
+      if (text[i] !== ':') fail(EXPECTED.colon);
       i++;
       value();
       ws();
       if (text[i] === ',') i++;
       else if (text[i] === '}') return void i++;
-      else fail("',' or '}' after the property value");
+      else fail(EXPECTED.objectNext);
     }
   };
   const array = () => {
@@ -87,13 +89,13 @@ export function jsonFault(text: string): JsonFault | null {
       ws();
       if (text[i] === ',') i++;
       else if (text[i] === ']') return void i++;
-      else fail("',' or ']' after the array item");
+      else fail(EXPECTED.arrayNext);
     }
   };
   try {
     value();
     ws();
-    if (i < text.length) fail('the end of the document');
+    if (i < text.length) fail(EXPECTED.end);
     return null;
   } catch (error) {
     if (!(error instanceof Fault)) throw error;

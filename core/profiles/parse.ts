@@ -14,11 +14,12 @@ import {
 } from './profile.ts';
 import { answerWithProblems, carrierAllowed, carrierProblems, streamNotAllowed, streamPlacementProblem } from './carrier-checks.ts';
 import { deliveryPlaceholderProblems, listAllowed, listNotAllowed, isListPlaceholder } from './delivery-checks.ts';
+import { PROFILE_WORDS as W } from './words.ts';
 
 export type ProfileResult = { ok: true; profile: HubProfile } | { ok: false; errors: string[] };
 
 const FIELDS = ['name', 'join', 'leave', 'send', 'receive', 'deliver', 'answer'];
-const PLACEHOLDER_LIST = `${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}, or {env:NAME} for a value from the runner's environment`;
+const PLACEHOLDER_LIST = W.placeholderList({ names: PLACEHOLDERS });
 /** Anything that looks like a placeholder: a word in braces. */
 const BRACED = /\{([^{}\s"]*)\}/g;
 /** The NAME of {env:NAME}, as a shell names a variable. */
@@ -28,15 +29,15 @@ const ARG_PATH = /^(0|[1-9]\d*)(\.[A-Za-z_$][A-Za-z0-9_$]*)+$/;
 
 /** Reads a profile from its JSON text. */
 export function parseHubProfile(text: string): ProfileResult {
-  if (text.trim() === '') return { ok: false, errors: ['The profile is empty. Paste or load a JSON document such as profiles/chat-all.json.'] };
-  if (text.length > MAX_PROFILE_CHARS) return { ok: false, errors: [`The profile is ${text.length.toLocaleString('en-US')} characters long; a profile is a few hundred (at most ${MAX_PROFILE_CHARS.toLocaleString('en-US')}). Check that this is the right file.`] };
+  if (text.trim() === '') return { ok: false, errors: [W.empty()] };
+  if (text.length > MAX_PROFILE_CHARS) return { ok: false, errors: [W.tooLong({ chars: text.length, max: MAX_PROFILE_CHARS })] };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     const fault = jsonFault(text);
-    const where = fault ? ` at line ${fault.line}, column ${fault.column}: expected ${fault.expected}` : `: ${error instanceof Error ? error.message : String(error)}`;
-    return { ok: false, errors: [`The profile is not valid JSON${where}.`] };
+    const where = fault ? W.notJsonAt(fault) : W.notJsonSaid({ message: error instanceof Error ? error.message : String(error) });
+    return { ok: false, errors: [W.notJson({ where })] };
   }
   return checkHubProfile(value);
 }
@@ -44,20 +45,20 @@ export function parseHubProfile(text: string): ProfileResult {
 /** Checks a profile already read (a kept run's, a link's): the same rules as {@link parseHubProfile}. */
 export function checkHubProfile(value: unknown): ProfileResult {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, errors: [`The profile must be a JSON object with name, send, receive and deliver, but is ${kindOf(value)}.`] };
+    return { ok: false, errors: [W.notObject({ is: kindOf(value) })] };
   }
   const input = value as Record<string, unknown>;
   const errors: string[] = [];
   for (const key of Object.keys(input)) {
-    if (!FIELDS.includes(key)) errors.push(`${key}: not a profile field; the fields are ${FIELDS.join(', ')}.`);
+    if (!FIELDS.includes(key)) errors.push(W.unknownField({ key, fields: FIELDS }));
   }
   const name = typeof input.name === 'string' ? input.name.trim() : '';
-  if (typeof input.name !== 'string' || name === '') errors.push(`name: required, the text the run is shown with (e.g. "chat room"), but is ${describe(input.name)}.`);
-  else if (name.length > MAX_PROFILE_NAME_CHARS) errors.push(`name: ${name.length} characters; at most ${MAX_PROFILE_NAME_CHARS}.`);
+  if (typeof input.name !== 'string' || name === '') errors.push(W.nameMissing({ is: describe(input.name) }));
+  else if (name.length > MAX_PROFILE_NAME_CHARS) errors.push(W.nameTooLong({ chars: name.length, max: MAX_PROFILE_NAME_CHARS }));
 
   const deliver = input.deliver as DeliverKind;
   const deliverKnown = (DELIVER_KINDS as readonly unknown[]).includes(input.deliver);
-  if (!deliverKnown) errors.push(`deliver: must be one of ${DELIVER_KINDS.join(', ')}, but is ${describe(input.deliver)}.`);
+  if (!deliverKnown) errors.push(W.deliverUnknown({ kinds: DELIVER_KINDS, is: describe(input.deliver) }));
   const allowed = (where: string): Set<PlaceholderName> => {
     const set = new Set<PlaceholderName>(['connection', 'user', 'time']);
     if (where === 'send') set.add('message');
@@ -75,7 +76,7 @@ export function checkHubProfile(value: unknown): ProfileResult {
   if (send) errors.push(...carrierProblems(deliverKnown ? deliver : null, send, input.answer !== undefined));
   if (send && deliverKnown) errors.push(...deliveryPlaceholderProblems(deliver, send));
   if (deliverKnown && isGroupDelivery(deliver) && input.join === undefined) {
-    errors.push(`join: required with deliver "${deliver}": the run puts each connection in its group with it, e.g. { "method": "JoinRoom", "args": ["{group}"] }.`);
+    errors.push(W.joinMissing({ deliver }));
   }
   const receive = readReceive(input.receive, deliverKnown ? deliver : null, errors);
   const answer = readAnswer(input.answer, deliverKnown ? deliver : null, errors);
@@ -89,29 +90,29 @@ export function checkHubProfile(value: unknown): ProfileResult {
 function readCall(field: string, raw: unknown, required: boolean, errors: string[], allowed: Set<PlaceholderName>, deliver: DeliverKind | null): HubCall | null {
   if (raw === undefined && !required) return null;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    errors.push(`${field}: must be an object { "method": "...", "args": [...] }, but is ${describe(raw)}.`);
+    errors.push(W.callNotObject({ field, is: describe(raw) }));
     return null;
   }
   const call = raw as Record<string, unknown>;
-  for (const key of Object.keys(call)) if (key !== 'method' && key !== 'args') errors.push(`${field}.${key}: not a field of a hub call; use method and args.`);
+  for (const key of Object.keys(call)) if (key !== 'method' && key !== 'args') errors.push(W.callUnknownField({ field, key }));
   const method = checkMethod(`${field}.method`, call.method, errors);
   const args = call.args ?? [];
   if (!Array.isArray(args)) {
-    errors.push(`${field}.args: must be an array of the method's arguments, but is ${describe(args)}.`);
+    errors.push(W.argsNotArray({ field, is: describe(args) }));
     return null;
   }
-  if (args.length > MAX_CALL_ARGS) errors.push(`${field}.args: ${args.length} arguments; at most ${MAX_CALL_ARGS}.`);
+  if (args.length > MAX_CALL_ARGS) errors.push(W.tooManyArgs({ field, count: args.length, max: MAX_CALL_ARGS }));
   args.forEach((arg, index) => checkPlaceholders(`${field}.args[${index}]`, arg, allowed, deliver, errors));
   return method === null ? null : { method, args };
 }
 
 function checkMethod(field: string, raw: unknown, errors: string[]): string | null {
   if (typeof raw !== 'string' || raw === '') {
-    errors.push(`${field}: required, the hub method's name (e.g. "SendMessage"), but is ${describe(raw)}.`);
+    errors.push(W.methodMissing({ field, is: describe(raw) }));
     return null;
   }
-  if (raw.length > MAX_METHOD_NAME_CHARS) errors.push(`${field}: ${raw.length} characters; a method name has at most ${MAX_METHOD_NAME_CHARS}.`);
-  else if (!METHOD_NAME.test(raw)) errors.push(`${field}: "${raw}" is not a method name; use letters, digits and _ as in C# (e.g. "SendMessage").`);
+  if (raw.length > MAX_METHOD_NAME_CHARS) errors.push(W.methodTooLong({ field, chars: raw.length, max: MAX_METHOD_NAME_CHARS }));
+  else if (!METHOD_NAME.test(raw)) errors.push(W.notMethodName({ field, name: raw }));
   else return raw;
   return null;
 }
@@ -128,53 +129,52 @@ function checkPlaceholders(field: string, arg: unknown, allowed: Set<Placeholder
     const name = match[1]!;
     if (name.startsWith('env:') && field.startsWith('answer.')) {
       // The runner fills {env:NAME} in the calls it makes, not in what it answers the hub with.
-      errors.push(`${field}: "${match[0]}": {env:NAME} is read for join, send and leave arguments only; an answer holds "{message}", the text the tool answers with, and literals.`);
+      errors.push(W.envInAnswer({ field, found: match[0] }));
     } else if (name.startsWith('env:')) {
-      if (!ENV_NAME.test(name.slice(4))) errors.push(`${field}: "${match[0]}" does not name an environment variable; write {env:NAME} with NAME of letters, digits and _ (e.g. {env:API_KEY}).`);
+      if (!ENV_NAME.test(name.slice(4))) errors.push(W.envBadName({ field, found: match[0] }));
     } else if (!(PLACEHOLDERS as readonly string[]).includes(name)) {
-      errors.push(`${field}: "${match[0]}" is not a placeholder; use ${PLACEHOLDER_LIST}.`);
+      errors.push(W.notPlaceholder({ field, found: match[0], list: PLACEHOLDER_LIST }));
     } else if (name === 'message' && arg !== '{message}') {
-      errors.push(`${field}: "${arg}": {message} must be the whole argument, "{message}", so the hub passes the tool's text on as it is.`);
+      errors.push(W.messageNotWhole({ field, arg }));
     } else if (!allowed.has(name as PlaceholderName)) {
-      errors.push(`${field}: ${notAllowed(name as PlaceholderName, field, deliver)}`);
+      errors.push(W.placeholderNotHere({ field, why: notAllowed(name as PlaceholderName, field, deliver) }));
     } else if (name === 'stream' && streamPlacementProblem(field, arg)) {
       errors.push(streamPlacementProblem(field, arg)!);
     } else if (isListPlaceholder(name) && arg !== match[0]) {
-      errors.push(`${field}: "${arg}": {${name}} must be the whole argument, "{${name}}": it stands for a list, passed as an array.`);
+      errors.push(W.listNotWhole({ field, arg, name }));
     }
   }
 }
 
 function notAllowed(name: PlaceholderName, field: string, deliver: DeliverKind | null): string {
-  const with_ = deliver ? ` (deliver is "${deliver}")` : '';
-  if (name === 'message') return `{message} goes in send.args only; ${field.split('.')[0]} carries no message.`;
-  if (name === 'group') return `{group} is only known with deliver "group", "groupOthers", "groups" or "groupExcept"${with_}: a connection is in a group only then.`;
+  if (name === 'message') return W.messageNotHere({ call: field.split('.')[0]! });
+  if (name === 'group') return W.groupNotHere({ deliver });
   if (isListPlaceholder(name)) return listNotAllowed(name, deliver);
-  if (field.startsWith('answer.')) return `{${name}} is not known in an answer: it holds "{message}", the text the tool answers with.`;
+  if (field.startsWith('answer.')) return W.notInAnswer({ name });
   if (name === 'stream') return streamNotAllowed(field, deliver);
-  return `{target} is only known in send.args with deliver "target", or "return" with an answer${with_}: only a direct message, or a client result asked of another connection, has a target.`;
+  return W.targetNotHere({ deliver });
 }
 
 function readReceive(raw: unknown, deliver: DeliverKind | null, errors: string[]): HubProfile['receive'] | null {
   if (deliver === 'return') {
-    if (raw !== undefined) errors.push('receive: not used with deliver "return": the send method\'s return value is the reception. Remove receive.');
+    if (raw !== undefined) errors.push(W.receiveWithReturn());
     return null;
   }
   if (deliver === 'stream') {
-    if (raw !== undefined) errors.push('receive: not used with deliver "stream": the items of the stream the send method returns are the receptions. Remove receive.');
+    if (raw !== undefined) errors.push(W.receiveWithStream());
     return null;
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    errors.push(`receive: required, the client method the hub calls and which argument carries the message, e.g. { "method": "ReceiveMessage", "arg": 1 }, but is ${describe(raw)}.`);
+    errors.push(W.receiveMissing({ is: describe(raw) }));
     return null;
   }
   const receive = raw as Record<string, unknown>;
-  for (const key of Object.keys(receive)) if (key !== 'method' && key !== 'arg') errors.push(`receive.${key}: not a field of receive; use method and arg.`);
+  for (const key of Object.keys(receive)) if (key !== 'method' && key !== 'arg') errors.push(W.receiveUnknownField({ key }));
   const method = checkMethod('receive.method', receive.method, errors);
   const arg = receive.arg;
   const argOk = (typeof arg === 'number' && Number.isInteger(arg) && arg >= 0 && arg < MAX_CALL_ARGS) || (typeof arg === 'string' && ARG_PATH.test(arg) && Number(arg.split('.')[0]) < MAX_CALL_ARGS);
   if (!argOk) {
-    errors.push(`receive.arg: which argument carries the message: its index from 0 to ${MAX_CALL_ARGS - 1}, or a path into an object argument such as "1.text", but is ${describe(arg)}.`);
+    errors.push(W.receiveArg({ last: MAX_CALL_ARGS - 1, is: describe(arg) }));
   }
   return method !== null && argOk ? { method, arg: arg as number | string } : null;
 }
@@ -184,15 +184,15 @@ function readReceive(raw: unknown, deliver: DeliverKind | null, errors: string[]
 function readAnswer(raw: unknown, deliver: DeliverKind | null, errors: string[]): HubProfile['answer'] | null {
   if (raw === undefined) return null;
   if (deliver !== null && deliver !== 'return') {
-    errors.push(`answer: only with deliver "return" (deliver is "${deliver}"): the hub's call that awaits a client's answer returns to the caller, and that return value is the reception.`);
+    errors.push(W.answerNotReturn({ deliver }));
     return null;
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    errors.push(`answer: must be an object { "method": "GetMessage", "with": "{message}" }, the client method the hub invokes and what the tool answers with, but is ${describe(raw)}.`);
+    errors.push(W.answerNotObject({ is: describe(raw) }));
     return null;
   }
   const answer = raw as Record<string, unknown>;
-  for (const key of Object.keys(answer)) if (key !== 'method' && key !== 'with') errors.push(`answer.${key}: not a field of answer; use method and with.`);
+  for (const key of Object.keys(answer)) if (key !== 'method' && key !== 'with') errors.push(W.answerUnknownField({ key }));
   const method = checkMethod('answer.method', answer.method, errors);
   const problems = answerWithProblems(answer.with);
   errors.push(...problems);

@@ -7,6 +7,7 @@
  * and a warning for a literal that looks like a key (the field named, never the value).
  */
 import { ENV_PLACEHOLDER, type HubCall, type HubProfile } from './profile.ts';
+import { PROFILE_WORDS as W } from './words.ts';
 
 /** Where a profile names an environment variable: the field ("send.args[1].key") and the NAME. */
 export interface EnvPlace {
@@ -34,9 +35,7 @@ export function envPlaces(profile: Pick<HubProfile, 'send' | 'join' | 'leave'>):
 
 /** Why the page refuses a profile naming environment variables: a page has none to read. */
 export function pageEnvProblems(profile: Pick<HubProfile, 'send' | 'join' | 'leave'>): string[] {
-  return envPlaces(profile).map(({ field, name }) =>
-    `${field}: {env:${name}} is read from the runner's environment, and a page has none. Run this profile with the runner ` +
-      `(${name}=… npx live-bench --hub-profile <file> …), which keeps only the placeholder; or, for a value that is no secret, write it in place of {env:${name}}.`);
+  return envPlaces(profile).map(({ field, name }) => W.envOnPage({ field, name }));
 }
 
 /** The environment variables a profile needs that `env` does not hold (unset or empty), each once with where it is first named. */
@@ -104,9 +103,7 @@ export function secretWarnings(profile: Pick<HubProfile, 'send' | 'join' | 'leav
     const byKey = key !== null && isSecretKey(key) && !text.includes('{env:');
     const byLook = looksLikeKey(literal);
     if (!byKey && !byLook) continue;
-    const why = byKey ? `is under "${key}", a secret's name` : 'looks like a key (a long random text)';
-    warnings.push(`${field} ${why}, written into the profile, which every result, report and link keeps. ` +
-      `Put the value in an environment variable and write {env:NAME} there instead: the runner reads it at start and keeps only the placeholder.`);
+    warnings.push(W.secretWritten({ field, key: byKey ? key : null }));
   }
   return warnings;
 }
