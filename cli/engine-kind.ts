@@ -10,6 +10,7 @@
 import { formatCount } from '../core/format.ts';
 import { connectionsOneProcessFits } from './client-limits.ts';
 import { stepEngineCount } from './engine-count.ts';
+import { ARGS_WORDS } from './args-words.ts';
 
 export type EngineKind = 'threads' | 'processes';
 export const ENGINE_KINDS: readonly EngineKind[] = ['threads', 'processes'];
@@ -18,7 +19,7 @@ export const ENGINE_KINDS: readonly EngineKind[] = ['threads', 'processes'];
 export function engineKindOption(value: string | undefined, errors: string[]): EngineKind | null {
   if (value === undefined) return null;
   const kind = ENGINE_KINDS.find((k) => k === value) ?? null;
-  if (kind === null) errors.push(`--engines must be threads or processes, not "${value}": threads share the runner's open files, processes each have their own.`);
+  if (kind === null) errors.push(ARGS_WORDS.engines({ value }));
   return kind;
 }
 

@@ -1,16 +1,17 @@
 /** The runner's options that would be ignored or overwritten without a word, refused instead (exit 2). */
 import path from 'node:path';
+import { ARGS_WORDS } from './args-words.ts';
 
 /** Options that depend on another, and what the other is for. */
 const NEEDS = [
-  ['drop-share', 'drop-at', 'the second of the sends at which connections drop: without it nothing is dropped'],
-  ['drop-kind', 'drop-at', 'the second of the sends at which connections drop: without it nothing is dropped'],
-  ['reconnect-policy', 'reconnect', 'without it a lost connection does not come back, and no policy applies'],
+  ['drop-share', 'drop-at', ARGS_WORDS.dropAtWhy()],
+  ['drop-kind', 'drop-at', ARGS_WORDS.dropAtWhy()],
+  ['reconnect-policy', 'reconnect', ARGS_WORDS.reconnectWhy()],
 ] as const;
 
 /** Options of which a run takes one: with two, one would be ignored. */
 const ONE_OF = [
-  [['access-token-file', 'access-token-env', 'access-token', 'access-token-command'], 'ways to give the access token, and a run takes one: keep one (--access-token-file holds one token per user)'],
+  [['access-token-file', 'access-token-env', 'access-token', 'access-token-command'], ARGS_WORDS.oneTokenWhy()],
 ] as const;
 
 /**
@@ -21,11 +22,11 @@ const ONE_OF = [
 export function ignoredOptionProblems(v: Record<string, string | boolean | string[] | undefined>): string[] {
   const problems: string[] = [];
   for (const [option, needed, why] of NEEDS) {
-    if (v[option] !== undefined && v[needed] === undefined) problems.push(`--${option} needs --${needed} (${why}). Add --${needed}, or drop --${option}.`);
+    if (v[option] !== undefined && v[needed] === undefined) problems.push(ARGS_WORDS.needsOption({ option, needed, why }));
   }
   for (const [options, why] of ONE_OF) {
     const given = options.filter((option) => v[option] !== undefined);
-    if (given.length > 1) problems.push(`${given.map((option) => `--${option}`).join(' and ')} are ${given.length === 2 ? 'both' : 'all'} ${why}.`);
+    if (given.length > 1) problems.push(ARGS_WORDS.oneOf({ given, why }));
   }
   const outputs = (['json', 'html', 'memory-log'] as const)
     .map((option) => [option, v[option]] as const)
@@ -34,7 +35,7 @@ export function ignoredOptionProblems(v: Record<string, string | boolean | strin
     for (let j = i + 1; j < outputs.length; j++) {
       const [first, firstPath] = outputs[i]!;
       const [second, secondPath] = outputs[j]!;
-      if (path.resolve(firstPath) === path.resolve(secondPath)) problems.push(`--${first} and --${second} both write ${firstPath}: the second would overwrite the first. Give each its own file.`);
+      if (path.resolve(firstPath) === path.resolve(secondPath)) problems.push(ARGS_WORDS.sameOutput({ first, second, path: firstPath }));
     }
   }
   return problems;

@@ -4,6 +4,8 @@
  * with exactly the options of a single run.
  */
 import { AGENTS_SECRETS_POLICIES, DEFAULT_AGENTS_SECRETS, sessionSecretProblem, type AgentsSecretsPolicy } from '../core/fleet/index.ts';
+import { ARGS_WORDS } from './args-words.ts';
+import { HELP_WORDS } from './help-words.ts';
 
 export interface LeadOptions {
   /** Agents to wait for; the run starts once this many have joined. */
@@ -38,35 +40,7 @@ export const SESSION_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const MIN_CHOSEN_CODE_LENGTH = 10;
 export const MAX_CHOSEN_CODE_LENGTH = 32;
 
-export const LEAD_USAGE = `Usage: live-bench --lead --agents <n> --endpoint <url> [run options]
-
-Leads a fleet run without a browser: opens a session on the hub-sample's control hub, prints
-the session code and the agent command line, waits for <n> agents (live-bench --agent), then
-runs the benchmark over them as the dashboard would (same split, clock rounds, merge, verdict,
-exit codes, --json and --html) and ends the session.
-
-  --lead                 lead a fleet run
-  --agents <n>           agents to wait for, 1 to ${MAX_AGENTS} (required)
-  --agents-timeout <s>   longest wait for them (default ${DEFAULT_AGENTS_TIMEOUT_SEC}); when fewer came, nothing is run
-                         and the exit code is 3
-  --session <code>       a session code chosen in advance, so agents can be started first
-                         (with --join-timeout): ${MIN_CHOSEN_CODE_LENGTH}-${MAX_CHOSEN_CODE_LENGTH} characters of ${SESSION_CODE_ALPHABET},
-                         chosen at random: tr -dc ${SESSION_CODE_ALPHABET} </dev/urandom | head -c 16
-  --session-secret <s>   the secret agents present besides the code, chosen in advance with
-                         --session (10-64 letters and digits, at random); without --session the
-                         lead draws one and prints it in the agent command. No agent without it
-                         receives anything of the run, its tokens least of all
-  --agents-secrets <refuse|warn>
-                         when tokens, header or query values would cross a plain http control hub
-                         to the agents: refuse (exit 2, nothing sent) or warn and send
-                         (default ${DEFAULT_AGENTS_SECRETS})
-  --control <url>        the control hub (default: /control on the --endpoint's host)
-  --include-local        the lead's own engines (--workers) take part beside the agents; by
-                         default the lead runs no connection itself
-
-Every run option of a single run applies (live-bench --help); --find-capacity does not.
-An agent lost mid-run takes its share of the load with it: the run fails, the client's fault
-(exit 1). Exit codes as for a single run; 3 also when fewer than <n> agents came in time.`;
+export const LEAD_USAGE = HELP_WORDS.lead({ maxAgents: MAX_AGENTS, defaultTimeoutSec: DEFAULT_AGENTS_TIMEOUT_SEC, minCodeLength: MIN_CHOSEN_CODE_LENGTH, maxCodeLength: MAX_CHOSEN_CODE_LENGTH, alphabet: SESSION_CODE_ALPHABET, defaultAgentsSecrets: DEFAULT_AGENTS_SECRETS });
 
 const LEAD_FLAGS = new Set(['lead', 'include-local']);
 const LEAD_VALUES = new Set(['agents', 'agents-timeout', 'session', 'session-secret', 'agents-secrets', 'control']);
@@ -85,49 +59,49 @@ export function splitLeadArgs(argv: readonly string[]): LeadSplit {
     const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
     const name = match?.[1] ?? '';
     if (LEAD_FLAGS.has(name)) {
-      if (match?.[2] !== undefined) errors.push(`--${name} takes no value, but was given "${match[2]}".`);
+      if (match?.[2] !== undefined) errors.push(ARGS_WORDS.flagTakesNoValue({ name, value: match[2] }));
       flags.add(name);
     } else if (LEAD_VALUES.has(name)) {
       const value = match?.[2] ?? argv[++i];
       if (value === undefined || (match?.[2] === undefined && value.startsWith('--'))) {
-        errors.push(`--${name} needs a value.`);
+        errors.push(ARGS_WORDS.needsValue({ name }));
         if (value !== undefined) i--;
       } else values.set(name, value);
     } else rest.push(arg);
   }
   if (!flags.has('lead')) {
     const stray = [...values.keys(), ...[...flags].filter((f) => f !== 'lead')].map((name) => `--${name}`);
-    if (stray.length > 0) errors.push(`${stray.join(', ')} belong${stray.length === 1 ? 's' : ''} to a headless lead: add --lead --agents <n>, or drop ${stray.length === 1 ? 'it' : 'them'}.`);
+    if (stray.length > 0) errors.push(ARGS_WORDS.strayOptions({ stray, belongsTo: 'a headless lead', add: '--lead --agents <n>' }));
     return errors.length > 0 ? { ok: false, errors, rest, help: false } : { ok: true, lead: null, rest };
   }
   const agentsRaw = values.get('agents');
   const agents = Number(agentsRaw);
-  if (agentsRaw === undefined) errors.push(`--lead needs --agents <n>: how many agents to wait for (1 to ${MAX_AGENTS}).`);
-  else if (!Number.isInteger(agents) || agents < 1 || agents > MAX_AGENTS) errors.push(`--agents must be a whole number from 1 to ${MAX_AGENTS}, but is "${agentsRaw}".`);
+  if (agentsRaw === undefined) errors.push(ARGS_WORDS.leadNeedsAgents({ max: MAX_AGENTS }));
+  else if (!Number.isInteger(agents) || agents < 1 || agents > MAX_AGENTS) errors.push(ARGS_WORDS.wholeNumber({ flag: '--agents', min: 1, max: MAX_AGENTS, raw: agentsRaw }));
   const timeoutRaw = values.get('agents-timeout');
   const agentsTimeoutSec = timeoutRaw === undefined ? DEFAULT_AGENTS_TIMEOUT_SEC : Number(timeoutRaw);
   if (timeoutRaw !== undefined && (timeoutRaw.trim() === '' || !Number.isFinite(agentsTimeoutSec) || agentsTimeoutSec <= 0 || agentsTimeoutSec > MAX_AGENTS_TIMEOUT_SEC)) {
-    errors.push(`--agents-timeout must be seconds above 0 and at most ${MAX_AGENTS_TIMEOUT_SEC}, but is "${timeoutRaw}".`);
+    errors.push(ARGS_WORDS.agentsTimeout({ max: MAX_AGENTS_TIMEOUT_SEC, raw: timeoutRaw }));
   }
   const sessionRaw = values.get('session');
   const session = sessionRaw === undefined ? null : sessionRaw.trim().toUpperCase();
   if (session !== null) {
     const problem = chosenCodeProblem(session);
-    if (problem) errors.push(`--session: ${problem}`);
+    if (problem) errors.push(ARGS_WORDS.session({ problem }));
   }
   const secretRaw = values.get('session-secret');
   const sessionSecret = secretRaw === undefined ? null : secretRaw.trim();
   if (sessionSecret !== null) {
     const problem = sessionSecretProblem(sessionSecret);
-    if (problem) errors.push(`--session-secret: ${problem}.`);
-    if (session === null) errors.push('--session-secret goes with --session (both chosen in advance, so agents can be started first): add --session <code>, or drop --session-secret and the lead draws a secret itself.');
+    if (problem) errors.push(ARGS_WORDS.sessionSecret({ problem }));
+    if (session === null) errors.push(ARGS_WORDS.secretWithoutSession());
   }
   const policyRaw = values.get('agents-secrets');
   const agentsSecrets = (policyRaw?.trim().toLowerCase() ?? DEFAULT_AGENTS_SECRETS) as AgentsSecretsPolicy;
-  if (!AGENTS_SECRETS_POLICIES.includes(agentsSecrets)) errors.push(`--agents-secrets must be refuse or warn, but is "${policyRaw}".`);
+  if (!AGENTS_SECRETS_POLICIES.includes(agentsSecrets)) errors.push(ARGS_WORDS.agentsSecrets({ raw: policyRaw }));
   const controlUrl = values.get('control')?.trim() ?? null;
-  if (controlUrl !== null && !/^https?:\/\/[^/]+/i.test(controlUrl)) errors.push(`--control must be the control hub's http(s) URL, e.g. http://127.0.0.1:5180/control, but is "${controlUrl}".`);
-  if (rest.some((arg) => arg === '--find-capacity')) errors.push('--find-capacity cannot be led over agents yet: a capacity search runs on one machine. Drop --lead, or --find-capacity.');
+  if (controlUrl !== null && !/^https?:\/\/[^/]+/i.test(controlUrl)) errors.push(ARGS_WORDS.controlUrl({ flag: '--control', url: controlUrl }));
+  if (rest.some((arg) => arg === '--find-capacity')) errors.push(ARGS_WORDS.leadNoSearch());
   // `--lead --help` shows the lead's options, whatever else is wrong.
   if (errors.length > 0) return { ok: false, errors, rest, help: rest.includes('--help') };
   return { ok: true, lead: { agents, agentsTimeoutSec, session, sessionSecret, agentsSecrets, controlUrl, includeLocal: flags.has('include-local') }, rest };
@@ -136,11 +110,10 @@ export function splitLeadArgs(argv: readonly string[]): LeadSplit {
 /** Why a code chosen in advance would be refused by the control hub (the same rule as hub-sample
  *  ControlSessions.ChosenCodeProblem, said before anything connects); null when it is fine. */
 export function chosenCodeProblem(code: string): string | null {
-  const random = `choose it at random, e.g. tr -dc ${SESSION_CODE_ALPHABET} </dev/urandom | head -c 16`;
   if (code.length < MIN_CHOSEN_CODE_LENGTH || code.length > MAX_CHOSEN_CODE_LENGTH || [...code].some((c) => !SESSION_CODE_ALPHABET.includes(c))) {
-    return `a chosen session code must be ${MIN_CHOSEN_CODE_LENGTH} to ${MAX_CHOSEN_CODE_LENGTH} characters of ${SESSION_CODE_ALPHABET} (no I, O, 0 or 1), but is "${code}": ${random}.`;
+    return ARGS_WORDS.chosenCodeShape({ min: MIN_CHOSEN_CODE_LENGTH, max: MAX_CHOSEN_CODE_LENGTH, alphabet: SESSION_CODE_ALPHABET, code });
   }
-  if (new Set(code).size < MIN_CHOSEN_CODE_LENGTH / 2) return `"${code}" repeats too few characters to be unguessable: ${random}.`;
+  if (new Set(code).size < MIN_CHOSEN_CODE_LENGTH / 2) return ARGS_WORDS.chosenCodeRepeats({ code, alphabet: SESSION_CODE_ALPHABET });
   return null;
 }
 

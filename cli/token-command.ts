@@ -6,8 +6,10 @@
  * (it may echo the token). The expiry and each refresh are said, in times only.
  */
 import { spawn } from 'node:child_process';
-import { durationText, expiryText, nextRefreshDelayMs } from '../core/run/index.ts';
+import { durationText, expiryText, nextRefreshDelayMs } from '../core/run-config/index.ts';
 import type { Output } from './output.ts';
+import { HELP_WORDS } from './help-words.ts';
+import { TOKEN_WORDS } from './token-words.ts';
 
 export interface TokenCommand {
   command: string;
@@ -25,25 +27,19 @@ const MAX_TOKEN_BYTES = 64 * 1024;
 /** After a failed refresh, the wait before trying again, ms (until the current token expires). */
 const RETRY_MS = 5_000;
 
-export const TOKEN_COMMAND_USAGE = `  --access-token-command "<command>"
-                            a command (run by /bin/sh) that prints a fresh access token: run at
-                            start and again before the token expires (its JWT exp), so reconnects
-                            and long polling carry a fresh one; its output is never printed
-  --access-token-refresh-s <s>
-                            how often to run it when the token is not a JWT with an exp
-                            (default ${DEFAULT_TOKEN_REFRESH_SEC})`;
+export const TOKEN_COMMAND_USAGE = HELP_WORDS.tokenCommand({ defaultRefreshSec: DEFAULT_TOKEN_REFRESH_SEC });
 
 /** The options as given, checked; null when no command is given. */
 export function tokenCommandOf(command: string | undefined, refresh: string | undefined, errors: string[]): TokenCommand | null {
   const refreshSec = refresh === undefined ? DEFAULT_TOKEN_REFRESH_SEC : Number(refresh);
   if (refresh !== undefined && (refresh.trim() === '' || !Number.isFinite(refreshSec) || refreshSec < MIN_TOKEN_REFRESH_SEC || refreshSec > MAX_TOKEN_REFRESH_SEC)) {
-    errors.push(`--access-token-refresh-s must be seconds from ${MIN_TOKEN_REFRESH_SEC} to ${MAX_TOKEN_REFRESH_SEC}, but is "${refresh}".`);
+    errors.push(TOKEN_WORDS.refreshRange({ min: MIN_TOKEN_REFRESH_SEC, max: MAX_TOKEN_REFRESH_SEC, raw: refresh }));
   }
   if (command === undefined) {
-    if (refresh !== undefined) errors.push('--access-token-refresh-s goes with --access-token-command: add the command, or drop it.');
+    if (refresh !== undefined) errors.push(TOKEN_WORDS.refreshWithoutCommand());
     return null;
   }
-  if (command.trim() === '') errors.push('--access-token-command is empty: give a command that prints a token, e.g. --access-token-command "az account get-access-token --query accessToken -o tsv".');
+  if (command.trim() === '') errors.push(TOKEN_WORDS.commandEmpty());
   return { command, refreshSec };
 }
 
@@ -65,17 +61,17 @@ export function fetchToken(command: string): Promise<{ token: string } | { error
     const timer = setTimeout(() => child.kill('SIGKILL'), TOKEN_COMMAND_TIMEOUT_MS);
     child.on('error', (error) => {
       clearTimeout(timer);
-      resolve({ error: `--access-token-command could not be started (${(error as { code?: string }).code ?? 'error'})` });
+      resolve({ error: TOKEN_WORDS.notStarted({ code: (error as { code?: string }).code ?? 'error' }) });
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const token = out.trim();
-      if (tooLong) resolve({ error: `--access-token-command printed more than ${MAX_TOKEN_BYTES / 1024} KiB: it must print the token alone` });
-      else if (signal) resolve({ error: `--access-token-command did not finish within ${TOKEN_COMMAND_TIMEOUT_MS / 1_000} s (stopped): it must print a token without asking anything` });
-      else if (code !== 0) resolve({ error: `--access-token-command exited with ${code} (its output is not shown: it may hold a secret); run it by hand to see why` });
-      else if (token === '') resolve({ error: '--access-token-command printed nothing: it must print the token on its standard output' });
-      else if (/\s/.test(token)) resolve({ error: '--access-token-command printed more than one word (a space or several lines): it must print the token alone, without "Bearer "' });
-      else if (/[^\u0021-\u007e]/.test(token)) resolve({ error: '--access-token-command printed characters that cannot travel in an HTTP header: it must print the token as text' });
+      if (tooLong) resolve({ error: TOKEN_WORDS.tooLong({ kib: MAX_TOKEN_BYTES / 1024 }) });
+      else if (signal) resolve({ error: TOKEN_WORDS.timedOut({ seconds: TOKEN_COMMAND_TIMEOUT_MS / 1_000 }) });
+      else if (code !== 0) resolve({ error: TOKEN_WORDS.exited({ code }) });
+      else if (token === '') resolve({ error: TOKEN_WORDS.printedNothing() });
+      else if (/\s/.test(token)) resolve({ error: TOKEN_WORDS.severalWords() });
+      else if (/[^\u0021-\u007e]/.test(token)) resolve({ error: TOKEN_WORDS.notHeaderText() });
       else resolve({ token });
     });
   });
@@ -84,9 +80,7 @@ export function fetchToken(command: string): Promise<{ token: string } | { error
 /** What is said of a token just fetched: its expiry, or how often it will be fetched. */
 function tokenWords(token: string, refreshSec: number, nowMs: number): string {
   const { expiresAtMs, delayMs } = nextRefreshDelayMs(token, nowMs, refreshSec);
-  return expiresAtMs === null
-    ? `it is not a JWT with an expiry; the next in ${durationText(Math.round(delayMs / 1_000))} (--access-token-refresh-s)`
-    : `it expires at ${expiryText(expiresAtMs, nowMs)}; the next in ${durationText(Math.round(delayMs / 1_000))}`;
+  return TOKEN_WORDS.fetched({ expiry: expiresAtMs === null ? null : expiryText(expiresAtMs, nowMs), next: durationText(Math.round(delayMs / 1_000)) });
 }
 
 /** The first token, said with its expiry; an error to refuse the run with otherwise. */
@@ -94,8 +88,8 @@ export async function firstToken(options: TokenCommand, io: Output): Promise<{ t
   const fetched = await fetchToken(options.command);
   if ('error' in fetched) return fetched;
   const { expiresAtMs } = nextRefreshDelayMs(fetched.token, Date.now(), options.refreshSec);
-  if (expiresAtMs !== null && expiresAtMs <= Date.now()) return { error: `--access-token-command gave a token that has already expired (${expiryText(expiresAtMs, Date.now())}): check the command, and this machine's clock` };
-  io.err(`live-bench: access token from --access-token-command: ${tokenWords(fetched.token, options.refreshSec, Date.now())}.`);
+  if (expiresAtMs !== null && expiresAtMs <= Date.now()) return { error: TOKEN_WORDS.alreadyExpired({ expiry: expiryText(expiresAtMs, Date.now()) }) };
+  io.err(TOKEN_WORDS.first({ fetched: tokenWords(fetched.token, options.refreshSec, Date.now()) }));
   return fetched;
 }
 
@@ -118,14 +112,13 @@ export function refreshTokens(options: TokenCommand, first: string, io: Output, 
     if (stopped) return;
     if ('error' in fetched) {
       const { expiresAtMs } = nextRefreshDelayMs(current, Date.now(), options.refreshSec);
-      const left = expiresAtMs === null ? '' : `; the current token expires at ${expiryText(expiresAtMs, Date.now())}`;
-      io.err(`live-bench: warning: refreshing the access token failed: ${fetched.error}. Trying again in ${RETRY_MS / 1_000} s${left}.`);
+      io.err(TOKEN_WORDS.refreshFailed({ error: fetched.error, retrySeconds: RETRY_MS / 1_000, expiry: expiresAtMs === null ? null : expiryText(expiresAtMs, Date.now()) }));
       schedule(RETRY_MS, current);
       return;
     }
     refreshes++;
     onToken(fetched.token);
-    io.err(`live-bench: access token refreshed (${refreshes}) by --access-token-command: ${tokenWords(fetched.token, options.refreshSec, Date.now())}.`);
+    io.err(TOKEN_WORDS.refreshed({ count: refreshes, fetched: tokenWords(fetched.token, options.refreshSec, Date.now()) }));
     schedule(nextRefreshDelayMs(fetched.token, Date.now(), options.refreshSec).delayMs, fetched.token);
   };
   schedule(nextRefreshDelayMs(first, Date.now(), options.refreshSec).delayMs, first);
