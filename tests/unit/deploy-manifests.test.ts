@@ -16,6 +16,8 @@ import { MEASURED_AGENT } from '../../core/sizing/index.ts';
 import { REPO_ROOT } from '../support/hub-process.ts';
 
 const K8S = path.join(REPO_ROOT, 'deploy/k8s');
+/** The manifests themselves; deploy/k8s applies it as it is, the overlays build on it. */
+const BASE = path.join(K8S, 'base');
 const read = (file: string) => readFileSync(file, 'utf8');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -46,6 +48,14 @@ function applyReplace(doc: Doc, op: { op: string; path: string; value: unknown }
   const parent = keys.reduce((node, key) => node?.[key], doc);
   expect(parent?.[last], `patch path ${op.path} does not exist`).toBeDefined();
   parent[last] = op.value;
+}
+
+/** A Kubernetes memory quantity ("512Mi", "1Gi", "2G") in bytes. */
+function bytesOf(quantity: string): number {
+  const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(quantity);
+  if (!match) throw new Error(`"${quantity}" is not a memory quantity`);
+  const unit = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, k: 1e3, M: 1e6, G: 1e9, T: 1e12 }[match[2] ?? ''] ?? 1;
+  return Number(match[1]) * unit;
 }
 
 const containersOf = (doc: Doc): Doc[] => doc.spec?.template?.spec?.containers ?? [];
@@ -140,6 +150,9 @@ function checkCluster(docs: Doc[]): void {
   const run = parseCliArgs(split.rest);
   if (run.ok !== true) throw new Error(`the run is refused: ${run.ok === false ? run.errors.join(' ') : 'help'}`);
   expect(run.options.config.connections / split.lead.agents).toBeLessThanOrEqual(MEASURED_AGENT.connectionsPerAgent);
+  // Each agent's memory request holds its share at the measured memory per connection.
+  const share = Math.ceil(run.options.config.connections / split.lead.agents);
+  expect(bytesOf(containersOf(agents)[0].resources.requests.memory)).toBeGreaterThanOrEqual(share * MEASURED_AGENT.memoryPerConnectionKB * 1_000);
   expect(docs.some((d) => d.kind === 'Service' && d.metadata.name === new URL(run.options.config.endpointUrl).hostname)).toBe(true);
   // Every command line is accepted by the parser that will read it.
   for (const doc of docs) {
@@ -152,15 +165,29 @@ function checkCluster(docs: Doc[]): void {
 
 describe('deploy/k8s', () => {
   it('the base lists every manifest beside it, and they make one fleet run', () => {
-    const files = readdirSync(K8S).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort();
-    const kustomization = parse(read(path.join(K8S, 'kustomization.yaml')));
+    const files = readdirSync(BASE).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort();
+    const kustomization = parse(read(path.join(BASE, 'kustomization.yaml')));
     expect([...kustomization.resources].sort()).toEqual(files);
     expect(kustomization.images.map((i: Doc) => i.name).sort()).toEqual(['hub-sample', 'live-bench']);
-    checkCluster(render(K8S));
+    checkCluster(render(BASE));
+  });
+
+  it('deploy/k8s applies the base as it is; every overlay builds on the base beside it, not on a folder that holds the overlay', () => {
+    expect(parse(read(path.join(K8S, 'kustomization.yaml'))).resources).toEqual(['base']);
+    expect(render(K8S)).toEqual(render(BASE));
+    for (const overlay of readdirSync(path.join(K8S, 'overlays'))) {
+      const dir = path.join(K8S, 'overlays', overlay);
+      for (const resource of parse(read(path.join(dir, 'kustomization.yaml'))).resources as string[]) {
+        const root = path.resolve(dir, resource);
+        // kustomize refuses a root that contains an overlay it came from (a cycle).
+        expect(path.relative(root, dir).startsWith('..'), `${overlay} builds on ${resource}, which holds it`).toBe(true);
+        expect(root).toBe(BASE);
+      }
+    }
   });
 
   it('the hub under test runs on Redis behind its Service; the control hub is one replica of its own', () => {
-    const docs = render(K8S);
+    const docs = render(BASE);
     const hub = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'hub-sample');
     const args = expandedArgs(containersOf(hub)[0]);
     expect(args.slice(args.indexOf('--Redis'), args.indexOf('--Redis') + 2)).toEqual(['--Redis', 'redis:6379']);
@@ -177,14 +204,14 @@ describe('deploy/k8s', () => {
       checkCluster(docs);
       // The patch of the lead's load lands on --connections' value.
       const leadArgs = expandedArgs(containersOf(job(docs, 'live-bench-lead'))[0]);
-      expect(leadArgs[leadArgs.findIndex((a) => a === '--connections') + 1]).not.toBe(expandedArgs(containersOf(job(render(K8S), 'live-bench-lead'))[0])[16]);
+      expect(leadArgs[leadArgs.findIndex((a) => a === '--connections') + 1]).not.toBe(expandedArgs(containersOf(job(render(BASE), 'live-bench-lead'))[0])[16]);
       // It changes the fleet's size: more agents than the base.
-      expect(job(docs, 'live-bench-agents').spec.parallelism).toBeGreaterThan(job(render(K8S), 'live-bench-agents').spec.parallelism);
+      expect(job(docs, 'live-bench-agents').spec.parallelism).toBeGreaterThan(job(render(BASE), 'live-bench-agents').spec.parallelism);
     }
   });
 
   it('the session code in the repository is a placeholder the lead refuses: a fresh one must be written before applying', () => {
-    const env = read(path.join(K8S, 'session.env'));
+    const env = read(path.join(BASE, 'session.env'));
     const code = /^LIVE_BENCH_SESSION=(.*)$/m.exec(env)?.[1] ?? '';
     expect(chosenCodeProblem(code)).toMatch(/chosen at random|choose it at random/);
     expect(chosenCodeProblem(TEST_SESSION)).toBeNull();
@@ -217,7 +244,7 @@ describe('deploy/*.Dockerfile', () => {
   });
 
   it('the images\' tags are the ones the kustomization pulls', () => {
-    const kustomization = parse(read(path.join(K8S, 'kustomization.yaml')));
+    const kustomization = parse(read(path.join(BASE, 'kustomization.yaml')));
     for (const image of kustomization.images) expect(read(path.join(REPO_ROOT, `deploy/${image.name === 'live-bench' ? 'runner' : 'hub-sample'}.Dockerfile`))).toContain(`-t ${image.name}:${image.newTag}`);
   });
 });
