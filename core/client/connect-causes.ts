@@ -11,6 +11,7 @@
  * hub's answer may have come in time and sat unread (timeOutCause).
  */
 import { formatCount } from '../format.ts';
+import { CLIENT_WORDS } from './words.ts';
 
 /** errno codes of a client out of its own resources. */
 export const CLIENT_ERRNOS = ['EMFILE', 'ENFILE', 'EADDRNOTAVAIL', 'ENOBUFS', 'ENOMEM', 'EAGAIN'] as const;
@@ -58,7 +59,7 @@ export function timeOutCause(stalledMs: number, limitMs: number): 'clientStarved
 }
 
 const SERVICE_PATTERNS: [RegExp, ConnectCause][] = [
-  // Worded by signalr/errors.ts from the run's setting (core/run/skip-negotiation.ts NEEDS_NEGOTIATION).
+  // Worded by signalr/errors.ts from the run's setting (core/run-config/skip-negotiation.ts NEEDS_NEGOTIATION).
   [/this hub needs negotiation/, 'negotiationSkipped'],
   [/ECONNREFUSED/, 'refused'],
   [/ECONNRESET|EPIPE|socket hang up/i, 'reset'],
@@ -87,25 +88,8 @@ export function failuresOfSide(counts: ConnectCauseCounts | undefined, side: Cau
   return (Object.entries(counts ?? {}) as [ConnectCause, number][]).filter(([cause]) => sideOfCause(cause) === side).reduce((sum, [, n]) => sum + n, 0);
 }
 
-const CAUSE_WORDS: Record<ConnectCause, string> = {
-  EMFILE: 'EMFILE: this process ran out of file descriptors',
-  ENFILE: 'ENFILE: the system ran out of file descriptors',
-  EADDRNOTAVAIL: 'EADDRNOTAVAIL: no ephemeral port was free for this destination',
-  ENOBUFS: 'ENOBUFS: the system ran out of socket buffers',
-  ENOMEM: 'ENOMEM: the system ran out of socket memory',
-  EAGAIN: 'EAGAIN: the system could not take another connect now',
-  browserQueue: 'held in the browser\'s connection queue until the connect time limit',
-  clientStarved: `timed out while this client's own event loop was stalled for over ${formatCount(STARVED_SHARE * 100)}% of the connect time limit`,
-  negotiationSkipped: 'refused the WebSocket opened without negotiate (this hub needs negotiation: leave --skip-negotiation off)',
-  refused: 'refused with ECONNREFUSED',
-  reset: 'reset by the other end',
-  timedOut: 'not answered within the connect time limit',
-  stoppedAnswering: 'not tried or given up because the hub had stopped answering connects',
-  unreachable: 'the host or network was unreachable',
-  httpStatus: 'answered with an HTTP error status',
-  addressRefused: 'refused by the address itself (HTTP 4xx: no hub at that path, or it wants a token)',
-  other: 'for a reason the error does not say',
-};
+/** Each cause in words (the catalog's), checked here to name every cause. */
+const CAUSE_WORDS: Record<ConnectCause, string> = CLIENT_WORDS.connectCauses({ starvedPercent: STARVED_SHARE * 100 });
 
 /** "27 failed to open (19 EMFILE: this process ran out of file descriptors, 8 ...)", for the causes of `side` (all when omitted). */
 export function causesText(counts: ConnectCauseCounts | undefined, side?: CauseSide): string {

@@ -7,7 +7,7 @@
  * and a capacity step's judgement (capacity/step-judge.ts) both read it, so they agree.
  */
 import { causesText, failuresOfSide, type ConnectCauseCounts } from './connect-causes.ts';
-import { formatCount } from '../format.ts';
+import { CLIENT_WORDS } from './words.ts';
 
 export interface ClientEvidenceInput {
   /** Connections the run asked for. */
@@ -16,7 +16,7 @@ export interface ClientEvidenceInput {
   /** Failed connects by cause; absent in runs kept before causes were counted. */
   connectCauses?: ConnectCauseCounts;
   /** Engines of the run (worker threads, Web Workers, agents' threads), whether each was lost and
-   *  whose loss it was (core/run/worker-loss.ts; absent: the client's). An agent's thread whose
+   *  whose loss it was (core/outcome/worker-loss.ts; absent: the client's). An agent's thread whose
    *  reports stopped together with the control hub is not the client's. */
   workers: readonly { lost: boolean; lostSide?: 'client' | 'service' | 'unknown' }[];
   /** Why engines failed, worded by the coordinator ("Worker 2 failed and was stopped: …"). */
@@ -32,16 +32,16 @@ export function clientLimitReasons(input: ClientEvidenceInput): string[] {
   const lost = Math.max(input.workers.filter((w) => w.lost && (w.lostSide ?? 'client') === 'client').length, input.workerFailures.length - notOurs);
   if (lost > 0) {
     const why = ownFailure(input)?.replace(/^Worker \d+ failed and was stopped: /, '').replace(/\. Its figures up to then are kept\.$/, '');
-    reasons.push(`lost ${formatCount(lost)} of its ${formatCount(Math.max(lost, input.workers.length))} engine${input.workers.length === 1 ? '' : 's'} mid-run${why ? ` (${why})` : ''}, and the load they carried with them`);
+    reasons.push(CLIENT_WORDS.lostEngines({ lost, engines: Math.max(lost, input.workers.length), why }));
   }
   // A setting of the client's (skip negotiation) that the hub refused is the client's, not a resource.
   const bySetting = input.connectCauses?.negotiationSkipped ?? 0;
   const ownFailures = failuresOfSide(input.connectCauses, 'client') - bySetting;
-  if (ownFailures > 0) reasons.push(`could not open ${formatCount(ownFailures)} connection${ownFailures === 1 ? '' : 's'} for want of its own resources (${causesText({ ...input.connectCauses, negotiationSkipped: 0 }, 'client')})`);
-  if (bySetting > 0) reasons.push(`could not open ${formatCount(bySetting)} connection${bySetting === 1 ? '' : 's'} with its own settings: the hub refused WebSockets opened without negotiate (it needs negotiation: leave --skip-negotiation off)`);
+  if (ownFailures > 0) reasons.push(CLIENT_WORDS.ownResources({ failed: ownFailures, causes: causesText({ ...input.connectCauses, negotiationSkipped: 0 }, 'client') }));
+  if (bySetting > 0) reasons.push(CLIENT_WORDS.negotiationSkipped({ failed: bySetting }));
   const cap = input.connectionCap ?? null;
   if (cap !== null && input.connections > cap && input.connectionsFailed > 0) {
-    reasons.push(`asked for ${formatCount(input.connections)} connections, above the ${formatCount(cap)} this browser allows, and ${formatCount(input.connectionsFailed)} failed to open`);
+    reasons.push(CLIENT_WORDS.aboveBrowserCap({ connections: input.connections, cap, failed: input.connectionsFailed }));
   }
   return reasons;
 }

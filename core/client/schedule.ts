@@ -19,7 +19,7 @@ export const CLIENT_LAG_LIMIT_MS = 250;
  *  1% margin. A few missed slots at a high rate cost little; more than the margin can decide the rule. */
 export const CLIENT_MISSED_SLOT_LIMIT = 0.01;
 
-/** What the rule needs of one second of a run (core/run/aggregator.ts SecondPoint). */
+/** What the rule needs of one second of a run (core/execution/aggregator.ts SecondPoint). */
 export interface ClientSecond {
   second: number;
   /** Largest lag of a send behind its planned time in this second, ms. */
