@@ -25,11 +25,12 @@
 import { formatMs, formatSignedMs } from '../format.ts';
 import { GUIDE_LATENCY_LIMIT_US } from '../latency/index.ts';
 import type { ClockEstimate } from './clock-offset.ts';
+import { CLOCKS_WORDS } from './words.ts';
 
 /** One clock round's result for an agent, as a run records it. */
 export type ClockRound = Pick<ClockEstimate, 'offsetUs' | 'uncertaintyUs' | 'measuredAtUs'>;
 
-/** An agent's clocks as a run records them (core/run/result.ts RunAgent has these fields). */
+/** An agent's clocks as a run records them (core/result/result.ts RunAgent has these fields). */
 export interface AgentClocks {
   /** The start round: null fields when it got no answer (the agent then ran on its own clock). */
   clockOffsetUs: number | null;
@@ -173,14 +174,14 @@ export function clockProblem(judgement: ClockJudgement | null | undefined, plann
   const { boundUs, undecidable, negative, maxNegativeUs } = judgement;
   const unbounded = judgement.unbounded ?? 0;
   if (maxNegativeUs !== null && maxNegativeUs > boundUs && unbounded === 0) {
-    return `No verdict: ${negative.toLocaleString('en-US')} reception(s) arrived before their planned send time, up to ${formatMs(maxNegativeUs)} before, beyond the agents' clock bound of ± ${formatMs(boundUs)}: a clock moved more than its rounds saw, so no latency across agents can be trusted. Measure the clocks again, or run echo, whose sender and receiver share one clock.`;
+    return CLOCKS_WORDS.beforeSent({ negative, maxNegativeUs, boundUs });
   }
   if (undecidable > planned * MAX_UNDECIDABLE_SHARE && unbounded > 0) {
     const agents = judgement.driftUnknown ?? 1;
-    return `No verdict: ${undecidable.toLocaleString('en-US')} of ${planned.toLocaleString('en-US')} planned receptions (${((undecidable / planned) * 100).toFixed(2)}%) cannot be told in time or late: ${unbounded.toLocaleString('en-US')} of them arrived after the start round of ${agents === 1 ? 'an agent' : `${agents.toLocaleString('en-US')} agents`} that missed the run's closing clock round (${agents === 1 ? 'it' : 'they'} left or did not answer), so how far ${agents === 1 ? 'its clock' : 'their clocks'} drifted is unknown and no bound holds for them. Keep every agent connected to the control hub until the run's closing round, or run echo, whose sender and receiver share one clock.`;
+    return CLOCKS_WORDS.driftUnknown({ undecidable, planned, unbounded, agents });
   }
   if (undecidable > planned * MAX_UNDECIDABLE_SHARE) {
-    return `No verdict: ${undecidable.toLocaleString('en-US')} of ${planned.toLocaleString('en-US')} planned receptions (${((undecidable / planned) * 100).toFixed(2)}%) arrived within the agents' clock bound of ± ${formatMs(boundUs)} of the 1 s line, or before their planned time within it: the clocks cannot tell in time from late for more than 1%. Put the agents where round trips to the control hub are shorter, or run echo.`;
+    return CLOCKS_WORDS.tooManyUndecidable({ undecidable, planned, boundUs });
   }
   return null;
 }
