@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { formatCount } from '../core/format.ts';
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount, MAX_ENGINES } from './engine-count.ts';
+import { LIMITS_WORDS } from './limits-words.ts';
 
 /** File descriptors the runner holds besides its connections (stdio, the event loop, worker
  *  threads, files it writes), and the negotiate requests' sockets while connections open:
@@ -107,15 +108,14 @@ export function checkClientLimits(limits: ClientLimits, load: LoadToCheck): Limi
     const share = Math.ceil(load.connections / processes);
     const fits = connectionsOneProcessFits(openFiles.soft);
     const raise = raiseAdvice(openFiles, Math.ceil(largest / processes) + FD_HEADROOM, processes === 1);
-    const whose = processes === 1 ? `${formatCount(load.connections)} connections need` : `${formatCount(share)} connections in each of ${formatCount(processes)} engine processes need`;
     if (processes > MAX_ENGINES) {
-      refusals.push(`${formatCount(load.connections)} connections need ${formatCount(processes)} engine processes of ${formatCount(fits)} connections each (each may open ${formatCount(openFiles.soft)} files, its soft limit, "Max open files"), but a run has at most ${MAX_ENGINES} engines. ${raise}`);
+      refusals.push(LIMITS_WORDS.tooManyProcesses({ connections: formatCount(load.connections), processes: formatCount(processes), fits: formatCount(fits), soft: formatCount(openFiles.soft), maxEngines: MAX_ENGINES, raise }));
     } else if (share > openFiles.soft) {
-      refusals.push(`${whose} at least as many open files, but ${processes === 1 ? 'this runner' : 'each'} may open ${formatCount(openFiles.soft)} (its soft limit, "Max open files"): every connection past that would fail with EMFILE. ${raise}`);
+      refusals.push(LIMITS_WORDS.overOpenFiles({ share: formatCount(processes === 1 ? load.connections : share), processes, processesText: formatCount(processes), soft: formatCount(openFiles.soft), raise }));
     } else if (share > fits) {
-      warnings.push(`${formatCount(share)} connections${processes === 1 ? '' : ` in each of ${formatCount(processes)} engine processes`} are close to ${processes === 1 ? 'this runner\'s' : 'each one\'s'} limit of ${formatCount(openFiles.soft)} open files (about ${formatCount(FD_HEADROOM)} go to the ${processes === 1 ? 'runner' : 'process'} itself): some may fail with EMFILE, and the run will be judged client-limited. ${raise}`);
+      warnings.push(LIMITS_WORDS.nearOpenFiles({ share: formatCount(share), processes, processesText: formatCount(processes), soft: formatCount(openFiles.soft), headroom: formatCount(FD_HEADROOM), raise }));
     } else if (largest > fits * processes) {
-      warnings.push(`Steps above about ${formatCount(fits * processes)} connections will run out of this runner's ${formatCount(openFiles.soft)} open files (EMFILE): they will be judged client-limited, not the service's. ${raise}`);
+      warnings.push(LIMITS_WORDS.stepsOverOpenFiles({ fits: formatCount(fits * processes), soft: formatCount(openFiles.soft), raise }));
     }
   }
   if (portRange) {
@@ -123,18 +123,17 @@ export function checkClientLimits(limits: ClientLimits, load: LoadToCheck): Limi
     const instances = Math.max(1, load.instances ?? 1);
     // Round-robin: the first instance takes the most.
     const toOne = (connections: number) => Math.ceil(connections / instances);
-    const toWhom = instances === 1 ? 'to one hub' : `to each of ${instances} hub instances`;
-    const advice = `Widen the range (sysctl -w net.ipv4.ip_local_port_range="1024 65000"), spread the connections over more hub instances (--endpoint repeated), or over more agents (live-bench --agent on other machines).`;
+    const toWhom = LIMITS_WORDS.toWhom({ instances });
     if (toOne(load.connections) > ports) {
-      refusals.push(`${formatCount(toOne(load.connections))} connections ${toWhom} need as many ephemeral ports, but this machine has ${formatCount(ports)} per hub address (net.ipv4.ip_local_port_range ${portRange.low}-${portRange.high}): the rest would fail with EADDRNOTAVAIL. ${advice}`);
+      refusals.push(LIMITS_WORDS.overPorts({ connections: formatCount(toOne(load.connections)), toWhom, ports: formatCount(ports), low: portRange.low, high: portRange.high }));
     } else if (toOne(largest) > ports * 0.9) {
-      warnings.push(`${formatCount(toOne(largest))} connections ${toWhom} are close to this machine's ${formatCount(ports)} ephemeral ports per hub address (net.ipv4.ip_local_port_range ${portRange.low}-${portRange.high}): connects past them fail with EADDRNOTAVAIL and are judged client-limited. ${advice}`);
+      warnings.push(LIMITS_WORDS.nearPorts({ connections: formatCount(toOne(largest)), toWhom, ports: formatCount(ports), low: portRange.low, high: portRange.high }));
     }
   }
   if (load.engines) {
     const advised = defaultEngineCount(load.connections, load.engines.cores);
     if (advised > load.engines.workers) {
-      warnings.push(`${formatCount(load.connections)} connections on ${formatCount(load.engines.workers)} engine${load.engines.workers === 1 ? '' : 's'} is over ${formatCount(CONNECTIONS_PER_ENGINE)} per engine while this machine has ${formatCount(load.engines.cores)} cores: an engine that falls behind is judged client-limited. Give it --workers ${advised}.`);
+      warnings.push(LIMITS_WORDS.fewEngines({ connections: formatCount(load.connections), workers: load.engines.workers, workersText: formatCount(load.engines.workers), perEngine: formatCount(CONNECTIONS_PER_ENGINE), cores: formatCount(load.engines.cores), advised }));
     }
   }
   return { refusals, warnings };
@@ -143,10 +142,10 @@ export function checkClientLimits(limits: ClientLimits, load: LoadToCheck): Limi
 /** What to type: raise the soft limit up to the hard one, or beyond it with engine processes or more agents. */
 function raiseAdvice(limit: OpenFilesLimit, needed: number, oneProcess: boolean): string {
   const target = Math.max(65_535, needed);
-  const split = oneProcess ? 'run the engines as processes, each with open files of its own (--engines processes --workers n), ' : '';
-  if (limit.hard >= target) return `Raise it in the shell that starts the runner: ulimit -n ${target}; or ${split}spread the connections over more agents.`;
-  if (limit.hard >= needed) return `Raise it in the shell that starts the runner: ulimit -n ${limit.hard} (its hard limit); or ${split}spread the connections over more agents.`;
-  return `Its hard limit is ${formatCount(limit.hard)}: raise it (LimitNOFILE in a systemd unit, nofile in /etc/security/limits.conf) and then ulimit -n ${target}, or ${split}spread the connections over more agents (live-bench --agent on other machines).`;
+  const split = LIMITS_WORDS.raiseSplit({ oneProcess });
+  if (limit.hard >= target) return LIMITS_WORDS.raiseTo({ target, split });
+  if (limit.hard >= needed) return LIMITS_WORDS.raiseToHard({ hard: limit.hard, split });
+  return LIMITS_WORDS.raiseHard({ hard: formatCount(limit.hard), target, split });
 }
 
 /**
