@@ -1,0 +1,30 @@
+/**
+ * The compare room's words: why a comparison cannot start, what it needs to rank a p99, and its
+ * answer in one line (best, too close, too few). The plans and the verdict (comparison-plan.ts,
+ * drop-comparison.ts, held-comparison.ts, verdict.ts) decide with codes and values; only this file
+ * writes prose, so the page and the HTML report say the same thing. Pure.
+ */
+import { formatCount } from '../format.ts';
+
+export const COMPARE_WORDS = {
+  pauseOutOfRange: (p: { maxSec: number; pause: string }) =>
+    `The pause between combinations must be a whole number of seconds from 0 to ${p.maxSec}, but is ${p.pause}.`,
+  /** Fewer than two combinations that can run; `refused` of those chosen were refused. */
+  tooFewCombinations: (p: { runnable: number; refused: number }) =>
+    `A comparison needs at least two combinations that can run; ${p.runnable === 0 ? 'none is' : 'only one is'} chosen${p.refused > 0 ? ` (${p.refused} refused, see the reasons beside them)` : ''}. Tick more transports or protocols.`,
+  /** Server-Sent Events or long polling over http://: few connections, so many messages each. */
+  rankingNeeds: (p: { names: string; perOrigin: number; usable: number; minReceptions: number; perConnection: number; http2Streams: number }) =>
+    `Over http:// this browser gives ${p.names} ${p.perOrigin} connections per origin (${p.usable} usable). A p99 is ranked only from ${formatCount(p.minReceptions)} messages a run: with ${p.usable} connections, ${formatCount(p.perConnection)} messages each (${formatCount(p.perConnection)} s at one a second, ${formatCount(Math.ceil(p.perConnection / 4))} s at four). Over https:// (HTTP/2) they take up to ${p.http2Streams} connections and the same messages come in a few seconds.`,
+  dropNotSet: () => 'Set Drop at first (and turn Reconnect on): this comparison runs one drop under each variant.',
+  rampsDiffer: () => 'The searches ramped differently: run them on one ramp to compare what each holds.',
+  /** Equal on delivery, and some contenders too few messages for a p99. */
+  tooFewToRank: (p: { counts: string; minReceptions: number; minSlower: number; slowest: string; runAtLeastSec: number }) =>
+    `Too few messages to rank: ${p.counts}; a run's p99 needs ${formatCount(p.minReceptions)} messages to have ${p.minSlower} slower than it${p.slowest}. Run at least ${formatCount(p.runAtLeastSec)} s at this load.`,
+  tooClose: (p: { named: string; others: string }) =>
+    `Too close to call: ${p.named}; their intervals from resampling each run's seconds overlap${p.others}.`,
+  /** The best named by p99 among runs equal on delivery, its interval below every other's. */
+  bestByP99: (p: { label: string; why: string; p99: string; others: string }) =>
+    `Best: ${p.label}: ${p.why} with the lowest p99, ${p.p99}, below every other run's interval${p.others}.`,
+  /** Under the evidence, on the page and in the report: what the interval is. */
+  evidenceNote: () => "Each p99 with the range holding 95% of it when the run's seconds are drawn again at random (1,000 times); a best is named only when its range lies below every other run's.",
+};
