@@ -3,7 +3,7 @@
  * validation and error messages, plus thresholds for smoke tests.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULTS, hubInstances, sameInstancePairs, sameMetricsText, validateRunConfig, type RunConfig, type Credentials } from '../core/run/index.ts';
+import { DEFAULTS, hubInstances, sameInstancePairs, sameMetricsText, validateRunConfig, type RunConfig, type Credentials } from '../core/run-config/index.ts';
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { engineKindOption, type EngineKind } from './engine-kind.ts';
 import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf, endpointSecretsOf, withEndpointSecrets } from './auth-args.ts';
@@ -256,7 +256,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   const endpoints = endpointSecretsOf(v.endpoint ?? [''], v, errors);
   // A profile that could not be read is said once, above; the other options are checked all the same.
   const result = validateRunConfig({
-    // Repeated, or a comma-separated list: the instances of a scaled-out hub (core/run/instances.ts).
+    // Repeated, or a comma-separated list: the instances of a scaled-out hub (core/run-config/hub-instances.ts).
     endpointUrls: endpoints.urls,
     scenario: v.scenario,
     hubProfile,

@@ -21,7 +21,9 @@ import {
 import { formatCount, formatMs, formatShare } from '../core/format.ts';
 import { keptRunOf, VERSIONS } from '../core/history/index.ts';
 import { reportHtml } from '../core/report/index.ts';
-import { RunCoordinator, runResult, scenarioLabel, connectingText, instancesText, type RunResult } from '../core/run/index.ts';
+import { RunCoordinator } from '../core/execution/index.ts';
+import { runResult, type RunResult } from '../core/result/index.ts';
+import { scenarioLabel, connectingText, instancesText } from '../core/run-config/index.ts';
 import type { CliOptions } from './args.ts';
 import { EXIT, writeResultFiles, type Output, type ResultFile } from './output.ts';
 import { serverScraper } from './server-metrics.ts';

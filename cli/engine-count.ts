@@ -1,7 +1,7 @@
 /** How many engines a run gets when --workers is not given. */
 import { availableParallelism } from 'node:os';
 
-/** The most engines a run takes (the Workers field's maximum, core/run/config.ts). */
+/** The most engines a run takes (the Workers field's maximum, core/run-config/config.ts). */
 export const MAX_ENGINES = 64;
 
 /** Connections one engine carries before the default adds a worker thread (see defaultEngineCount). */

@@ -6,7 +6,7 @@
  * same every way.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { WorkerPort } from '../core/run/index.ts';
+import type { WorkerPort } from '../core/execution/index.ts';
 import type { EngineKind } from './engine-kind.ts';
 import { tuneHeapForConnections } from './heap-tuning.ts';
 import { inProcessPort } from './in-process-port.ts';

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { hostEngine } from '../hosts/engine-host.ts';
-import type { FromWorker, ToWorker } from '../core/run/index.ts';
+import type { FromWorker, ToWorker } from '../core/execution/index.ts';
 import { answerHeapRequests } from './memory-log.ts';
 import { nodePlatform } from './node-websocket.ts';
 import { tuneHeapForRun } from './heap-tuning.ts';

@@ -6,7 +6,7 @@
  * verdict of its own.
  */
 import type { HealthCheck } from '../core/diagnosis/index.ts';
-import { hubInstances, type RunConfig } from '../core/run/index.ts';
+import { hubInstances, type RunConfig } from '../core/run-config/index.ts';
 
 /** How long one /healthz may take, ms: a frozen hub must not hold the run's end for long. */
 export const HEALTH_TIMEOUT_MS = 2_000;

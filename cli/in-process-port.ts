@@ -10,7 +10,7 @@
  * the process, so the run goes on and keeps what was measured.
  */
 import { hostEngine, type EngineHost } from '../hosts/engine-host.ts';
-import type { FromWorker, WorkerPort } from '../core/run/index.ts';
+import type { FromWorker, WorkerPort } from '../core/execution/index.ts';
 import { nodePlatform } from './node-websocket.ts';
 import { tuneHeapForRun } from './heap-tuning.ts';
 

@@ -1,13 +1,13 @@
 /**
  * Before a run over several hub instances: endpoints (and --server-metrics addresses) whose host
  * names resolve to one address, port and path are one instance, refused with exit 2 like any bad
- * input (core/run/instance-identity.ts). The spelling alone (localhost and 127.0.0.1) is refused
- * earlier, with the other options (core/run/config.ts, cli/args.ts); this adds what only DNS can
+ * input (core/run-config/instance-identity.ts). The spelling alone (localhost and 127.0.0.1) is refused
+ * earlier, with the other options (core/run-config/config.ts, cli/args.ts); this adds what only DNS can
  * tell, e.g. a machine's name and its address. A name that does not resolve, or not in time, is
  * left to the run, which says what its connects met.
  */
 import { lookup } from 'node:dns/promises';
-import { hostsToResolve, instanceKey, sameAddressPairs, sameInstanceText, sameMetricsText, type SameInstance } from '../core/run/index.ts';
+import { hostsToResolve, instanceKey, sameAddressPairs, sameInstanceText, sameMetricsText, type SameInstance } from '../core/run-config/index.ts';
 
 /** Longest wait for one host name's addresses, in ms: the check must cost a run seconds at most,
  *  and a resolver that does not answer is the run's to meet, not this check's. */

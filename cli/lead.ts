@@ -8,7 +8,8 @@
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
 import { agentsSecretsNotice, attachFleet, Fleet, newSessionSecret, planFleetRun, type AgentView, type RemoteWorkers } from '../core/fleet/index.ts';
 import { BenchError, errorMessageOf } from '../core/errors/index.ts';
-import { isEmpty, type Credentials, type RunAgent, type RunConfig } from '../core/run/index.ts';
+import { type RunAgent } from '../core/result/index.ts';
+import { isEmpty, type Credentials, type RunConfig } from '../core/run-config/index.ts';
 import { openControlConnection } from '../signalr/control-connection.ts';
 import { controlUrlOf, type LeadOptions } from './lead-args.ts';
 import type { Output } from './output.ts';
@@ -62,7 +63,7 @@ export async function startLead(lead: LeadOptions, config: RunConfig, credential
     if (ending) return;
     closed = error ?? new Error('the connection closed');
     // As on the page: the agents are out of reach, so each of their threads in a run is lost,
-    // without being known to have failed (core/run/worker-loss.ts).
+    // without being known to have failed (core/outcome/worker-loss.ts).
     fleet.controlLost();
     io.err(`live-bench: lost the control hub at ${controlUrl}${error ? ` (${error.message})` : ''}: the agents are no longer reachable.`);
   });

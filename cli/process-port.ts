@@ -8,7 +8,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { FromWorker, WorkerPort } from '../core/run/index.ts';
+import type { FromWorker, WorkerPort } from '../core/execution/index.ts';
 import { HEAP_TUNING_FLAGS } from './heap-tuning.ts';
 
 /** Every engine process this runner started and has not seen exit: their ids (memory-log.ts sums their memory). */

@@ -1,6 +1,10 @@
 /** What the headless runner prints: one progress line a second, and the final summary. */
 import { dropPlanText, dropsText } from '../core/drops/index.ts';
-import { instancesText, unaccountedOf, outcomeText, scenarioLabel, recentRates, connectingText, diagnosisOf, FIRST_ANSWER_MS, type RunAggregator, type RunResult } from '../core/run/index.ts';
+import { unaccountedOf } from '../core/accounting/index.ts';
+import { recentRates, type RunAggregator } from '../core/execution/index.ts';
+import { outcomeText } from '../core/outcome/index.ts';
+import { diagnosisOf, type RunResult } from '../core/result/index.ts';
+import { instancesText, scenarioLabel, connectingText, FIRST_ANSWER_MS } from '../core/run-config/index.ts';
 import { diagnosisLines } from '../core/diagnosis/index.ts';
 import { clientSchedule, connectCauseOf } from '../core/client/index.ts';
 import { clockEndText, clockStartText } from '../core/clocks/index.ts';

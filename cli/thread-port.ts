@@ -1,6 +1,6 @@
 /** A WorkerPort over a Node worker thread running cli/engine-thread. */
 import { Worker, type MessagePort } from 'node:worker_threads';
-import type { WorkerPort, FromWorker } from '../core/run/index.ts';
+import type { WorkerPort, FromWorker } from '../core/execution/index.ts';
 
 /** `heapPort`, when given, is the thread's end of a memory probe (see memory-log.ts). */
 export function threadPort(scriptUrl: URL, workerIndex: number, heapPort?: MessagePort): WorkerPort {

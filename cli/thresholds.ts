@@ -1,6 +1,7 @@
 /** Smoke-test thresholds against a finished run: every broken one, worded. */
 import { formatCount, formatShare } from '../core/format.ts';
-import { notSentOf, type RunResult } from '../core/run/index.ts';
+import { notSentOf } from '../core/accounting/index.ts';
+import { type RunResult } from '../core/result/index.ts';
 import type { Thresholds } from './args.ts';
 
 export function brokenThresholds(result: RunResult, thresholds: Omit<Thresholds, 'allowLossRatio'>): string[] {

@@ -2,7 +2,7 @@
 /**
  * Entry point of one dashboard Web Worker. One worker runs one run, then the page terminates it.
  */
-import type { ToWorker } from '../core/run/index.ts';
+import type { ToWorker } from '../core/execution/index.ts';
 import { hostEngine } from './engine-host.ts';
 
 declare const self: DedicatedWorkerGlobalScope;

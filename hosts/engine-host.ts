@@ -6,7 +6,8 @@
  * (workers/engine/connection.ts) and workers/ never import signalr/.
  */
 import { systemClock, systemTimers } from '../core/clocks/index.ts';
-import { scrubSecrets, type Credentials, type FromWorker, type ToWorker } from '../core/run/index.ts';
+import { type FromWorker, type ToWorker } from '../core/execution/index.ts';
+import { scrubSecrets, type Credentials } from '../core/run-config/index.ts';
 import { BenchEngine } from '../workers/engine/bench-engine.ts';
 import { signalRConnectionFactory, type PlatformOverrides } from '../signalr/bench-connection.ts';
 import { classifySignalRError } from '../signalr/errors.ts';

@@ -4,7 +4,7 @@
  */
 import { HttpTransportType, HubConnectionBuilder, LogLevel, NullLogger, type HubConnection, type IHubProtocol } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
-import { withQuery, type TransportName } from '../core/run/index.ts';
+import { withQuery, type TransportName } from '../core/run-config/index.ts';
 import { retryDelayMs } from '../core/drops/index.ts';
 import { ExplainingHttpClient } from './explaining-http-client.ts';
 import { FreshTokenHttpClient } from './fresh-token-http-client.ts';
@@ -66,7 +66,7 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     .withUrl(withQuery(options.endpointUrl, credentials?.query ?? []), {
       // Exactly the chosen transport: falling back silently would measure something else.
       transport: TRANSPORT_TYPES[options.transport],
-      // Straight to the WebSocket, no negotiate POST (core/run/skip-negotiation.ts).
+      // Straight to the WebSocket, no negotiate POST (core/run-config/skip-negotiation.ts).
       ...(options.skipNegotiation ? { skipNegotiation: true } : {}),
       httpClient,
       // The client sends it as the official client does on each transport: an Authorization

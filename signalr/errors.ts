@@ -3,7 +3,7 @@
  * failed, the likely cause and the next step. By the client's own error types and status codes
  * first, its wording second.
  */
-import { NEEDS_NEGOTIATION, scrubSecrets, connectingText } from '../core/run/index.ts';
+import { NEEDS_NEGOTIATION, scrubSecrets, connectingText } from '../core/run-config/index.ts';
 import { connectCauseOf } from '../core/client/index.ts';
 import type { ClassifiedError, ConnectionOptions } from '../workers/engine/connection.ts';
 import { SIGNALR_WORDS } from './words.ts';

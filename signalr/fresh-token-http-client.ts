@@ -3,7 +3,7 @@
  * negotiate and at each (re)connect, but its HTTP client keeps the token it got for the requests
  * that follow (long polling's polls and sends, Server-Sent Events' sends), asking again only on a
  * 401, which its fetch client throws before it can. A run whose tokens are refreshed
- * (--access-token-command, core/run/access-token.ts) would so send an expired one. Here each
+ * (--access-token-command, core/run-config/access-token.ts) would so send an expired one. Here each
  * request that carries one of the run's earlier tokens carries the current one instead; a token
  * the run never gave (an Azure-style negotiate redirect's own) is left alone.
  */

@@ -9,6 +9,6 @@
 export { systemClock, systemTimers } from '../../core/clocks/clock.ts';
 export { createLatencyHistogram, recordLatencyUs, summarizeLatency, encodeHistogram, decodeHistogram } from '../../core/latency/latency.ts';
 export { PayloadBuilder, parsePayloadHeader } from '../../workers/engine/payload.ts';
-export { newRunId } from '../../core/run/id.ts';
-export { drainPlan } from '../../core/run/config.ts';
+export { newRunId } from '../../core/execution/run-id.ts';
+export { drainPlan } from '../../core/run-config/config.ts';
 export { OpenLoop } from '../../workers/engine/open-loop.ts';

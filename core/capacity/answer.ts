@@ -8,7 +8,8 @@
  */
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 import type { EditionId } from '../guide/index.ts';
-import { combinationLabel, SCENARIO_LABELS, scenarioPhrase, REQUIRED_SHARE } from '../run/index.ts';
+import { REQUIRED_SHARE } from '../outcome/index.ts';
+import { combinationLabel, SCENARIO_LABELS, scenarioPhrase } from '../run-config/index.ts';
 import { formatPercent, judgeTiers, tierLoad } from '../tiers/index.ts';
 import { stepByIndex, judgedLoadOf, instancesThatBroke, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS, stepConfig } from './settings.ts';

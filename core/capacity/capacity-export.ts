@@ -6,7 +6,7 @@
  */
 import { formatCount, formatMs, formatShare } from '../format.ts';
 import { escapeXml as esc, lineChartSvg, roundTicks } from '../charts/index.ts';
-import { REQUIRED_SHARE } from '../run/index.ts';
+import { REQUIRED_SHARE } from '../outcome/index.ts';
 import { answerLines, heldFigure, loadText } from './answer.ts';
 import { loadChartData } from './step-chart.ts';
 import { type CapacityResult, type CapacityStep } from './capacity-result.ts';

@@ -3,7 +3,11 @@
  * who broke, and the finding. The runner writes it with --json; the dashboard keeps and exports
  * it. Self-describing (format and version) so later versions can read it. Pure.
  */
-import { withLost, recentRates, upgradeFates, type Fates, type InstanceFigures, type RunOutcome, type RunVerdict, type RunConfig, type RunResult } from '../run/index.ts';
+import { withLost, type Fates } from '../accounting/index.ts';
+import { recentRates } from '../execution/index.ts';
+import { type RunOutcome, type RunVerdict } from '../outcome/index.ts';
+import { upgradeFates, type RunResult } from '../result/index.ts';
+import { type InstanceFigures, type RunConfig } from '../run-config/index.ts';
 import type { LatencySummary } from '../latency/index.ts';
 import { bounds, breakConfirmed, type StepPhase, type JudgedLoad } from './search-plan.ts';
 import { plannedSendRate, type CapacitySettings } from './settings.ts';
@@ -50,7 +54,7 @@ export interface CapacityStep {
   connectionsOpened: number;
   health: StepHealth;
   judgement: StepJudgement;
-  /** With several hub instances: the step's figures per instance (core/run/instances.ts), so a
+  /** With several hub instances: the step's figures per instance (core/run-config/hub-instances.ts), so a
    *  break is put on the instance that broke. Absent for one instance, and in searches kept before. */
   instances?: InstanceFigures[];
 }

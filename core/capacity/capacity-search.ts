@@ -5,7 +5,8 @@
  * the step runner, the clock and the timers are injected.
  */
 import type { Clock, Timers } from '../clocks/index.ts';
-import type { RunConfig, RunResult } from '../run/index.ts';
+import type { RunResult } from '../result/index.ts';
+import type { RunConfig } from '../run-config/index.ts';
 import { CAPACITY_FORMAT, CAPACITY_VERSION, findingOf, stepOf, judgedLoadOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { nextStep, type NextStep } from './search-plan.ts';
 import { stepConfig, type CapacitySettings } from './settings.ts';

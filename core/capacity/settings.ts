@@ -5,7 +5,8 @@
  * guide's 1 msg/s by default); *rate* keeps the base connection count and raises the messages
  * sent per second (all senders together) by shortening the send interval.
  */
-import { planScenario, validateRunConfig, type RunConfig } from '../run/index.ts';
+import { planScenario } from '../plan/index.ts';
+import { validateRunConfig, type RunConfig } from '../run-config/index.ts';
 
 export const RAMPS = ['connections', 'rate'] as const;
 export type RampKind = (typeof RAMPS)[number];

@@ -5,7 +5,7 @@
  * While the search runs it says "so far". Pure.
  */
 import { formatBytes, formatCount } from '../format.ts';
-import { scenarioPhrase } from '../run/index.ts';
+import { scenarioPhrase } from '../run-config/index.ts';
 import { formatPercent } from '../tiers/index.ts';
 import { capacityAnswer, heldFigure, type CapacityAnswer } from './answer.ts';
 import { stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';

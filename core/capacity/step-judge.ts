@@ -2,7 +2,7 @@
  * The verdict on one step of a capacity search, and who broke when it failed, by evidence. Pure.
  *
  * A step holds when its run finished and passed the guide's rule over every planned reception
- * (core/run/outcome.ts). A failing step's first reason names what failed it: receptions lost,
+ * (core/outcome/outcome.ts). A failing step's first reason names what failed it: receptions lost,
  * never sent, late, connections that did not open; never a figure that passed. Who broke:
  * - the *client*, when anything shows its own limits (core/client/evidence.ts: an engine thread
  *   or agent lost, connects it could not open for want of file descriptors or ports, a browser's
@@ -16,7 +16,9 @@
  */
 import { clientLimitReasons, clientSchedule, scheduleReasons, sendingSeconds, causesText, failuresOfSide, type ConnectCauseCounts } from '../client/index.ts';
 import { formatCount, formatMs } from '../format.ts';
-import { lostOf, notSentOf, drained, limitOfResult, diagnosisOf, NOT_SENT_REASONS, type RunResult, type NotSentReason } from '../run/index.ts';
+import { lostOf, notSentOf, NOT_SENT_REASONS, type NotSentReason } from '../accounting/index.ts';
+import { drained } from '../outcome/index.ts';
+import { limitOfResult, diagnosisOf, type RunResult } from '../result/index.ts';
 import { GUIDE_LATENCY_LIMIT_US } from '../latency/index.ts';
 import { isFault, type Diagnosis } from '../diagnosis/index.ts';
 
@@ -115,7 +117,7 @@ function judgeByHealth(run: StepRun, health: StepHealth): StepJudgement {
   const addressOnly = run.totals.connectionsFailed > 0 && refusedByAddress >= run.totals.connectionsFailed;
   // A step in which nothing opened is judged by why its connects failed; one that planned nothing
   // otherwise (its hub refused the scenario's method) measured nothing and has no verdict. One that
-  // lost every connection after "go" ended early as failed (core/run/coordinator.ts) and is judged
+  // lost every connection after "go" ended early as failed (core/execution/coordinator.ts) and is judged
   // on what it measured, like a finished one.
   const couldNotConnect = outcome.kind === 'failed' && !addressOnly && (run.totals.connectionsFailed > 0 || health.workersLost > 0);
   if (outcome.kind === 'failed' && run.fates.planned === 0 && !couldNotConnect) return { passed: null, limitedBy: null, reasons: [`nothing could be measured: ${outcome.reason ?? 'see the errors'}`] };

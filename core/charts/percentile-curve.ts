@@ -1,6 +1,6 @@
 /** A whole run's latency distribution, from its per-second histograms merged, for a "nines" axis. */
 import { createLatencyHistogram, decodeHistogram } from '../latency/index.ts';
-import type { RunResult } from '../run/index.ts';
+import type { RunResult } from '../result/index.ts';
 
 /** Percentiles on the curve: spaced for a log "nines" axis, so the tail gets the room. */
 export const CURVE_PERCENTILES = [0, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 100] as const;

@@ -3,7 +3,8 @@
  * clock (0 is its first planned send, core/charts/time-axis.ts), the clock every other chart runs
  * on, so a comparison's 5 s is each run's fifth second of sending whatever its connecting took.
  */
-import type { SecondPoint, RunResult } from '../run/index.ts';
+import type { SecondPoint } from '../execution/index.ts';
+import type { RunResult } from '../result/index.ts';
 import { lastWholeRateIndex } from './scale.ts';
 import { sendOffsetSec } from './time-axis.ts';
 

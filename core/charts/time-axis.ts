@@ -1,7 +1,7 @@
 /**
  * One clock for every chart of a run: seconds from the first planned send (0), the connecting
  * before it negative. A run's points and the server's readings count seconds from the start of
- * connecting (core/run/aggregator.ts, core/server-metrics/series.ts); this moves them onto the
+ * connecting (core/execution/aggregator.ts, core/server-metrics/series.ts); this moves them onto the
  * send clock the run bar counts on, so "11 of 30 s" and the charts' 11 s are the same moment.
  * Pure.
  */

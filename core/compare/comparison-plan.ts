@@ -18,7 +18,7 @@ import {
   type ProtocolName,
   type RunConfig,
   type TransportName,
-} from '../run/index.ts';
+} from '../run-config/index.ts';
 
 export interface Combination {
   transport: TransportName;

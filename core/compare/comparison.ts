@@ -4,7 +4,10 @@
  * core/charts/series-overlay.ts for the charts).
  */
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
-import { scenarioLabel, runRates, notSentOf, recentRates, diagnosisOf, type RunResult } from '../run/index.ts';
+import { notSentOf } from '../accounting/index.ts';
+import { runRates, recentRates } from '../execution/index.ts';
+import { diagnosisOf, type RunResult } from '../result/index.ts';
+import { scenarioLabel } from '../run-config/index.ts';
 import type { Diagnosis } from '../diagnosis/index.ts';
 import { MIN_RECEPTIONS_TO_RANK } from './evidence.ts';
 
@@ -54,7 +57,7 @@ function bytesPerMessage(result: RunResult): number | null {
   const messages = rates.inboundPerSec + rates.outboundPerSec;
   return messages === 0 ? null : (rates.inboundBytesPerSec + rates.outboundBytesPerSec) / messages;
 }
-/** Mean over the whole seconds of sending, silent ones included (core/run/recent-rates.ts). */
+/** Mean over the whole seconds of sending, silent ones included (core/execution/recent-rates.ts). */
 const wholeRunRates = (result: RunResult) => runRates(result);
 
 export const COMPARISON_COLUMNS: readonly ColumnSpec[] = [

@@ -3,7 +3,7 @@
  * on. The dashboard's comparison runs the variants in turn and puts them side by side. Pure.
  */
 import { RECONNECT_POLICIES, RECONNECT_POLICY_LABELS } from '../drops/index.ts';
-import { validateRunConfig, type RunConfig } from '../run/index.ts';
+import { validateRunConfig, type RunConfig } from '../run-config/index.ts';
 
 export const DROP_COMPARISONS = ['policies', 'stateful'] as const;
 export type DropComparisonKind = (typeof DROP_COMPARISONS)[number];

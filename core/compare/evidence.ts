@@ -6,7 +6,7 @@
 import { formatCount, formatMs } from '../format.ts';
 import { bucketValues, decodeHistogram } from '../latency/index.ts';
 import { countAbove, resampledInterval, type PercentileInterval } from '../stats/index.ts';
-import type { RunResult } from '../run/index.ts';
+import type { RunResult } from '../result/index.ts';
 
 /**
  * Messages that must be slower than a run's p99 before runs are ranked by it: with fewer, the

@@ -1,13 +1,13 @@
 /**
  * What a run recorded that can say why it failed: plain data, gathered once from the run's own
- * document (core/run/run-evidence.ts) and read by the one diagnosis (diagnose.ts). Nothing here
+ * document (core/result/run-evidence.ts) and read by the one diagnosis (diagnose.ts). Nothing here
  * is a judgement: counts, status codes, close reasons, the hub's own words, the server's metrics
  * and the client's own health, each as recorded. Pure.
  */
 import type { ConnectCauseCounts } from '../client/index.ts';
 import type { LimitExplanation } from '../server-metrics/index.ts';
 
-/** One distinct failure the engine recorded (core/run/protocol.ts ErrorSample): its kind
+/** One distinct failure the engine recorded (core/execution/worker-messages.ts ErrorSample): its kind
  *  (negotiate, transport, connect, handshake, join, send, closed, protocol), its words (the
  *  client library's and the hub's, secrets scrubbed) and how often it happened. */
 export interface FailureRecord {
@@ -27,7 +27,7 @@ export interface HealthCheck {
   text: string;
 }
 
-/** How the run ended, with the code of a failure the coordinator named (core/run/outcome.ts). */
+/** How the run ended, with the code of a failure the coordinator named (core/outcome/outcome.ts). */
 export interface OutcomeEvidence {
   kind: 'running' | 'finished' | 'stopped' | 'failed' | 'interrupted';
   /** noConnection: nothing opened; hubRefused: the hub refused the scenario's method; neverCalled:
@@ -78,7 +78,7 @@ export interface ClientEvidence {
 
 export interface RunEvidence {
   outcome: OutcomeEvidence;
-  /** The guide's verdict (core/run/outcome.ts). */
+  /** The guide's verdict (core/outcome/outcome.ts). */
   verdict: 'pass' | 'fail' | 'none';
   /** Receptions planned, and what became of them once drained (lost is null before). */
   planned: number;
@@ -103,13 +103,13 @@ export interface RunEvidence {
   /** Sending seconds in a row at the run's end none of whose planned receptions ever arrived (in
    *  time, late or after the drain), after some had: a hub that stopped delivering, not a slow one. */
   silentSecondsAtEnd: number;
-  /** Engines lost mid-run, by whose loss it was (core/run/worker-loss.ts). */
+  /** Engines lost mid-run, by whose loss it was (core/outcome/worker-loss.ts). */
   workersLost: { client: number; service: number; unknown: number };
   /** Connects given up because the hub had stopped answering connects mid-ramp. */
   stoppedAnsweringConnects: number;
   client: ClientEvidence;
   server: ServerEvidence | null;
-  /** Which side set the limit by the client's schedule and the server's load (core/run/limit.ts). */
+  /** Which side set the limit by the client's schedule and the server's load (core/result/limit.ts). */
   limit: LimitExplanation;
   /** The run's settings that change what a failure means. */
   settings: {

@@ -16,7 +16,7 @@ export interface StatusCount {
   count: number;
 }
 
-/** Failure kinds of a connect (core/run/protocol.ts ERROR_KINDS). */
+/** Failure kinds of a connect (core/execution/worker-messages.ts ERROR_KINDS). */
 export const CONNECT_KINDS: readonly string[] = ['negotiate', 'transport', 'handshake', 'connect'];
 
 const STATUS_PATTERNS: RegExp[] = [

@@ -6,7 +6,7 @@
  */
 import { createLatencyHistogram, decodeHistogram, summarizeLatency, type EncodedSecond, type LatencySummary } from '../latency/index.ts';
 
-/** What the phases read of a run's per-second point (core/run/aggregator.ts SecondPoint). */
+/** What the phases read of a run's per-second point (core/execution/aggregator.ts SecondPoint). */
 export interface DropSecond {
   second: number;
   /** Connections lost and back in this second. */

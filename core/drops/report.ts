@@ -8,10 +8,10 @@ import { droppedCount, dropSettingsOf, RECONNECT_POLICY_LABELS, type DropSetting
 import { formatBytes, formatCount, formatMs } from '../format.ts';
 import type { EncodedSecond, LatencySummary } from '../latency/index.ts';
 
-/** What a run's drops read of its configuration (core/run/config.ts RunConfig has it all). */
+/** What a run's drops read of its configuration (core/run-config/config.ts RunConfig has it all). */
 type DropConfig = Partial<DropSettings> & { connections: number };
 
-/** What a run's drops read of its counters (core/run/aggregator.ts RunAggregator has it all). */
+/** What a run's drops read of its counters (core/execution/aggregator.ts RunAggregator has it all). */
 export interface DropCounters {
   dropTotals(): DropTotals;
   reconnectTimes(): LatencySummary;
@@ -90,7 +90,7 @@ function peakOf(points: readonly DropSecond[]): number | null {
   return Math.max(...points.map((p) => p.reconnects));
 }
 
-/** The verdict's view of a planned drop (core/run/outcome.ts): null when the run planned none. */
+/** The verdict's view of a planned drop (core/outcome/outcome.ts): null when the run planned none. */
 export function plannedDropOf(config: Partial<DropSettings>, totals: { duplicated: number; statefulGranted?: number; connectionsOpened: number }): { duplicated: number; statefulReconnect: StatefulState } | null {
   if (dropSettingsOf(config).dropAtSec === null) return null;
   return { duplicated: totals.duplicated, statefulReconnect: statefulStateOf(config, statefulGrantOf(config, totals)) };

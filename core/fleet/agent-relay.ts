@@ -6,7 +6,7 @@
  * connection and the workers are injected.
  */
 import type { Clock } from '../clocks/index.ts';
-import { emptyTotals, type WorkerPort, type FromWorker, type WorkerTotals } from '../run/index.ts';
+import { emptyTotals, type WorkerPort, type FromWorker, type WorkerTotals } from '../execution/index.ts';
 import type { FromAgent, ToAgent } from './control-messages.ts';
 import { PieceJoiner, toPieces } from './pieces.ts';
 
@@ -19,7 +19,7 @@ export interface AgentChannel {
 export interface AgentRunReport {
   threads: number;
   totals: WorkerTotals;
-  /** Receptions its threads' slots planned (core/run/fates.ts), to add up against the dashboard's. */
+  /** Receptions its threads' slots planned (core/accounting/fates.ts), to add up against the dashboard's. */
   planned: number;
   /** Threads that failed instead of finishing. */
   failedThreads: number;

@@ -9,7 +9,7 @@
  *   let an agent in: an agent also presents the session's secret, given with the agent command
  *   the lead shows, before it receives anything of a run.
  */
-import { endpointSecretNames, isEmpty, type Credentials } from '../run/index.ts';
+import { endpointSecretNames, isEmpty, type Credentials } from '../run-config/index.ts';
 
 /** What a lead does when credentials would cross a plain http control hub. */
 export type AgentsSecretsPolicy = 'refuse' | 'warn';

@@ -4,7 +4,7 @@
  * An agent's threads are ordinary workers of the run: the dashboard's RunCoordinator talks to
  * each of them with the same messages as to a Web Worker, wrapped with the thread's number.
  */
-import type { FromWorker, ToWorker } from '../run/index.ts';
+import type { FromWorker, ToWorker } from '../execution/index.ts';
 
 /** Sent once, with JoinSession. */
 export interface AgentInfo {

@@ -5,7 +5,10 @@
  * ordered and given to the RunCoordinator: one place, so a fleet run splits, times and merges
  * alike whoever leads it.
  */
-import { browserConnectionCapacity, capacityRefusal, capacityShortfall, GO_LEAD_MS, type RunAgent, type RunConfig, type WorkerPort } from '../run/index.ts';
+import { GO_LEAD_MS, type WorkerPort } from '../execution/index.ts';
+import { capacityShortfall } from '../plan/index.ts';
+import { type RunAgent } from '../result/index.ts';
+import { browserConnectionCapacity, capacityRefusal, type RunConfig } from '../run-config/index.ts';
 import type { Fleet } from './fleet.ts';
 
 /** Workers outside the lead's process that take part in a run: agents' threads. */
@@ -32,7 +35,7 @@ export interface FleetPlanOptions {
    *  The headless lead's engines have no such limit. */
   localIsBrowser: boolean;
   /** The control hub the agents' reports come through: a thread silent together with it is not
-   *  blamed on the client (core/run/worker-loss.ts). */
+   *  blamed on the client (core/outcome/worker-loss.ts). */
   controlUrl: string;
 }
 

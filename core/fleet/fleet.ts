@@ -5,7 +5,11 @@
  * page, a fake in unit tests).
  */
 import { estimateClockOffset, type Clock, type Timers, type ClockEstimate, type ClockSample } from '../clocks/index.ts';
-import { SCENARIO_LABELS, controlLostText, type WorkerPort, type RunAgent, type ScenarioName, type FromWorker } from '../run/index.ts';
+import { type WorkerPort, type FromWorker } from '../execution/index.ts';
+import { controlLostText } from '../outcome/index.ts';
+import { type ScenarioName } from '../plan/index.ts';
+import { type RunAgent } from '../result/index.ts';
+import { SCENARIO_LABELS } from '../run-config/index.ts';
 import { parseAgentInfo, type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
 import { PieceJoiner, toPieces } from './pieces.ts';
 import { sameSecret, wrongSecretText } from './agent-secrets.ts';
@@ -77,7 +81,7 @@ export class Fleet {
   }
 
   /** How long the control hub has relayed nothing from any agent, ms (Infinity once it is lost):
-   *  a silent agent thread with a quiet hub cannot be blamed on the agent (core/run/worker-loss.ts). */
+   *  a silent agent thread with a quiet hub cannot be blamed on the agent (core/outcome/worker-loss.ts). */
   quietMs(): number {
     return this.#controlLost ? Infinity : (this.clock.nowUs() - this.#heardUs) / 1_000;
   }

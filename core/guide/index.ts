@@ -1,5 +1,5 @@
 // The Azure SignalR Service performance guide as data and math: tables, capacity formulas, tier
-// fitting and mixed workloads (the verdict is core/run/outcome.ts). Pure TypeScript (no DOM, no SignalR).
+// fitting and mixed workloads (the verdict is core/outcome/outcome.ts). Pure TypeScript (no DOM, no SignalR).
 export * from './types.ts';
 export * from './units.ts';
 export * from './tables.ts';

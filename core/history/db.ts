@@ -4,7 +4,7 @@
  * write adds only the seconds that changed.
  */
 import { headOf, type KeptRun, type KeptRunHead } from './kept-run.ts';
-import type { SecondPoint } from '../run/index.ts';
+import type { SecondPoint } from '../execution/index.ts';
 import type { ServerSecond } from '../server-metrics/index.ts';
 
 /** One second of a kept run. */

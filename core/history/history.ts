@@ -1,7 +1,7 @@
 /** The history's operations on the kept runs: list (settling runs cut off), rename, delete, import. */
 import { importRuns, settleCutOff, type KeptRun, type KeptRunHead, type KeptRunMeta } from './kept-run.ts';
 import type { RunDb } from './db.ts';
-import { upgradeRunResult } from '../run/index.ts';
+import { upgradeRunResult } from '../result/index.ts';
 import { upgradeCapacityResult } from '../capacity/index.ts';
 import { BenchError } from '../errors/index.ts';
 

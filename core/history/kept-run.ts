@@ -1,5 +1,5 @@
 /**
- * A run as the dashboard keeps it: the run document (core/run/result.ts) plus what the history
+ * A run as the dashboard keeps it: the run document (core/result/result.ts) plus what the history
  * needs (id, name, status, versions, verdict), and the JSON files a run or a comparison is
  * exported to and imported from. Pure: the IndexedDB store, the importer and the report use it.
  *
@@ -8,13 +8,16 @@
  * the same run.
  */
 import { capacityFromValue, type CapacityResult } from '../capacity/index.ts';
-import { withLost, defaultRunName, runVerdict, parseRunResult, type OutcomeKind, type RunResult } from '../run/index.ts';
+import { withLost } from '../accounting/index.ts';
+import { runVerdict, type OutcomeKind } from '../outcome/index.ts';
+import { parseRunResult, type RunResult } from '../result/index.ts';
+import { defaultRunName } from '../run-config/index.ts';
 import { BenchError } from '../errors/index.ts';
 
 export const COMPARISON_FORMAT = 'signalr-live-bench/comparison';
 export const COMPARISON_VERSION = 1;
 
-/** The run's outcome (core/run/outcome.ts): running while being written; interrupted when the
+/** The run's outcome (core/outcome/outcome.ts): running while being written; interrupted when the
  *  tab closed or crashed mid-run and the record holds what it had. */
 export type KeptStatus = OutcomeKind;
 

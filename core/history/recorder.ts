@@ -4,7 +4,8 @@
  * receptions may still be arriving: its cost stays flat however long the run
  * (bench/keep-cost.mjs).
  */
-import { defaultRunName, type RunResult } from '../run/index.ts';
+import { type RunResult } from '../result/index.ts';
+import { defaultRunName } from '../run-config/index.ts';
 import { newRunId, type KeptRun } from './kept-run.ts';
 import type { RunDb } from './db.ts';
 import type { CapacityResult } from '../capacity/index.ts';

@@ -5,7 +5,7 @@
  * What each delivery allows and needs in send.args is delivery-checks.ts'. What can only be
  * checked against a run (the scenario shape, a delivery that would run for nothing, {user} and
  * the deliveries to users against the credentials, {env:NAME} against the environment) is checked
- * where the run is configured (core/run/config.ts, fit.ts, the runner's cli/profile-args.ts).
+ * where the run is configured (core/run-config/config.ts, fit.ts, the runner's cli/profile-args.ts).
  */
 import { jsonFault } from './json-position.ts';
 import {

@@ -2,8 +2,8 @@
  * Who receives each send of a run, from its configuration alone: the plan's senders and groups,
  * and the users its access tokens name (connection i takes token i mod n). Every count of what a
  * send plans goes through here and {@link receptionsPerSend}: the engine's plan
- * (workers/scenarios/profile-scenario.ts), the lost-worker share (core/run/share-plan.ts), the
- * per-instance split (core/run/instances.ts) and the guide's expected traffic
+ * (workers/scenarios/profile-scenario.ts), the lost-worker share (core/accounting/planned-receptions.ts), the
+ * per-instance split (core/run-config/hub-instances.ts) and the guide's expected traffic
  * (core/tiers/tier-figures.ts). A receiver that never connected still counts.
  *
  * The list deliveries' lists:

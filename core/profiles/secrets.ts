@@ -2,7 +2,7 @@
  * Secrets in a profile's arguments. A profile is kept with every run (the result document, the
  * HTML report, shared links, kept runs), so a key or a room's password written into it travels
  * with all of them. `{env:NAME}` keeps the value out: the runner reads it from its environment at
- * start and hands it to the engines with the run's credentials (core/run/credentials.ts), and the
+ * start and hands it to the engines with the run's credentials (core/run-config/credentials.ts), and the
  * profile keeps the placeholder. Here: where a profile names a variable, why a page cannot run it,
  * and a warning for a literal that looks like a key (the field named, never the value).
  */

@@ -1,5 +1,5 @@
 /** A run's per-second series as CSV, for spreadsheets: one row per second, units in the headers. */
-import type { RunResult } from '../run/index.ts';
+import type { RunResult } from '../result/index.ts';
 import type { ServerSecond } from '../server-metrics/index.ts';
 
 const COLUMNS = [
@@ -8,7 +8,7 @@ const COLUMNS = [
   ['received_per_s', (p) => p.received],
   ['sent_bytes_per_s', (p) => p.sentBytes],
   ['received_bytes_per_s', (p) => p.receivedBytes],
-  // What became of the receptions planned in this second (core/run/fates.ts); they sum to planned.
+  // What became of the receptions planned in this second (core/accounting/fates.ts); they sum to planned.
   ['planned', (p) => p.fates.planned],
   ['under_1s', (p) => p.fates.underOneSecond],
   ['later', (p) => p.fates.late],

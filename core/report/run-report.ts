@@ -3,17 +3,10 @@
  * it did (its diagnosis, in the words the page and the runner use), figures, charts as inline
  * SVG, and the configuration. Pure; everything people typed is escaped.
  */
-import {
-  configToQuery,
-  hubInstances,
-  outcomeText,
-  verdictDisplay,
-  combinationLabel,
-  scenarioLabel,
-  runRates,
-  connectionsHeld,
-  diagnosisOf,
-} from '../run/index.ts';
+import { runRates, connectionsHeld } from '../execution/index.ts';
+import { outcomeText, verdictDisplay } from '../outcome/index.ts';
+import { diagnosisOf } from '../result/index.ts';
+import { configToQuery, hubInstances, combinationLabel, scenarioLabel } from '../run-config/index.ts';
 import { SIDE_LABELS, type Diagnosis } from '../diagnosis/index.ts';
 import { formatCount } from '../format.ts';
 import { dropPlanText, dropsText } from '../drops/index.ts';

@@ -6,7 +6,10 @@
  * once, here, so the three never drift apart. Unknown figures read "–" (formatMs of null), never 0.
  * Pure.
  */
-import { fatesText, type ErrorSample, type InstanceFigures, type RunResult } from '../run/index.ts';
+import { fatesText } from '../accounting/index.ts';
+import { type ErrorSample } from '../execution/index.ts';
+import { type RunResult } from '../result/index.ts';
+import { type InstanceFigures } from '../run-config/index.ts';
 import type { ClientSchedule } from '../client/index.ts';
 import { resentText } from '../drops/index.ts';
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
@@ -15,7 +18,7 @@ import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 export type SummaryInput = Pick<RunResult, 'fates' | 'totals' | 'latency' | 'uncorrectedLatency' | 'connectTimes' | 'errorCounts' | 'errorSamples'> & {
   /** The client's schedule by the one rule (core/client/schedule.ts). */
   schedule: ClientSchedule;
-  /** Per hub instance, with several (core/run/instances.ts); absent for one. */
+  /** Per hub instance, with several (core/run-config/hub-instances.ts); absent for one. */
   instances?: InstanceFigures[];
 };
 
@@ -28,7 +31,7 @@ export interface InstanceSummary {
 }
 
 export interface RunSummaryModel {
-  /** What became of every planned reception (core/run/fates.ts). */
+  /** What became of every planned reception (core/accounting/fates.ts). */
   fates: string;
   /** "sent 1,000", "received 990", "duplicated 0". */
   messages: [sent: string, received: string, duplicated: string];
@@ -116,7 +119,7 @@ export function runSummary({ fates, totals, latency, uncorrectedLatency, connect
   };
 }
 
-/** "Not arrived" is lost and never sent together: per instance the two are not told apart (core/run/instances.ts). */
+/** "Not arrived" is lost and never sent together: per instance the two are not told apart (core/run-config/hub-instances.ts). */
 function instanceSummary(instance: InstanceFigures): InstanceSummary {
   const arrived = instance.underOneSecond + instance.late + instance.afterDrain;
   const share = instance.planned > 0 ? ` (${formatShare(instance.underOneSecond / instance.planned)})` : '';

@@ -1,5 +1,5 @@
 /** The server's charts in the HTML report (inline SVG), as the dashboard draws them. */
-import type { RunResult } from '../run/index.ts';
+import type { RunResult } from '../result/index.ts';
 import { lineChartSvg, onSendClock, sendOffsetSec } from '../charts/index.ts';
 import { instanceLabel, instanceSeries, INSTANCE_COLORS, SERVER_LOAD_ADVICE_PERCENT } from '../server-metrics/index.ts';
 

@@ -3,7 +3,7 @@
  * means: the guide's advice (stay under 70%) is about the busiest moments.
  */
 import { formatBytes, formatCount } from '../format.ts';
-import { diagnosisOf, limitOfResult, whileSending, type EvidenceFigures, type LimitFigures, type RunResult } from '../run/index.ts';
+import { diagnosisOf, limitOfResult, whileSending, type EvidenceFigures, type LimitFigures, type RunResult } from '../result/index.ts';
 import { limitSentenceApplies } from '../diagnosis/index.ts';
 import { instanceLabel, peakOf, type ServerMetricsRecord } from '../server-metrics/index.ts';
 

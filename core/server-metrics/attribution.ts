@@ -26,7 +26,7 @@ export interface LimitInput {
   /** The client's own limits shown otherwise (core/client/evidence.ts: a lost engine, connects
    *  it could not open for want of file descriptors or ports), worded to follow "the client". */
   clientLimits?: readonly string[];
-  /** The run's own evidence that the hub stalled, worded to follow "the server" (core/run/limit.ts:
+  /** The run's own evidence that the hub stalled, worded to follow "the server" (core/result/limit.ts:
    *  agents alive whose reports it stopped relaying); null or absent when none. */
   serverStalled?: string | null;
 }

@@ -1,5 +1,5 @@
 /**
- * The server's side of a run over several hub instances (core/run/instances.ts): one scraper per
+ * The server's side of a run over several hub instances (core/run-config/hub-instances.ts): one scraper per
  * instance's /metrics, and their records combined into the one record a run keeps, with each
  * instance's own record inside it (`instances`) for the charts that show them apart.
  *

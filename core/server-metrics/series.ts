@@ -1,7 +1,7 @@
 /**
  * The server's figures per second of a run, from consecutive scrapes (reading.ts): rates and CPU
  * share from the difference of two readings over the time between them, gauges as read. The
- * record is what a run keeps (core/run/result.ts `server`), what the charts draw and what the
+ * record is what a run keeps (core/result/result.ts `server`), what the charts draw and what the
  * attribution rule (attribution.ts) reads.
  */
 import type { ServerReading } from './reading.ts';
@@ -9,7 +9,7 @@ import type { ServerReading } from './reading.ts';
 /** One second of the run as the server saw it; null where the app does not export the figure or
  *  where no earlier reading gives a rate. */
 export interface ServerSecond {
-  /** The run's second this reading closes, as the client's points count them (core/run/aggregator.ts). */
+  /** The run's second this reading closes, as the client's points count them (core/execution/aggregator.ts). */
   second: number;
   /** The app's process CPU since the previous reading, in % of all the machine's cores (100: every core busy). */
   cpuPercent: number | null;

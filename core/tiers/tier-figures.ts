@@ -1,7 +1,8 @@
 // The guide's view of a run as pure functions: expected traffic, the fitting tier, and the run's
 // measured rates next to a tier's published ones, in words. Shared by the dashboard and the
 // headless runner; no Svelte, no DOM.
-import { planScenario, type RunConfig, type ScenarioPlan } from '../run/index.ts';
+import { planScenario, type ScenarioPlan } from '../plan/index.ts';
+import { type RunConfig } from '../run-config/index.ts';
 import { profileOfRun, runReceivers } from '../profiles/index.ts';
 import {
   demandFromTraffic,

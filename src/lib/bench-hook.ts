@@ -1,13 +1,15 @@
 /**
  * Unattended runs, for benchmarks of the tool itself (bench/tool/). With
- * `?autostart=1&report=<url>` and a run's setup in the query (core/run/config-url.ts), the page starts
+ * `?autostart=1&report=<url>` and a run's setup in the query (core/run-config/config-url.ts), the page starts
  * that run as soon as it loads and, once it is done, POSTs the run's result with the page's own
  * costs to `<url>`. Benchmarks launch Chromium directly instead of driving it with Playwright,
  * whose per-frame DevTools events would cost more CPU than the page itself: the page reports back.
  * Only the bench build (`npm run build:bench`, `vite build --mode bench`) includes this module:
  * App.svelte starts it under `import.meta.env.MODE === 'bench'`, so the product's bundle has none of it.
  */
-import { queryToFields, defaultEndpointUrl, validateRunConfig, type RunConfig, type RunResult, type RunPhase } from '../../core/run/index.ts';
+import { type RunPhase } from '../../core/execution/index.ts';
+import { type RunResult } from '../../core/result/index.ts';
+import { queryToFields, defaultEndpointUrl, validateRunConfig, type RunConfig } from '../../core/run-config/index.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import { CAPACITY_PARAM, runCapacityBench } from './capacity-bench-hook.ts';
 

@@ -6,7 +6,7 @@
  * the history), and POSTs the search's document (core/capacity/) to `<url>`. Chromium is launched
  * directly, not under Playwright (see bench-hook.ts). In the bench build only, like bench-hook.ts.
  */
-import { browserConnectionCapacity, type RunConfig } from '../../core/run/index.ts';
+import { browserConnectionCapacity, type RunConfig } from '../../core/run-config/index.ts';
 import type { CapacityResult, RampKind } from '../../core/capacity/index.ts';
 import { CapacityController } from './capacity-controller.svelte.ts';
 import type { RunController } from './run-controller.svelte.ts';

@@ -23,7 +23,7 @@ import {
 } from '../../core/capacity/index.ts';
 import { formatCount } from '../../core/format.ts';
 import { newRunId } from '../../core/history/index.ts';
-import type { RunConfig } from '../../core/run/index.ts';
+import type { RunConfig } from '../../core/run-config/index.ts';
 import type { ComparisonStatus } from './run-status.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { RunKeeper } from './run-keeper.svelte.ts';

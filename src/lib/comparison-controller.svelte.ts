@@ -16,7 +16,7 @@ import {
   type DropVariant,
 } from '../../core/compare/index.ts';
 import { newRunId, type KeptRun } from '../../core/history/index.ts';
-import { defaultRunName, type RunConfig } from '../../core/run/index.ts';
+import { defaultRunName, type RunConfig } from '../../core/run-config/index.ts';
 import type { CapacityResult } from '../../core/capacity/index.ts';
 import type { CapacityController } from './capacity-controller.svelte.ts';
 import type { RunController } from './run-controller.svelte.ts';

@@ -4,7 +4,7 @@
  */
 import { systemClock, systemTimers } from '../../core/clocks/index.ts';
 import { agentsSecretsNotice, attachFleet, Fleet, newSessionSecret, planFleetRun, type AgentView, type RemoteWorkers } from '../../core/fleet/index.ts';
-import type { RunConfig } from '../../core/run/index.ts';
+import type { RunConfig } from '../../core/run-config/index.ts';
 import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
 import { hubExceptionText } from '../../signalr/errors.ts';
 import { errorMessageOf } from '../../core/errors/index.ts';

@@ -1,6 +1,6 @@
 /**
  * Which form fields a list of problems is about, so each can be outlined and point at the
- * messages (aria-invalid, aria-describedby). Each problem names its fields (core/run/config.ts
+ * messages (aria-invalid, aria-describedby). Each problem names its fields (core/run-config/config.ts
  * ConfigProblem: the form's fields are the configuration's names); "advanced" is added when any
  * folded field is at fault, to unfold it.
  */

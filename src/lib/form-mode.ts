@@ -1,7 +1,7 @@
 /** A mode of the run form beside the single run (a comparison, …): its tab, its start button and
  *  what it adds under the form (see ConfigForm.svelte). */
 import type { Snippet } from 'svelte';
-import type { RunConfig } from '../../core/run/index.ts';
+import type { RunConfig } from '../../core/run-config/index.ts';
 
 export interface FormMode {
   id: string;

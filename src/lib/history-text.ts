@@ -1,6 +1,7 @@
 /** What the History page says about runs: the facts beside a name, and what an import did. */
 import type { KeptRun, KeptRunHead } from '../../core/history/index.ts';
-import { combinationLabel, defaultRunName, scenarioLabel, notSentOf } from '../../core/run/index.ts';
+import { notSentOf } from '../../core/accounting/index.ts';
+import { combinationLabel, defaultRunName, scenarioLabel } from '../../core/run-config/index.ts';
 import { formatCount, formatShare } from '../../core/format.ts';
 import { CAUSE_LABELS, type Diagnosis } from '../../core/diagnosis/index.ts';
 import { firstSentence } from './run-status.ts';
@@ -26,7 +27,7 @@ export function runFacts(run: KeptRunHead): string {
 /**
  * Why the verdict is what it is, in a few words for the history's row: "3 lost, 12 never sent",
  * "97.10% under 1 s", "no connection could be opened.", "stopped at 4 of 30 s". Empty for a pass.
- * From the verdict's own figures (core/run/outcome.ts); never judged again here.
+ * From the verdict's own figures (core/outcome/outcome.ts); never judged again here.
  */
 export function verdictReason(result: KeptRunHead['result']): string {
   const { outcome, verdict, fates } = result;

@@ -1,5 +1,5 @@
 /** A kept run shown with the live run's components: its document as the summary's view. */
-import { limitOfResult, type RunResult } from '../../core/run/index.ts';
+import { limitOfResult, type RunResult } from '../../core/result/index.ts';
 import type { RunView } from './run-controller.svelte.ts';
 import { firstLossSec, sendOffsetSec } from '../../core/charts/index.ts';
 import { clientSchedule } from '../../core/client/index.ts';

@@ -4,7 +4,7 @@
  * become for validation, and how a link opens the choice. Pure.
  */
 import { defaultShape, pageEnvProblems, parseHubProfile, userProblems, type HubProfile } from '../../core/profiles/index.ts';
-import { leftOutProfileNote, queryToProfile, SCENARIO_LABELS, scenarioLabel, type RunConfig } from '../../core/run/index.ts';
+import { leftOutProfileNote, queryToProfile, SCENARIO_LABELS, scenarioLabel, type RunConfig } from '../../core/run-config/index.ts';
 
 /** The scenario select's value for a hub profile of the user's own. */
 export const YOUR_HUB = 'yourHub';

@@ -2,7 +2,7 @@
  * The page shown and the kept run opened, as the address's fragment says them, so Back and
  * Forward walk them and a bookmark reopens a kept run on the machine that keeps it:
  * "#history/run/<id>", "#history", "#finder"; the Live page has none. The query string is the
- * run form's setup (core/run/config-url.ts) and is left alone. Pure.
+ * run form's setup (core/run-config/config-url.ts) and is left alone. Pure.
  */
 export type PageId = 'run' | 'finder' | 'history';
 

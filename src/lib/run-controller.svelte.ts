@@ -4,37 +4,31 @@
  */
 import { plannedDropOf, runDrops, type RunDrops } from '../../core/drops/index.ts';
 import { systemClock, systemTimers, type ClockJudgement } from '../../core/clocks/index.ts';
+import { type Fates } from '../../core/accounting/index.ts';
 import {
-  drained,
-  runVerdict,
-  runResult,
-  needsOriginProbe,
   RunCoordinator,
-  queryToMetrics,
-  runLimit,
-  runClocks,
-  clientLimitsOf,
-  workersOfRun,
-  lostSidesOf,
-  instanceFigures,
-  hubInstances,
-  type InstanceCounts,
-  type InstanceFigures,
-  type Fates,
-  type RunOutcome,
-  type RunVerdict,
   type SecondPoint,
   type WorkerHealth,
-  type RunConfig,
-  type RunAgent,
-  type RunResult,
   type RunPhase,
   type WorkerPort,
   type ErrorCounts,
   type ErrorSample,
   type FromWorker,
   type WorkerTotals,
-} from '../../core/run/index.ts';
+} from '../../core/execution/index.ts';
+import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../../core/outcome/index.ts';
+import {
+  runResult,
+  needsOriginProbe,
+  runLimit,
+  runClocks,
+  clientLimitsOf,
+  workersOfRun,
+  lostSidesOf,
+  type RunAgent,
+  type RunResult,
+} from '../../core/result/index.ts';
+import { queryToMetrics, instanceFigures, hubInstances, type InstanceCounts, type InstanceFigures, type RunConfig } from '../../core/run-config/index.ts';
 import { RecentLatency, type LatencySummary } from '../../core/latency/index.ts';
 import { REWRITTEN_SECONDS } from '../../core/history/index.ts';
 import { platformFetchText, ServerScraper, ServerScrapers, type ServerMetricsRecord, type LimitExplanation } from '../../core/server-metrics/index.ts';
@@ -50,7 +44,7 @@ export interface RunView {
   phase: RunPhase;
   /** How the run ended; running until it has. */
   outcome: RunOutcome;
-  /** The guide's rule over every planned reception (core/run/outcome.ts). */
+  /** The guide's rule over every planned reception (core/outcome/outcome.ts). */
   verdict: RunVerdict;
   /** While running: the share so far over receptions planned over 1 s ago; null otherwise. */
   judgedShare: number | null;
@@ -87,7 +81,7 @@ export interface RunView {
   recentLatency: LatencySummary | null;
   /** With agents, once drained: receptions judged against their clocks (core/clocks/clock-drift.ts). */
   clocks?: ClockJudgement | null;
-  /** With several hub instances: each one's connections and receptions (core/run/instances.ts). */
+  /** With several hub instances: each one's connections and receptions (core/run-config/hub-instances.ts). */
   instances?: InstanceFigures[];
 }
 
@@ -216,7 +210,7 @@ export class RunController {
     return this.#finished;
   }
 
-  /** The finished run as a document (core/run/result.ts); null while it runs. */
+  /** The finished run as a document (core/result/result.ts); null while it runs. */
   result(): RunResult | null {
     const coordinator = this.#coordinator;
     if (!coordinator || coordinator.phase !== 'done') return null;
@@ -225,7 +219,7 @@ export class RunController {
 
   /** The run so far as a document, while it runs too: what the history keeps each second. While
    *  it runs, seconds the keeper will not rewrite are taken from the last such document, not
-   *  copied again (core/run/result.ts ReusedPoints); once done, every second is copied afresh. */
+   *  copied again (core/result/result.ts ReusedPoints); once done, every second is copied afresh. */
   partialResult(): RunResult | null {
     const coordinator = this.#coordinator;
     if (!coordinator) return null;

@@ -4,7 +4,7 @@
  */
 import type { CapacityResult } from '../../core/capacity/index.ts';
 import { RunHistory, RunRecorder, VERSIONS, type KeptRun, type KeptRunHead, type RecordingOptions } from '../../core/history/index.ts';
-import type { RunConfig } from '../../core/run/index.ts';
+import type { RunConfig } from '../../core/run-config/index.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import { openRunDb } from './run-store.ts';
 

@@ -4,16 +4,10 @@
  * figures a person looks at first, each labelled with what it covers. Pure: the clock is passed in.
  */
 import { formatCount, formatMs, formatShare } from '../../core/format.ts';
-import {
-  notSentOf,
-  recentRates,
-  sendingSecOf,
-  outcomeText,
-  verdictDisplay,
-  type SecondPoint,
-  type RunConfig,
-  type VerdictDisplay,
-} from '../../core/run/index.ts';
+import { notSentOf } from '../../core/accounting/index.ts';
+import { recentRates, sendingSecOf, type SecondPoint } from '../../core/execution/index.ts';
+import { outcomeText, verdictDisplay, type VerdictDisplay } from '../../core/outcome/index.ts';
+import { type RunConfig } from '../../core/run-config/index.ts';
 import type { RunView } from './run-controller.svelte.ts';
 
 export type BarPhase = 'preparing' | 'connecting' | 'starting' | 'running' | 'draining' | 'done';

@@ -3,7 +3,7 @@
  * from the endpoint's own origin unless another address is given. Scraping itself is
  * core/server-metrics/scraper.ts; the run controller starts it beside each run.
  */
-import type { MetricsChoice } from '../../core/run/index.ts';
+import type { MetricsChoice } from '../../core/run-config/index.ts';
 import { defaultMetricsUrl, metricsUrlProblem } from '../../core/server-metrics/index.ts';
 
 export class ServerMetricsSettings {
@@ -12,7 +12,7 @@ export class ServerMetricsSettings {
   /** The address typed; empty for the endpoint's /metrics. */
   address = $state('');
 
-  /** @param initial what a shared link chose (core/run/config-url.ts); the defaults without one. */
+  /** @param initial what a shared link chose (core/run-config/config-url.ts); the defaults without one. */
   constructor(initial: MetricsChoice | null = null) {
     if (initial) {
       this.enabled = initial.enabled;

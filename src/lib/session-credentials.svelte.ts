@@ -2,9 +2,9 @@
  * The dashboard's access token, extra query parameters and the secrets taken out of the
  * Endpoint field (`?code=…`), for this page's session only: held in memory (no storage, no link,
  * no kept run, no export), handed to each run's workers and the session's agents in their start
- * messages (core/run/credentials.ts), and shown as "set". Reloading the page forgets them.
+ * messages (core/run-config/credentials.ts), and shown as "set". Reloading the page forgets them.
  */
-import { splitEndpointSecrets, endpointSecretNames, type Credentials } from '../../core/run/index.ts';
+import { splitEndpointSecrets, endpointSecretNames, type Credentials } from '../../core/run-config/index.ts';
 
 /** Query parameters the client sets itself: the connection token after negotiate. */
 const RESERVED_QUERY = new Set(['id']);
@@ -34,7 +34,7 @@ export function parseQueryText(text: string, tokenGiven = false): { query: [stri
   return { query, problems };
 }
 
-/** The Endpoint field's URLs as it splits them (core/run/config.ts reads them the same way). */
+/** The Endpoint field's URLs as it splits them (core/run-config/config.ts reads them the same way). */
 function endpointTexts(text: string): string[] {
   return text.split(/[\s,]+/).filter((part) => part !== '');
 }

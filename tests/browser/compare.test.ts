@@ -8,7 +8,7 @@ import type { Download, Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { HistogramLogReader } from 'hdr-histogram-js';
 import { importRuns } from '../../core/history/kept-run.ts';
-import { parseRunResult } from '../../core/run/result.ts';
+import { parseRunResult } from '../../core/result/result.ts';
 import { chooseMode, openAdvanced } from '../support/dashboard-form.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 

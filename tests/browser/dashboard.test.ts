@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { HistogramLogReader } from 'hdr-histogram-js';
-import { parseRunResult } from '../../core/run/result.ts';
+import { parseRunResult } from '../../core/result/result.ts';
 import { launchChromium, type LaunchedBrowser } from '../support/browser.ts';
 import { openAdvanced } from '../support/dashboard-form.ts';
 

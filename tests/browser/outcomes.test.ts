@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIRST_ANSWER_MS } from '../../core/run/config.ts';
+import { FIRST_ANSWER_MS } from '../../core/run-config/config.ts';
 import type { Page } from 'playwright-core';
 import { openAdvanced } from '../support/dashboard-form.ts';
 import { dashboardOnOwnHub, type OwnDashboard } from '../support/own-dashboard.ts';

@@ -1,4 +1,4 @@
-/** The form outlines the fields each problem names (core/run/config.ts ConfigProblem), never by
+/** The form outlines the fields each problem names (core/run-config/config.ts ConfigProblem), never by
  *  reading the sentence: a problem of two settings outlines both, and a folded field unfolds Advanced. */
 import { describe, expect, it } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';

@@ -19,7 +19,7 @@ import { viewOfResult } from '../../src/lib/kept-view.ts';
 import { causeWord } from '../../src/lib/history-text.ts';
 import { CAUSE_IDS, CAUSE_LABELS, SIDE_LABELS, docsAnchorOf, sideOf, type CauseId, type Diagnosis } from '../../core/diagnosis/index.ts';
 import { WORDS, type Facts } from '../../core/diagnosis/words.ts';
-import { diagnosisOf } from '../../core/run/run-evidence.ts';
+import { diagnosisOf } from '../../core/result/run-evidence.ts';
 import { CapacitySearch, capacityAnswer, capacityStage, type CapacitySettings, type StepRunner } from '../../core/capacity/index.ts';
 import { plannedSendRate } from '../../core/capacity/settings.ts';
 import { finishedRun, testConfig } from '../support/finished-run.ts';

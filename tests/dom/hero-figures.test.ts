@@ -5,8 +5,8 @@ import HeroFigures from '../../src/components/HeroFigures.svelte';
 import type { RunView } from '../../src/lib/run-controller.svelte.ts';
 import { viewOfResult } from '../../src/lib/kept-view.ts';
 import { finishedRun } from '../support/finished-run.ts';
-import type { SecondPoint } from '../../core/run/aggregator.ts';
-import type { RunConfig } from '../../core/run/config.ts';
+import type { SecondPoint } from '../../core/execution/aggregator.ts';
+import type { RunConfig } from '../../core/run-config/config.ts';
 
 function render(view: RunView, points: readonly SecondPoint[], config: RunConfig) {
   const target = document.createElement('div');

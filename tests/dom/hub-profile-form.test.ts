@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';
 import ConfigForm from '../../src/components/ConfigForm.svelte';
 import { answerCheckedOptions } from '../support/happy-dom-select.ts';
-import type { RunConfig } from '../../core/run/index.ts';
+import type { RunConfig } from '../../core/run-config/index.ts';
 
 const chatRoom = {
   name: 'chat room',

@@ -5,7 +5,7 @@ import RunBar from '../../src/components/RunBar.svelte';
 import type { RunView } from '../../src/lib/run-controller.svelte.ts';
 import { viewOfResult } from '../../src/lib/kept-view.ts';
 import { finishedRun, testConfig } from '../support/finished-run.ts';
-import { emptyTotals } from '../../core/run/protocol.ts';
+import { emptyTotals } from '../../core/execution/worker-messages.ts';
 
 const START_US = 1_700_000_000_000_000;
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';
 import ConfigForm from '../../src/components/ConfigForm.svelte';
-import type { RunConfig } from '../../core/run/index.ts';
+import type { RunConfig } from '../../core/run-config/index.ts';
 import { answerCheckedOptions } from '../support/happy-dom-select.ts';
 
 answerCheckedOptions();

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';
 import TierPanel from '../../src/components/TierPanel.svelte';
-import { DEFAULTS, type RunConfig } from '../../core/run/config.ts';
-import { emptyFates } from '../../core/run/fates.ts';
-import { runVerdict, verdictDisplay, type RunOutcome, type VerdictDisplay } from '../../core/run/outcome.ts';
+import { DEFAULTS, type RunConfig } from '../../core/run-config/config.ts';
+import { emptyFates } from '../../core/accounting/fates.ts';
+import { runVerdict, verdictDisplay, type RunOutcome, type VerdictDisplay } from '../../core/outcome/outcome.ts';
 
 const shown = (outcome: RunOutcome, planned: number, underOneSecond: number, judgedShare: number | null = null) =>
   verdictDisplay(runVerdict({ outcome, fates: { ...emptyFates(), planned, underOneSecond }, durationSec: 30, p99Us: 4_000, lostWorkers: 0 }), outcome.kind === 'running', judgedShare);

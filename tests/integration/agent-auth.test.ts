@@ -13,14 +13,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock, systemTimers } from '../../core/clocks/clock.ts';
 import { attachFleet, Fleet } from '../../core/fleet/fleet.ts';
-import { validateRunConfig } from '../../core/run/config.ts';
-import { RunCoordinator } from '../../core/run/coordinator.ts';
-import { runResult } from '../../core/run/document.ts';
+import { validateRunConfig } from '../../core/run-config/config.ts';
+import { RunCoordinator } from '../../core/execution/coordinator.ts';
+import { runResult } from '../../core/result/document.ts';
 import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
 import { startAgent, type RunningAgent } from '../support/agents.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench } from '../support/live-bench.ts';
-import { parseRunResult } from '../../core/run/result.ts';
+import { parseRunResult } from '../../core/result/result.ts';
 
 let hub: RunningHub;
 let control: ControlConnection | null = null;

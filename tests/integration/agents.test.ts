@@ -6,10 +6,10 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { systemClock, systemTimers } from '../../core/clocks/clock.ts';
 import { attachFleet, Fleet, type RunAgents } from '../../core/fleet/fleet.ts';
-import type { RunConfig } from '../../core/run/config.ts';
-import { RunCoordinator } from '../../core/run/coordinator.ts';
-import { parseRunResult } from '../../core/run/result.ts';
-import { runResult } from '../../core/run/document.ts';
+import type { RunConfig } from '../../core/run-config/config.ts';
+import { RunCoordinator } from '../../core/execution/coordinator.ts';
+import { parseRunResult } from '../../core/result/result.ts';
+import { runResult } from '../../core/result/document.ts';
 import { openControlConnection, type ControlConnection } from '../../signalr/control-connection.ts';
 import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
 import { hubConfig } from '../support/hub-run.ts';

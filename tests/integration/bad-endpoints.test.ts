@@ -5,7 +5,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runResult } from '../../core/run/document.ts';
+import { runResult } from '../../core/result/document.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
 import { liveBench } from '../support/live-bench.ts';

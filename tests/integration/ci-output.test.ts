@@ -6,8 +6,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';
-import { arrivedOf } from '../../core/run/fates.ts';
-import { parseRunResult } from '../../core/run/result.ts';
+import { arrivedOf } from '../../core/accounting/fates.ts';
+import { parseRunResult } from '../../core/result/result.ts';
 import { startHub } from '../support/hub-process.ts';
 import { liveBench } from '../support/live-bench.ts';
 

@@ -7,7 +7,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { parseRunResult } from '../../core/run/result.ts';
+import { parseRunResult } from '../../core/result/result.ts';
 import { liveBench } from '../support/live-bench.ts';
 
 const endpoint = () => `${inject('hubHttpUrl')}/signalrbench`;

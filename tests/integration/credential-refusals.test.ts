@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRunResult } from '../../core/run/result.ts';
+import { parseRunResult } from '../../core/result/result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench, type CliRun } from '../support/live-bench.ts';
 

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCapacityResult } from '../../core/capacity/capacity-result.ts';
-import type { RunResult } from '../../core/run/result.ts';
+import type { RunResult } from '../../core/result/result.ts';
 import { startFaultProxy, type FaultProxyMode } from '../support/fault-proxy.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench, onceSending, resultOf, type CliRun } from '../support/live-bench.ts';

@@ -5,7 +5,7 @@
 import { HubConnectionBuilder, HttpTransportType, LogLevel, MessageType, type InvocationMessage } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import { describe, expect, inject, it } from 'vitest';
-import { PROTOCOLS, TRANSPORTS, validateRunConfig } from '../../core/run/config.ts';
+import { PROTOCOLS, TRANSPORTS, validateRunConfig } from '../../core/run-config/config.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
 
 const config = hubConfig;

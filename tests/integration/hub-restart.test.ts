@@ -6,9 +6,9 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { systemClock, systemTimers } from '../../core/clocks/clock.ts';
-import { validateRunConfig } from '../../core/run/config.ts';
-import { RunCoordinator } from '../../core/run/coordinator.ts';
-import { runResult } from '../../core/run/document.ts';
+import { validateRunConfig } from '../../core/run-config/config.ts';
+import { RunCoordinator } from '../../core/execution/coordinator.ts';
+import { runResult } from '../../core/result/document.ts';
 import { startHub } from '../support/hub-process.ts';
 import { inProcessWorkers } from '../support/in-process-workers.ts';
 

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_UNWRITTEN_SENDS } from '../../workers/engine/scenario-runner.ts';
-import { arrivedOf, notSentOf, type Fates } from '../../core/run/fates.ts';
-import type { RunConfig } from '../../core/run/config.ts';
-import { runResult } from '../../core/run/document.ts';
+import { arrivedOf, notSentOf, type Fates } from '../../core/accounting/fates.ts';
+import type { RunConfig } from '../../core/run-config/config.ts';
+import { runResult } from '../../core/result/document.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
 import { liveBench } from '../support/live-bench.ts';

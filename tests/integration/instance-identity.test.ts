@@ -6,7 +6,7 @@
 import { lookup } from 'node:dns/promises';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { canonicalHost } from '../../core/run/index.ts';
+import { canonicalHost } from '../../core/run-config/index.ts';
 import { liveBench } from '../support/live-bench.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { freePort } from '../support/redis-process.ts';

@@ -8,7 +8,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { parseRunResult } from '../../core/run/result.ts';
+import { parseRunResult } from '../../core/result/result.ts';
 import { SESSION_CODE_ALPHABET } from '../../cli/lead-args.ts';
 import { agentCounts, startAgent, type RunningAgent } from '../support/agents.ts';
 import { liveBench } from '../support/live-bench.ts';

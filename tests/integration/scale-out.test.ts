@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHubToExit, startHub, type RunningHub } from '../support/hub-process.ts';
 import { freePort, startRedis, type RunningRedis } from '../support/redis-process.ts';
 import { liveBench } from '../support/live-bench.ts';
-import type { RunResult } from '../../core/run/index.ts';
+import type { RunResult } from '../../core/result/index.ts';
 
 const CONNECTIONS = 20;
 const DURATION_SEC = 2;

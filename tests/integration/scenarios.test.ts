@@ -3,8 +3,8 @@
  * counts, nothing lost or duplicated.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunConfig } from '../../core/run/config.ts';
-import { runResult } from '../../core/run/document.ts';
+import type { RunConfig } from '../../core/run-config/config.ts';
+import { runResult } from '../../core/result/document.ts';
 import { hubConfig, runInProcess } from '../support/hub-run.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {

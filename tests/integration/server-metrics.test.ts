@@ -9,7 +9,7 @@ import { HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/s
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMetrics, type ServerReading } from '../../core/server-metrics/reading.ts';
 import { MAX_METRICS_BYTES, platformFetchText } from '../../core/server-metrics/scraper.ts';
-import type { RunResult } from '../../core/run/result.ts';
+import type { RunResult } from '../../core/result/result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench } from '../support/live-bench.ts';
 

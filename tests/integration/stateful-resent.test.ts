@@ -8,8 +8,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { arrivedOf } from '../../core/run/fates.ts';
-import { parseRunResult, type RunResult } from '../../core/run/result.ts';
+import { arrivedOf } from '../../core/accounting/fates.ts';
+import { parseRunResult, type RunResult } from '../../core/result/result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench, type CliRun } from '../support/live-bench.ts';
 

@@ -12,7 +12,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRunResult } from '../../core/run/result.ts';
+import { parseRunResult } from '../../core/result/result.ts';
 import { startAgent, type RunningAgent } from '../support/agents.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench } from '../support/live-bench.ts';

@@ -20,7 +20,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRunResult, type RunResult } from '../../core/run/result.ts';
+import { parseRunResult, type RunResult } from '../../core/result/result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench, type CliRun } from '../support/live-bench.ts';
 import { startWireCountProxy, type WireCounts } from '../support/wire-count-proxy.ts';

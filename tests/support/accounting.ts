@@ -5,8 +5,8 @@
  * accounting error). Lost must then be known and be the rest.
  */
 import { expect } from 'vitest';
-import { arrivedOf, notSentOf, type Fates } from '../../core/run/fates.ts';
-import type { RunResult } from '../../core/run/result.ts';
+import { arrivedOf, notSentOf, type Fates } from '../../core/accounting/fates.ts';
+import type { RunResult } from '../../core/result/result.ts';
 
 function expectWithinPlan(fates: Fates): void {
   expect(arrivedOf(fates) + notSentOf(fates)).toBeLessThanOrEqual(fates.planned);

@@ -1,8 +1,8 @@
 /** A whole run (coordinator, engines, fake hub) on one fake clock. */
-import type { RunConfig } from '../../core/run/config.ts';
-import { RunCoordinator, type CoordinatorOptions, type WorkerPort } from '../../core/run/coordinator.ts';
+import type { RunConfig } from '../../core/run-config/config.ts';
+import { RunCoordinator, type CoordinatorOptions, type WorkerPort } from '../../core/execution/coordinator.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
-import type { FromWorker } from '../../core/run/protocol.ts';
+import type { FromWorker } from '../../core/execution/worker-messages.ts';
 import { classifyPlainly, fakeHub, type FakeHubOptions } from './fake-connections.ts';
 import { FakeTime } from './fake-time.ts';
 

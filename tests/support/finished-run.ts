@@ -1,7 +1,7 @@
 /** A finished run document made by the real engine and coordinator on a fake clock and fake hub. */
-import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { type RunResult } from '../../core/run/result.ts';
-import { runResult } from '../../core/run/document.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
+import { type RunResult } from '../../core/result/result.ts';
+import { runResult } from '../../core/result/document.ts';
 import { fakeRun } from './fake-run.ts';
 import type { FakeHubOptions } from './fake-connections.ts';
 

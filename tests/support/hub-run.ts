@@ -1,8 +1,8 @@
 /** Runs against the test hub-sample with engines in this process and the real SignalR client. */
 import { inject } from 'vitest';
 import { systemClock, systemTimers } from '../../core/clocks/clock.ts';
-import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { RunCoordinator } from '../../core/run/coordinator.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
+import { RunCoordinator } from '../../core/execution/coordinator.ts';
 import { inProcessWorkers } from './in-process-workers.ts';
 
 /** A validated configuration aimed at the test hub; throws with every problem if invalid. */

@@ -3,10 +3,10 @@
  * SignalR client: the engine exactly as a Web Worker runs it, minus the thread.
  */
 import { systemClock, systemTimers } from '../../core/clocks/clock.ts';
-import type { WorkerPort } from '../../core/run/coordinator.ts';
+import type { WorkerPort } from '../../core/execution/coordinator.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import type { ConnectionFactory } from '../../workers/engine/connection.ts';
-import type { FromWorker } from '../../core/run/protocol.ts';
+import type { FromWorker } from '../../core/execution/worker-messages.ts';
 import { signalRConnectionFactory } from '../../signalr/bench-connection.ts';
 import { classifySignalRError } from '../../signalr/errors.ts';
 

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { parseRunResult, type RunResult } from '../../core/run/result.ts';
+import { parseRunResult, type RunResult } from '../../core/result/result.ts';
 import { REPO_ROOT } from './hub-process.ts';
 
 export interface CliRun {

@@ -1,9 +1,9 @@
 /** Hand-made step runs for the capacity search's pure tests: only the fields a step is judged by. */
-import { emptyFates, type Fates } from '../../core/run/fates.ts';
-import { runVerdict, type RunOutcome } from '../../core/run/outcome.ts';
-import { emptyErrorCounts, emptyTotals, type WorkerTotals } from '../../core/run/protocol.ts';
-import type { RunConfig } from '../../core/run/config.ts';
-import type { RunResult } from '../../core/run/result.ts';
+import { emptyFates, type Fates } from '../../core/accounting/fates.ts';
+import { runVerdict, type RunOutcome } from '../../core/outcome/outcome.ts';
+import { emptyErrorCounts, emptyTotals, type WorkerTotals } from '../../core/execution/worker-messages.ts';
+import type { RunConfig } from '../../core/run-config/config.ts';
+import type { RunResult } from '../../core/result/result.ts';
 import { testConfig } from './finished-run.ts';
 
 export interface StepRunSpec {

@@ -1,6 +1,6 @@
-/** Tokens that expire (core/run/access-token.ts): when a JWT expires, when to fetch the next, what the page says. */
+/** Tokens that expire (core/run-config/access-token.ts): when a JWT expires, when to fetch the next, what the page says. */
 import { describe, expect, it } from 'vitest';
-import { expiryText, jwtExpiryS, nextRefreshDelayMs, tokenExpiryNotice } from '../../core/run/access-token.ts';
+import { expiryText, jwtExpiryS, nextRefreshDelayMs, tokenExpiryNotice } from '../../core/run-config/access-token.ts';
 
 const b64url = (value: object) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const jwt = (payload: object) => `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(payload)}.c2lnbmF0dXJl`;

@@ -3,11 +3,11 @@
  * accounting of lost and duplicated messages, failures that do not stop the run.
  */
 import { describe, expect, it } from 'vitest';
-import { arrivedOf, lostOf, notSentOf, unaccountedOf } from '../../core/run/fates.ts';
-import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { runResult } from '../../core/run/document.ts';
-import type { RunCoordinator } from '../../core/run/coordinator.ts';
-import { limitOfResult } from '../../core/run/limit.ts';
+import { arrivedOf, lostOf, notSentOf, unaccountedOf } from '../../core/accounting/fates.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
+import { runResult } from '../../core/result/document.ts';
+import type { RunCoordinator } from '../../core/execution/coordinator.ts';
+import { limitOfResult } from '../../core/result/limit.ts';
 import { fakeRun } from '../support/fake-run.ts';
 import { flushMicrotasks } from '../support/fake-time.ts';
 

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BenchError, errorCodeOf, type BenchErrorCode } from '../../core/errors/index.ts';
 import { EXIT, exitCodeOf, runCli, type Output } from '../../cli/output.ts';
-import { parseRunResult } from '../../core/run/result.ts';
+import { parseRunResult } from '../../core/result/result.ts';
 import { parseCapacityResult } from '../../core/capacity/capacity-result.ts';
 import { importRuns } from '../../core/history/kept-run.ts';
 import { MemoryRunDb } from '../../core/history/db.ts';
@@ -13,7 +13,7 @@ import { RunHistory } from '../../core/history/history.ts';
 import { importFailure, problemText } from '../../src/lib/problem-text.ts';
 import { platformFetchText, readMetrics } from '../../core/server-metrics/index.ts';
 import { estimateWorkload, expectedTraffic, formatBytesPerSecond, parsePublishedBandwidth, tier } from '../../core/guide/index.ts';
-import { derangement } from '../../core/run/derangement.ts';
+import { derangement } from '../../core/plan/derangement.ts';
 import { hubExceptionText, isMissingHubMethod } from '../../signalr/errors.ts';
 
 function captured(): Output & { lines: string[] } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserLimitWarnings, planLimitWarnings } from '../../core/run/browser-limits.ts';
+import { browserLimitWarnings, planLimitWarnings } from '../../core/run-config/browser-limits.ts';
 
 describe('browserLimitWarnings', () => {
   const cases: [string, Parameters<typeof browserLimitWarnings>, 'none' | 'warning' | 'error', RegExp?][] = [

@@ -9,7 +9,7 @@ import { EXIT, runCli, type Output } from '../../cli/output.ts';
 import { summaryText } from '../../cli/report.ts';
 import { lossBeyondAllowance } from '../../cli/thresholds.ts';
 import { createLatencyHistogram, knownLatency, summarizeLatency } from '../../core/latency/latency.ts';
-import { parseRunResult } from '../../core/run/result.ts';
+import { parseRunResult } from '../../core/result/result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
 function capture(): Output & { outLines: string[]; errLines: string[] } {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../../cli/args.ts';
 import { defaultEngineCount } from '../../cli/engine-count.ts';
 import { brokenThresholds } from '../../cli/thresholds.ts';
-import type { RunResult } from '../../core/run/result.ts';
+import type { RunResult } from '../../core/result/result.ts';
 
 describe('parseCliArgs', () => {
   it('takes the dashboard defaults', () => {

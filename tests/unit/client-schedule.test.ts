@@ -1,10 +1,10 @@
 /** The one rule for "kept its schedule", over the one window: the sending seconds. */
 import { describe, expect, it } from 'vitest';
 import { CLIENT_LAG_LIMIT_MS, clientSchedule, sendingSeconds, type ClientSecond } from '../../core/client/schedule.ts';
-import { limitOfResult } from '../../core/run/limit.ts';
+import { limitOfResult } from '../../core/result/limit.ts';
 import { summaryText } from '../../cli/report.ts';
 import { stepRun } from '../support/step-run.ts';
-import { emptyFates } from '../../core/run/fates.ts';
+import { emptyFates } from '../../core/accounting/fates.ts';
 
 /** Five seconds: connecting (1), sending (2-4), draining (5); `lagAt` lags 300 ms. */
 function seconds(lagAt: number | null, lagMs = 300): ClientSecond[] {

@@ -4,7 +4,7 @@ import { comparisonTable } from '../../core/compare/comparison.ts';
 import { finishedRun } from '../support/finished-run.ts';
 import { seeded } from '../support/seeded-random.ts';
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs, summarizeLatency } from '../../core/latency/latency.ts';
-import type { RunResult } from '../../core/run/result.ts';
+import type { RunResult } from '../../core/result/result.ts';
 
 /** `seconds` seconds of `perSecond` latencies each, uniform in [lowUs, highUs). */
 function jittered(seconds: number, perSecond: number, lowUs: number, highUs: number, seed: number): number[][] {

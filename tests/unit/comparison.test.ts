@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { comparisonTable, RATE_TOLERANCE, sharedLoad, WIN_TOLERANCE, type ComparedRun } from '../../core/compare/comparison.ts';
 import { CURVE_PERCENTILES, ninesPosition, percentileCurve } from '../../core/charts/percentile-curve.ts';
 import { onSameSeconds, overlay, p99Ms } from '../../core/charts/series-overlay.ts';
-import type { RunResult } from '../../core/run/result.ts';
+import type { RunResult } from '../../core/result/result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
 const column = (table: ReturnType<typeof comparisonTable>, key: string) => {

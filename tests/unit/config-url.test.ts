@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configToQuery, queryToFields, queryToMetrics, setMetricsParam } from '../../core/run/config-url.ts';
-import { validateRunConfig } from '../../core/run/config.ts';
+import { configToQuery, queryToFields, queryToMetrics, setMetricsParam } from '../../core/run-config/config-url.ts';
+import { validateRunConfig } from '../../core/run-config/config.ts';
 
 describe('a configuration in the URL', () => {
   it('round-trips: the link validates to the same configuration', () => {

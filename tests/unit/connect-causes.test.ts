@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { causesText, connectCauseOf, failuresOfSide, sideOfCause } from '../../core/client/connect-causes.ts';
 import { clientLimitReasons } from '../../core/client/evidence.ts';
 import { classifySignalRError } from '../../signalr/errors.ts';
-import { limitOfResult } from '../../core/run/limit.ts';
+import { limitOfResult } from '../../core/result/limit.ts';
 import { stepRun } from '../support/step-run.ts';
 
 const ws = { endpointUrl: 'http://127.0.0.1:5000/signalrbench', transport: 'WebSockets', protocol: 'json', reconnect: false } as const;

@@ -4,10 +4,10 @@
  * planned connection is counted; a slow hub, or one connect that opens, is never given up on.
  */
 import { describe, expect, it } from 'vitest';
-import { CONNECTS_UNANSWERED_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, validateRunConfig, type RunConfig } from '../../core/run/config.ts';
+import { CONNECTS_UNANSWERED_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
 import { fakeRun } from '../support/fake-run.ts';
 import { failuresOfSide } from '../../core/client/connect-causes.ts';
-import { runLimit } from '../../core/run/limit.ts';
+import { runLimit } from '../../core/result/limit.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {
   const result = validateRunConfig({ endpointUrl: 'http://fake/signalrbench', durationSec: 60, ...overrides });

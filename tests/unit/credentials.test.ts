@@ -1,6 +1,14 @@
 /** A run's secrets: which token a connection takes, the query on the URL, how they are shown, and how error texts lose them. */
 import { describe, expect, it } from 'vitest';
-import { credentialsFor, credentialsSummary, scrubSecrets, SECRET_QUERY_NAMES, splitEndpointSecrets, withQuery, type Credentials } from '../../core/run/credentials.ts';
+import {
+  credentialsFor,
+  credentialsSummary,
+  scrubSecrets,
+  SECRET_QUERY_NAMES,
+  splitEndpointSecrets,
+  withQuery,
+  type Credentials,
+} from '../../core/run-config/credentials.ts';
 import { classifySignalRError } from '../../signalr/errors.ts';
 import { parseQueryText, sessionCredentials } from '../../src/lib/session-credentials.svelte.ts';
 
@@ -108,7 +116,7 @@ describe('401 and 403 worded for what to do', () => {
 
 describe('an endpoint carrying a credential', () => {
   it('is refused without quoting it, pointing at where a token goes', async () => {
-    const { validateRunConfig } = await import('../../core/run/config.ts');
+    const { validateRunConfig } = await import('../../core/run-config/config.ts');
     const refusals = {
       'http://h:5180/hub?access_token=secret-in-url': /^Endpoint http:\/\/h:5180\/hub carries access_token in its query, a secret .* the page takes it out/,
       'http://h:5180/hub?x=1&CODE=secret-in-url': /^Endpoint http:\/\/h:5180\/hub carries CODE in its query/,

@@ -3,7 +3,7 @@
  * to 200 over several seeds, plus the uniformity of Sattolo's algorithm over the single cycles.
  */
 import { describe, expect, it } from 'vitest';
-import { derangement } from '../../core/run/derangement.ts';
+import { derangement } from '../../core/plan/derangement.ts';
 import { seeded } from '../support/seeded-random.ts';
 
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CAUSE_IDS, CAUSES, diagnose, diagnosisLines, connectStatuses, docsAnchorOf, type RunEvidence, type CauseId } from '../../core/diagnosis/index.ts';
 import { REPO_ROOT } from '../support/hub-process.ts';
-import { silentSecondsAtEnd } from '../../core/run/run-evidence.ts';
+import { silentSecondsAtEnd } from '../../core/result/run-evidence.ts';
 
 const URL = 'http://127.0.0.1:6400/signalrbench';
 

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { expectedGapReceptions } from '../support/drop-slots.ts';
 import { isDropped } from '../../core/drops/plan.ts';
-import { notSentOf } from '../../core/run/fates.ts';
-import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { runResult } from '../../core/run/document.ts';
+import { notSentOf } from '../../core/accounting/fates.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
+import { runResult } from '../../core/result/document.ts';
 import { fakeRun } from '../support/fake-run.ts';
 
 function config(overrides: Partial<RunConfig>): RunConfig {

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../../cli/args.ts';
-import { configToQuery, queryToFields } from '../../core/run/config-url.ts';
-import { emptyFates, type Fates } from '../../core/run/fates.ts';
-import { runVerdict } from '../../core/run/outcome.ts';
-import { DEFAULTS, validateRunConfig } from '../../core/run/config.ts';
+import { configToQuery, queryToFields } from '../../core/run-config/config-url.ts';
+import { emptyFates, type Fates } from '../../core/accounting/fates.ts';
+import { runVerdict } from '../../core/outcome/outcome.ts';
+import { DEFAULTS, validateRunConfig } from '../../core/run-config/config.ts';
 import { planDropComparison } from '../../core/compare/drop-comparison.ts';
 
 const endpoint = ['--endpoint', 'http://127.0.0.1:5180/signalrbench'];

@@ -4,7 +4,7 @@
  * in one group, groups within one member of each other, senders spread over the groups).
  */
 import { describe, expect, it } from 'vitest';
-import { planGroups, type GroupPlan, type GroupPlanInput } from '../../core/run/group-plan.ts';
+import { planGroups, type GroupPlan, type GroupPlanInput } from '../../core/plan/group-membership.ts';
 
 interface PlanCase {
   name: string;

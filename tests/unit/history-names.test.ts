@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRunName } from '../../core/run/labels.ts';
+import { defaultRunName } from '../../core/run-config/display-names.ts';
 import { verdictReason } from '../../src/lib/history-text.ts';
 import { finishedRun, testConfig } from '../support/finished-run.ts';
 

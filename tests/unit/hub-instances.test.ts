@@ -1,18 +1,19 @@
 /**
- * One run over several hub instances (core/run/instances.ts): the round-robin spread, the
+ * One run over several hub instances (core/run-config/hub-instances.ts): the round-robin spread, the
  * receptions each slot plans per instance, the endpoint list's validation, and the engine on a
  * fake hub counting per instance what the run counts in total, including an instance that dies.
  */
 import { describe, expect, it } from 'vitest';
-import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { configToQuery, queryToFields } from '../../core/run/config-url.ts';
-import { connectionsPerInstance, groupMembersPerInstance, hubInstances, instanceFigures, instanceOf, recipientsPerInstance } from '../../core/run/instances.ts';
-import { planScenario } from '../../core/run/scenario-plan.ts';
-import { parseRunResult, type RunResult } from '../../core/run/result.ts';
-import { runResult } from '../../core/run/document.ts';
-import { notSentOf } from '../../core/run/fates.ts';
-import { RunCoordinator, type WorkerPort } from '../../core/run/coordinator.ts';
-import type { FromWorker } from '../../core/run/protocol.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
+import { configToQuery, queryToFields } from '../../core/run-config/config-url.ts';
+import { instanceOf } from '../../core/plan/instance-of.ts';
+import { connectionsPerInstance, groupMembersPerInstance, hubInstances, instanceFigures, recipientsPerInstance } from '../../core/run-config/hub-instances.ts';
+import { planScenario } from '../../core/plan/scenario-roles.ts';
+import { parseRunResult, type RunResult } from '../../core/result/result.ts';
+import { runResult } from '../../core/result/document.ts';
+import { notSentOf } from '../../core/accounting/fates.ts';
+import { RunCoordinator, type WorkerPort } from '../../core/execution/coordinator.ts';
+import type { FromWorker } from '../../core/execution/worker-messages.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import { runSummary } from '../../core/report/run-summary.ts';
 import { clientSchedule } from '../../core/client/schedule.ts';

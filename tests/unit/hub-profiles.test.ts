@@ -6,7 +6,7 @@ import {
   absentPerSend, BUILT_IN_PROFILES, bindArgs, checkHubProfile, DELIVER_KINDS, defaultShape, jsonFault, messageReader, parseHubProfile,
   receptionsPerSend, shapeFits, shapeProblems, takesConnectionValues, tokenUser, userProblems, type HubProfile,
 } from '../../core/profiles/index.ts';
-import { validateRunConfig } from '../../core/run/index.ts';
+import { validateRunConfig } from '../../core/run-config/index.ts';
 
 const CHAT_ROOM = {
   name: 'chat room',

@@ -4,7 +4,15 @@
  * metrics from one process counted once.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalHost, instanceKey, sameAddressPairs, sameInstancePairs, sameInstanceText, sameMetricsText, validateRunConfig } from '../../core/run/index.ts';
+import {
+  canonicalHost,
+  instanceKey,
+  sameAddressPairs,
+  sameInstancePairs,
+  sameInstanceText,
+  sameMetricsText,
+  validateRunConfig,
+} from '../../core/run-config/index.ts';
 import { parseCliArgs } from '../../cli/args.ts';
 import { sameInstanceRefusals, type ResolveHost } from '../../cli/instance-check.ts';
 import { combineServerRecords, type IdentifiedServerRecord } from '../../core/server-metrics/instances.ts';

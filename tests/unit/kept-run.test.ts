@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMPARISON_FORMAT, exportComparison, exportRun, importRuns, interruptedResult, keptRunOf, settleCutOff, STALE_RUNNING_MS, type KeptRun } from '../../core/history/kept-run.ts';
-import { parseRunResult } from '../../core/run/result.ts';
+import { parseRunResult } from '../../core/result/result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
 const now = new Date('2026-03-04T05:06:07.000Z');

@@ -11,12 +11,13 @@ import { describe, expect, it } from 'vitest';
 import {
   bindArgs, checkHubProfile, deliveryProblems, receptionsPerSend, runReceivers, userProblems, type DeliverKind, type HubProfile,
 } from '../../core/profiles/index.ts';
-import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { planScenario, type ScenarioPlan } from '../../core/run/scenario-plan.ts';
-import { plannedOfShare } from '../../core/run/share-plan.ts';
-import { groupMembersPerInstance, instanceLists, instanceOf, recipientsPerInstance } from '../../core/run/instances.ts';
-import { RunCoordinator, type WorkerPort } from '../../core/run/coordinator.ts';
-import type { FromWorker } from '../../core/run/protocol.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
+import { planScenario, type ScenarioPlan } from '../../core/plan/scenario-roles.ts';
+import { plannedOfShare } from '../../core/accounting/planned-receptions.ts';
+import { instanceOf } from '../../core/plan/instance-of.ts';
+import { groupMembersPerInstance, instanceLists, recipientsPerInstance } from '../../core/run-config/hub-instances.ts';
+import { RunCoordinator, type WorkerPort } from '../../core/execution/coordinator.ts';
+import type { FromWorker } from '../../core/execution/worker-messages.ts';
 import { guideRunConfig } from '../../core/tiers/tier-figures.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import { classifyPlainly, fakeHub } from '../support/fake-connections.ts';

@@ -1,12 +1,12 @@
 /** A run of a hub profile names it wherever its scenario is named, and a link carries the
  *  profile while it fits and says so when it does not. */
 import { describe, expect, it } from 'vitest';
-import { configToQuery, leftOutProfileNote, linkProfileNote, MAX_LINK_PROFILE_CHARS, queryToFields, queryToProfile } from '../../core/run/config-url.ts';
-import { validateRunConfig } from '../../core/run/config.ts';
-import { defaultRunName, profileLabel, scenarioLabel, scenarioPhrase } from '../../core/run/labels.ts';
+import { configToQuery, leftOutProfileNote, linkProfileNote, MAX_LINK_PROFILE_CHARS, queryToFields, queryToProfile } from '../../core/run-config/config-url.ts';
+import { validateRunConfig } from '../../core/run-config/config.ts';
+import { defaultRunName, profileLabel, scenarioLabel, scenarioPhrase } from '../../core/run-config/display-names.ts';
 import type { HubProfile } from '../../core/profiles/index.ts';
 import { sharedLoad } from '../../core/compare/comparison.ts';
-import type { RunResult } from '../../core/run/result.ts';
+import type { RunResult } from '../../core/result/result.ts';
 
 const chatRoom: HubProfile = {
   name: 'chat room',

@@ -4,8 +4,8 @@
  * never calls its receive method, named.
  */
 import { describe, expect, it } from 'vitest';
-import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { runResult } from '../../core/run/document.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
+import { runResult } from '../../core/result/document.ts';
 import type { HubProfile } from '../../core/profiles/index.ts';
 import type { FakeHubOptions } from '../support/fake-connections.ts';
 import { fakeRun } from '../support/fake-run.ts';

@@ -8,9 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { bindArgs, checkHubProfile, defaultShape, parseHubProfile, shapeProblems, type HubProfile } from '../../core/profiles/index.ts';
-import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { runResult } from '../../core/run/document.ts';
-import { profileLabel } from '../../core/run/index.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
+import { runResult } from '../../core/result/document.ts';
+import { profileLabel } from '../../core/run-config/index.ts';
 import type { FakeHubOptions } from '../support/fake-connections.ts';
 import { fakeRun } from '../support/fake-run.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { recentRates, runRates, sendingSecOf } from '../../core/run/recent-rates.ts';
-import { emptyFates } from '../../core/run/fates.ts';
-import type { SecondPoint } from '../../core/run/aggregator.ts';
+import { recentRates, runRates, sendingSecOf } from '../../core/execution/recent-rates.ts';
+import { emptyFates } from '../../core/accounting/fates.ts';
+import type { SecondPoint } from '../../core/execution/aggregator.ts';
 
 const point = (second: number, sent: number, received = sent): SecondPoint => ({
   second,

@@ -3,13 +3,13 @@ import { interruptedResult, type KeptRun } from '../../core/history/kept-run.ts'
 import { reportHtml } from '../../core/report/html.ts';
 import { runLabels } from '../../core/charts/run-legend.ts';
 import { lineChartSvg, niceCeiling } from '../../core/charts/svg-chart.ts';
-import type { RunConfig } from '../../core/run/config.ts';
+import type { RunConfig } from '../../core/run-config/config.ts';
 import { finishedRun, testConfig } from '../support/finished-run.ts';
 import { stepRun } from '../support/step-run.ts';
 import { FakeTime } from '../support/fake-time.ts';
 import { escapeXml } from '../../core/charts/index.ts';
 import { diagnosisLines } from '../../core/diagnosis/index.ts';
-import { diagnosisOf } from '../../core/run/run-evidence.ts';
+import { diagnosisOf } from '../../core/result/run-evidence.ts';
 import { CapacitySearch, capacityAnswer, capacitySection, capacityReportTitle, capacityStage, type StepRunner } from '../../core/capacity/index.ts';
 import { plannedSendRate } from '../../core/capacity/settings.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { emptyFates } from '../../core/run/fates.ts';
-import type { SecondPoint } from '../../core/run/aggregator.ts';
-import { resultPoints } from '../../core/run/result.ts';
+import { emptyFates } from '../../core/accounting/fates.ts';
+import type { SecondPoint } from '../../core/execution/aggregator.ts';
+import { resultPoints } from '../../core/result/result.ts';
 
 const point = (second: number): SecondPoint => ({
   second, sent: 10, received: 10, sentBytes: 100, receivedBytes: 100, fates: { ...emptyFates(), planned: 10 },

@@ -3,10 +3,10 @@
  * within HdrHistogram's 3 significant digits, checked against exact quantiles of random data.
  */
 import { describe, expect, it } from 'vitest';
-import { shareUnderOneSecond, unaccountedOf } from '../../core/run/fates.ts';
-import { RunAggregator } from '../../core/run/aggregator.ts';
+import { shareUnderOneSecond, unaccountedOf } from '../../core/accounting/fates.ts';
+import { RunAggregator } from '../../core/execution/aggregator.ts';
 import { WorkerStats } from '../../workers/engine/worker-stats.ts';
-import type { WorkerSnapshot } from '../../core/run/protocol.ts';
+import type { WorkerSnapshot } from '../../core/execution/worker-messages.ts';
 import { seeded } from '../support/seeded-random.ts';
 
 function exactQuantile(sorted: number[], percentile: number): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultEndpointUrl, DEFAULTS, drainPlan, validateRunConfig } from '../../core/run/config.ts';
+import { defaultEndpointUrl, DEFAULTS, drainPlan, validateRunConfig } from '../../core/run-config/config.ts';
 
 const endpointUrl = 'http://127.0.0.1:5180/signalrbench';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { comparisonCsv, runCsv } from '../../core/report/csv.ts';
-import { emptyFates } from '../../core/run/fates.ts';
-import { upgradeRunResult, type RunResult } from '../../core/run/result.ts';
+import { emptyFates } from '../../core/accounting/fates.ts';
+import { type RunResult } from '../../core/result/result.ts';
+import { upgradeRunResult } from '../../core/result/upgrade.ts';
 
 const latency = (count: number, us: number) => ({ count, p50Us: us, p90Us: us, p99Us: us * 2, p999Us: us * 3, maxUs: us * 4, meanUs: us });
 

@@ -3,7 +3,7 @@ import { exportComparison, headOf, type KeptRun } from '../../core/history/kept-
 import { joinRun, MemoryRunDb, secondsOf, type RunDb } from '../../core/history/db.ts';
 import { RunHistory } from '../../core/history/history.ts';
 import { RunRecorder } from '../../core/history/recorder.ts';
-import type { RunResult } from '../../core/run/result.ts';
+import type { RunResult } from '../../core/result/result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
 const versions = { toolVersion: '0.1.0', signalrClientVersion: '10.0.11' };

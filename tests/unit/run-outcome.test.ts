@@ -3,9 +3,9 @@
  * under 1 s pass, every planned one counts, and only a finished run can pass.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyFates, fatesText, FatesRecorder, lostOf, settledFates, type Fates } from '../../core/run/fates.ts';
+import { emptyFates, fatesText, FatesRecorder, lostOf, settledFates, type Fates } from '../../core/accounting/fates.ts';
 import { EDITIONS, edition } from '../../core/guide/tables.ts';
-import { REQUIRED_SHARE, runVerdict, type RunOutcome } from '../../core/run/outcome.ts';
+import { REQUIRED_SHARE, runVerdict, type RunOutcome } from '../../core/outcome/outcome.ts';
 
 function fates(parts: Partial<Omit<Fates, 'notSent'>> & { notSent?: Partial<Fates['notSent']> }): Fates {
   const base = emptyFates();

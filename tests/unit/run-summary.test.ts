@@ -8,7 +8,7 @@ import { runSummary } from '../../core/report/run-summary.ts';
 import { reportHtml } from '../../core/report/html.ts';
 import { clientSchedule } from '../../core/client/schedule.ts';
 import { summaryText } from '../../cli/report.ts';
-import type { RunResult } from '../../core/run/result.ts';
+import type { RunResult } from '../../core/result/result.ts';
 import { finishedRun } from '../support/finished-run.ts';
 
 const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');

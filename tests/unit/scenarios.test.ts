@@ -3,10 +3,10 @@
  * which arguments, to whom, and the exact expected and received counts.
  */
 import { describe, expect, it } from 'vitest';
-import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
 import { PayloadBuilder } from '../../workers/engine/payload.ts';
-import { runResult } from '../../core/run/document.ts';
-import { arrivedOf, notSentOf, type Fates } from '../../core/run/fates.ts';
+import { runResult } from '../../core/result/document.ts';
+import { arrivedOf, notSentOf, type Fates } from '../../core/accounting/fates.ts';
 import type { FakeHubOptions } from '../support/fake-connections.ts';
 import { fakeRun } from '../support/fake-run.ts';
 

@@ -4,7 +4,7 @@
  * over receivers it equals what the senders' messages plan (each send's recipients).
  */
 import { describe, expect, it } from 'vitest';
-import { planScenario, type PlanInput, type ScenarioPlan } from '../../core/run/scenario-plan.ts';
+import { planScenario, type PlanInput, type ScenarioPlan } from '../../core/plan/scenario-roles.ts';
 
 function plan(input: Partial<PlanInput> & Pick<PlanInput, 'scenario' | 'connections'>): ScenarioPlan {
   const result = planScenario({ senders: null, groupSize: null, groupCount: null, ...input });

@@ -1,15 +1,15 @@
 /**
- * A worker's plan from the configuration alone (core/run/share-plan.ts) is the engine's: in a run
+ * A worker's plan from the configuration alone (core/accounting/planned-receptions.ts) is the engine's: in a run
  * where every worker finishes, each worker's reported planned receptions, second by second, are
  * what plannedOfShare computes for its share; and a run that loses a worker mid-run plans as many
  * receptions as one that does not, the lost worker's unreported ones counted never sent (the client's).
  */
 import { describe, expect, it } from 'vitest';
-import { validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { RunCoordinator, type WorkerPort } from '../../core/run/coordinator.ts';
-import type { FromWorker } from '../../core/run/protocol.ts';
-import { plannedOfShare } from '../../core/run/share-plan.ts';
-import { splitConnections } from '../../core/run/split.ts';
+import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
+import { RunCoordinator, type WorkerPort } from '../../core/execution/coordinator.ts';
+import type { FromWorker } from '../../core/execution/worker-messages.ts';
+import { plannedOfShare } from '../../core/accounting/planned-receptions.ts';
+import { splitConnections } from '../../core/plan/worker-shares.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
 import { classifyPlainly, fakeHub } from '../support/fake-connections.ts';
 import { FakeTime } from '../support/fake-time.ts';

@@ -1,14 +1,14 @@
 /**
- * Skip negotiation (core/run/skip-negotiation.ts): refused by field where the client needs the
+ * Skip negotiation (core/run-config/skip-negotiation.ts): refused by field where the client needs the
  * negotiate answer, named the same in the label, the link, the kept document and the runner's
  * options, and a hub that refuses the direct WebSocket worded as the client's setting.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseCliArgs } from '../../cli/args.ts';
-import { configToQuery, queryToFields } from '../../core/run/config-url.ts';
-import { DEFAULTS, validateRunConfig, type RunConfig } from '../../core/run/config.ts';
-import { combinationLabel, defaultRunName } from '../../core/run/labels.ts';
+import { configToQuery, queryToFields } from '../../core/run-config/config-url.ts';
+import { DEFAULTS, validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
+import { combinationLabel, defaultRunName } from '../../core/run-config/display-names.ts';
 import { clientLimitReasons, connectCauseOf, sideOfCause } from '../../core/client/index.ts';
 import { classifySignalRError } from '../../signalr/errors.ts';
 

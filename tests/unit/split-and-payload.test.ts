@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { connectConcurrencyPerWorker, splitConnections } from '../../core/run/split.ts';
+import { connectConcurrencyPerWorker, splitConnections } from '../../core/plan/worker-shares.ts';
 import { parsePayloadHeader, PayloadBuilder, readPayloadHeader } from '../../workers/engine/payload.ts';
-import { isRunId, newRunId, runGroupName } from '../../core/run/id.ts';
+import { isRunId, newRunId, runGroupName } from '../../core/execution/run-id.ts';
 
 describe('splitConnections', () => {
   const cases: [number, number, number[]][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capacityShortfall, splitWithinCapacity } from '../../core/run/split.ts';
+import { capacityShortfall, splitWithinCapacity } from '../../core/plan/worker-shares.ts';
 
 describe('splitting connections within capacities', () => {
   it.each([

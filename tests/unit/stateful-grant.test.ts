@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { dropPlanText, plannedDropOf, resentText, statefulStateOf } from '../../core/drops/report.ts';
 import { dropSettingsOf } from '../../core/drops/plan.ts';
-import { emptyFates } from '../../core/run/fates.ts';
-import { runVerdict } from '../../core/run/outcome.ts';
+import { emptyFates } from '../../core/accounting/fates.ts';
+import { runVerdict } from '../../core/outcome/outcome.ts';
 
 const asked = { dropAtSec: 5, reconnect: true, statefulReconnect: true };
 

@@ -1,6 +1,6 @@
 /** The tier panel's and the tier finder's math, with named cases from the guide's tables. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, type RunConfig } from '../../core/run/config.ts';
+import { DEFAULTS, type RunConfig } from '../../core/run-config/config.ts';
 import {
   editionTiers,
   expectedLine,

@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseRunResult, RUN_RESULT_VERSION, type RunResult } from '../../core/run/result.ts';
-import { NOT_SENT_REASONS } from '../../core/run/fates.ts';
+import { parseRunResult, type RunResult } from '../../core/result/result.ts';
+import { RUN_RESULT_VERSION } from '../../core/result/upgrade.ts';
+import { NOT_SENT_REASONS } from '../../core/accounting/fates.ts';
 import { CAPACITY_VERSION, parseCapacityResult } from '../../core/capacity/capacity-result.ts';
 import { capacityAnswer } from '../../core/capacity/answer.ts';
 import { MemoryRunDb } from '../../core/history/db.ts';

@@ -1,9 +1,9 @@
 /** A worker that dies mid-run: the run says which, goes on with the others, and keeps what it had reported. */
 import { describe, expect, it } from 'vitest';
-import { validateRunConfig } from '../../core/run/config.ts';
-import { RunCoordinator, type WorkerPort } from '../../core/run/coordinator.ts';
+import { validateRunConfig } from '../../core/run-config/config.ts';
+import { RunCoordinator, type WorkerPort } from '../../core/execution/coordinator.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
-import type { FromWorker } from '../../core/run/protocol.ts';
+import type { FromWorker } from '../../core/execution/worker-messages.ts';
 import { classifyPlainly, fakeHub } from '../support/fake-connections.ts';
 import { FakeTime } from '../support/fake-time.ts';
 

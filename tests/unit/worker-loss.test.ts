@@ -1,5 +1,5 @@
 /**
- * Whose loss a lost worker is (core/run/worker-loss.ts): a worker of the lead's own, or an agent
+ * Whose loss a lost worker is (core/outcome/worker-loss.ts): a worker of the lead's own, or an agent
  * that left, or an agent's thread silent while another thread of its agent reported, is the
  * client's; agents' threads whose reports stopped together with the control hub, or were held by a
  * slow one (other agents still heard), are not: the service's when the control hub is the run's
@@ -8,19 +8,30 @@
  * reason all read the same sides.
  */
 import { describe, expect, it } from 'vitest';
-import { validateRunConfig } from '../../core/run/config.ts';
-import { RunCoordinator, type WorkerPort } from '../../core/run/coordinator.ts';
-import { WORKER_SILENCE_LIMIT_MS } from '../../core/run/watchdog.ts';
-import { lostEnginesReason, lossSide, lossSides, lostWorkersText, relayedLate, relayWentQuiet, silenceText, type AgentAfterRun, type RelayState, type WorkerLoss } from '../../core/run/worker-loss.ts';
-import { lostSidesOf, workersOfRun, type RunAgent } from '../../core/run/result.ts';
-import { runVerdict } from '../../core/run/outcome.ts';
-import { runLimit } from '../../core/run/limit.ts';
+import { validateRunConfig } from '../../core/run-config/config.ts';
+import { RunCoordinator, type WorkerPort } from '../../core/execution/coordinator.ts';
+import { WORKER_SILENCE_LIMIT_MS } from '../../core/execution/watchdog.ts';
+import {
+  lostEnginesReason,
+  lossSide,
+  lossSides,
+  lostWorkersText,
+  relayedLate,
+  relayWentQuiet,
+  silenceText,
+  type AgentAfterRun,
+  type RelayState,
+  type WorkerLoss,
+} from '../../core/outcome/worker-loss.ts';
+import { lostSidesOf, workersOfRun, type RunAgent } from '../../core/result/result.ts';
+import { runVerdict } from '../../core/outcome/outcome.ts';
+import { runLimit } from '../../core/result/limit.ts';
 import { clientLimitReasons } from '../../core/client/evidence.ts';
 import { isRunHubOf } from '../../core/fleet/fleet-run.ts';
 import { Fleet } from '../../core/fleet/fleet.ts';
-import { DEFAULTS } from '../../core/run/config.ts';
+import { DEFAULTS } from '../../core/run-config/config.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
-import type { FromWorker, StartMessage } from '../../core/run/protocol.ts';
+import type { FromWorker, StartMessage } from '../../core/execution/worker-messages.ts';
 import { classifyPlainly, fakeHub } from '../support/fake-connections.ts';
 import { FakeTime } from '../support/fake-time.ts';
 

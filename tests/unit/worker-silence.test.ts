@@ -3,11 +3,11 @@
  * after WORKER_SILENCE_LIMIT_MS like a crashed one, so the run ends and its open seconds close.
  */
 import { describe, expect, it } from 'vitest';
-import { validateRunConfig } from '../../core/run/config.ts';
-import { RunCoordinator, type WorkerPort } from '../../core/run/coordinator.ts';
-import { SilenceWatchdog, WATCHDOG_INTERVAL_MS, WORKER_SILENCE_LIMIT_MS } from '../../core/run/watchdog.ts';
+import { validateRunConfig } from '../../core/run-config/config.ts';
+import { RunCoordinator, type WorkerPort } from '../../core/execution/coordinator.ts';
+import { SilenceWatchdog, WATCHDOG_INTERVAL_MS, WORKER_SILENCE_LIMIT_MS } from '../../core/execution/watchdog.ts';
 import { BenchEngine } from '../../workers/engine/bench-engine.ts';
-import type { FromWorker } from '../../core/run/protocol.ts';
+import type { FromWorker } from '../../core/execution/worker-messages.ts';
 import { classifyPlainly, fakeHub } from '../support/fake-connections.ts';
 import { FakeTime } from '../support/fake-time.ts';
 

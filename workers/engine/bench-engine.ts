@@ -5,8 +5,19 @@
  * tests each inject the clock, the timers, the connection factory and where messages go.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import { planScenario, scrubSecrets, type Credentials, type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/run/index.ts';
-import { groupMembersPerInstance, hubInstances, instanceLists, recipientsPerInstance, tokenUsersOf, type InstanceCounts, type RunConfig, type ScenarioPlan } from '../../core/run/index.ts';
+import { type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/execution/index.ts';
+import { planScenario } from '../../core/plan/index.ts';
+import { scrubSecrets, type Credentials } from '../../core/run-config/index.ts';
+import { type ScenarioPlan } from '../../core/plan/index.ts';
+import {
+  groupMembersPerInstance,
+  hubInstances,
+  instanceLists,
+  recipientsPerInstance,
+  tokenUsersOf,
+  type InstanceCounts,
+  type RunConfig,
+} from '../../core/run-config/index.ts';
 import { dropSettingsOf, dropTimesUs, isDropped } from '../../core/drops/index.ts';
 import { createScenario } from '../scenarios/index.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
@@ -64,7 +75,7 @@ export class BenchEngine {
   }
 
   /** Fresh tokens replace the run's in place: every connection reads its token at each request
-   *  (core/run/credentials.ts credentialsFor); the scrub keeps the old ones too. */
+   *  (core/run-config/credentials.ts credentialsFor); the scrub keeps the old ones too. */
   #freshTokens(accessTokens: string[]): void {
     const credentials = this.#start?.credentials;
     if (!credentials) return;
@@ -224,7 +235,7 @@ export class BenchEngine {
   }
 
   /** With several hub instances: counting per instance on, and what each sender's slots plan on
-   *  each (core/run/instances.ts); undefined for one instance. */
+   *  each (core/run-config/hub-instances.ts); undefined for one instance. */
   #instances(config: RunConfig, plan: ScenarioPlan): RunnerContext['instances'] {
     const count = hubInstances(config).length;
     if (count < 2) return undefined;

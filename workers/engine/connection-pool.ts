@@ -16,7 +16,17 @@
  * have come in time and sat unread, and the time-out is the client's (`clientStarved`).
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import { CONNECT_TIMEOUT_MS, CONNECTS_UNANSWERED_MS, FIRST_ANSWER_MS, GIVE_UP_AFTER_FAILURES, LATE_LOOK_MS, credentialsFor, instanceOf, connectingText, type Credentials } from '../../core/run/index.ts';
+import { instanceOf } from '../../core/plan/index.ts';
+import {
+  CONNECT_TIMEOUT_MS,
+  CONNECTS_UNANSWERED_MS,
+  FIRST_ANSWER_MS,
+  GIVE_UP_AFTER_FAILURES,
+  LATE_LOOK_MS,
+  credentialsFor,
+  connectingText,
+  type Credentials,
+} from '../../core/run-config/index.ts';
 import type { WorkerStats } from './worker-stats.ts';
 import { connectCauseOf, timeOutCause, type ConnectCause } from '../../core/client/index.ts';
 import { formatCount } from '../../core/format.ts';
@@ -345,7 +355,7 @@ export class ConnectionPool {
   }
 
   /** One connection's options: the run's, with its own token (i mod n), headers and query, and
-   *  its hub instance's URL (round-robin, core/run/instances.ts). */
+   *  its hub instance's URL (round-robin, core/run-config/hub-instances.ts). */
   #optionsOf(index: number): ConnectionOptions {
     const instances = this.options.endpointUrls;
     const endpointUrl = instances && instances.length > 1 ? instances[instanceOf(index, instances.length)]! : this.options.endpointUrl;

@@ -2,7 +2,8 @@
  * What the engine needs from a connection. The real one wraps `@microsoft/signalr`
  * (signalr/bench-connection.ts); unit tests inject fakes.
  */
-import type { ProtocolName, TransportName, ErrorKind, ConnectionCredentials } from '../../core/run/index.ts';
+import type { ErrorKind } from '../../core/execution/index.ts';
+import type { ProtocolName, TransportName, ConnectionCredentials } from '../../core/run-config/index.ts';
 import type { ReconnectPolicyName } from '../../core/drops/index.ts';
 import type { ConnectCause } from '../../core/client/index.ts';
 
@@ -91,9 +92,9 @@ export interface ConnectionOptions {
   /** Absent: 'fixed' (every second for a minute), the behaviour before policies existed. */
   reconnectPolicy?: ReconnectPolicyName;
   statefulReconnect?: boolean;
-  /** Open the WebSocket without negotiate (core/run/skip-negotiation.ts). Absent: negotiate. */
+  /** Open the WebSocket without negotiate (core/run-config/skip-negotiation.ts). Absent: negotiate. */
   skipNegotiation?: boolean;
-  /** This connection's token, headers and query (core/run/credentials.ts); never in a message. */
+  /** This connection's token, headers and query (core/run-config/credentials.ts); never in a message. */
   credentials?: ConnectionCredentials;
   /** Where the connection adds the bytes its transport carries (one object for all of a worker's
    *  connections: WorkerStats.wire). Absent: not counted. */

@@ -4,7 +4,7 @@
  *
  *   "<runId>:<sender>:<seq>:<sendLagUs>:<plannedUs>|xxxxxxxx..."
  *
- * - runId: the run that sent it (core/run/id.ts). A message of another run on the same hub
+ * - runId: the run that sent it (core/execution/run-id.ts). A message of another run on the same hub
  *   (another person, CI job or capacity step) is foreign: counted apart, never as an arrival.
  * - sender: run-wide index of the sending connection; seq: its send counter from 0. Together
  *   they identify a message, so receivers can tell lost from duplicated messages.
@@ -20,7 +20,7 @@
  * padding), so a receiver finds it inside whatever a hub wraps around it (findPayloadHeader) and
  * tells a text the hub cut or changed (textIntact).
  */
-import { RUN_ID_LENGTH } from '../../core/run/index.ts';
+import { RUN_ID_LENGTH } from '../../core/execution/index.ts';
 
 export interface PayloadHeader {
   runId: string;
@@ -51,7 +51,7 @@ export class PayloadBuilder {
   readonly #filler: string;
 
   /** @param messageBytes payload size in bytes; a header longer than this makes a longer payload.
-   *  @param runId the run's id (core/run/id.ts), in every header. */
+   *  @param runId the run's id (core/execution/run-id.ts), in every header. */
   constructor(readonly messageBytes: number, readonly runId: string) {
     this.#filler = FILLER_CHAR.repeat(messageBytes);
   }

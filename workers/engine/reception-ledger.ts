@@ -9,7 +9,7 @@
  * - a seq inside the window is decided exactly, in any order: new the first time, duplicate after;
  * - a seq at or beyond the window's end slides the window forward so that seq is its last bit.
  *   Seqs slid over without being seen are simply not received: the planned receptions that never
- *   arrive are counted as lost by the run (core/run/fates.ts);
+ *   arrive are counted as lost by the run (core/accounting/fates.ts);
  * - a seq below `base` is stale: it may be new or a duplicate, we can no longer tell, so it is
  *   counted apart and never as new.
  *

@@ -14,7 +14,10 @@
  * is what the arguments say, and a run whose receivers could not connect never passes.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import { instanceOf, NEEDS_NEGOTIATION, type NotSentReason, type GoMessage } from '../../core/run/index.ts';
+import { type NotSentReason } from '../../core/accounting/index.ts';
+import { type GoMessage } from '../../core/execution/index.ts';
+import { instanceOf } from '../../core/plan/index.ts';
+import { NEEDS_NEGOTIATION } from '../../core/run-config/index.ts';
 import { findPayloadHeader, locateText, PayloadBuilder, textIntact, type FoundHeader } from './payload.ts';
 import { callSample } from '../../core/profiles/index.ts';
 import { ReceptionLedger, windowSeqsFor } from './reception-ledger.ts';
@@ -49,9 +52,9 @@ export interface RunnerContext {
   /** Connections in the whole run: send offsets are spread evenly across the interval over all of them. */
   totalConnections: number;
   warmupSec: number;
-  /** The run's id (core/run/id.ts): in every payload header; a message with another is foreign. */
+  /** The run's id (core/execution/run-id.ts): in every payload header; a message with another is foreign. */
   runId: string;
-  /** With several hub instances (core/run/instances.ts): how many, and the receptions a sender's
+  /** With several hub instances (core/run-config/hub-instances.ts): how many, and the receptions a sender's
    *  slots plan on each. Absent for one. */
   instances?: { count: number; recipients: (sender: number, localIndex: number, go: GoMessage) => number[] };
   /** Senders a connection hears, by run-wide index (ScenarioPlan.sendersHeardBy): sizes its duplicate window. */
@@ -142,10 +145,10 @@ export class ScenarioRunner {
    * Stops every schedule now (the drain is over); messages in flight may still arrive. Slots
    * that came due and never fired because the client fell behind are counted as planned, not
    * sent and missed: a client too slow to send its plan must never pass for having planned less.
-   * A run ended early because every connection closed (core/run/coordinator.ts) stops before its
+   * A run ended early because every connection closed (core/execution/coordinator.ts) stops before its
    * planned end: the slots left of a closed connection are planned and never sent for its
    * disconnection, as they would have been had the run waited for them, never the client's fault.
-   * `stoppedEarly`: the run failed before its planned end (core/run/coordinator.ts): what was left
+   * `stoppedEarly`: the run failed before its planned end (core/execution/coordinator.ts): what was left
    * is never sent for that failure, not for the client.
    */
   stop(stoppedEarly = false): void {
@@ -335,7 +338,7 @@ export class ScenarioRunner {
 
   /**
    * A call without a text of any run where the profile reads it: unsolicited, and kept apart for
-   * naming a profile that reads the wrong place (core/run/coordinator.ts textNotFound): what the
+   * naming a profile that reads the wrong place (core/execution/coordinator.ts textNotFound): what the
    * first such call carried there (and the first while sending: a hub's welcome message comes
    * before), and where this run's text was in the call instead, looked for in the first
    * {@link MAX_LOCATED} only (a hub's own messages may keep coming all run long).

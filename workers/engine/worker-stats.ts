@@ -3,22 +3,18 @@
  * it; the engine turns it into a snapshot once per second. It never computes percentiles: the
  * page does, after merging every worker's histograms.
  */
+import { FatesRecorder, type NotSentReason } from '../../core/accounting/index.ts';
 import {
-  CONNECT_TIMEOUT_MS,
-  scrubSecrets,
-  FatesRecorder,
   emptyErrorCounts,
   emptyTotals,
-  emptyInstanceCounts,
-  type InstanceCounts,
-  type NotSentReason,
   type ErrorCounts,
   type ErrorKind,
   type ErrorSample,
   type IntervalCounts,
   type TextlessCalls,
   type WorkerTotals,
-} from '../../core/run/index.ts';
+} from '../../core/execution/index.ts';
+import { CONNECT_TIMEOUT_MS, scrubSecrets, emptyInstanceCounts, type InstanceCounts } from '../../core/run-config/index.ts';
 import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs, type Histogram } from '../../core/latency/index.ts';
 import { DropLedger } from './drop-ledger.ts';
 import type { ConnectCause, ConnectCauseCounts } from '../../core/client/index.ts';
@@ -80,7 +76,7 @@ export class WorkerStats {
   readonly wire: WireBytes = { sent: 0, received: 0 };
   /** The wire's counts when the last interval was taken. */
   readonly #wireTaken: WireBytes = { sent: 0, received: 0 };
-  /** What became of every planned reception, per planned second (core/run/fates.ts). */
+  /** What became of every planned reception, per planned second (core/accounting/fates.ts). */
   fates = new FatesRecorder(0);
   /** Receptions after this time (the page's "finish") arrived after the drain. Epoch µs. */
   drainEndUs = Infinity;
@@ -97,7 +93,7 @@ export class WorkerStats {
   #maxNegativeUs = 0;
 
   /** With several hub instances: receptions planned for and arrived at each instance's
-   *  connections (core/run/instances.ts); its connections are counted from the pool. Null for one. */
+   *  connections (core/run-config/hub-instances.ts); its connections are counted from the pool. Null for one. */
   instances: InstanceCounts[] | null = null;
 
   /** Counts per hub instance from now on (a run over `count` instances, 2 or more). */

@@ -1,6 +1,7 @@
 /** The scenario of a run: its hub profile (its own, or the bundled contract's built-in one) on its plan. */
-import type { ScenarioPlan, StartMessage } from '../../core/run/index.ts';
-import { profileEnvOf, tokenUsersOf } from '../../core/run/index.ts';
+import type { StartMessage } from '../../core/execution/index.ts';
+import type { ScenarioPlan } from '../../core/plan/index.ts';
+import { profileEnvOf, tokenUsersOf } from '../../core/run-config/index.ts';
 import { BUILT_IN_PROFILES, profileOfRun, runReceivers } from '../../core/profiles/index.ts';
 import { profileScenario } from './profile-scenario.ts';
 import type { Scenario } from './scenario.ts';

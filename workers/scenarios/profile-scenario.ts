@@ -12,7 +12,8 @@
  * Streams back (deliver "stream") run on echo's plan; a {stream} argument on its delivery's plan; a client result ("return" with an
  * answer) on send to connection's derangement when it asks {target}, else on echo's.
  */
-import { runGroupName, type GoMessage, type ScenarioPlan } from '../../core/run/index.ts';
+import { runGroupName, type GoMessage } from '../../core/execution/index.ts';
+import { type ScenarioPlan } from '../../core/plan/index.ts';
 import {
   absentPerSend, bindArgs, takesConnectionValues, isGroupDelivery, messageReader, receptionsPerSend, type CallValues, type HubCall, type HubProfile, type Receivers,
 } from '../../core/profiles/index.ts';

@@ -5,7 +5,7 @@
  * a hub profile (core/profiles) on the run's plan (profile-scenario.ts); the bundled contract's
  * five scenarios are built-in profiles.
  */
-import type { ErrorKind, GoMessage } from '../../core/run/index.ts';
+import type { ErrorKind, GoMessage } from '../../core/execution/index.ts';
 import type { BoundArgs, HubProfile } from '../../core/profiles/index.ts';
 import type { PooledConnection } from '../engine/connection-pool.ts';
 

@@ -8,7 +8,7 @@
 //   send more than one interval late is a missed slot;
 // - the engine's payload with its "<runId>:<sender>:<seq>:<sendLagUs>|" header (workers/engine/payload.ts);
 // - connects paced like the tool's (8 in flight), warm-up sends left out, and the engine's drain
-//   rule (core/run/config.ts drainPlan): wait while messages still arrive, up to the cap.
+//   rule (core/run-config/config.ts drainPlan): wait while messages still arrive, up to the cap.
 import { createLatencyHistogram, drainPlan, newRunId, OpenLoop, parsePayloadHeader, PayloadBuilder, recordLatencyUs, summarizeLatency, systemClock, systemTimers } from '../../../dist-bench/kit.js';
 
 const nowUs = () => systemClock.nowUs();

@@ -5,7 +5,7 @@ import { parseCapacityResult } from '../../../core/capacity/capacity-result.ts';
 import { capacityCsv, capacityReportTitle, capacitySection } from '../../../core/capacity/capacity-export.ts';
 import { reportHtml } from '../../../core/report/html.ts';
 import { plannedSendRate, type CapacitySettings } from '../../../core/capacity/settings.ts';
-import type { RunConfig } from '../../../core/run/config.ts';
+import type { RunConfig } from '../../../core/run-config/config.ts';
 import { FakeTime } from '../../support/fake-time.ts';
 import { testConfig } from '../../support/finished-run.ts';
 import { stepRun } from '../../support/step-run.ts';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { capacityAnswer } from '../../../core/capacity/answer.ts';
 import { findingOf, stepOf, type CapacityResult } from '../../../core/capacity/capacity-result.ts';
-import { emptyFates } from '../../../core/run/fates.ts';
+import { emptyFates } from '../../../core/accounting/fates.ts';
 import { testConfig } from '../../support/finished-run.ts';
 import { stepRun } from '../../support/step-run.ts';
 

@@ -4,7 +4,7 @@ import { CapacitySearch, type StepRunner } from '../../../core/capacity/capacity
 import { capacityAnswer } from '../../../core/capacity/answer.ts';
 import { instancesThatBroke } from '../../../core/capacity/capacity-result.ts';
 import { plannedSendRate, type CapacitySettings } from '../../../core/capacity/settings.ts';
-import type { InstanceFigures } from '../../../core/run/instances.ts';
+import type { InstanceFigures } from '../../../core/run-config/hub-instances.ts';
 import { FakeTime } from '../../support/fake-time.ts';
 import { testConfig } from '../../support/finished-run.ts';
 import { stepRun } from '../../support/step-run.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeStep, stepHealth, type ClientContext } from '../../../core/capacity/step-judge.ts';
 import { stepRun, type StepRunSpec } from '../../support/step-run.ts';
-import { emptyFates } from '../../../core/run/fates.ts';
+import { emptyFates } from '../../../core/accounting/fates.ts';
 import { emptyServerRecord, type ServerSecond } from '../../../core/server-metrics/series.ts';
 
 const node: ClientContext = { connectionCap: null };

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentRelay, type AgentRunReport } from '../../../core/fleet/agent-relay.ts';
 import { toPieces } from '../../../core/fleet/pieces.ts';
-import { emptyTotals, type FromWorker, type ToWorker, type WorkerPort } from '../../../core/run/index.ts';
+import { emptyTotals, type FromWorker, type ToWorker, type WorkerPort } from '../../../core/execution/index.ts';
 import { FakeTime } from '../../support/fake-time.ts';
 
 function relayWithThreads(threads: number) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentRelay } from '../../../core/fleet/agent-relay.ts';
 import { agentsSecretsNotice, isPlainControl, newSessionSecret, sameSecret, sessionSecretProblem } from '../../../core/fleet/agent-secrets.ts';
 import { Fleet } from '../../../core/fleet/fleet.ts';
-import type { Credentials } from '../../../core/run/credentials.ts';
+import type { Credentials } from '../../../core/run-config/credentials.ts';
 import { FakeTime } from '../../support/fake-time.ts';
 
 const SWITCH = { refuse: '--agents-secrets refuse', allow: '--agents-secrets warn' };

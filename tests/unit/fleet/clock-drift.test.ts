@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { AgentRelay } from '../../../core/fleet/agent-relay.ts';
 import { boundAtUs, clockProblem, combinedBoundUs, driftPpm, judgeClocks, offsetAtUs, type AgentClocks, type LatencyCounts } from '../../../core/clocks/clock-drift.ts';
 import { Fleet } from '../../../core/fleet/fleet.ts';
-import { emptyFates } from '../../../core/run/fates.ts';
-import { runVerdict } from '../../../core/run/outcome.ts';
+import { emptyFates } from '../../../core/accounting/fates.ts';
+import { runVerdict } from '../../../core/outcome/outcome.ts';
 import { FakeTime } from '../../support/fake-time.ts';
 
 const T0 = 1_700_000_000_000_000;

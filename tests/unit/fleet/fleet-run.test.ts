@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_GO_LEAD_MS, fleetRunPorts, planFleetRun, type RemoteWorkers } from '../../../core/fleet/fleet-run.ts';
 import type { Fleet, RunAgents } from '../../../core/fleet/fleet.ts';
-import { DEFAULTS, type RunConfig } from '../../../core/run/config.ts';
-import { GO_LEAD_MS, type WorkerPort } from '../../../core/run/coordinator.ts';
-import type { RunAgent } from '../../../core/run/result.ts';
+import { DEFAULTS, type RunConfig } from '../../../core/run-config/config.ts';
+import { GO_LEAD_MS, type WorkerPort } from '../../../core/execution/coordinator.ts';
+import type { RunAgent } from '../../../core/result/result.ts';
 
 const config = (overrides: Partial<RunConfig> = {}): RunConfig => ({ ...DEFAULTS, endpointUrl: 'http://hub:5180/signalrbench', workers: 2, ...overrides });
 

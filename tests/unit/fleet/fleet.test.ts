@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AgentRelay, type AgentRunReport } from '../../../core/fleet/agent-relay.ts';
 import { CLOCK_PING_TIMEOUT_MS, CLOCK_ROUND_TRIPS, Fleet, unknownClockReason, type RunAgents } from '../../../core/fleet/fleet.ts';
-import type { WorkerPort } from '../../../core/run/coordinator.ts';
-import { DEFAULTS, type ScenarioName } from '../../../core/run/config.ts';
-import { emptyTotals, type FromWorker, type StartMessage, type ToWorker, type WorkerSnapshot } from '../../../core/run/protocol.ts';
+import type { WorkerPort } from '../../../core/execution/coordinator.ts';
+import { type ScenarioName } from '../../../core/plan/scenario-roles.ts';
+import { DEFAULTS } from '../../../core/run-config/config.ts';
+import { emptyTotals, type FromWorker, type StartMessage, type ToWorker, type WorkerSnapshot } from '../../../core/execution/worker-messages.ts';
 import { FakeTime } from '../../support/fake-time.ts';
 
 const info = (threads: number, name: string) => JSON.stringify({ name, kind: 'node', threads, client: 'node test' });

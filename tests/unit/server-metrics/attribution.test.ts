@@ -1,7 +1,7 @@
 /** Which side set the limit: the rule's named cases, table-driven. */
 import { describe, expect, it } from 'vitest';
 import { explainLimit, SERVER_SATURATED_PERCENT, type LimitInput, type LimitSide } from '../../../core/server-metrics/attribution.ts';
-import { runLimit } from '../../../core/run/limit.ts';
+import { runLimit } from '../../../core/result/limit.ts';
 import { CLIENT_LAG_LIMIT_MS } from '../../../core/client/schedule.ts';
 import { emptyServerRecord, type ServerSecond } from '../../../core/server-metrics/series.ts';
 

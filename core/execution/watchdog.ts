@@ -1,7 +1,7 @@
 /**
  * Notices a worker (a Web Worker, an engine thread, an agent's thread) that stopped reporting
  * without dying: a stuck thread or an unreachable agent sends no "fatal", it just falls silent,
- * and the run would wait on it, keeping every second it never reports open (core/run/aggregator.ts).
+ * and the run would wait on it, keeping every second it never reports open (core/execution/aggregator.ts).
  * The coordinator tells it when each worker was heard from; it calls back once per silent worker.
  */
 import type { Clock, Timers } from '../clocks/index.ts';

@@ -5,22 +5,22 @@
  * at "go", send-to-connection targets), gives one common "go", and ends the drain when every
  * planned reception is accounted for, when nothing more arrives, or at the drain's cap. It
  * decides the run's outcome: finished, stopped by the user, or failed when nothing can be
- * measured. It names the run (core/run/id.ts): every worker puts the id on the wire.
+ * measured. It names the run (core/execution/run-id.ts): every worker puts the id on the wire.
  */
 import type { Clock, Timers } from '../clocks/index.ts';
-import { derangement } from './derangement.ts';
-import { arrivedOf, notSentOf } from './fates.ts';
-import { drainPlan, type RunConfig } from './config.ts';
-import { newRunId } from './id.ts';
-import type { RunOutcome } from './outcome.ts';
-import { planScenario } from './scenario-plan.ts';
-import { plannedOfShare } from './share-plan.ts';
-import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from './split.ts';
+import { derangement } from '../plan/index.ts';
+import { arrivedOf, notSentOf } from '../accounting/index.ts';
+import { drainPlan, type RunConfig } from '../run-config/index.ts';
+import { newRunId } from './run-id.ts';
+import type { RunOutcome } from '../outcome/index.ts';
+import { planScenario } from '../plan/index.ts';
+import { plannedOfShare } from '../accounting/index.ts';
+import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from '../plan/index.ts';
 import { RunAggregator } from './aggregator.ts';
 import { SilenceWatchdog } from './watchdog.ts';
-import { relayWentQuiet, silenceText, type RelayState, type WorkerLoss } from './worker-loss.ts';
-import { tokenUsersOf, type Credentials } from './credentials.ts';
-import type { FromWorker, GoMessage, TextlessCalls, ToWorker, WorkerReady, WorkerTotals } from './protocol.ts';
+import { relayWentQuiet, silenceText, type RelayState, type WorkerLoss } from '../outcome/index.ts';
+import { tokenUsersOf, type Credentials } from '../run-config/index.ts';
+import type { FromWorker, GoMessage, TextlessCalls, ToWorker, WorkerReady, WorkerTotals } from './worker-messages.ts';
 import { profileOfRun } from '../profiles/index.ts';
 import { formatCount } from '../format.ts';
 import { textNotFoundSentence } from '../diagnosis/index.ts';
@@ -31,7 +31,7 @@ export interface WorkerPort {
   onMessage(handler: (message: FromWorker) => void): void;
   terminate(): void;
   /** For a worker whose reports a control hub relays (an agent's thread): how that hub is doing
-   *  (core/run/worker-loss.ts). Absent for the lead's own workers. */
+   *  (core/outcome/worker-loss.ts). Absent for the lead's own workers. */
   relay?: () => RelayState;
 }
 
@@ -53,19 +53,19 @@ export interface CoordinatorOptions {
   /** The run's id (default: a new random one); each run, each capacity step, has its own. */
   runId?: string;
   /** Tokens, headers and query parameters for a protected hub: sent to the workers in their
-   *  start messages only, never kept (core/run/credentials.ts). */
+   *  start messages only, never kept (core/run-config/credentials.ts). */
   credentials?: Credentials;
-  /** Silence after which a worker is given up for lost, ms (default: core/run/watchdog.ts). */
+  /** Silence after which a worker is given up for lost, ms (default: core/execution/watchdog.ts). */
   silenceLimitMs?: number;
 }
 
 export class RunCoordinator {
   readonly aggregator: RunAggregator;
-  /** This run's id, on the wire in every payload header and group name (core/run/id.ts). */
+  /** This run's id, on the wire in every payload header and group name (core/execution/run-id.ts). */
   readonly runId: string;
   /** Failures of whole workers (a crash), worded for people. */
   readonly workerFailures: string[] = [];
-  /** How each lost worker was lost, in the order they were (core/run/worker-loss.ts: whose loss). */
+  /** How each lost worker was lost, in the order they were (core/outcome/worker-loss.ts: whose loss). */
   readonly workerLosses: WorkerLoss[] = [];
   #runStartUs = 0;
   #phase: RunPhase = 'connecting';
@@ -81,7 +81,7 @@ export class RunCoordinator {
   /** Planned receptions accounted for (arrived or known unsent) when the drain last made progress. */
   #drainAccounted = -1;
   #finishSent = false;
-  /** Gives up a worker that stopped reporting without dying (core/run/watchdog.ts). */
+  /** Gives up a worker that stopped reporting without dying (core/execution/watchdog.ts). */
   readonly #watchdog: SilenceWatchdog;
   /** How the run is ending, once known; reported as the outcome when the run is done. */
   #ending: RunOutcome | null = null;
@@ -220,7 +220,7 @@ export class RunCoordinator {
   }
 
   /** Every lost worker's share keeps its plan: what it never reported is planned and never sent
-   *  (core/run/share-plan.ts), whoever's loss it was (core/run/worker-loss.ts). Nothing was
+   *  (core/accounting/planned-receptions.ts), whoever's loss it was (core/outcome/worker-loss.ts). Nothing was
    *  planned when the run never got to "go". */
   #countLostWorkersPlans(): void {
     if (this.#sendStartUs === 0) return;
@@ -232,7 +232,7 @@ export class RunCoordinator {
   }
 
   /** A worker stopped reporting without a word: lost like a crashed one; the client's failure
-   *  unless the control hub relaying it went quiet with it (core/run/worker-loss.ts). */
+   *  unless the control hub relaying it went quiet with it (core/outcome/worker-loss.ts). */
   #silent(workerIndex: number, silentMs: number): void {
     if (this.#phase === 'done') return;
     const relay = this.ports[workerIndex]?.relay?.();

@@ -6,7 +6,7 @@
 import { diagnose } from '../diagnosis/index.ts';
 import { runDocument, type ReusedPoints, type RunAgent, type RunResult } from './result.ts';
 import { evidenceOfRun, type EvidenceContext } from './run-evidence.ts';
-import type { RunCoordinator } from './coordinator.ts';
+import type { RunCoordinator } from '../execution/index.ts';
 import type { ServerMetricsRecord } from '../server-metrics/index.ts';
 
 /** A run as one document (result.ts runDocument), with its diagnosis made from it. */

@@ -5,8 +5,8 @@
  * and set of clocks (a judged run is asked for its document more than once).
  */
 import { countBetweenUs, decodeHistogram } from '../latency/index.ts';
-import type { RunAggregator } from './aggregator.ts';
-import type { ScenarioName } from './config.ts';
+import type { RunAggregator } from '../execution/index.ts';
+import type { ScenarioName } from '../plan/index.ts';
 import { judgeClocks, type AgentClocks, type ClockJudgement } from '../clocks/index.ts';
 
 /** What the judgement reads of a run. */

@@ -3,20 +3,20 @@
  * the history, comparisons, the HTML report and the runner's exit code.
  *
  * The guide's rule (both editions): a load is within a tier when 99% of messages arrive in under
- * 1 s. Here the share is taken over every *planned* reception (core/run/fates.ts), so a message that
+ * 1 s. Here the share is taken over every *planned* reception (core/accounting/fates.ts), so a message that
  * was lost, never sent, or arrived late counts against the run. Only a run that finished can pass,
  * and only when its accounting holds: more arrived or never sent than planned (an accounting
  * error) fails it, since such an excess could hide a loss.
  */
 import { formatCount, formatMs, formatShare } from '../format.ts';
-import { deliveryOf, lostOf, notSentOf, overCountOf, shareUnderOneSecond, type Fates } from './fates.ts';
+import { deliveryOf, lostOf, notSentOf, overCountOf, shareUnderOneSecond, type Fates } from '../accounting/index.ts';
 import { edition } from '../guide/index.ts';
 import { clockProblem, type ClockJudgement } from '../clocks/index.ts';
 import { lostWorkersText, type LossSide } from './worker-loss.ts';
 import type { TextMismatch } from '../diagnosis/index.ts';
 
 /** The guide's share of messages that must arrive in under 1 s (0.99 in both editions). Marked
- *  pure so a bundle that never reads it (the engine's, through core/run/index.ts) leaves the
+ *  pure so a bundle that never reads it (the engine's) leaves the
  *  guide's tables out. */
 export const REQUIRED_SHARE = /* @__PURE__ */ requiredShare();
 
@@ -91,9 +91,9 @@ export interface VerdictInput {
   /** Whole-run p99 from the planned send time, µs; null when nothing arrived. */
   p99Us: number | null;
   /** Workers (or agents' threads) lost mid-run: what they were to send counts as never sent
-   *  (`workerLost`, core/run/share-plan.ts), what was to reach their connections as lost. */
+   *  (`workerLost`, core/accounting/planned-receptions.ts), what was to reach their connections as lost. */
   lostWorkers: number;
-  /** Each lost worker's side (core/run/worker-loss.ts); absent or short: the rest are the client's. */
+  /** Each lost worker's side (core/outcome/worker-loss.ts); absent or short: the rest are the client's. */
   lostSides?: readonly LossSide[];
   /** Receptions that arrived more than once (totals.duplicated); default 0. */
   duplicated?: number;

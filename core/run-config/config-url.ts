@@ -5,7 +5,7 @@
  * left out, so the link's receiver is told to paste it instead of running the bundled contract.
  */
 import { DEFAULTS, type RunConfig } from './config.ts';
-import { hubInstances } from './instances.ts';
+import { hubInstances } from './hub-instances.ts';
 
 /** The fields a link carries, in a stable order. */
 export const URL_FIELDS = [

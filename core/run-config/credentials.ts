@@ -8,7 +8,7 @@
  * {env:NAME} placeholders, which the profile itself keeps as placeholders.
  */
 import { tokenUser } from '../profiles/index.ts';
-import { instanceOf } from './instance-of.ts';
+import { instanceOf } from '../plan/index.ts';
 
 export interface Credentials {
   /** Access tokens, one per user: connection i takes `accessTokens[i % n]`. Empty: none. */
@@ -38,7 +38,7 @@ export interface ConnectionCredentials {
 
 export function credentialsFor(credentials: Credentials | undefined, connectionIndex: number): ConnectionCredentials | undefined {
   if (!credentials || isEmpty(credentials)) return undefined;
-  // The endpoint's own secrets first, where its URL had them; the instance as core/run/instances.ts spreads connections.
+  // The endpoint's own secrets first, where its URL had them; the instance as core/run-config/hub-instances.ts spreads connections.
   const perInstance = credentials.endpointQuery ?? [];
   const endpointQuery = perInstance.length > 0 ? perInstance[instanceOf(connectionIndex, perInstance.length)]! : [];
   return {

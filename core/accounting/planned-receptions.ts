@@ -4,12 +4,12 @@
  * each sending connection's first slot is spread over the interval by its run-wide index, one slot
  * every interval until the send window's end, measured from the warm-up's end on; each slot plans
  * every configured receiver). For a worker lost mid-run (a crashed engine, an agent gone): what it
- * never reported still counts, never sent (core/run/coordinator.ts); whose loss, core/run/worker-loss.ts.
+ * never reported still counts, never sent (core/execution/coordinator.ts); whose loss, core/outcome/worker-loss.ts.
  */
-import type { RunConfig } from './config.ts';
+import type { RunConfig } from '../run-config/index.ts';
 import { plannedSecond } from './fates.ts';
-import { planScenario } from './scenario-plan.ts';
-import type { ConnectionShare } from './split.ts';
+import { planScenario } from '../plan/index.ts';
+import type { ConnectionShare } from '../plan/index.ts';
 import { profileOfRun, runReceivers } from '../profiles/index.ts';
 
 export interface ShareWindow {
@@ -21,7 +21,7 @@ export interface ShareWindow {
   warmupEndUs: number;
 }
 
-/** Planned receptions by planned second (1-based, as core/run/fates.ts counts them) of `share`.
+/** Planned receptions by planned second (1-based, as core/accounting/fates.ts counts them) of `share`.
  *  `tokenUsers`: the user each access token names (deliveries to users); empty without tokens. */
 export function plannedOfShare(config: RunConfig, share: ConnectionShare, window: ShareWindow, tokenUsers: readonly (string | null)[] = []): Map<number, number> {
   const bySecond = new Map<number, number>();

@@ -6,14 +6,14 @@
  * connection ids known) → one common "go" → workers send until the planned end, then drain →
  * the page decides the drain is over ("finish") → final snapshots.
  */
-import type { Credentials } from './credentials.ts';
+import type { Credentials } from '../run-config/index.ts';
 import type { DropTotals } from '../drops/index.ts';
 import type { ConnectCauseCounts } from '../client/index.ts';
-import type { SecondFates } from './fates.ts';
+import type { SecondFates } from '../accounting/index.ts';
 import type { PostedHistogram } from '../latency/index.ts';
-import type { RunConfig } from './config.ts';
-import type { ConnectionShare } from './split.ts';
-import type { InstanceCounts } from './instances.ts';
+import type { RunConfig } from '../run-config/index.ts';
+import type { ConnectionShare } from '../plan/index.ts';
+import type { InstanceCounts } from '../run-config/index.ts';
 
 /** Failure kinds, counted in every snapshot. */
 export const ERROR_KINDS = ['negotiate', 'transport', 'handshake', 'connect', 'join', 'send', 'closed', 'protocol'] as const;
@@ -40,14 +40,14 @@ export interface StartMessage {
   connectConcurrency: number;
   /** Common time base of the run: snapshots cover the seconds after it. Epoch microseconds. */
   runStartUs: number;
-  /** The run's id (core/run/id.ts), in every payload header and group name: a message of
+  /** The run's id (core/execution/run-id.ts), in every payload header and group name: a message of
    *  another run on the same hub is counted as foreign. */
   runId: string;
   /** This worker's clock minus the run's reference clock (the dashboard's), in µs; 0 or absent
    *  for workers on the dashboard's own machine. An agent on another machine subtracts it, so
    *  every planned time and every receive time in the run is on one time base. */
   clockOffsetUs?: number;
-  /** Tokens, headers and query parameters for a protected hub (core/run/credentials.ts): apart from
+  /** Tokens, headers and query parameters for a protected hub (core/run-config/credentials.ts): apart from
    *  `config`, which results and exports keep. Absent: none. */
   credentials?: Credentials;
 }
@@ -62,7 +62,7 @@ export interface GoMessage {
   warmupEndUs: number;
   /** Broadcast: configured connections not open at "go" (never opened, or on a lost worker).
    *  A broadcast plans every configured connection; these receptions are never sent, for
-   *  "receiverAbsent" (core/run/fates.ts). 0 for other scenarios. */
+   *  "receiverAbsent" (core/accounting/fates.ts). 0 for other scenarios. */
   absentReceivers: number;
   /** Groups: configured members of each group that did not join it (never opened, refused, or on
    *  a lost worker), run-wide; empty for other scenarios. */
@@ -78,7 +78,7 @@ export interface GoMessage {
   targets: (string | null)[];
   /** Send to connection: the run-wide index of each of those targets (local order), whether it
    *  opened or not, to tell on which hub instance its receptions are planned
-   *  (core/run/instances.ts). Absent for other scenarios and from older coordinators. */
+   *  (core/run-config/hub-instances.ts). Absent for other scenarios and from older coordinators. */
   targetIndices?: number[];
 }
 
@@ -131,7 +131,7 @@ export interface WorkerSnapshot {
   drops?: WorkerDrops;
   interval: IntervalCounts;
   /** What became of planned receptions since the last snapshot, by the second they were planned
-   *  in (deltas: the page adds them up; see core/run/fates.ts). */
+   *  in (deltas: the page adds them up; see core/accounting/fates.ts). */
   fates: SecondFates[];
   /** Run totals so far. */
   totals: WorkerTotals;
@@ -150,7 +150,7 @@ export interface WorkerSnapshot {
   connectCauses?: ConnectCauseCounts;
   errorSamples: ErrorSample[];
   /** With several hub instances: this worker's counts per instance so far, in the order of the
-   *  config's endpointUrls (core/run/instances.ts). Absent for one instance. */
+   *  config's endpointUrls (core/run-config/hub-instances.ts). Absent for one instance. */
   instances?: InstanceCounts[];
   /** With several hub instances: the latency at each instance's connections, this interval,
    *  from the planned send time. Absent for one instance. */
@@ -163,7 +163,7 @@ export interface WorkerSnapshot {
 /**
  * A worker's calls of the profile's receive method without a text of this run where the profile
  * reads it (no header there, neither this run's nor another's): with none carrying one, the
- * profile reads the wrong place (core/run/coordinator.ts textNotFound).
+ * profile reads the wrong place (core/execution/coordinator.ts textNotFound).
  */
 export interface TextlessCalls {
   /** All of them (each is unsolicited too). */
@@ -268,7 +268,7 @@ export interface WorkerFatal {
   workerIndex: number;
   message: string;
   /** Set by a lead for an agent's thread it can no longer reach because it lost the control hub
-   *  itself: not known to have failed (core/run/worker-loss.ts). */
+   *  itself: not known to have failed (core/outcome/worker-loss.ts). */
   relayLost?: boolean;
 }
 

@@ -3,12 +3,12 @@
  * percentiles from the merged interval histograms) and the whole-run figures. Pure: the page
  * uses it for its workers, and so can any other consumer of worker snapshots.
  */
-import type { LossSide } from './worker-loss.ts';
+import type { LossSide } from '../outcome/index.ts';
 import { addCauses, type ConnectCauseCounts } from '../client/index.ts';
-import { emptyErrorCounts, emptyTotals, type ErrorCounts, type ErrorSample, type TextlessCalls, type WorkerSnapshot, type WorkerTotals, type WorkerPhase } from './protocol.ts';
+import { emptyErrorCounts, emptyTotals, type ErrorCounts, type ErrorSample, type TextlessCalls, type WorkerSnapshot, type WorkerTotals, type WorkerPhase } from './worker-messages.ts';
 import { addDropTotals, emptyDropTotals, type DropTotals } from '../drops/index.ts';
-import { addFates, emptyFates, settledFates, shareUnderOneSecond, unaccountedOf, type Fates } from './fates.ts';
-import { addInstanceCounts, emptyInstanceCounts, type InstanceCounts } from './instances.ts';
+import { addFates, emptyFates, settledFates, shareUnderOneSecond, unaccountedOf, type Fates } from '../accounting/index.ts';
+import { addInstanceCounts, emptyInstanceCounts, type InstanceCounts } from '../run-config/index.ts';
 import {
   addPosted,
   createLatencyHistogram,
@@ -51,7 +51,7 @@ export interface WorkerHealth {
   missedSlots: number;
   connectionsOpen: number;
   lost: boolean;
-  /** A lost worker's side (core/run/worker-loss.ts), set in the run's document; absent while
+  /** A lost worker's side (core/outcome/worker-loss.ts), set in the run's document; absent while
    *  running and in runs kept before it was recorded (then a lost worker was the client's). */
   lostSide?: LossSide;
 }
@@ -241,7 +241,7 @@ export class RunAggregator {
 
   /**
    * The run's fates with `lost` and `overCount` filled in once drained, each summed over the
-   * planned seconds (core/run/fates.ts settledFates): what every view and the verdict read.
+   * planned seconds (core/accounting/fates.ts settledFates): what every view and the verdict read.
    */
   settledFates(drained: boolean): Fates {
     return settledFates(this.#fates, this.#fatesBySecond.values(), drained);
@@ -276,9 +276,9 @@ export class RunAggregator {
 
   /**
    * A lost worker's plan beyond what it reported (`plan`: its share's planned receptions by
-   * second, core/run/share-plan.ts): planned, and never sent because the worker was lost
+   * second, core/accounting/planned-receptions.ts): planned, and never sent because the worker was lost
    * (`workerLost`), so they count against the run, never as lost in transit; whose loss it was is
-   * the worker's side (core/run/worker-loss.ts).
+   * the worker's side (core/outcome/worker-loss.ts).
    */
   addUnreportedPlan(workerIndex: number, plan: ReadonlyMap<number, number>): void {
     const reported = this.#plannedByWorker.get(workerIndex);

@@ -9,19 +9,19 @@ import { diagnose, browserFetchFailed, type Diagnosis, type HealthCheck, type Ru
 import { clientSchedule } from '../client/index.ts';
 import { profileOfRun } from '../profiles/index.ts';
 import type { ServerMetricsRecord } from '../server-metrics/index.ts';
-import { lostOf, notSentOf } from './fates.ts';
-import { drained } from './outcome.ts';
-import { sameInstancePairs } from './instance-identity.ts';
+import { lostOf, notSentOf } from '../accounting/index.ts';
+import { drained } from '../outcome/index.ts';
+import { sameInstancePairs } from '../run-config/index.ts';
 import { clientLimitsOf, limitOfResult, whileSending } from './limit.ts';
 import type { RunResult } from './result.ts';
-import type { SecondPoint } from './aggregator.ts';
+import type { SecondPoint } from '../execution/index.ts';
 
 /** What the document alone cannot say: whether tokens were given (never which), and in a browser
  *  whether the endpoint's origin answered a no-cors request after a negotiate failed. */
 export interface EvidenceContext {
   hasToken?: boolean;
   originAnswered?: boolean | null;
-  /** Endpoints that reach one instance (core/run/instance-identity.ts); null when none. */
+  /** Endpoints that reach one instance (core/run-config/instance-identity.ts); null when none. */
   sameInstance?: string[] | null;
   /** The hubs' /healthz read at the run's end (the runner, for a run that did not pass). */
   health?: HealthCheck[];

@@ -3,7 +3,7 @@
  * every worker knows its part without exchanging lists.
  */
 import { formatCount } from '../format.ts';
-import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, MIN_GROUP_SIZE, planGroups, SMALL_GROUP_SIZE, type GroupProblem } from './group-plan.ts';
+import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, MIN_GROUP_SIZE, planGroups, SMALL_GROUP_SIZE, type GroupProblem } from './group-membership.ts';
 
 /** The guide's use cases, named as in core/guide. */
 export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection'] as const;

@@ -3,20 +3,20 @@
  * will export and import. Self-describing (format and version) so old files can be recognised.
  */
 import { plannedDropOf, runDrops, type RunDrops } from '../drops/index.ts';
-import { withLost, type Fates } from './fates.ts';
+import { withLost, type Fates } from '../accounting/index.ts';
 import type { ConnectCauseCounts } from '../client/index.ts';
 import type { LatencySummary, EncodedSecond } from '../latency/index.ts';
-import { drained, runVerdict, type RunOutcome, type RunVerdict } from './outcome.ts';
-import type { RunConfig } from './config.ts';
-import type { RunCoordinator } from './coordinator.ts';
-import type { SecondPoint, WorkerHealth } from './aggregator.ts';
-import type { ErrorCounts, ErrorSample, WorkerTotals } from './protocol.ts';
+import { drained, runVerdict, type RunOutcome, type RunVerdict } from '../outcome/index.ts';
+import type { RunConfig } from '../run-config/index.ts';
+import type { RunCoordinator } from '../execution/index.ts';
+import type { SecondPoint, WorkerHealth } from '../execution/index.ts';
+import type { ErrorCounts, ErrorSample, WorkerTotals } from '../execution/index.ts';
 import type { ServerMetricsRecord } from '../server-metrics/index.ts';
 import type { ClockJudgement, ClockRound } from '../clocks/index.ts';
-import { runClocks } from './clocks.ts';
-import { instanceFigures, type InstanceCounts, type InstanceFigures } from './instances.ts';
+import { runClocks } from './run-clocks.ts';
+import { instanceFigures, type InstanceCounts, type InstanceFigures } from '../run-config/index.ts';
 import { BenchError } from '../errors/index.ts';
-import { lossSides, type LossSide } from './worker-loss.ts';
+import { lossSides, type LossSide } from '../outcome/index.ts';
 import { RUN_RESULT_VERSION, upgradeRunResult } from './upgrade.ts';
 import type { Diagnosis, HealthCheck } from '../diagnosis/index.ts';
 
@@ -32,7 +32,7 @@ export interface RunResult {
   version: typeof RUN_RESULT_VERSION;
   /** ISO 8601 time the run started. */
   startedAt: string;
-  /** The run's id on the wire (core/run/id.ts): in its payload headers and group names (e.g.
+  /** The run's id on the wire (core/execution/run-id.ts): in its payload headers and group names (e.g.
    *  "k3f9x0qa-group-3" on the hub). Absent in runs kept before run ids. */
   runId?: string;
   config: RunConfig;
@@ -81,7 +81,7 @@ export interface RunResult {
    *  unknown. Absent for runs without agents, and in runs kept before clocks were judged. */
   clocks?: ClockJudgement | null;
   /** With several hub instances (config.endpointUrls): each instance's connections and the
-   *  receptions planned for them, in the config's order (core/run/instances.ts); they sum to the
+   *  receptions planned for them, in the config's order (core/run-config/hub-instances.ts); they sum to the
    *  totals. Absent for one instance, and in runs kept before. */
   instances?: InstanceFigures[];
   /** Why the run ended as it did: one cause from the catalog (core/diagnosis), its side, one
@@ -169,7 +169,7 @@ export function runDocument(coordinator: RunCoordinator, startedAt: Date, client
   };
 }
 
-/** Each worker's health, a lost one with its side (core/run/worker-loss.ts): whose loss it was,
+/** Each worker's health, a lost one with its side (core/outcome/worker-loss.ts): whose loss it was,
  *  given how it was lost and whether its agent answered the run's closing clock round. */
 export function workersOfRun(coordinator: Pick<RunCoordinator, 'aggregator' | 'workerLosses'>, agents?: readonly RunAgent[]): WorkerHealth[] {
   const sides = lossSides(coordinator.workerLosses, agents);

@@ -14,16 +14,16 @@
  *
  * Version 3 grew, without a bump, fields that are absent for a run on one hub instance and so
  * need nothing filled in older documents: `config.endpointUrls`, `instances` and
- * `server.instances` (core/run/instances.ts). A document without them is a run on one instance.
+ * `server.instances` (core/run-config/hub-instances.ts). A document without them is a run on one instance.
  *
  * Version 4 (hub profiles, core/profiles): the configuration names the hub profile the run drove.
  * Older runs drove the bundled contract: `config.hubProfile` null, the built-in profile of their
  * scenario (profileOfRun).
  */
 import { knownLatency, type LatencySummary } from '../latency/index.ts';
-import { NOT_SENT_REASONS, type Fates } from './fates.ts';
-import { emptyTotals, type WorkerTotals } from './protocol.ts';
-import type { SecondPoint } from './aggregator.ts';
+import { NOT_SENT_REASONS, type Fates } from '../accounting/index.ts';
+import { emptyTotals, type WorkerTotals } from '../execution/index.ts';
+import type { SecondPoint } from '../execution/index.ts';
 import type { RunDrops } from '../drops/index.ts';
 import type { HubProfile } from '../profiles/index.ts';
 

@@ -7,7 +7,7 @@
 import { clientSchedule, sendingSeconds, clientLimitReasons, type ClientSecond, type ConnectCauseCounts } from '../client/index.ts';
 import type { RunResult } from './result.ts';
 import { explainLimit, peakOf, type LimitExplanation, type ServerMetricsRecord, type ServerSecond } from '../server-metrics/index.ts';
-import type { SecondPoint, WorkerHealth } from './aggregator.ts';
+import type { SecondPoint, WorkerHealth } from '../execution/index.ts';
 import { formatCount } from '../format.ts';
 
 export interface RunLimitInput {
@@ -19,7 +19,7 @@ export interface RunLimitInput {
   server?: ServerMetricsRecord | null;
   /** The client's own limits (core/client/evidence.ts); none when absent. */
   clientLimits?: readonly string[];
-  /** The run's workers with their sides (core/run/worker-loss.ts): agents alive whose reports the
+  /** The run's workers with their sides (core/outcome/worker-loss.ts): agents alive whose reports the
    *  run's hub, their control hub, stopped relaying show the hub stalled. */
   workers?: readonly Pick<WorkerHealth, 'lost' | 'lostSide'>[];
   /** Failed connects by cause: connects not tried because the hub stopped answering them mid-ramp

@@ -4,7 +4,7 @@
  */
 
 import { DROP_DEFAULTS, DROP_KINDS, dropProblems, RECONNECT_POLICIES, type DropSettings } from '../drops/index.ts';
-import { planScenario, SCENARIOS, type ScenarioName } from './scenario-plan.ts';
+import { planScenario, SCENARIOS, type ScenarioName } from '../plan/index.ts';
 import { checkHubProfile, defaultShape, deliveryProblems, parseHubProfile, shapeProblems, type HubProfile } from '../profiles/index.ts';
 import { skipNegotiationProblems } from './skip-negotiation.ts';
 import { sameInstancePairs, sameInstanceText } from './instance-identity.ts';
@@ -47,13 +47,13 @@ export interface RunConfig extends DropSettings {
   endpointUrl: string;
   /** Every instance of a scaled-out hub (several hub-samples on one Redis), in order, when the
    *  run spreads its connections over more than one: round-robin, each connection on one
-   *  instance (core/run/instances.ts). Absent for one instance, and in runs kept before. */
+   *  instance (core/run-config/hub-instances.ts). Absent for one instance, and in runs kept before. */
   endpointUrls?: string[];
   /** Default WebSockets, the guide's default. */
   transport: TransportName;
   /** Default json. */
   protocol: ProtocolName;
-  /** Open each WebSocket without negotiate (core/run/skip-negotiation.ts). Default false; absent
+  /** Open each WebSocket without negotiate (core/run-config/skip-negotiation.ts). Default false; absent
    *  in runs kept before it existed, which negotiated. */
   skipNegotiation?: boolean;
   /** Connections in the whole run, split between the workers. Default 20. */
@@ -77,7 +77,7 @@ export interface RunConfig extends DropSettings {
 
 export const DEFAULT_HUB_PATH = '/signalrbench';
 
-/** Most hub instances one run spreads over (endpointUrls; core/run/instances.ts). */
+/** Most hub instances one run spreads over (endpointUrls; core/run-config/hub-instances.ts). */
 export const MAX_HUB_INSTANCES = 64;
 
 export const DEFAULTS: Omit<RunConfig, 'endpointUrl'> = {
@@ -308,7 +308,7 @@ function readEndpoints(raw: unknown): { urls: string[]; errors: string[] } {
   return { urls: texts, errors };
 }
 
-/** An endpoint as an error may quote it: a secret in its query is hidden (core/run/credentials.ts). */
+/** An endpoint as an error may quote it: a secret in its query is hidden (core/run-config/credentials.ts). */
 function quoted(text: string): string {
   return scrubSecrets(text);
 }
