@@ -5,6 +5,7 @@
  * compressed base64 form, the same as its standard log format.
  */
 import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64, type Histogram } from 'hdr-histogram-js';
+import { LATENCY_WORDS } from './words.ts';
 
 /** Highest latency kept apart, in us (10 min). Larger values are recorded as this value. */
 export const HIGHEST_LATENCY_US = 600_000_000;
@@ -61,7 +62,7 @@ export type PostedHistogram = number[] | string;
 export function postHistogram(histogram: Histogram): number[] {
   const buckets: number[] = [];
   if (histogram.totalCount === 0) return buckets;
-  if (!hasBucketAccess(histogram)) throw new Error('Only hdr-histogram-js\'s JS histograms can be posted by bucket.');
+  if (!hasBucketAccess(histogram)) throw new Error(LATENCY_WORDS.notBucketed({ use: 'be posted by bucket' }));
   forEachBucket(histogram, (index, count) => buckets.push(index, count));
   return buckets;
 }
@@ -80,7 +81,7 @@ export function addPosted(posted: PostedHistogram, ...into: Histogram[]): boolea
   }
   if (posted.length === 0) return false;
   for (const histogram of into) {
-    if (!hasBucketAccess(histogram)) throw new Error('Only hdr-histogram-js\'s JS histograms can take posted buckets.');
+    if (!hasBucketAccess(histogram)) throw new Error(LATENCY_WORDS.notBucketed({ use: 'take posted buckets' }));
     for (let i = 0; i < posted.length; i += 2) histogram.recordValueWithCount(histogram.valueFromIndex(posted[i]!), posted[i + 1]!);
     // A decoded histogram's maximum is the highest value of its top bucket: record that (with no
     // count) so that the maximum is the same as before.
@@ -139,7 +140,7 @@ export function summarizeLatency(histogram: Histogram): LatencySummary {
  */
 export function countBetweenUs(histogram: Histogram, lowUs: number, highUs: number): number {
   if (histogram.totalCount === 0 || highUs < lowUs) return 0;
-  if (!hasBucketAccess(histogram)) throw new Error('Only hdr-histogram-js\'s JS histograms can be counted by bucket.');
+  if (!hasBucketAccess(histogram)) throw new Error(LATENCY_WORDS.notBucketed({ use: 'be counted by bucket' }));
   let count = 0;
   forEachBucket(histogram, (index, n) => {
     const low = histogram.valueFromIndex(index);
