@@ -106,9 +106,13 @@ export const THRESHOLD_WORDS = {
   /** The summary's heading over the checks. */
   heading: () => 'Thresholds:',
   /** One check in the summary, as k6 prints them: "✓ 'p99<250ms' p99=12.3 ms". */
-  line: (check: ThresholdCheck) => `  ${check.passed ? '✓' : '✗'} '${check.expression}' ${check.metric}=${figureText(check)}` +
-    `${check.unmeasured ? ` (${UNMEASURED_NOTE[check.unmeasured]})` : check.of !== undefined && check.unit === '%' && METRICS[check.metric] !== 'share' ? ` (of ${formatCount(check.of)} planned)` : ''}` +
-    `${check.alias ? ` (${check.alias})` : ''}`,
+  line: (check: ThresholdCheck) => {
+    const notes = [
+      check.unmeasured ? UNMEASURED_NOTE[check.unmeasured] : check.of !== undefined && check.unit === '%' && METRICS[check.metric] !== 'share' ? `of ${formatCount(check.of)} planned` : null,
+      check.alias ?? null,
+    ].filter((note) => note !== null);
+    return `  ${check.passed ? '✓' : '✗'} '${check.expression}' ${check.metric}=${figureText(check)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
+  },
   /** A broken threshold, said after "threshold broken: ": "p99 was 300.0 ms, above the limit of 250 ms." */
   broken: (check: ThresholdCheck) => {
     if (check.unmeasured) return `'${check.expression}': ${UNMEASURED[check.unmeasured](check.metric)}.`;
