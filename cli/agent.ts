@@ -12,6 +12,7 @@ import { EXIT, exitCodeOf, type Output } from './output.ts';
 import { BenchError, errorMessageOf } from '../core/errors/index.ts';
 import { enginePort } from './engine-ports.ts';
 import { enginesText } from './engine-kind.ts';
+import { SESSION_WORDS } from './session-words.ts';
 
 /** With --once, how much longer than a clock round an agent waits for "run-over" before leaving. */
 const ONCE_GRACE_MS = 4_000;
@@ -58,7 +59,7 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
       if (once && runs > 0) leave(0);
     },
     (reason) => {
-      io.err(`live-bench: the lead turned this agent away: ${reason}`);
+      io.err(SESSION_WORDS.turnedAway({ reason }));
       leave(EXIT.nothingMeasured);
     },
   );
@@ -74,20 +75,20 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
     }
     control.on('Control', (message: string) => relay.handle(message));
     control.on('SessionClosed', () => {
-      io.err('live-bench: the dashboard (or lead) closed the session; leaving.');
+      io.err(SESSION_WORDS.sessionClosed());
       // Closed mid-run (a lead that gave this agent's threads up while the control hub was
       // stalled): what its threads measured is printed here, as when the control hub is lost.
       const soFar = relay.runSoFar();
-      if (soFar) io.out(`${agentRunLine(runs + 1, soFar)} (up to the session's end; the dashboard or lead did not count these figures)`);
+      if (soFar) io.out(SESSION_WORDS.soFarAtSessionEnd({ line: agentRunLine(runs + 1, soFar) }));
       leave(0);
     });
     control.onClose((error) => {
       if (leaving) return;
-      io.err(`live-bench: lost the control hub${error ? `: ${error.message}` : ''}; leaving.`);
+      io.err(SESSION_WORDS.controlLostLeaving({ message: error ? error.message : null }));
       // Cut off mid-run (a control hub stalled or gone): what its threads measured reached no
       // dashboard, so it is printed here rather than lost with them.
       const soFar = relay.runSoFar();
-      if (soFar) io.out(`${agentRunLine(runs + 1, soFar)} (up to the loss of the control hub; the dashboard or lead never got these figures)`);
+      if (soFar) io.out(SESSION_WORDS.soFarAtControlLoss({ line: agentRunLine(runs + 1, soFar) }));
       leave(EXIT.nothingMeasured);
     });
     try {
@@ -99,18 +100,18 @@ export async function runAgent(argv: string[], io: Output): Promise<number> {
       leaving = true;
       await control.stop();
       if (NO_SESSION.test(said) && waitMs > 0) {
-        if (attempt === 1) io.err(`live-bench: session ${session} is not open yet at ${controlUrl}; trying again for up to ${joinTimeoutSec} s (--join-timeout).`);
+        if (attempt === 1) io.err(SESSION_WORDS.notOpenYet({ session, controlUrl, seconds: joinTimeoutSec }));
         await new Promise((resolve) => setTimeout(resolve, waitMs));
         leaving = false;
         continue;
       }
       // The control hub answered and would not take this agent (no such session, or it refused the call).
-      const refusal = new BenchError('refused', `could not join session ${session}: ${joinFailure(said, controlUrl)}`, { cause: error });
+      const refusal = new BenchError('refused', SESSION_WORDS.couldNotJoin({ session, why: joinFailure(said, controlUrl) }), { cause: error });
       io.err(`live-bench: ${refusal.message}`);
       return exitCodeOf(refusal);
     }
   }
-  io.err(`live-bench: agent "${name}" joined session ${session} at ${controlUrl} with ${enginesText({ kind: engines, count: threads, reason: engines === 'processes' ? 'asked with --engines processes' : null })}; waiting for the dashboard to start a run (Ctrl+C to leave).`);
+  io.err(SESSION_WORDS.joined({ name, session, controlUrl, engines: enginesText({ kind: engines, count: threads, reason: engines === 'processes' ? 'asked with --engines processes' : null }) }));
   // SIGTERM too: a container's stop (docker stop, a Kubernetes pod deleted) leaves like Ctrl+C.
   process.once('SIGINT', () => leave(0));
   process.once('SIGTERM', () => leave(0));
@@ -127,8 +128,7 @@ function joinFailure(message: string, controlUrl: string): string {
   const said = hubExceptionText(message);
   if (!isMissingHubMethod(said)) return said;
   const url = new URL(controlUrl);
-  const which = /\/signalrbench\/?$/i.test(url.pathname) ? 'that is the benchmark hub, not the control hub' : 'that hub is not the control hub';
-  return `${controlUrl} has no JoinSession: ${which}. Point --agent at the hub-sample's control hub, ${new URL('/control', url).toString()}.`;
+  return SESSION_WORDS.noJoinSession({ controlUrl, benchmarkHub: /\/signalrbench\/?$/i.test(url.pathname), control: new URL('/control', url).toString() });
 }
 
 /** One line per run, with the counts the dashboard's merged totals should add up to. */

@@ -31,6 +31,8 @@ import { enginePort } from './engine-ports.ts';
 import { engineProcessesEnded } from './process-port.ts';
 import { stepEngines } from './engine-kind.ts';
 import { healthChecks } from './health-check.ts';
+import { RUN_WORDS } from './run-words.ts';
+import { SEARCH_WORDS } from './search-words.ts';
 
 /**
  * @param jsonOut where `--json -` writes the search (standard output, when `io.out` was sent to stderr).
@@ -75,7 +77,7 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
     onStep: (step, result) => io.err(stepLine(result, step)),
   });
   const interrupt = (signal: NodeJS.Signals) => {
-    io.err(`live-bench: ${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping the search after draining the step under way, then writing the results (${signal} again to quit at once).`);
+    io.err(RUN_WORDS.interrupted({ signal, search: true }));
     process.once('SIGINT', () => process.exit(130));
     process.once('SIGTERM', () => process.exit(143));
     search.stop();
@@ -83,7 +85,7 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-  io.err(`live-bench: finding the capacity of ${base.hubProfile ? scenarioLabel(base) : base.scenario} over ${connectingText(base)} at ${instancesText(base)}: ${settings.ramp} ramp from ${formatCount(settings.start)} to ${formatCount(settings.max)} by ${formatCount(settings.step)}, ${settings.stepSec} s per step (${settings.settleSec} s settle), ${settings.bisectSteps} bisection step(s)`);
+  io.err(SEARCH_WORDS.start({ scenario: base.hubProfile ? scenarioLabel(base) : base.scenario, connecting: connectingText(base), instances: instancesText(base), ramp: settings.ramp, start: formatCount(settings.start), max: formatCount(settings.max), step: formatCount(settings.step), stepSec: settings.stepSec, settleSec: settings.settleSec, bisectSteps: settings.bisectSteps }));
   const result = await search.run();
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
@@ -138,7 +140,7 @@ async function writeOutputs(result: CapacityResult, runs: Map<number, RunResult>
       return reportHtml({ title: capacityReportTitle(result), runs: kept, sections: [capacitySection(result)], generatedAt: new Date() });
     }],
   ];
-  return writeResultFiles(writes, io, 'The steps are in the lines above.');
+  return writeResultFiles(writes, io, SEARCH_WORDS.stepsAbove());
 }
 
 /**
@@ -154,26 +156,26 @@ export function searchExitCode(result: CapacityResult, writeFailed: boolean, io:
   const broken = stepByIndex(result, finding.brokeStep);
   if (finding.kind === 'fault') {
     const diagnosis = broken?.judgement.diagnosis;
-    io.err(`live-bench: no capacity: step ${finding.brokeStep} failed for a cause other than load (${diagnosis?.cause ?? finding.cause}): ${diagnosis?.sentence ?? ''}`);
-    if (writeFailed) io.err('live-bench: a result file could not be written (see above).');
+    io.err(SEARCH_WORDS.fault({ step: finding.brokeStep, cause: diagnosis?.cause ?? finding.cause, sentence: diagnosis?.sentence ?? '' }));
+    if (writeFailed) io.err(`live-bench: ${RUN_WORDS.resultFileUnwritten()}`);
     return finding.limitedBy === 'setup' ? EXIT.nothingMeasured : EXIT.notPassed;
   }
   if (first && first.judgement.passed === null && first.outcome.kind === 'failed') {
-    io.err('live-bench: even the first step measured nothing: no capacity was found. Check the errors above.');
+    io.err(SEARCH_WORDS.firstMeasuredNothing());
     return EXIT.nothingMeasured;
   }
   const reasons: string[] = [];
-  if (finding.kind === 'firstStepFailed') reasons.push(`even the first step broke${finding.limitedBy === 'client' ? ', and the client set that limit' : finding.limitedBy === 'unknown' ? ' (which side failed is unknown)' : ''}: no capacity was found. Lower --start, or check the errors above.`);
-  if (finding.kind === 'found' && finding.limitedBy === 'client') reasons.push('this client broke before the service: the load it held is its own limit, not the service\'s capacity.');
-  if (finding.kind === 'found' && finding.limitedBy === 'unknown') reasons.push('which side broke is unknown: the load that held is not a capacity of the service until a run shows which side failed.');
+  if (finding.kind === 'firstStepFailed') reasons.push(SEARCH_WORDS.firstBroke({ limitedBy: finding.limitedBy }));
+  if (finding.kind === 'found' && finding.limitedBy === 'client') reasons.push(SEARCH_WORDS.clientFirst());
+  if (finding.kind === 'found' && finding.limitedBy === 'unknown') reasons.push(SEARCH_WORDS.sideUnknown());
   const confirming = result.steps.find((s) => s.phase === 'confirm' && broken && s.load === broken.load);
-  if (finding.kind === 'found' && finding.confirmed === null && !result.steps.some((s) => s.judgement.passed === null)) reasons.push(`the break at step ${finding.brokeStep} was never run again to confirm it: one failing run is not yet a capacity; search again.`);
-  if (finding.confirmed === false && confirming) reasons.push(`the break was not confirmed: the same load held when run again at step ${confirming.index}, so the limit lies near ${loadText(result, confirming)} rather than at it; search again to be sure.`);
-  else if (finding.confirmed === true && confirming && broken && confirming.judgement.limitedBy !== broken.judgement.limitedBy) reasons.push(`the confirming run at step ${confirming.index} broke ${limitedByText(confirming.judgement.limitedBy)}, while step ${broken.index} broke ${limitedByText(broken.judgement.limitedBy)}: which side sets the limit is not settled.`);
-  if (finding.brokeStep !== null && result.steps.some((s) => s.judgement.passed === null)) reasons.push('the search was stopped before the break was run again to confirm it.');
-  else if (finding.kind === 'found' && result.steps.some((s) => s.index > finding.brokeStep! && judgedLoadOf(s).unreachable)) reasons.push('the service stopped answering after the break (no connection opened), so the search could not finish.');
-  if (finding.kind === 'unjudged') reasons.push(`the search ended before a step broke (${stepByIndex(result, result.steps.at(-1)?.index ?? null)?.judgement.reasons[0] ?? 'no step ran'}).`);
-  if (writeFailed) reasons.push('a result file could not be written (see above).');
+  if (finding.kind === 'found' && finding.confirmed === null && !result.steps.some((s) => s.judgement.passed === null)) reasons.push(SEARCH_WORDS.neverConfirmed({ step: finding.brokeStep }));
+  if (finding.confirmed === false && confirming) reasons.push(SEARCH_WORDS.notConfirmed({ step: confirming.index, load: loadText(result, confirming) }));
+  else if (finding.confirmed === true && confirming && broken && confirming.judgement.limitedBy !== broken.judgement.limitedBy) reasons.push(SEARCH_WORDS.sidesDiffer({ confirmStep: confirming.index, confirmBroke: limitedByText(confirming.judgement.limitedBy), step: broken.index, broke: limitedByText(broken.judgement.limitedBy) }));
+  if (finding.brokeStep !== null && result.steps.some((s) => s.judgement.passed === null)) reasons.push(SEARCH_WORDS.stoppedBeforeConfirm());
+  else if (finding.kind === 'found' && result.steps.some((s) => s.index > finding.brokeStep! && judgedLoadOf(s).unreachable)) reasons.push(SEARCH_WORDS.unreachableAfterBreak());
+  if (finding.kind === 'unjudged') reasons.push(SEARCH_WORDS.unjudged({ reason: stepByIndex(result, result.steps.at(-1)?.index ?? null)?.judgement.reasons[0] ?? 'no step ran' }));
+  if (writeFailed) reasons.push(RUN_WORDS.resultFileUnwritten());
   for (const reason of reasons) io.err(`live-bench: ${reason}`);
   return reasons.length > 0 ? EXIT.notPassed : EXIT.passed;
 }

@@ -9,6 +9,7 @@ import type { FromWorker, ToWorker } from '../core/execution/index.ts';
 import { answerHeapRequests } from './memory-log.ts';
 import { nodePlatform } from './node-websocket.ts';
 import { tuneHeapForRun } from './heap-tuning.ts';
+import { RUN_WORDS } from './run-words.ts';
 
 function hostInThread(port: NonNullable<typeof parentPort>): void {
   const host = hostEngine((message) => port.postMessage(message), nodePlatform);
@@ -49,4 +50,4 @@ else if (process.send) {
   hostInProcess((message) => void (process.connected && send(message)));
 }
 // Started on its own, it is misused: an internal error, not a user's.
-else throw new Error('engine-thread runs as a worker thread or a child process of the headless runner, not on its own.');
+else throw new Error(RUN_WORDS.notOnItsOwn({ file: 'engine-thread', as: 'a worker thread or a child process' }));

@@ -11,8 +11,10 @@ import { BenchError, errorMessageOf } from '../core/errors/index.ts';
 import { type RunAgent } from '../core/result/index.ts';
 import { isEmpty, type Credentials, type RunConfig } from '../core/run-config/index.ts';
 import { openControlConnection } from '../signalr/control-connection.ts';
+import { hubExceptionText, isMissingHubMethod } from '../signalr/errors.ts';
 import { controlUrlOf, type LeadOptions } from './lead-args.ts';
 import type { Output } from './output.ts';
+import { SESSION_WORDS } from './session-words.ts';
 
 /** A fleet run under way: the agents' part, and its end (the closing clock round, then the session closed). */
 export interface LedRun {
@@ -48,7 +50,7 @@ export async function startLead(lead: LeadOptions, config: RunConfig, credential
   // A code chosen in advance comes with its secret chosen in advance, or with none (agents
   // started first cannot know one drawn here): then whoever holds the code is admitted.
   const sessionSecret = lead.sessionSecret ?? (lead.session === null ? newSessionSecret() : null);
-  if (sessionSecret === null && !isEmpty(credentials)) io.err('live-bench: warning: the agents are asked for no session secret (--session without --session-secret): any agent given the code receives the run\'s credentials. Choose a secret too and give it to the lead and each agent with --session-secret.');
+  if (sessionSecret === null && !isEmpty(credentials)) io.err(SESSION_WORDS.noSecretAsked());
   const control = await openControlConnection(controlUrl);
   let refusalsSaid = 0;
   const fleet: Fleet = new Fleet({ toAgent: (id, message) => control.invoke('ToAgent', id, message) }, systemClock, systemTimers, () => {
@@ -65,7 +67,7 @@ export async function startLead(lead: LeadOptions, config: RunConfig, credential
     // As on the page: the agents are out of reach, so each of their threads in a run is lost,
     // without being known to have failed (core/outcome/worker-loss.ts).
     fleet.controlLost();
-    io.err(`live-bench: lost the control hub at ${controlUrl}${error ? ` (${error.message})` : ''}: the agents are no longer reachable.`);
+    io.err(SESSION_WORDS.controlLost({ controlUrl, message: error ? error.message : null }));
   });
   const stop = () => {
     ending = true;
@@ -79,25 +81,25 @@ export async function startLead(lead: LeadOptions, config: RunConfig, credential
   try {
     session = lead.session === null ? await control.invoke<string>('OpenSession') : await control.invoke<string>('OpenSessionWithCode', lead.session);
   } catch (error) {
-    const said = errorMessageOf(error).replace(/^.*HubException: /, '');
-    const why = /Method does not exist/i.test(said) ? `${controlUrl} is not the hub-sample's control hub, or one too old to take a chosen code: point --control at its /control` : said;
-    return fail(new BenchError('refused', `the control hub at ${controlUrl} opened no session: ${why}`, { cause: error }));
+    const said = hubExceptionText(errorMessageOf(error));
+    const why = isMissingHubMethod(said) ? SESSION_WORDS.notControlHub({ controlUrl }) : said;
+    return fail(new BenchError('refused', SESSION_WORDS.noSession({ controlUrl, why }), { cause: error }));
   }
-  io.err(`live-bench: session ${session} open on ${controlUrl}; waiting up to ${lead.agentsTimeoutSec} s for ${lead.agents} agent(s). Start each with:`);
+  io.err(SESSION_WORDS.waiting({ session, controlUrl, seconds: lead.agentsTimeoutSec, agents: lead.agents }));
   io.err(`  ${agentCommand(controlUrl, session, sessionSecret, lead.session !== null)}`);
   const { agents: joined, interrupted } = await waitForAgents(fleet, lead, () => closed);
   if (joined.length < lead.agents) {
     const names = joined.map((agent) => `"${agent.info.name}"`).join(', ');
-    const why = interrupted ? 'the lead was interrupted while it waited' : closed ? `the control hub closed the connection (${(closed as Error).message})` : `none more came within ${lead.agentsTimeoutSec} s (--agents-timeout)`;
-    return fail(new BenchError('couldNotConnect', `only ${joined.length} of ${lead.agents} agent(s) joined session ${session}${names ? ` (${names})` : ''}: ${why}. Nothing was run. Start the missing agent(s) with the command above, check that they reach ${controlUrl}, or raise --agents-timeout.`));
+    const why = SESSION_WORDS.whyFewer({ interrupted, closed: closed ? (closed as Error).message : null, seconds: lead.agentsTimeoutSec });
+    return fail(new BenchError('couldNotConnect', SESSION_WORDS.tooFew({ joined: joined.length, agents: lead.agents, session, names, why, controlUrl })));
   }
   const extra = fleet.agents().filter((agent) => agent.state === 'ready').length - joined.length;
-  if (extra > 0) io.err(`live-bench: ${extra} more agent(s) joined than the ${lead.agents} asked for; they take no part.`);
-  io.err(`live-bench: ${joined.length} agent(s) joined (${joined.map((agent) => `"${agent.info.name}" ${agent.info.threads} thread(s)`).join(', ')}); measuring their clocks.`);
+  if (extra > 0) io.err(SESSION_WORDS.extra({ extra, agents: lead.agents }));
+  io.err(SESSION_WORDS.measuringClocks({ joined: joined.length, names: joined.map((agent) => `"${agent.info.name}" ${agent.info.threads} thread(s)`).join(', ') }));
   const planned = await planFleetRun(fleet, joined, config, { includeLocal: lead.includeLocal, localIsBrowser: false, controlUrl });
-  if ('error' in planned) return fail(new BenchError('refused', `the run cannot start: ${planned.error}`));
+  if ('error' in planned) return fail(new BenchError('refused', SESSION_WORDS.cannotStart({ error: planned.error })));
   const { remote } = planned;
-  if (remote.agents.length < lead.agents) io.err(`live-bench: warning: ${lead.agents - remote.agents.length} agent(s) left while their clocks were measured; the run goes on with ${remote.agents.length}.`);
+  if (remote.agents.length < lead.agents) io.err(SESSION_WORDS.leftWhileMeasured({ left: lead.agents - remote.agents.length, remaining: remote.agents.length }));
   return {
     remote,
     end: async (agents) => {

@@ -7,9 +7,10 @@ import { parentPort } from 'node:worker_threads';
 import { readMetrics } from '../core/server-metrics/index.ts';
 import { errorCodeOf, errorMessageOf } from '../core/errors/index.ts';
 import type { ParseRequest, ParseAnswer } from './server-metrics.ts';
+import { RUN_WORDS } from './run-words.ts';
 
 // Started on its own, it is misused: an internal error, not a user's.
-if (!parentPort) throw new Error('metrics-thread runs as a worker thread of the headless runner, not on its own.');
+if (!parentPort) throw new Error(RUN_WORDS.notOnItsOwn({ file: 'metrics-thread', as: 'a worker thread' }));
 const port = parentPort;
 port.on('message', ({ id, text, atUs }: ParseRequest) => {
   let answer: ParseAnswer;

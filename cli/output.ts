@@ -1,6 +1,7 @@
 /** Where the runner's words go, what its exit codes mean (see USAGE in cli/args.ts), and how it writes its result files. */
 import { writeFile } from 'node:fs/promises';
 import { errorCodeOf, errorMessageOf, type BenchErrorCode } from '../core/errors/index.ts';
+import { RUN_WORDS } from './run-words.ts';
 
 export interface Output {
   out(line: string): void;
@@ -48,7 +49,7 @@ export async function runCli(main: (argv: string[], io: Output) => Promise<numbe
 export function crashText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const frames = error instanceof Error && error.stack ? error.stack.split('\n').slice(1, 4).map((line) => line.trim()).join(' | ') : '';
-  return `live-bench: internal error (exit ${EXIT.crashed}, not a verdict on the service): ${message}${frames ? ` [${frames}]` : ''}. Please report it with the command line.`;
+  return RUN_WORDS.crashed({ code: EXIT.crashed, message, frames });
 }
 
 /** A result file: what it is (for messages), where (null: not asked for) and its text, made only when written. */
@@ -66,7 +67,7 @@ export async function writeResultFiles(files: readonly ResultFile[], io: Output,
       await writeFile(file, content());
     } catch (error) {
       ok = false;
-      io.err(`live-bench: the ${what} could not be written to ${file}: ${error instanceof Error ? error.message : String(error)}. ${whereElse}`);
+      io.err(RUN_WORDS.notWritten({ what, file, why: error instanceof Error ? error.message : String(error), whereElse }));
     }
   }
   return ok;

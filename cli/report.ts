@@ -13,6 +13,7 @@ import { judgeTiers, tierLoad } from '../core/tiers/index.ts';
 import type { EditionId } from '../core/guide/index.ts';
 import { runSummary, serverLines } from '../core/report/index.ts';
 import type { ServerMetricsRecord } from '../core/server-metrics/index.ts';
+import { RUN_WORDS } from './run-words.ts';
 
 /**
  * The runner's word while no connection has opened yet, `afterMs` after the connects began, from the
@@ -22,12 +23,10 @@ import type { ServerMetricsRecord } from '../core/server-metrics/index.ts';
  * gives up on FIRST_ANSWER_MS after its first connect.
  */
 export function stallNotice(firstError: { message: string } | undefined, endpointUrl: string, afterMs: number): string {
-  const opened = `live-bench: no connection has opened after ${afterMs / 1_000} s of connecting`;
-  if (firstError && connectCauseOf(firstError.message) === 'refused') {
-    return `${opened}: the connects to ${endpointUrl} are refused. Nothing accepts connections there: check the URL and port, and that the hub is running.`;
-  }
-  if (firstError) return `${opened}: the connects to ${endpointUrl} fail (the first error above says why).`;
-  return `${opened}; the connects are still waiting for ${endpointUrl} to answer. The hub may be stalled or unreachable; with no answer within ${FIRST_ANSWER_MS / 1_000} s of the first connect the run gives up.`;
+  const opened = RUN_WORDS.noneOpened({ seconds: afterMs / 1_000 });
+  if (firstError && connectCauseOf(firstError.message) === 'refused') return RUN_WORDS.connectsRefused({ opened, url: endpointUrl });
+  if (firstError) return RUN_WORDS.connectsFail({ opened, url: endpointUrl });
+  return RUN_WORDS.connectsWaiting({ opened, url: endpointUrl, giveUpSeconds: FIRST_ANSWER_MS / 1_000 });
 }
 
 /** The server's latest CPU and connections for the progress line: "server CPU 23% 50 conns"; "–" while unknown. */
@@ -81,7 +80,7 @@ export function summaryText(result: RunResult): string {
     // Unknown figures read "–" (formatMs of null), never 0.
     `Latency from planned send time: ${summary.latency.join(', ')} ${summary.latencyKnown ? `(${summary.uncorrected})` : '(no message was received)'}`,
     `Client: ${summary.client.join(', ')}` +
-      (summary.clientBehind ? `. This client could not keep the schedule (it ${summary.clientBehind}): the figures include its own delay. Use more workers or fewer connections per machine.` : '.'),
+      (summary.clientBehind ? RUN_WORDS.clientBehind({ behind: summary.clientBehind }) : '.'),
     ...agentLines(result),
     ...serverLines(result),
     ...tierLines(result, 'current'),
@@ -117,9 +116,9 @@ function unsolicitedTierLine(result: RunResult, editionId: EditionId, inboundPer
   if (unsolicitedPerSec <= 0) return [];
   const total = outboundPerSec + unsolicitedPerSec;
   const judged = judgeTiers(result.config, editionId, tierLoad(result.config, result.totals.connectionsOpened, inboundPerSec, total));
-  const tier = judged.error ? '' : judged.fittingTier ? `; counted with them, the smallest fitting tier is ${judged.fittingTier}` : '; counted with them, no tier fits';
+  const tier = judged.error ? '' : RUN_WORDS.hubOwnTier({ fittingTier: judged.fittingTier });
   const ratio = outboundPerSec > 0 ? ` (${(unsolicitedPerSec / outboundPerSec).toFixed(unsolicitedPerSec >= 10 * outboundPerSec ? 0 : 1)} for each of the tool's)` : '';
-  return [`  The hub also delivered ${formatCount(unsolicitedPerSec)} messages of its own a second${ratio}, not counted above: the service's outbound was ${formatCount(total)} msg/s${tier}.`];
+  return [RUN_WORDS.hubOwnMessages({ perSec: formatCount(unsolicitedPerSec), ratio, total: formatCount(total), tier })];
 }
 
 /** A led run's agents, as the page's summary lists them: threads, and the clock at the start and
