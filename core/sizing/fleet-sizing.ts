@@ -7,6 +7,7 @@
  * hold more, and the table follows (docs/sizing.md is this module's output, checked by its test).
  */
 import { cell, scenarioTable, type Scenario } from '../guide/index.ts';
+import { SIZING_WORDS } from './words.ts';
 
 /** What one runner agent holds, measured. */
 export interface AgentFigures {
@@ -34,7 +35,7 @@ export const MEASURED_AGENT: AgentFigures = {
   memoryPerConnectionKB: 26,
   coresPerAgent: 2,
   threadsPerAgent: 2,
-  source: 'bench/RESULTS.md: `bash bench/headless-10k.sh 25000` on 2026-11-28 (25,000 WebSockets over 2 engine processes, 638-652 MB peak RSS) and the runner\'s `--find-capacity --ramp rate` on 2026-11-24 (7,570 msg/s received, as many sent)',
+  source: SIZING_WORDS.measuredSource(),
 };
 
 /** What the control hub does per agent thread and second: one snapshot up from the thread to the
@@ -108,7 +109,7 @@ const count = (n: number | null) => (n === null ? '–' : n.toLocaleString('en-U
 
 /** The table as Markdown, for docs/sizing.md. */
 export function sizingMarkdown(agent: AgentFigures = MEASURED_AGENT): string {
-  const head = '| scenario | tier | connections | clients send msg/s | clients receive msg/s | agents | set by | cores | memory GB | snapshots/s | control hub msg/s | one control hub |';
+  const head = SIZING_WORDS.tableHead();
   const rule = '|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|';
   const rows = sizingTable(agent).map((r) =>
     `| ${r.scenario} | ${r.tier} | ${count(r.connections)} | ${count(r.clientSendsPerSecond)} | ${count(r.clientReceivesPerSecond)} | ${count(r.agents)} | ${r.limitedBy ?? '–'} | ${count(r.cores)} | ${r.memoryGB === null ? '–' : r.memoryGB.toFixed(r.memoryGB < 10 ? 1 : 0)} | ${count(r.snapshotsPerSecond)} | ${count(r.controlMessagesPerSecond)} | ${r.oneControlHub === null ? '–' : r.oneControlHub ? 'yes' : `no (over ${MAX_AGENTS_PER_SESSION} agents)`} |`,
