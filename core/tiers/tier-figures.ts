@@ -4,6 +4,7 @@
 import { planScenario, type ScenarioPlan } from '../plan/index.ts';
 import { type RunConfig } from '../run-config/index.ts';
 import { profileOfRun, runReceivers } from '../profiles/index.ts';
+import { TIERS_WORDS } from './words.ts';
 import {
   demandFromTraffic,
   edition,
@@ -179,12 +180,12 @@ export function editionTiers(config: RunConfig, id: EditionId): EditionTiers {
 export function fitSummary(fit: Pick<EditionFit, 'tier'> & { checks: ReadonlyArray<{ tier: string; reasons: string[] }> }, id: EditionId): string {
   if (fit.tier === null) {
     const largest = fit.checks.at(-1);
-    return `No tier of the ${id} edition fits${largest ? `; even ${largest.tier}: ${largest.reasons.join(' ')}` : '.'}`;
+    return TIERS_WORDS.noTierFits({ edition: id, largest: largest && { tier: largest.tier, reasons: largest.reasons.join(' ') } });
   }
   const index = fit.checks.findIndex((c) => c.tier === fit.tier);
   const below = index > 0 ? fit.checks[index - 1] : undefined;
-  if (!below) return `${fit.tier}, the smallest tier of the ${id} edition, covers every limit.`;
-  return `${fit.tier} is the smallest tier of the ${id} edition within every limit; ${below.tier} does not fit: ${below.reasons.join(' ')}`;
+  if (!below) return TIERS_WORDS.smallestCoversAll({ tier: fit.tier, edition: id });
+  return TIERS_WORDS.smallestWithin({ tier: fit.tier, edition: id, below: below.tier, reasons: below.reasons.join(' ') });
 }
 
 /** The published columns compared with the run, keyed like the guide's table columns. */
@@ -268,10 +269,10 @@ export function rate(value: number): string {
 export function conditionsNote(config: Pick<RunConfig, 'messageBytes' | 'sendIntervalMs'>, id: EditionId): string | null {
   const { messageBytes, sendIntervalMs } = edition(id).defaults;
   if (config.messageBytes === messageBytes && config.sendIntervalMs === sendIntervalMs) return null;
-  return (
-    `The guide measured ${trimNumber(messageBytes)}-B messages every ${trimNumber(sendIntervalMs)} ms; this run sends ` +
-    `${trimNumber(config.messageBytes)} B every ${trimNumber(config.sendIntervalMs)} ms, so the bandwidth rows compare better than the message rows.`
-  );
+  return TIERS_WORDS.otherConditions({
+    guideBytes: trimNumber(messageBytes), guideIntervalMs: trimNumber(sendIntervalMs),
+    runBytes: trimNumber(config.messageBytes), runIntervalMs: trimNumber(config.sendIntervalMs),
+  });
 }
 
 export function messageOf(error: unknown): string {
@@ -336,16 +337,13 @@ export function judgeTiers(config: RunConfig, id: EditionId, load: MeasuredRates
 }
 
 function tierHeadline(config: RunConfig, limits: EditionTiers, judgements: readonly TierJudgement[], fitting: TierJudgement | null): string {
-  if (limits.error !== null) return `The guide's math cannot express this configuration: ${limits.error}`;
+  if (limits.error !== null) return TIERS_WORDS.mathCannotExpress({ error: limits.error });
   const scenario = SCENARIO_WORDS[config.scenario];
   const byLimits = judgements.find((j) => j.withinLimits === true);
   if (!byLimits) return fitSummary({ tier: null, checks: limits.options }, limits.edition);
   if (byLimits.over.length > 0) {
     const overText = byLimits.over.map((row) => `${row.label.toLowerCase()} ${row.text}`).join('; ');
-    return `${byLimits.tier}'s limits hold this configuration, but this run is above what the guide measured for ${scenario} on ${byLimits.tier}: ${overText}. ` +
-      (fitting
-        ? `${fitting.tier} is the smallest tier whose limits and published ${scenario} numbers both cover it.`
-        : `No tier's published ${scenario} numbers cover it: the guide's numbers are what it measured under its own test conditions, so no tier is vouched for at this load.`);
+    return TIERS_WORDS.aboveMeasured({ tier: byLimits.tier, scenario, over: overText, fitting: fitting?.tier ?? null });
   }
-  return `${fitSummary({ tier: byLimits.tier, checks: limits.options }, limits.edition)} This run is also within what the guide measured for ${scenario} on ${byLimits.tier}.`;
+  return TIERS_WORDS.alsoMeasured({ fit: fitSummary({ tier: byLimits.tier, checks: limits.options }, limits.edition), scenario, tier: byLimits.tier });
 }
