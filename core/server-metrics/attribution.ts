@@ -6,6 +6,7 @@
  */
 import { scheduleReasons } from '../client/index.ts';
 import { formatCount } from '../format.ts';
+import { SERVER_METRICS_WORDS as W } from './words.ts';
 
 /** The guide's advice: keep server load under this, in %. */
 export const SERVER_LOAD_ADVICE_PERCENT = 70;
@@ -23,7 +24,7 @@ export interface LimitInput {
   missedSlots: number;
   /** Sends made, the base of the missed-slot share. */
   sent: number;
-  /** The client's own limits shown otherwise (core/client/evidence.ts: a lost engine, connects
+  /** The client's own limits shown otherwise (core/client/own-limits.ts: a lost engine, connects
    *  it could not open for want of file descriptors or ports), worded to follow "the client". */
   clientLimits?: readonly string[];
   /** The run's own evidence that the hub stalled, worded to follow "the server" (core/result/limit.ts:
@@ -49,29 +50,29 @@ export function explainLimit(input: LimitInput): LimitExplanation {
   const stalled = input.serverStalled ?? null;
   if (cpu === null && stalled) {
     return clientLagged
-      ? result('both', `Both sides fell short: the server ${stalled} and the client ${lag}. The figures describe both; run the client on another machine to tell them apart.`)
-      : result('server', `The server ${stalled} while the client kept its schedule: the service is the limit.`);
+      ? result('both', W.bothFellShort({ server: stalled, client: lag }))
+      : result('server', W.serverLimit({ server: stalled }));
   }
   if (cpu === null) {
     return clientLagged
-      ? result('client', `The client ${lag}: the client is the limit (the server's load is unknown: no CPU reading from its metrics).`)
-      : result('unknown', 'The client kept its schedule; the server\'s load is unknown (no CPU reading from its metrics), so which side sets the limit cannot be told.');
+      ? result('client', W.clientLimitNoCpu({ client: lag }))
+      : result('unknown', W.unknownSide());
   }
-  const cpuText = `${Math.round(cpu)}% CPU`;
+  const cpuText = W.cpu({ percent: Math.round(cpu) });
   const saturated = unanswered > 0
-    ? `stopped answering (${formatCount(unanswered)} reading${unanswered === 1 ? '' : 's'} of its metrics got no answer)`
-    : stalled ?? (cpu >= SERVER_SATURATED_PERCENT ? `was at ${cpuText}` : null);
+    ? W.stoppedAnswering({ count: formatCount(unanswered), one: unanswered === 1 })
+    : stalled ?? (cpu >= SERVER_SATURATED_PERCENT ? W.wasAt({ cpu: cpuText }) : null);
   if (saturated && clientLagged) {
-    return result('both', `Both sides were saturated: the server ${saturated} and the client ${lag}. The figures describe both; run the client on another machine to tell them apart.`);
+    return result('both', W.bothSaturated({ server: saturated, client: lag }));
   }
   if (saturated) {
-    return result('server', `The server ${saturated} while the client kept its schedule: the service is the limit.`);
+    return result('server', W.serverLimit({ server: saturated }));
   }
   if (clientLagged) {
-    return result('client', `The client ${lag} while the server peaked at ${cpuText}: the client is the limit.`);
+    return result('client', W.clientLimit({ client: lag, cpu: cpuText }));
   }
   if (cpu >= SERVER_LOAD_ADVICE_PERCENT) {
-    return result('near', `The server peaked at ${cpuText}, above the guide's advice to stay under ${SERVER_LOAD_ADVICE_PERCENT}%, while the client kept its schedule: the service is near its limit.`);
+    return result('near', W.nearLimit({ cpu: cpuText, advicePercent: SERVER_LOAD_ADVICE_PERCENT }));
   }
-  return result('neither', `Neither was saturated: the server peaked at ${cpuText} and the client kept its schedule.`);
+  return result('neither', W.neither({ cpu: cpuText }));
 }

@@ -17,6 +17,7 @@
  */
 import type { ServerMetricsRecord, ServerSecond } from './series.ts';
 import type { ServerScraper } from './scraper.ts';
+import { SERVER_METRICS_WORDS as W } from './words.ts';
 
 type Figure = keyof Omit<ServerSecond, 'second' | 'restarted' | 'backplaneUp'>;
 const SUMMED: Figure[] = ['connections', 'deliveriesPerSec', 'gcPauseMsPerSec', 'threadPoolQueue', 'workingSetBytes', 'kestrelConnections', 'kestrelQueued'];
@@ -73,7 +74,7 @@ function countedOnce(records: readonly IdentifiedServerRecord[]): { counted: Ide
 }
 
 function sameProcessText(merged: MergedRecords): string {
-  return `Server metrics at ${merged.urls.join(' and ')} come from one instance (service_instance_id "${merged.id}"): its figures are counted once, from ${merged.countedUrl}, not summed. Give each instance's own /metrics once.`;
+  return W.sameProcess(merged);
 }
 
 function combinedSecond(second: number, read: readonly ServerSecond[]): ServerSecond {

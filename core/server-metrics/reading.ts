@@ -7,6 +7,7 @@
  */
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import { BenchError } from '../errors/index.ts';
+import { SERVER_METRICS_WORDS as W } from './words.ts';
 
 /** Metric names as OpenTelemetry's Prometheus exporter writes them (dots to underscores, the
  *  unit and `_total` appended). Some exporter versions add `_total` to up-down counters too. */
@@ -63,7 +64,7 @@ export function readMetrics(text: string, atUs: number): ServerReading {
   // The parser reads almost any text as some metric: an HTML page (a fallback route) would pass
   // as an app whose every figure is unknown, with nothing said.
   if (known === 0) {
-    throw new BenchError('parse', 'the answer holds none of the figures this tool reads (.NET\'s System.Runtime, ASP.NET Core\'s SignalR and Kestrel meters, the hub-sample\'s counters): is this an ASP.NET Core app exporting them in the Prometheus text format?');
+    throw new BenchError('parse', W.noFigures());
   }
   return reading;
 }

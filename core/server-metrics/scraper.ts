@@ -10,6 +10,7 @@ import type { Clock, Timers } from '../clocks/index.ts';
 import { BenchError } from '../errors/index.ts';
 import { readMetrics, type ServerReading } from './reading.ts';
 import { addDeliveries, emptyServerRecord, secondOf, serverSecond, type ServerMetricsRecord } from './series.ts';
+import { SERVER_METRICS_WORDS as W } from './words.ts';
 
 /** Time between two scrapes, in ms: the client's figures are per second too. */
 export const SCRAPE_INTERVAL_MS = 1_000;
@@ -126,7 +127,7 @@ export class ServerScraper {
     record.failedScrapes += 1;
     this.#copy = null;
     if (record.problem !== null) return;
-    record.problem = `Server metrics at ${record.url} could not be read: ${reason}. The run goes on without them; switch them off or give another address to stop this message.`;
+    record.problem = W.unreadable({ url: record.url, reason });
     this.#options.onProblem?.(record.problem);
   }
 }
@@ -142,10 +143,10 @@ export function metricsUrlProblem(text: string): string | null {
   try {
     url = new URL(text);
   } catch {
-    return `The server metrics address '${text}' is not a URL: write it like http://127.0.0.1:5180/metrics, or leave it empty to use the endpoint's /metrics.`;
+    return W.notUrl({ text });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return `The server metrics address must start with http:// or https://, but is '${text}'.`;
+    return W.notHttp({ text });
   }
   return null;
 }
@@ -153,7 +154,7 @@ export function metricsUrlProblem(text: string): string | null {
 /** Fetches with the platform's fetch (browsers and Node 20 alike), within `timeoutMs` for the
  *  whole answer and at most `maxBytes` of it. */
 export function platformFetchText(timeoutMs = SCRAPE_TIMEOUT_MS, maxBytes = MAX_METRICS_BYTES): FetchText {
-  const stalled = `no answer within ${timeoutMs / 1_000} s (the server may be stalled or overloaded)`;
+  const stalled = W.noAnswer({ seconds: timeoutMs / 1_000 });
   return async (url) => {
     let response: Response;
     const controller = new AbortController();
@@ -166,11 +167,11 @@ export function platformFetchText(timeoutMs = SCRAPE_TIMEOUT_MS, maxBytes = MAX_
       } catch {
         throw new BenchError('couldNotConnect', controller.signal.aborted
           ? stalled
-          : 'the request failed (the server is unreachable, or it does not allow this page\'s origin: list it in the app\'s CORS origins)');
+          : W.requestFailed());
       }
-      if (response.status === 404) throw new BenchError('refused', '404 Not Found (the app does not serve metrics there: on the hub-sample, --EnableMetrics must be true)');
-      if (response.status === 403) throw new BenchError('refused', '403 Forbidden (the app refuses this page\'s origin: list it in the hub-sample\'s --CorsOrigins)');
-      if (!response.ok) throw new BenchError('refused', `HTTP ${response.status} ${response.statusText}`);
+      if (response.status === 404) throw new BenchError('refused', W.notFound());
+      if (response.status === 403) throw new BenchError('refused', W.forbidden());
+      if (!response.ok) throw new BenchError('refused', W.httpStatus(response));
       return await boundedText(response, maxBytes, controller, stalled);
     } finally {
       clearTimeout(timer);
@@ -184,7 +185,7 @@ export function platformFetchText(timeoutMs = SCRAPE_TIMEOUT_MS, maxBytes = MAX_
 async function boundedText(response: Response, maxBytes: number, controller: AbortController, stalled: string): Promise<string> {
   const overLimit = (size: string | null) => {
     controller.abort();
-    return new BenchError('parse', `the answer is ${size === null ? '' : `${size}, `}over the ${formatLimit(maxBytes)} this tool reads of a metrics answer: it was skipped, not parsed (is this address an app's /metrics?)`);
+    return new BenchError('parse', W.tooLarge({ size, limit: formatLimit(maxBytes) }));
   };
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (declared > maxBytes) throw overLimit(formatLimit(declared));
