@@ -9,6 +9,7 @@ import { CURVE_PERCENTILES, ninesPosition, percentileCurve, overlay, onSameSecon
 import { CAUSE_LABELS, diagnosisLines } from '../diagnosis/index.ts';
 import { formatCount } from '../format.ts';
 import type { KeptRun } from '../history/index.ts';
+import { REPORT_WORDS as W } from './words.ts';
 
 /** The verdict paragraph and, under it, what each run's p99 rests on. */
 export function comparisonVerdictHtml(verdict: ComparisonVerdict, labels: readonly string[]): string {
@@ -50,14 +51,14 @@ export function sideBySideHtml(runs: readonly KeptRun[]): string {
     .join('');
   const load = sharedLoad(runs.map((run) => run.result));
   return `<section>
-<h2>Side by side</h2>
-<p>${load === null ? 'The runs differ in scenario or load: compare with care.' : `The same load for every run: ${esc(load)}.`}</p>
+<h2>${W.sideBySide()}</h2>
+<p>${load === null ? W.loadsDiffer() : W.sameLoad({ load: esc(load) })}</p>
 <figure>${chart}</figure>
 <div class="charts">${overlays.map((svg) => `<figure>${svg}</figure>`).join('')}</div>
-<div class="scroll" tabindex="0" role="region" aria-label="Figures side by side"><table class="compare">${head}${rows}</table></div>
-<p class="muted">Bold: the best value of the column; latencies within 1% of it and rates within 5% count as equally good, losses and errors are compared exactly; p99 and p99.9 name a best only from 500 and 5,000 messages a run. Bandwidth counts what the transport carried (every frame or body, its framing not included); for the same messages, fewer bytes win.</p>
-${failures ? `<h3>Why a run failed</h3>\n<ul class="failures">${failures}</ul>` : ''}
-<h3>Winner per column</h3>
+<div class="scroll" tabindex="0" role="region" aria-label="${W.sideBySideTable()}"><table class="compare">${head}${rows}</table></div>
+<p class="muted">${W.bestNote()}</p>
+${failures ? `<h3>${W.whyFailed()}</h3>\n<ul class="failures">${failures}</ul>` : ''}
+<h3>${W.winners()}</h3>
 <ul class="winners">${winners}</ul>
 </section>`;
 }

@@ -17,6 +17,7 @@ import { serverCharts } from './server-charts.ts';
 import { serverFacts } from './server-summary.ts';
 import { runSummary, type RunSummaryModel } from './run-summary.ts';
 import { clientSchedule } from '../client/index.ts';
+import { REPORT_WORDS as W } from './words.ts';
 
 type Rows = [label: string, value: string][];
 
@@ -45,9 +46,9 @@ function factTable(rows: Rows): string {
 
 function statusNote(run: KeptRun): string {
   if (run.result.outcome.kind === 'interrupted') {
-    return '<p class="warn">This run was interrupted (the page was reloaded or closed): the figures cover what it had recorded until then; losses were never counted.</p>';
+    return `<p class="warn">${W.interrupted()}</p>`;
   }
-  if (run.result.outcome.kind === 'running') return '<p class="warn">This run was still going when the report was made: the figures are partial.</p>';
+  if (run.result.outcome.kind === 'running') return `<p class="warn">${W.stillGoing()}</p>`;
   return '';
 }
 
@@ -76,7 +77,7 @@ export function diagnosisBlock(diagnosis: Diagnosis): string {
     `<p><strong>What to do:</strong> ${esc(diagnosis.advice)}</p>`,
     ...(shown.length > 0 ? [`<p class="muted">Evidence</p><ul class="evidence">${items(shown)}</ul>`] : []),
     ...(rest.length > 0 ? [`<details><summary>${rest.length} more</summary><ul class="evidence">${items(rest)}</ul></details>`] : []),
-    `<p class="muted">Explained in the project's <code>${esc(diagnosis.docs)}</code></p>`,
+    `<p class="muted">${W.explainedIn({ docs: esc(diagnosis.docs) })}</p>`,
     '</div>',
   ].join('\n');
 }
@@ -91,7 +92,7 @@ function figureRows(run: KeptRun): Rows {
     ['Messages', summary.messageFacts.join(' · ')],
     ['Latency', summary.latencyKnown ? `${summary.latency.join(' · ')} (${summary.uncorrected})` : 'no message arrived'],
     ['Connect time', `${summary.connectTime.join(' · ')} · ${summary.connections}`],
-    ['Bytes', `${summary.bytes.join(', ')} (every frame or body the transport carried, its framing not included)`],
+    ['Bytes', W.bytes({ bytes: summary.bytes.join(', ') })],
     ...(summary.resent ? [['Resent', summary.resent]] as Rows : []),
     ['Errors', summary.errors],
     ['Client health', `${summary.client.join(', ')}${summary.clientBehind ? `: it could not keep the schedule (it ${summary.clientBehind})` : ''}`],

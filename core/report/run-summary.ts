@@ -13,6 +13,7 @@ import { type InstanceFigures } from '../run-config/index.ts';
 import type { ClientSchedule } from '../client/index.ts';
 import { resentText } from '../drops/index.ts';
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
+import { REPORT_WORDS as W } from './words.ts';
 
 /** A run's figures as a kept run (RunResult) or the page's live view has them. */
 export type SummaryInput = Pick<RunResult, 'fates' | 'totals' | 'latency' | 'uncorrectedLatency' | 'connectTimes' | 'errorCounts' | 'errorSamples'> & {
@@ -58,7 +59,7 @@ export interface RunSummaryModel {
   unsolicited: string | null;
   /** Bytes the transport carried: "sent 2.0 MB", "received 1.9 MB". */
   bytes: [sent: string, received: string];
-  /** Stateful reconnect's second copies; null when none (core/drops/report.ts). */
+  /** Stateful reconnect's second copies; null when none (core/drops/drop-report.ts). */
   resent: string | null;
   /** True when any message arrived: the latency figures are measured. */
   latencyKnown: boolean;
@@ -84,9 +85,9 @@ export function runSummary({ fates, totals, latency, uncorrectedLatency, connect
   const errorTotal = kinds.reduce((sum, [, n]) => sum + n, 0);
   const messages: [string, string, string] = [`sent ${formatCount(totals.sent)}`, `received ${formatCount(totals.received)}`, `duplicated ${formatCount(totals.duplicated)}`];
   const stale = totals.stale > 0 ? `too late to check ${formatCount(totals.stale)}` : null;
-  const foreign = totals.foreign ? `foreign ${formatCount(totals.foreign)} (another run or client on this hub: not counted as arrivals)` : null;
-  const unsolicited = totals.unsolicited ? `unsolicited ${formatCount(totals.unsolicited)} (the hub's own messages or another client's, not the tool's: not counted as arrivals)` : null;
-  const altered = totals.altered ? `altered ${formatCount(totals.altered)} (arrived, but the hub cut or changed the text: it is not the size sent)` : null;
+  const foreign = totals.foreign ? W.foreign({ count: formatCount(totals.foreign) }) : null;
+  const unsolicited = totals.unsolicited ? W.unsolicited({ count: formatCount(totals.unsolicited) }) : null;
+  const altered = totals.altered ? W.altered({ count: formatCount(totals.altered) }) : null;
   return {
     fates: fatesText(fates),
     messages,

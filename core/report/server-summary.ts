@@ -6,6 +6,7 @@ import { formatBytes, formatCount } from '../format.ts';
 import { diagnosisOf, limitOfResult, whileSending, type EvidenceFigures, type LimitFigures, type RunResult } from '../result/index.ts';
 import { limitSentenceApplies } from '../diagnosis/index.ts';
 import { instanceLabel, peakOf, type ServerMetricsRecord } from '../server-metrics/index.ts';
+import { REPORT_WORDS as W } from './words.ts';
 
 type RunFigures = LimitFigures & EvidenceFigures & Pick<RunResult, 'diagnosis'>;
 
@@ -31,7 +32,7 @@ function serverText(server: ServerMetricsRecord, clientPoints: RunFigures['point
     known(peakOf(server.points, 'connections'), (n) => `peak ${formatCount(n)} hub connections`),
     known(server.deliveries, (n) => server.instances
       // hub-sample/RedisBackplane.cs: each instance counts its own calls' deliveries to its own connections.
-      ? `${formatCount(n)} deliveries counted by the hubs (each counts its calls' deliveries to its own connections; those carried to other instances by the backplane are not counted)`
+      ? W.deliveriesByHubs({ count: formatCount(n) })
       : `${formatCount(n)} deliveries counted by the hub`),
     known(peakOf(server.points, 'gcPauseMsPerSec'), (n) => `GC pauses up to ${n.toFixed(1)} ms/s`),
     known(peakOf(server.points, 'threadPoolQueue'), (n) => `thread-pool queue up to ${formatCount(n)}`),
@@ -43,7 +44,7 @@ function serverText(server: ServerMetricsRecord, clientPoints: RunFigures['point
     const peak = peakOf(whileSending(instance.points, clientPoints), 'cpuPercent');
     return `${instanceLabel(server, k)} peak CPU ${peak === null ? 'unknown' : `${Math.round(peak)}%`}, ${instance.deliveries === null ? 'deliveries unknown' : `${formatCount(instance.deliveries)} deliveries`}`;
   });
-  const each = instances.length > 0 ? ` Per instance (CPU the busiest one's above, counts their sum): ${instances.join('; ')}.` : '';
+  const each = instances.length > 0 ? ` ${W.perInstance({ instances })}` : '';
   // One process read under two addresses is counted once, and said (instances.ts).
   const note = server.note ? ` ${server.note}` : '';
   return `${parts.join(', ')} (read from ${server.url}).${failed}${each}${note}`;
