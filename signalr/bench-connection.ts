@@ -82,7 +82,7 @@ function createSignalRConnection(options: ConnectionOptions, overrides: Platform
     // repeated once per connection.
     .configureLogging(LogLevel.None);
   if (protocol) builder = builder.withHubProtocol(protocol);
-  // The run's reconnect policy (core/drops/plan.ts); 'fixed' (every second for a minute) when a
+  // The run's reconnect policy (core/drops/drop-schedule.ts); 'fixed' (every second for a minute) when a
   // caller names none, as before policies existed.
   if (options.reconnect) {
     const policy = options.reconnectPolicy ?? 'fixed';

@@ -9,7 +9,7 @@ import { type RunOutcome, type RunVerdict } from '../outcome/index.ts';
 import { upgradeFates, type RunResult } from '../result/index.ts';
 import { type InstanceFigures, type RunConfig } from '../run-config/index.ts';
 import type { LatencySummary } from '../latency/index.ts';
-import { bounds, breakConfirmed, type StepPhase, type JudgedLoad } from './search-plan.ts';
+import { bounds, breakConfirmed, type StepPhase, type JudgedLoad } from './next-load.ts';
 import { plannedSendRate, type CapacitySettings } from './settings.ts';
 import { judgeStep, stepHealth, type ClientContext, type LimitedBy, type StepHealth, type StepJudgement } from './step-judge.ts';
 import { BenchError } from '../errors/index.ts';

@@ -8,7 +8,7 @@ import type { Clock, Timers } from '../clocks/index.ts';
 import type { RunResult } from '../result/index.ts';
 import type { RunConfig } from '../run-config/index.ts';
 import { CAPACITY_FORMAT, CAPACITY_VERSION, findingOf, stepOf, judgedLoadOf, type CapacityResult, type CapacityStep } from './capacity-result.ts';
-import { nextStep, type NextStep } from './search-plan.ts';
+import { nextStep, type NextStep } from './next-load.ts';
 import { stepConfig, type CapacitySettings } from './settings.ts';
 import type { ClientContext } from './step-judge.ts';
 

@@ -4,7 +4,7 @@ export * from './answer.ts';
 export * from './capacity-export.ts';
 export * from './capacity-result.ts';
 export * from './capacity-search.ts';
-export * from './search-plan.ts';
+export * from './next-load.ts';
 export * from './settings.ts';
 export * from './step-chart.ts';
 export * from './step-judge.ts';

@@ -4,7 +4,7 @@
  * A step holds when its run finished and passed the guide's rule over every planned reception
  * (core/outcome/outcome.ts). A failing step's first reason names what failed it: receptions lost,
  * never sent, late, connections that did not open; never a figure that passed. Who broke:
- * - the *client*, when anything shows its own limits (core/client/evidence.ts: an engine thread
+ * - the *client*, when anything shows its own limits (core/client/own-limits.ts: an engine thread
  *   or agent lost, connects it could not open for want of file descriptors or ports, a browser's
  *   cap or queue), or when it did not keep its schedule (core/client/schedule.ts, the one rule);
  * - the *service*, when the client kept its schedule and still receptions were lost, late or

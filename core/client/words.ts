@@ -1,6 +1,6 @@
 /**
  * The client room's words: why a connect failed, by cause, and the client's own limits, each
- * reason worded to follow "the client …". connect-causes.ts and evidence.ts name the cause and
+ * reason worded to follow "the client …". connect-causes.ts and own-limits.ts name the cause and
  * count it; only this file writes prose, so the run's limit, a capacity step and the diagnosis
  * quote the same sentence. Pure.
  */

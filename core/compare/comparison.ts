@@ -9,7 +9,7 @@ import { runRates, recentRates } from '../execution/index.ts';
 import { diagnosisOf, type RunResult } from '../result/index.ts';
 import { scenarioLabel } from '../run-config/index.ts';
 import type { Diagnosis } from '../diagnosis/index.ts';
-import { MIN_RECEPTIONS_TO_RANK } from './evidence.ts';
+import { MIN_RECEPTIONS_TO_RANK } from './p99-evidence.ts';
 
 export interface ComparedRun {
   /** What the run is called in the table and the chart legend. */
@@ -41,7 +41,7 @@ interface ColumnSpec {
   /** Fraction of the best value within which runs count as equally good (see WIN_TOLERANCE). */
   tolerance: number;
   /** Receptions each run needs before the column names a best: a percentile read from fewer is one
-   *  or a few slow messages (core/compare/evidence.ts). Absent: any count. */
+   *  or a few slow messages (core/compare/p99-evidence.ts). Absent: any count. */
   minReceptions?: number;
 }
 

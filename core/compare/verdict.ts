@@ -2,14 +2,14 @@
  * The comparison's answer in one line. Loss ranks first: a run that passed the guide's rule beats
  * one that did not, then more delivered beats less; a lower p99 bought by losing messages never
  * wins. Only runs with equal delivery are ranked by p99, and only on evidence
- * (core/compare/evidence.ts): each needs enough messages for its p99 to be more than its slowest
+ * (core/compare/p99-evidence.ts): each needs enough messages for its p99 to be more than its slowest
  * few ("too few messages to rank: run at least N s"), and the best's interval from resampling its
  * seconds must lie below every other's ("too close to call" when they overlap). Pure: the page and
  * the HTML report render it as it is.
  */
 import { formatCount, formatMs, formatShare } from '../format.ts';
 import { WIN_TOLERANCE, type ComparedRun } from './comparison.ts';
-import { MIN_RECEPTIONS_TO_RANK, MIN_SLOWER_THAN_P99, p99Evidence, p99WithInterval, secondsToRank, type P99Evidence } from './evidence.ts';
+import { MIN_RECEPTIONS_TO_RANK, MIN_SLOWER_THAN_P99, p99Evidence, p99WithInterval, secondsToRank, type P99Evidence } from './p99-evidence.ts';
 
 /**
  * best: one run (or several equal on delivery with no p99 to tell them apart) is named;

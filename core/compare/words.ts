@@ -1,6 +1,6 @@
 /**
  * The compare room's words: why a comparison cannot start, what it needs to rank a p99, and its
- * answer in one line (best, too close, too few). The plans and the verdict (comparison-plan.ts,
+ * answer in one line (best, too close, too few). The plans and the verdict (comparison-runs.ts,
  * drop-comparison.ts, held-comparison.ts, verdict.ts) decide with codes and values; only this file
  * writes prose, so the page and the HTML report say the same thing. Pure.
  */

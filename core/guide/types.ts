@@ -148,7 +148,7 @@ export interface GuideEdition {
   caveats: Caveat[];
 }
 
-/** Expected inbound/outbound messages and bytes per second of a run (core/guide/capacity.ts). */
+/** Expected inbound/outbound messages and bytes per second of a run (core/guide/capacity-formulas.ts). */
 export interface ExpectedTraffic extends TrafficRates {
   scenario: Scenario;
   connections: number;

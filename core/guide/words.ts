@@ -1,7 +1,7 @@
 /**
  * The guide room's words: what is wrong with the settings a guide estimate is asked for, what the
  * guide's tables do not cover, and the notes that come with a tier's advice. The formulas and the
- * fitting (capacity.ts, fit.ts, appServers.ts, workload.ts) name the case and its values; only this
+ * fitting (capacity-formulas.ts, tier-fit.ts, appServers.ts, workload.ts) name the case and its values; only this
  * file writes prose. Figures arrive formatted by the caller (trimNumber in units.ts, which itself
  * words its errors here, so this file imports nothing). Pure.
  */

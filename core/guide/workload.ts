@@ -2,9 +2,9 @@
 // into the basic use cases, compute each one's inbound and outbound bandwidth with the formulas,
 // add them up, and pick the tier from the maximum inbound/outbound bandwidth tables. On top of that
 // we apply the routing limits, the app-server tables and the guide's caveats.
-import { expectedTraffic, type GuideRunConfig } from './capacity.ts';
+import { expectedTraffic, type GuideRunConfig } from './capacity-formulas.ts';
 import type { ExpectedTraffic, TrafficRates } from './types.ts';
-import { demandFromTraffic, fitEdition, type EditionFit } from './fit.ts';
+import { demandFromTraffic, fitEdition, type EditionFit } from './tier-fit.ts';
 import { appServerAdvice, type AppServerAdvice } from './appServers.ts';
 import { applicableCaveats } from './caveats.ts';
 import { EDITIONS } from './tables.ts';

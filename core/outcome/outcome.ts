@@ -98,7 +98,7 @@ export interface VerdictInput {
   /** Receptions that arrived more than once (totals.duplicated); default 0. */
   duplicated?: number;
   /** Set when the run planned a drop: its duplicated messages, and stateful reconnect as the hub
-   *  granted it (core/drops/report.ts statefulStateOf; absent: off). A failure for messages the
+   *  granted it (core/drops/drop-report.ts statefulStateOf; absent: off). A failure for messages the
    *  drop cost then says what saves them, never stateful reconnect when the hub refused it. */
   plannedDrop?: { duplicated: number; statefulReconnect?: 'off' | 'on' | 'partly' | 'refused' | 'asked' } | null;
   /** The hub's address, to name a hub that refused stateful reconnect. */

@@ -1,7 +1,7 @@
 /**
  * Whose loss a lost worker is, and how that is said: one rule for the coordinator (when it gives a
  * worker up), the run's document (each lost worker's side), the verdict (outcome.ts), the client's
- * evidence (core/client/evidence.ts) and the runner's exit reasons, so page, runner and report
+ * evidence (core/client/own-limits.ts) and the runner's exit reasons, so page, runner and report
  * name the same side.
  *
  * An agent's reports are relayed by the control hub (by default the run's own hub), and a hub that

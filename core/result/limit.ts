@@ -17,7 +17,7 @@ export interface RunLimitInput {
   sent: number;
   /** Absent in runs kept before server metrics, or when they were off. */
   server?: ServerMetricsRecord | null;
-  /** The client's own limits (core/client/evidence.ts); none when absent. */
+  /** The client's own limits (core/client/own-limits.ts); none when absent. */
   clientLimits?: readonly string[];
   /** The run's workers with their sides (core/outcome/worker-loss.ts): agents alive whose reports the
    *  run's hub, their control hub, stopped relaying show the hub stalled. */
@@ -50,7 +50,7 @@ export function limitOfResult(result: LimitFigures): LimitExplanation {
 /** The figures of a run the limit is read from. */
 export type LimitFigures = Pick<RunResult, 'config' | 'points' | 'totals' | 'server' | 'connectCauses' | 'workers' | 'workerFailures'>;
 
-/** The client's own limits in a kept run (core/client/evidence.ts). */
+/** The client's own limits in a kept run (core/client/own-limits.ts). */
 export function clientLimitsOf(result: Omit<LimitFigures, 'points' | 'server'>): string[] {
   return clientLimitReasons({
     connections: result.config.connections,

@@ -20,7 +20,7 @@ export type ProtocolName = (typeof PROTOCOLS)[number];
 
 export { SCENARIOS, type ScenarioName };
 
-/** The drop fields (core/drops/plan.ts) are optional in kept runs and links made before drops
+/** The drop fields (core/drops/drop-schedule.ts) are optional in kept runs and links made before drops
  *  existed; validateRunConfig always fills them in. */
 export interface RunConfig extends DropSettings {
   /** Default echo; with a hub profile, the shape its delivery runs on (core/profiles/shapes.ts),

@@ -1,10 +1,10 @@
 /**
  * The p99 interval a comparison ranks by: its seconds drawn again (core/stats/resample.ts), read
- * from the per-second HDR histograms a run keeps (core/compare/evidence.ts).
+ * from the per-second HDR histograms a run keeps (core/compare/p99-evidence.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { countAbove, percentileOf, rankOf, resampledInterval, seededRandom, type CountedValues } from '../../core/stats/index.ts';
-import { MIN_RECEPTIONS_TO_RANK, p99Evidence, evidenceLine, secondsToRank } from '../../core/compare/evidence.ts';
+import { MIN_RECEPTIONS_TO_RANK, p99Evidence, evidenceLine, secondsToRank } from '../../core/compare/p99-evidence.ts';
 import { bucketValues, createLatencyHistogram, recordLatencyUs } from '../../core/latency/latency.ts';
 import { finishedRun } from '../support/finished-run.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_COMBINATIONS, comparisonProblem, planComparison, rankingNeeds } from '../../core/compare/comparison-plan.ts';
+import { ALL_COMBINATIONS, comparisonProblem, planComparison, rankingNeeds } from '../../core/compare/comparison-runs.ts';
 import { testConfig } from '../support/finished-run.ts';
 
 describe('planComparison', () => {

@@ -1,7 +1,7 @@
 /** Why connects failed, by side: the client's own limits are never the service's. */
 import { describe, expect, it } from 'vitest';
 import { causesText, connectCauseOf, failuresOfSide, sideOfCause } from '../../core/client/connect-causes.ts';
-import { clientLimitReasons } from '../../core/client/evidence.ts';
+import { clientLimitReasons } from '../../core/client/own-limits.ts';
 import { classifySignalRError } from '../../signalr/errors.ts';
 import { limitOfResult } from '../../core/result/limit.ts';
 import { stepRun } from '../support/step-run.ts';

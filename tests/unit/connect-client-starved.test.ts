@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONNECT_TIMEOUT_MS, validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
 import { CONNECT_CAUSES, STARVED_SHARE, causesText, failuresOfSide, sideOfCause, timeOutCause } from '../../core/client/connect-causes.ts';
-import { clientLimitReasons } from '../../core/client/evidence.ts';
+import { clientLimitReasons } from '../../core/client/own-limits.ts';
 import { EventLoopStalls, MIN_STALL_MS } from '../../workers/engine/worker-stats.ts';
 import { fakeRun } from '../support/fake-run.ts';
 

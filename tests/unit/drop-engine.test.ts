@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expectedGapReceptions } from '../support/drop-slots.ts';
-import { isDropped } from '../../core/drops/plan.ts';
+import { isDropped } from '../../core/drops/drop-schedule.ts';
 import { notSentOf } from '../../core/accounting/fates.ts';
 import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
 import { runResult } from '../../core/result/document.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dropPanelShown, dropPanelTitle, type RunDrops } from '../../core/drops/report.ts';
-import { DROP_DEFAULTS } from '../../core/drops/plan.ts';
+import { dropPanelShown, dropPanelTitle, type RunDrops } from '../../core/drops/drop-report.ts';
+import { DROP_DEFAULTS } from '../../core/drops/drop-schedule.ts';
 import { emptyDropTotals } from '../../core/drops/totals.ts';
 
 const none = { count: 0, p50Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null, meanUs: null };

@@ -4,7 +4,7 @@ import { DropLedger } from '../../workers/engine/drop-ledger.ts';
 import { expectedGapReceptions, slotsInWindow } from '../support/drop-slots.ts';
 import { dropPhases } from '../../core/drops/phases.ts';
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../../core/latency/latency.ts';
-import { DROP_DEFAULTS, dropProblems, dropSettingsOf, droppedCount, dropTimesUs, isDropped, retryDelayMs } from '../../core/drops/plan.ts';
+import { DROP_DEFAULTS, dropProblems, dropSettingsOf, droppedCount, dropTimesUs, isDropped, retryDelayMs } from '../../core/drops/drop-schedule.ts';
 
 const S = 1_000_000;
 

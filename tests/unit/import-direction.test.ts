@@ -140,3 +140,27 @@ describe('imports flow one way', () => {
     expect(cycles).toEqual([]);
   });
 });
+
+describe('names that say which', () => {
+  const files = sources('core');
+  /** Every room has a front door (index.ts) and may have a catalog of its words (words.ts): those two names are the house's convention. */
+  const SHARED = new Set(['index.ts', 'words.ts']);
+
+  it('no two files in core/ share a name', () => {
+    const byName = new Map<string, string[]>();
+    for (const file of files) {
+      const name = path.posix.basename(file);
+      if (!SHARED.has(name)) byName.set(name, [...(byName.get(name) ?? []), file]);
+    }
+    expect([...byName.values()].filter((same) => same.length > 1)).toEqual([]);
+  });
+
+  it('no file in core/ is named like another room', () => {
+    const rooms = new Set(ROOMS);
+    const misleading = files.filter((file) => {
+      const named = `core/${path.posix.basename(file, '.ts')}/`;
+      return rooms.has(named) && roomOf(file) !== named;
+    });
+    expect(misleading).toEqual([]);
+  });
+});

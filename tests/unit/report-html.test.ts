@@ -92,7 +92,7 @@ describe('reportHtml', () => {
     expect(sideBySide.match(/<path /g)).toHaveLength(6);
     expect(sideBySide).toContain('p99 latency per second');
     expect(sideBySide).toMatch(/<strong>p50<\/strong> \(lower is better\): fast</);
-    // 120 messages a run: p99 is read from too few to name a best (core/compare/evidence.ts).
+    // 120 messages a run: p99 is read from too few to name a best (core/compare/p99-evidence.ts).
     expect(sideBySide).toMatch(/<strong>p99<\/strong> \(lower is better\): too few messages \(500 a run needed\)</);
     expect(sideBySide).toMatch(/<strong>missed slots<\/strong> \(lower is better\): a tie/);
     expect(sideBySide.match(/class="win"/g)!.length).toBeGreaterThanOrEqual(2);

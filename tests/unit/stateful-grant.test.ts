@@ -1,7 +1,7 @@
 /** Stateful reconnect as the hub granted it, in words, and what a failed drop's verdict offers as the fix. */
 import { describe, expect, it } from 'vitest';
-import { dropPlanText, plannedDropOf, resentText, statefulStateOf } from '../../core/drops/report.ts';
-import { dropSettingsOf } from '../../core/drops/plan.ts';
+import { dropPlanText, plannedDropOf, resentText, statefulStateOf } from '../../core/drops/drop-report.ts';
+import { dropSettingsOf } from '../../core/drops/drop-schedule.ts';
 import { emptyFates } from '../../core/accounting/fates.ts';
 import { runVerdict } from '../../core/outcome/outcome.ts';
 

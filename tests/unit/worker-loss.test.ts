@@ -26,7 +26,7 @@ import {
 import { lostSidesOf, workersOfRun, type RunAgent } from '../../core/result/result.ts';
 import { runVerdict } from '../../core/outcome/outcome.ts';
 import { runLimit } from '../../core/result/limit.ts';
-import { clientLimitReasons } from '../../core/client/evidence.ts';
+import { clientLimitReasons } from '../../core/client/own-limits.ts';
 import { isRunHubOf } from '../../core/fleet/fleet-run.ts';
 import { Fleet } from '../../core/fleet/fleet.ts';
 import { DEFAULTS } from '../../core/run-config/config.ts';

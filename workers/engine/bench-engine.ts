@@ -161,7 +161,7 @@ export class BenchEngine {
     this.#scheduleDrops(message);
   }
 
-  /** The planned drops (core/drops/plan.ts): each worker drops its part of the share at each time. */
+  /** The planned drops (core/drops/drop-schedule.ts): each worker drops its part of the share at each time. */
   #scheduleDrops(go: GoMessage): void {
     const config = this.#start!.config;
     const drop = dropSettingsOf(config);

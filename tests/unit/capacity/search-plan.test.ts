@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bounds, breakConfirmed, maxSteps, nextStep, rampLoads, searchPlanText, type JudgedLoad } from '../../../core/capacity/search-plan.ts';
+import { bounds, breakConfirmed, maxSteps, nextStep, rampLoads, searchPlanText, type JudgedLoad } from '../../../core/capacity/next-load.ts';
 import type { CapacitySettings } from '../../../core/capacity/settings.ts';
 
 const settings = (over: Partial<CapacitySettings> = {}): CapacitySettings => ({ ramp: 'rate', start: 100, step: 100, max: 500, stepSec: 4, settleSec: 1, bisectSteps: 2, ...over });

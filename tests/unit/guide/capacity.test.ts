@@ -7,7 +7,7 @@ import {
   messageBytesFor,
   sendIntervalMsFor,
   type GuideRunConfig,
-} from '../../../core/guide/capacity.ts';
+} from '../../../core/guide/capacity-formulas.ts';
 import { cell, scenarioTable } from '../../../core/guide/tables.ts';
 import { BINARY_BYTES, DECIMAL_BYTES, GUIDE_BYTES, kilobytesToBytes, megabytesToBytes } from '../../../core/guide/units.ts';
 

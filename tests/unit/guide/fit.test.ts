@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { fitRun, type GuideRunConfig } from '../../../core/guide/capacity.ts';
-import { routingLimit, tierLimits } from '../../../core/guide/fit.ts';
+import { fitRun, type GuideRunConfig } from '../../../core/guide/capacity-formulas.ts';
+import { routingLimit, tierLimits } from '../../../core/guide/tier-fit.ts';
 import type { EditionId } from '../../../core/guide/types.ts';
 
 const KB = 1024;

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { bandwidthBytesPerSecond, connectionsFor } from '../../../core/guide/capacity.ts';
+import { bandwidthBytesPerSecond, connectionsFor } from '../../../core/guide/capacity-formulas.ts';
 import { cell, EDITIONS, edition, flaggedCells, table, tiers, workedExample, type Cell } from '../../../core/guide/tables.ts';
 import type { ColumnName, EditionId, GuideTable, Row } from '../../../core/guide/types.ts';
 

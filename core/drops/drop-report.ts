@@ -4,7 +4,7 @@
  */
 import { neverBackOf, type DropTotals } from './totals.ts';
 import { dropPhases, type DropPhases, type DropSecond } from './phases.ts';
-import { droppedCount, dropSettingsOf, RECONNECT_POLICY_LABELS, type DropSettings } from './plan.ts';
+import { droppedCount, dropSettingsOf, RECONNECT_POLICY_LABELS, type DropSettings } from './drop-schedule.ts';
 import { formatBytes, formatCount, formatMs } from '../format.ts';
 import type { EncodedSecond, LatencySummary } from '../latency/index.ts';
 

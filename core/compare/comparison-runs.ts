@@ -4,7 +4,7 @@
  * Server-Sent Events) and carries the browser's limits for its transport. Pure.
  */
 import { formatCount } from '../format.ts';
-import { MIN_RECEPTIONS_TO_RANK } from './evidence.ts';
+import { MIN_RECEPTIONS_TO_RANK } from './p99-evidence.ts';
 import {
   browserLimitWarnings,
   MAX_HTTP1_CONNECTIONS_PER_ORIGIN,

@@ -6,7 +6,7 @@
 // message" -- so for capacity we count such messages as 1,024 B (the raw bytes are reported too).
 import type { EditionId, ExpectedTraffic, Scenario } from './types.ts';
 import { EDITIONS } from './tables.ts';
-import { demandFromTraffic, fitEdition, type EditionFit } from './fit.ts';
+import { demandFromTraffic, fitEdition, type EditionFit } from './tier-fit.ts';
 import { BenchError } from '../errors/index.ts';
 import { GUIDE_WORDS } from './words.ts';
 
