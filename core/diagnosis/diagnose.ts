@@ -21,7 +21,7 @@ import {
   BACKPLANE_WORDS, BARE_CLOSE_WORDS, BROWSER_FETCH_WORDS, DEFAULT_MAX_RECEIVE_BYTES, HUB_CLOSE_WORDS, MISSING_METHOD_WORDS, NOT_STICKY_WORDS, SERVER_TIMEOUT_WORDS, TLS_WORDS, TOO_LARGE_WORDS, UNRESOLVED_WORDS,
   CONNECT_KINDS, connectStatuses, hubWords, matching, methodOf, type StatusCount,
 } from './failures.ts';
-import { EVIDENCE, STALL_WORDS, WORDS, type Facts } from './words.ts';
+import { EVIDENCE, QUOTE_WORDS, STALL_WORDS, WORDS, type Facts } from './words.ts';
 
 /** Sending seconds at the end of a run none of whose messages ever arrived, that show a hub which
  *  stopped delivering rather than a slow one: at least this many, and three send intervals. */
@@ -99,11 +99,11 @@ function namedByWords(e: RunEvidence): Finding | null {
   const tls = matching(e.failures, TLS_WORDS);
   if (tls.first && e.connectionsOpened === 0) return { cause: 'tlsUntrusted', evidence: quoteOf(tls) };
   const unresolved = matching(e.failures, UNRESOLVED_WORDS);
-  if (unresolved.first && e.connectionsOpened === 0) return { cause: 'unreachable', facts: { quote: 'the host name does not resolve' }, evidence: quoteOf(unresolved) };
+  if (unresolved.first && e.connectionsOpened === 0) return { cause: 'unreachable', facts: { quote: QUOTE_WORDS.hostUnresolved() }, evidence: quoteOf(unresolved) };
   // Fetch refuses some well-known ports outright (1, 9, 25, 6000, …), in Node and in a page alike:
   // nothing was even tried.
   const badPort = matching(e.failures, /\bbad port\b|ERR_UNSAFE_PORT/i);
-  if (badPort.first && e.connectionsOpened === 0) return { cause: 'unreachable', facts: { quote: 'the client refuses this port outright, one of the well-known ports fetch blocks: use another' }, evidence: quoteOf(badPort) };
+  if (badPort.first && e.connectionsOpened === 0) return { cause: 'unreachable', facts: { quote: QUOTE_WORDS.badPort() }, evidence: quoteOf(badPort) };
   const notJson = matching(e.failures, /not a SignalR hub at this URL|not valid JSON|Unexpected token/i, ['negotiate']);
   if (notJson.first && e.connectionsOpened === 0) return { cause: 'notAHub', evidence: quoteOf(notJson) };
   return null;
@@ -113,21 +113,21 @@ function namedByWords(e: RunEvidence): Finding | null {
  *  several instances, one that opened none while the others took theirs. */
 function nothingAnswered(e: RunEvidence): Finding | null {
   const dead = e.instances.length > 1 && e.instances.some((i) => i.opened > 0) ? e.instances.find((i) => i.opened === 0 && i.failed > 0) : undefined;
-  if (dead) return { cause: 'unreachable', facts: { url: dead.endpointUrl, quote: 'while the other instances opened theirs' }, evidence: [EVIDENCE.instanceDead(dead.endpointUrl, dead.failed), ...(causesText(e.connectCauses) ? [EVIDENCE.causes(causesText(e.connectCauses))] : [])] };
+  if (dead) return { cause: 'unreachable', facts: { url: dead.endpointUrl, quote: QUOTE_WORDS.othersOpened() }, evidence: [EVIDENCE.instanceDead(dead.endpointUrl, dead.failed), ...(causesText(e.connectCauses) ? [EVIDENCE.causes(causesText(e.connectCauses))] : [])] };
   if (e.connectionsOpened > 0) return null;
   const refused = (e.connectCauses.refused ?? 0) + (e.connectCauses.unreachable ?? 0);
-  if (refused > 0) return { cause: 'unreachable', facts: { quote: 'connection refused' }, evidence: [EVIDENCE.causes(causesText(e.connectCauses))] };
+  if (refused > 0) return { cause: 'unreachable', facts: { quote: QUOTE_WORDS.refused() }, evidence: [EVIDENCE.causes(causesText(e.connectCauses))] };
   // No connect answered at all: a host that drops them, or a hub stalled from the start (a capacity
   // search whose earlier steps connected says the hub stopped: core/capacity findingOf).
   const unanswered = (e.connectCauses.timedOut ?? 0) + (e.connectCauses.stoppedAnswering ?? 0);
-  if (unanswered > 0) return { cause: 'unreachable', facts: { quote: 'no connect was answered within the connect time limit: a host that drops them, or a hub that is stalled' }, evidence: [EVIDENCE.causes(causesText(e.connectCauses))] };
+  if (unanswered > 0) return { cause: 'unreachable', facts: { quote: QUOTE_WORDS.noConnectAnswered() }, evidence: [EVIDENCE.causes(causesText(e.connectCauses))] };
   const browserFetch = matching(e.failures, BROWSER_FETCH_WORDS);
   if (browserFetch.first) {
     const probe = e.originAnswered;
     const lines = [EVIDENCE.failure(browserFetch.first.kind, browserFetch.count, browserFetch.first.message), ...(probe === null ? [] : [EVIDENCE.probe(probe)])];
     if (probe === true) return { cause: 'corsBlocked', evidence: lines };
-    if (probe === false) return { cause: 'unreachable', facts: { quote: 'nothing answered at its origin' }, evidence: lines };
-    return { cause: 'unknown', facts: { quote: 'the browser says neither whether nothing answered nor whether CORS refused the page' }, evidence: lines };
+    if (probe === false) return { cause: 'unreachable', facts: { quote: QUOTE_WORDS.originSilent() }, evidence: lines };
+    return { cause: 'unknown', facts: { quote: QUOTE_WORDS.browserSaysNeither() }, evidence: lines };
   }
   return null;
 }
@@ -243,7 +243,7 @@ function clientOrLoad(e: RunEvidence): Finding | null {
 function ending(e: RunEvidence): Finding {
   if (e.outcome.kind === 'stopped' || e.outcome.kind === 'interrupted' || e.outcome.kind === 'running') return { cause: 'incomplete' };
   const first = e.failures[0];
-  const why = e.client.keptSchedule === null ? 'the client\'s schedule was never measured and nothing recorded names a cause' : first ? `nothing recorded names a cause; the most frequent failure was ${first.kind}: "${first.message}"` : 'nothing recorded names a cause';
+  const why = e.client.keptSchedule === null ? QUOTE_WORDS.scheduleUnmeasured() : QUOTE_WORDS.noCause({ mostFrequent: first });
   return { cause: 'unknown', facts: { quote: why } };
 }
 

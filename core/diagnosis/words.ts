@@ -213,3 +213,19 @@ export const STALL_WORDS = {
     return parts.length > 0 ? parts.join(', ') : 'nothing came back';
   },
 };
+
+/** What a rule of diagnose.ts says happened, quoted in its cause's sentence (Facts.quote) when no
+ *  error of the hub's or the client's own says it better. */
+export const QUOTE_WORDS = {
+  hostUnresolved: () => 'the host name does not resolve',
+  badPort: () => 'the client refuses this port outright, one of the well-known ports fetch blocks: use another',
+  othersOpened: () => 'while the other instances opened theirs',
+  refused: () => 'connection refused',
+  noConnectAnswered: () => 'no connect was answered within the connect time limit: a host that drops them, or a hub that is stalled',
+  originSilent: () => 'nothing answered at its origin',
+  browserSaysNeither: () => 'the browser says neither whether nothing answered nor whether CORS refused the page',
+  /** Nothing named a cause: why, and the most frequent failure when there was one. */
+  scheduleUnmeasured: () => 'the client\'s schedule was never measured and nothing recorded names a cause',
+  noCause: (p: { mostFrequent?: { kind: string; message: string } }) =>
+    (p.mostFrequent ? `nothing recorded names a cause; the most frequent failure was ${p.mostFrequent.kind}: "${p.mostFrequent.message}"` : 'nothing recorded names a cause'),
+};
