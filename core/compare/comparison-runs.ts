@@ -3,7 +3,7 @@
  * turn. Each combination is validated on its own (SignalR cannot carry MessagePack over
  * Server-Sent Events) and carries the browser's limits for its transport. Pure.
  */
-import { formatCount } from '../format.ts';
+import { COMPARE_WORDS } from './words.ts';
 import { MIN_RECEPTIONS_TO_RANK } from './p99-evidence.ts';
 import {
   browserLimitWarnings,
@@ -68,10 +68,10 @@ export function planOne(base: RunConfig, combination: Combination): PlannedCombi
 export function comparisonProblem(plan: readonly PlannedCombination[], pauseSec: number): string | null {
   const runnable = plan.filter((p) => p.config !== null).length;
   if (!Number.isInteger(pauseSec) || pauseSec < 0 || pauseSec > MAX_PAUSE_SEC) {
-    return `The pause between combinations must be a whole number of seconds from 0 to ${MAX_PAUSE_SEC}, but is ${String(pauseSec)}.`;
+    return COMPARE_WORDS.pauseOutOfRange({ maxSec: MAX_PAUSE_SEC, pause: String(pauseSec) });
   }
   if (runnable < 2) {
-    return `A comparison needs at least two combinations that can run; ${runnable === 0 ? 'none is' : 'only one is'} chosen${plan.length > runnable ? ` (${plan.length - runnable} refused, see the reasons beside them)` : ''}. Tick more transports or protocols.`;
+    return COMPARE_WORDS.tooFewCombinations({ runnable, refused: plan.length - runnable });
   }
   return null;
 }
@@ -92,5 +92,5 @@ export function rankingNeeds(endpointUrl: string, chosen: readonly Combination[]
   const usable = browserConnectionCapacity(held[0]!, endpointUrl);
   const perConnection = Math.ceil(MIN_RECEPTIONS_TO_RANK / usable);
   const names = held.map((t) => (t === 'ServerSentEvents' ? 'Server-Sent Events' : 'long polling')).join(' and ');
-  return `Over http:// this browser gives ${names} ${MAX_HTTP1_CONNECTIONS_PER_ORIGIN} connections per origin (${usable} usable). A p99 is ranked only from ${formatCount(MIN_RECEPTIONS_TO_RANK)} messages a run: with ${usable} connections, ${formatCount(perConnection)} messages each (${formatCount(perConnection)} s at one a second, ${formatCount(Math.ceil(perConnection / 4))} s at four). Over https:// (HTTP/2) they take up to ${DEFAULT_HTTP2_STREAMS} connections and the same messages come in a few seconds.`;
+  return COMPARE_WORDS.rankingNeeds({ names, perOrigin: MAX_HTTP1_CONNECTIONS_PER_ORIGIN, usable, minReceptions: MIN_RECEPTIONS_TO_RANK, perConnection, http2Streams: DEFAULT_HTTP2_STREAMS });
 }

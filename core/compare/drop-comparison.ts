@@ -4,6 +4,7 @@
  */
 import { RECONNECT_POLICIES, RECONNECT_POLICY_LABELS } from '../drops/index.ts';
 import { validateRunConfig, type RunConfig } from '../run-config/index.ts';
+import { COMPARE_WORDS } from './words.ts';
 
 export const DROP_COMPARISONS = ['policies', 'stateful'] as const;
 export type DropComparisonKind = (typeof DROP_COMPARISONS)[number];
@@ -24,7 +25,7 @@ export interface DropComparisonPlan {
 
 export function planDropComparison(base: RunConfig, kind: DropComparisonKind): DropComparisonPlan {
   if ((base.dropAtSec ?? null) === null) {
-    return { variants: [], problem: 'Set Drop at first (and turn Reconnect on): this comparison runs one drop under each variant.' };
+    return { variants: [], problem: COMPARE_WORDS.dropNotSet() };
   }
   const changes: { label: string; change: Partial<RunConfig> }[] = kind === 'policies'
     ? RECONNECT_POLICIES.map((policy) => ({ label: `policy: ${RECONNECT_POLICY_LABELS[policy]}`, change: { reconnectPolicy: policy } }))

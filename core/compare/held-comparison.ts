@@ -10,6 +10,7 @@
 import { formatCount } from '../format.ts';
 import { capacityStage, heldFigure, RAMP_UNITS, stepByIndex, type CapacityResult } from '../capacity/index.ts';
 import type { CauseId } from '../diagnosis/index.ts';
+import { COMPARE_WORDS } from './words.ts';
 
 export interface HeldEntry {
   label: string;
@@ -60,7 +61,7 @@ export function heldComparison(entries: readonly HeldEntry[]): HeldVerdict {
   const none = (sentence: string): HeldVerdict => ({ kind: 'none', bestIndexes: [], sentence, rows });
   if (entries.length < 2) return none('');
   const first = entries[0]!.result.settings;
-  if (entries.some((e) => rampKey(e.result) !== rampKey(entries[0]!.result))) return none('The searches ramped differently: run them on one ramp to compare what each holds.');
+  if (entries.some((e) => rampKey(e.result) !== rampKey(entries[0]!.result))) return none(COMPARE_WORDS.rampsDiffer());
   const unit = RAMP_UNITS[first.ramp];
   const amount = (load: number) => `${formatCount(load)} ${unit}`;
   const unfound = rows.filter((r) => r.heldLoad === null);

@@ -10,6 +10,7 @@
 import { formatCount, formatMs, formatShare } from '../format.ts';
 import { WIN_TOLERANCE, type ComparedRun } from './comparison.ts';
 import { MIN_RECEPTIONS_TO_RANK, MIN_SLOWER_THAN_P99, p99Evidence, p99WithInterval, secondsToRank, type P99Evidence } from './p99-evidence.ts';
+import { COMPARE_WORDS } from './words.ts';
 
 /**
  * best: one run (or several equal on delivery with no p99 to tell them apart) is named;
@@ -98,7 +99,7 @@ export function comparisonVerdict(runs: readonly ComparedRun[]): ComparisonVerdi
     const slowest = countAbove0(short) ? ` (with ${formatCount(fewest)} it is the slowest message itself)` : '';
     return {
       kind: 'too-few', bestIndexes: [], passed: false, evidence, runAtLeastSec,
-      sentence: `Too few messages to rank: ${counts}; a run's p99 needs ${formatCount(MIN_RECEPTIONS_TO_RANK)} messages to have ${MIN_SLOWER_THAN_P99} slower than it${slowest}. Run at least ${formatCount(runAtLeastSec)} s at this load.`,
+      sentence: COMPARE_WORDS.tooFewToRank({ counts, minReceptions: MIN_RECEPTIONS_TO_RANK, minSlower: MIN_SLOWER_THAN_P99, slowest, runAtLeastSec }),
     };
   }
   const byP99 = [...delivering].sort((a, b) => (a.evidence.p99Us ?? Infinity) - (b.evidence.p99Us ?? Infinity));
@@ -108,12 +109,12 @@ export function comparisonVerdict(runs: readonly ComparedRun[]): ComparisonVerdi
     const named = close.map((e) => `${e.run.label} (p99 ${p99WithInterval(e.evidence)})`).join(' and ');
     return {
       kind: 'too-close', bestIndexes: close.map((e) => e.index), passed: false, evidence, runAtLeastSec: null,
-      sentence: `Too close to call: ${named}; their intervals from resampling each run's seconds overlap${others(close, fastest.run, true)}.`,
+      sentence: COMPARE_WORDS.tooClose({ named, others: others(close, fastest.run, true) }),
     };
   }
   return {
     kind: 'best', bestIndexes: [fastest.index], passed: passing.length > 0, evidence, runAtLeastSec: null,
-    sentence: `Best: ${fastest.run.label}: ${why()} with the lowest p99, ${p99WithInterval(fastest.evidence)}, below every other run's interval${others([fastest], fastest.run, true)}.`,
+    sentence: COMPARE_WORDS.bestByP99({ label: fastest.run.label, why: why(), p99: p99WithInterval(fastest.evidence), others: others([fastest], fastest.run, true) }),
   };
 }
 
@@ -129,4 +130,4 @@ export function verdictTone(verdict: ComparisonVerdict): 'good' | 'warn' | '' {
 }
 
 /** Under the evidence, on the page and in the report: what the interval is. */
-export const EVIDENCE_NOTE = "Each p99 with the range holding 95% of it when the run's seconds are drawn again at random (1,000 times); a best is named only when its range lies below every other run's.";
+export const EVIDENCE_NOTE = COMPARE_WORDS.evidenceNote();

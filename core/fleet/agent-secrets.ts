@@ -10,6 +10,7 @@
  *   the lead shows, before it receives anything of a run.
  */
 import { endpointSecretNames, isEmpty, type Credentials } from '../run-config/index.ts';
+import { FLEET_WORDS } from './words.ts';
 
 /** What a lead does when credentials would cross a plain http control hub. */
 export type AgentsSecretsPolicy = 'refuse' | 'warn';
@@ -53,9 +54,8 @@ function secretsWords(credentials: Credentials): string {
 export function agentsSecretsNotice(controlUrl: string, credentials: Credentials | undefined, policy: AgentsSecretsPolicy, names: PolicySwitch): { level: AgentsSecretsPolicy; text: string } | null {
   if (isEmpty(credentials) || !isPlainControl(controlUrl)) return null;
   const what = secretsWords(credentials!);
-  const plain = `the control hub ${controlUrl} is plain http: ${what} will cross it to the agents in plain text, readable by anyone on the network between this lead, the hub and the agents`;
-  if (policy === 'refuse') return { level: 'refuse', text: `Nothing was sent: ${plain}. Serve the control hub over https, or send anyway with ${names.allow}.` };
-  return { level: 'warn', text: `${plain[0]!.toUpperCase()}${plain.slice(1)}. Serve it over https, or stop such runs with ${names.refuse}.` };
+  if (policy === 'refuse') return { level: 'refuse', text: FLEET_WORDS.plainControlRefused({ controlUrl, what, allow: names.allow }) };
+  return { level: 'warn', text: FLEET_WORDS.plainControlWarning({ controlUrl, what, refuse: names.refuse }) };
 }
 
 /** The alphabet of session secrets: the control hub's code alphabet (no I, O, 0 or 1 to misread). */
@@ -75,9 +75,9 @@ export function newSessionSecret(): string {
 /** Why `secret` cannot be a session secret (never quoting it); null when it can. */
 export function sessionSecretProblem(secret: string): string | null {
   if (secret.length < MIN_SESSION_SECRET_LENGTH || secret.length > MAX_SESSION_SECRET_LENGTH || !/^[A-Za-z0-9]+$/.test(secret)) {
-    return `a session secret is ${MIN_SESSION_SECRET_LENGTH} to ${MAX_SESSION_SECRET_LENGTH} letters and digits, chosen at random (e.g. tr -dc ${SECRET_ALPHABET} </dev/urandom | head -c 20); the one given is not (${secret.length} characters)`;
+    return FLEET_WORDS.secretMalformed({ min: MIN_SESSION_SECRET_LENGTH, max: MAX_SESSION_SECRET_LENGTH, alphabet: SECRET_ALPHABET, length: secret.length });
   }
-  if (new Set(secret).size < MIN_SESSION_SECRET_LENGTH / 2) return `the session secret given repeats too few characters to be unguessable: choose it at random (e.g. tr -dc ${SECRET_ALPHABET} </dev/urandom | head -c 20)`;
+  if (new Set(secret).size < MIN_SESSION_SECRET_LENGTH / 2) return FLEET_WORDS.secretGuessable({ alphabet: SECRET_ALPHABET });
   return null;
 }
 
@@ -91,5 +91,5 @@ export function sameSecret(presented: unknown, secret: string): boolean {
 
 /** Why an agent that presented no secret, or the wrong one, was turned away: to it and to the lead. */
 export function wrongSecretText(name: string, presented: boolean): string {
-  return `Agent "${name}" was refused: it ${presented ? 'presented a session secret that is not this session\'s' : 'presented no session secret'}, and the session code alone does not admit an agent. It received nothing of the run. Start it with the agent command this lead shows (its --session-secret).`;
+  return FLEET_WORDS.wrongSecret({ name, presented });
 }

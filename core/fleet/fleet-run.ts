@@ -10,6 +10,7 @@ import { capacityShortfall } from '../plan/index.ts';
 import { type RunAgent } from '../result/index.ts';
 import { browserConnectionCapacity, capacityRefusal, type RunConfig } from '../run-config/index.ts';
 import type { Fleet } from './fleet.ts';
+import { FLEET_WORDS } from './words.ts';
 
 /** Workers outside the lead's process that take part in a run: agents' threads. */
 export interface RemoteWorkers {
@@ -63,7 +64,7 @@ export async function planFleetRun(
   const runAgents = prepared.agents;
   // Agents that left during the round are not in it; those left must still hold the run.
   // None left and no worker of the lead's: nothing would run, whatever the capacities say.
-  const fit = ports.length === 0 && !includeLocal ? 'Every agent left while its clock was measured, and the lead\'s own workers do not take part: nothing would run. Include them, or invite agents again.' : fitOf(config, runAgents, localWorkers, localIsBrowser);
+  const fit = ports.length === 0 && !includeLocal ? FLEET_WORDS.nobodyLeft() : fitOf(config, runAgents, localWorkers, localIsBrowser);
   if (typeof fit === 'string') {
     for (const port of ports) port.terminate();
     return { error: fit };

@@ -13,6 +13,7 @@ import { SCENARIO_LABELS } from '../run-config/index.ts';
 import { parseAgentInfo, type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
 import { PieceJoiner, toPieces } from './pieces.ts';
 import { sameSecret, wrongSecretText } from './agent-secrets.ts';
+import { FLEET_WORDS } from './words.ts';
 
 /** The dashboard's end of the control hub. */
 export interface DashboardChannel {
@@ -101,7 +102,7 @@ export class Fleet {
     this.#heardUs = this.clock.nowUs();
     const info = parseAgentInfo(infoText);
     if (typeof info === 'string') {
-      this.refusals.push(`An agent was refused because ${info}. Start it with the same version of the tool as this dashboard.`);
+      this.refusals.push(FLEET_WORDS.agentRefused({ why: info }));
       this.onChange();
       return;
     }
@@ -134,7 +135,7 @@ export class Fleet {
     for (const [thread, { workerIndex, handler }] of agent.threads) {
       handler(controlLost
         ? { type: 'fatal', workerIndex, message: controlLostText(agent.info.name, thread), relayLost: true }
-        : { type: 'fatal', workerIndex, message: `agent "${agent.info.name}" (thread ${thread + 1}) left the run: it disconnected from the control hub, so its connections count as lost` });
+        : { type: 'fatal', workerIndex, message: FLEET_WORDS.agentLeft({ name: agent.info.name, thread: thread + 1 }) });
     }
     agent.threads.clear();
     for (const ping of agent.pings.values()) ping.answer(null);
@@ -314,13 +315,5 @@ export function attachFleet(control: FleetEvents, fleet: Fleet): void {
 
 /** Why a run of `scenario` cannot take these agents, whose clock round got no answer. */
 export function unknownClockReason(names: readonly string[], scenario: ScenarioName): string {
-  const quoted = names.map((name) => `"${name}"`);
-  const one = quoted.length === 1;
-  const who = one ? `Agent ${quoted[0]}` : `Agents ${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
-  return (
-    `${who} did not answer the clock round trips within ${CLOCK_ROUND_MAX_MS / 1_000} s: ${one ? 'its clock is' : 'their clocks are'} unknown, ` +
-    `so "${SCENARIO_LABELS[scenario]}" latencies across agents would be wrong. ` +
-    `Stop ${one ? 'that agent (Ctrl+C where it runs' : 'those agents (Ctrl+C where each runs'}, or close its tab), ` +
-    `check ${one ? 'its' : 'their'} network and press Measure clocks again, or run echo, whose sender and receiver share one clock.`
-  );
+  return FLEET_WORDS.unknownClocks({ names, roundSec: CLOCK_ROUND_MAX_MS / 1_000, scenario: SCENARIO_LABELS[scenario] });
 }

@@ -4,6 +4,7 @@ import type { RunDb } from './db.ts';
 import { upgradeRunResult } from '../result/index.ts';
 import { upgradeCapacityResult } from '../capacity/index.ts';
 import { BenchError } from '../errors/index.ts';
+import { HISTORY_WORDS } from './words.ts';
 
 /** Whether some page still runs a kept run (held Web Locks in a browser); null where that cannot be told. */
 export type RunLiveness = (runId: string) => Promise<boolean | null>;
@@ -37,9 +38,9 @@ export class RunHistory {
 
   async rename(id: string, name: string): Promise<void> {
     const trimmed = name.trim();
-    if (trimmed === '') throw new BenchError('badInput', 'A run needs a name: type at least one character, or press Escape to keep the old one.');
+    if (trimmed === '') throw new BenchError('badInput', HISTORY_WORDS.emptyName());
     const head = (await this.db.heads()).find((h) => h.id === id);
-    if (!head) throw new BenchError('notFound', `No kept run has the id ${id}; it may have been deleted in another tab. Reload the history.`);
+    if (!head) throw new BenchError('notFound', HISTORY_WORDS.notFound({ id }));
     await this.db.putHead({ ...head, name: trimmed });
   }
 

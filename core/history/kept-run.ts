@@ -13,6 +13,7 @@ import { runVerdict, type OutcomeKind } from '../outcome/index.ts';
 import { parseRunResult, type RunResult } from '../result/index.ts';
 import { defaultRunName } from '../run-config/index.ts';
 import { BenchError } from '../errors/index.ts';
+import { HISTORY_WORDS } from './words.ts';
 
 export const COMPARISON_FORMAT = 'signalr-live-bench/comparison';
 export const COMPARISON_VERSION = 1;
@@ -116,19 +117,19 @@ export function importRuns(text: string, now: Date, random: () => number = Math.
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new BenchError('parse', `This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a .json file that SignalR Live Bench or its headless runner wrote.`);
+    throw new BenchError('parse', HISTORY_WORDS.notJson({ error }));
   }
   const doc = value as Partial<ExportedComparison> | null;
   if (doc && doc.format === COMPARISON_FORMAT) {
     if (doc.version !== COMPARISON_VERSION) {
-      throw new BenchError('parse', `This comparison was written in format version ${String(doc.version)}; this version of the tool reads version ${COMPARISON_VERSION}.`);
+      throw new BenchError('parse', HISTORY_WORDS.comparisonVersion({ version: String(doc.version), reads: COMPARISON_VERSION }));
     }
-    if (!Array.isArray(doc.runs) || doc.runs.length === 0) throw new BenchError('parse', 'This comparison file holds no runs: it is incomplete or damaged.');
+    if (!Array.isArray(doc.runs) || doc.runs.length === 0) throw new BenchError('parse', HISTORY_WORDS.comparisonEmpty());
     return doc.runs.map((run, index) => {
       try {
         return fromExported(parseRunResult(JSON.stringify(run)) as ExportedRun, now, random);
       } catch (error) {
-        throw new BenchError('parse', `Run ${index + 1} of this comparison cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+        throw new BenchError('parse', HISTORY_WORDS.comparisonRunUnreadable({ run: index + 1, error }));
       }
     });
   }

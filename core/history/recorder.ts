@@ -8,6 +8,7 @@ import { type RunResult } from '../result/index.ts';
 import { defaultRunName } from '../run-config/index.ts';
 import { newRunId, type KeptRun } from './kept-run.ts';
 import type { RunDb } from './db.ts';
+import { HISTORY_WORDS } from './words.ts';
 import type { CapacityResult } from '../capacity/index.ts';
 
 export interface Versions {
@@ -125,7 +126,7 @@ export class RunRecorder {
     }
     this.#writing = this.db.put(run, from).then(
       () => (this.lastError = null),
-      (error: unknown) => (this.lastError = `The run could not be kept in this browser: ${error instanceof Error ? error.message : String(error)}. Download it as JSON before leaving the page.`),
+      (error: unknown) => (this.lastError = HISTORY_WORDS.notKept({ error })),
     ).then(() => {
       this.#writing = null;
       const next = this.#pending;
