@@ -13,6 +13,7 @@ import { combinationLabel, SCENARIO_LABELS, scenarioPhrase } from '../run-config
 import { formatPercent, judgeTiers, tierLoad } from '../tiers/index.ts';
 import { stepByIndex, judgedLoadOf, instancesThatBroke, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS, stepConfig } from './settings.ts';
+import { CAPACITY_WORDS as W } from './words.ts';
 
 export interface TierShare {
   edition: EditionId;
@@ -47,9 +48,9 @@ export function capacityAnswer(result: CapacityResult): CapacityAnswer {
   const tiers = held ? EDITIONS.map((id) => tierShare(result, held, id)) : [];
   const what = held ? `${formatBytes(result.base.messageBytes)} ${scenarioPhrase(result.base)} over ${combinationLabel(result.base)}` : '';
   const clientNote = finding.limitedBy === 'client'
-    ? `The client set this limit, not the service: ${broke?.judgement.reasons[0] ?? 'its health failed'}. The service held at least ${held ? loadText(result, held) : 'nothing measured'}; its capacity is higher or unknown. ${clientAdvice(result, broke)}`
+    ? W.clientLimit({ reason: broke?.judgement.reasons[0] ?? 'its health failed', held: held ? loadText(result, held) : 'nothing measured', advice: clientAdvice(result, broke) })
     : finding.limitedBy === 'unknown'
-      ? `Which side broke is unknown: ${broke?.judgement.reasons[0] ?? 'nothing shows it'}. ${held ? `The load of step ${held.index} held` : 'No step held'}, but this is not a capacity of the service until a run shows which side failed. Read the errors of the step that broke, read the server's metrics with the search, or run the client from another machine.`
+      ? W.unknownSide({ reason: broke?.judgement.reasons[0] ?? 'nothing shows it', heldStep: held ? held.index : null })
       : null;
   if (finding.kind === 'fault' && broke) return faultAnswer(result, held, broke);
   return { headline: headline(result, held, what), tierLines: tierLinesOf(tiers, result), tiers, brokeLine: brokeLine(result, broke), clientNote, faultNote: null };
@@ -59,15 +60,15 @@ export function capacityAnswer(result: CapacityResult): CapacityAnswer {
 function faultAnswer(result: CapacityResult, held: CapacityStep | null, broke: CapacityStep): CapacityAnswer {
   const diagnosis = broke.judgement.diagnosis!;
   const gone = result.finding.limitedBy === 'service' && diagnosis.side === 'setup';
-  const sentence = gone ? `The hub stopped accepting connections after step ${broke.index - 1}: ${lowerFirst(diagnosis.sentence)}` : diagnosis.sentence;
-  const before = held ? ` Step ${held.index} (${loadText(result, held)}) had held before it; that is not a capacity, since the search never reached the service's load.` : '';
+  const sentence = gone ? W.hubGone({ after: broke.index - 1, sentence: lowerFirst(diagnosis.sentence) }) : diagnosis.sentence;
+  const before = held ? W.heldBeforeFault({ step: held.index, load: loadText(result, held) }) : '';
   return {
-    headline: `No capacity: the search stopped at step ${broke.index} (${loadText(result, broke)}). ${sentence}`,
+    headline: W.faultHeadline({ step: broke.index, load: loadText(result, broke), sentence }),
     tierLines: [],
     tiers: [],
-    brokeLine: `Step ${broke.index} failed ${result.finding.limitedBy === 'setup' ? 'because of the set-up' : 'because of the service, for a cause other than load'}.${before}`,
+    brokeLine: W.faultBroke({ step: broke.index, setup: result.finding.limitedBy === 'setup', before }),
     clientNote: null,
-    faultNote: gone ? 'Read the hub\'s log and its host\'s at the time of that step (a crash, a restart, out of memory), then search again.' : `What to do: ${diagnosis.advice}`,
+    faultNote: gone ? W.hubGoneAdvice() : W.faultAdvice({ advice: diagnosis.advice }),
   };
 }
 
@@ -78,9 +79,9 @@ function lowerFirst(text: string): string {
 function headline(result: CapacityResult, held: CapacityStep | null, what: string): string {
   const { finding } = result;
   if (!held) {
-    if (finding.kind === 'firstStepFailed') return `Even the first step (${loadText(result, result.steps[0]!)}) broke the guide's rule${finding.limitedBy === 'client' ? ', and the client set that limit' : finding.limitedBy === 'unknown' ? ', and which side failed is unknown' : ''}: lower the ramp's start.`;
-    if (result.running) return 'Searching: no step has held yet.';
-    return 'No capacity found: no step could be judged.';
+    if (finding.kind === 'firstStepFailed') return W.firstStepBroke({ load: loadText(result, result.steps[0]!), limitedBy: finding.limitedBy });
+    if (result.running) return W.searching();
+    return W.nothingJudged();
   }
   // A search that ended on a step it could not judge found no limit: never "Held" as if it had.
   // The step's diagnosis says why when something failed (a hub that stopped answering).
@@ -88,13 +89,12 @@ function headline(result: CapacityResult, held: CapacityStep | null, what: strin
   if (unjudged) {
     const diagnosis = unjudged.judgement.diagnosis;
     const why = diagnosis && diagnosis.side !== 'none' ? ` ${diagnosis.sentence}` : '';
-    return `No capacity: the search ended at step ${unjudged.index} (${loadText(result, unjudged)}), which could not be judged, before any step broke.${why} Step ${held.index} had held ${formatCount(heldFigure(held))} msg/s.`;
+    return W.endedUnjudged({ step: unjudged.index, load: loadText(result, unjudged), why, heldStep: held.index, held: formatCount(heldFigure(held)) });
   }
   // Every step held so far is "at least the maximum" only once the search has ended.
   const atMax = finding.kind === 'atLeastMax' && !result.running;
-  const prefix = finding.limitedBy === 'client' ? 'Client-limited: this client held' : finding.limitedBy === 'unknown' ? 'Cause unknown: held' : atMax ? 'Held every step up to the maximum:' : result.running ? 'So far held' : 'Held';
-  const atLeast = atMax ? ' (the capacity is above this: raise the maximum)' : '';
-  return `${prefix} ${formatCount(heldFigure(held))} msg/s of ${what} with ${formatCount(held.connectionsOpened)} connections at p99 ${formatMs(held.latency.p99Us)} (${formatShare(held.verdict.share ?? 0)} under 1 s)${atLeast}.`;
+  const prefix = W.heldPrefix({ limitedBy: finding.limitedBy, atMax, running: result.running });
+  return W.headline({ prefix, held: formatCount(heldFigure(held)), what, connections: formatCount(held.connectionsOpened), p99: formatMs(held.latency.p99Us), share: formatShare(held.verdict.share ?? 0), atMax });
 }
 
 function tierShare(result: CapacityResult, held: CapacityStep, edition: EditionId): TierShare {
@@ -114,8 +114,8 @@ function tierLinesOf(tiers: TierShare[], result: CapacityResult): string[] {
 
 function tierLine(share: TierShare, result: CapacityResult, edition: string): string {
   const scenario = SCENARIO_LABELS[result.base.scenario].toLowerCase();
-  if (share.ratio === null || share.published === null) return `The guide (${edition}) publishes no ${scenario} rate for ${share.tier}.`;
-  return `That is ${formatPercent(share.ratio)} of ${share.tier}'s published ${scenario} rate (${formatCount(share.published)} msg/s, ${edition}).`;
+  if (share.ratio === null || share.published === null) return W.tierUnpublished({ edition, scenario, tier: share.tier });
+  return W.tierShare({ percent: formatPercent(share.ratio), tier: share.tier, scenario, published: formatCount(share.published), edition });
 }
 
 function brokeLine(result: CapacityResult, broke: CapacityStep | null): string {
@@ -143,25 +143,23 @@ function onInstances(step: CapacityStep): string {
 function confirmationText(result: CapacityResult): string {
   const { confirmed } = result.finding;
   const again = result.steps.find((s) => s.phase === 'confirm' && s.load === stepByIndex(result, result.finding.brokeStep)?.load);
-  if (confirmed === true) return `Confirmed: the same load broke again at step ${again?.index ?? '?'}.`;
-  if (confirmed === false) return `Unconfirmed: the same load held when run again at step ${again?.index ?? '?'}, so the limit lies near this load rather than at it; run the search again to be sure.`;
+  if (confirmed === true) return W.confirmed({ step: again?.index ?? '?' });
+  if (confirmed === false) return W.heldAgain({ step: again?.index ?? '?' });
   if (confirmed === undefined) return '';
   const gone = result.steps.find((s) => s.index > (result.finding.brokeStep ?? 0) && judgedLoadOf(s).unreachable);
-  if (gone) return `Unconfirmed: at step ${gone.index} the service opened no connection (${gone.connections} asked for), so the search ended there.`;
-  return result.running ? 'Running it once more to confirm.' : 'Unconfirmed: the search ended before the load was run again.';
+  if (gone) return W.unreachedAgain({ step: gone.index, connections: gone.connections });
+  return result.running ? W.confirming() : W.notRunAgain();
 }
 
 /** What to do when the client set the limit: spread the load past this client. */
 function clientAdvice(result: CapacityResult, broke: CapacityStep | null): string {
-  if (result.connectionCap !== null) return 'Add agents (other browsers or headless runners) to carry the load, or run the search from the headless runner.';
+  if (result.connectionCap !== null) return W.addAgents();
   const causes = broke?.health.connectCauses ?? {};
-  const advice: string[] = [];
-  if ((causes.EMFILE ?? 0) + (causes.ENFILE ?? 0) > 0) advice.push('Raise the runner\'s open-file limit (ulimit -n 65535 in the shell that starts it)');
-  if ((causes.EADDRNOTAVAIL ?? 0) > 0) advice.push('widen the ephemeral port range (net.ipv4.ip_local_port_range)');
-  if ((broke?.health.workersLost ?? 0) > 0) advice.push('see why the engine was lost (out of heap memory: give node more, e.g. --max-old-space-size, or spread the connections over more --workers)');
-  const spread = 'add runner agents on other machines, so the client is not the bottleneck.';
-  if (advice.length > 0) return `${advice.join('; ')}; or ${spread}`.replace(/^./, (c) => c.toUpperCase());
-  return `Give the runner more --workers if this machine has idle cores, or ${spread}`;
+  const fixes: string[] = [];
+  if ((causes.EMFILE ?? 0) + (causes.ENFILE ?? 0) > 0) fixes.push(W.raiseOpenFiles());
+  if ((causes.EADDRNOTAVAIL ?? 0) > 0) fixes.push(W.widenPorts());
+  if ((broke?.health.workersLost ?? 0) > 0) fixes.push(W.engineLost());
+  return fixes.length > 0 ? W.clientFixes({ fixes }) : W.moreWorkers();
 }
 
 /**

@@ -13,6 +13,7 @@ import { type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS } from './settings.ts';
 import { limitedByText } from './step-judge.ts';
 import { capacityStage } from './stage.ts';
+import { CAPACITY_WORDS as W } from './words.ts';
 import { CAUSE_LABELS } from '../diagnosis/index.ts';
 
 const CSV_COLUMNS = [
@@ -129,7 +130,7 @@ export function capacitySection(result: CapacityResult): string {
 ${lines.map((line) => `<p>${esc(line)}</p>`).join('\n')}
 <h2>Capacity search (${esc(result.settings.ramp)} ramp)</h2>
 <div class="charts">${stepChartsSvg(result).map((svg) => `<figure>${svg}</figure>`).join('')}</div>
-<div class="scroll" tabindex="0" role="region" aria-label="Every step of the search"><table class="steps"><tr><th>step</th><th>load</th><th>held msg/s</th><th>p99</th><th>under 1 s</th><th>delivery</th><th>client health</th><th>verdict</th></tr>${rows}</table></div>
-<p class="muted">Each step held ${result.settings.stepSec} s, of which the first ${result.settings.settleSec} s were not judged; a step holds when at least 99% of its planned receptions arrived in under 1 s. Held: the load a step kept by that rule, in msg/s.</p>
+<div class="scroll" tabindex="0" role="region" aria-label="${W.stepsTable()}"><table class="steps"><tr><th>step</th><th>load</th><th>held msg/s</th><th>p99</th><th>under 1 s</th><th>delivery</th><th>client health</th><th>verdict</th></tr>${rows}</table></div>
+<p class="muted">${esc(W.stepsNote(result.settings))}</p>
 </section>`;
 }

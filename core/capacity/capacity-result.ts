@@ -14,6 +14,7 @@ import { plannedSendRate, type CapacitySettings } from './settings.ts';
 import { judgeStep, stepHealth, type ClientContext, type LimitedBy, type StepHealth, type StepJudgement } from './step-judge.ts';
 import { BenchError } from '../errors/index.ts';
 import { isFault, type CauseId } from '../diagnosis/index.ts';
+import { CAPACITY_WORDS as W } from './words.ts';
 
 export const CAPACITY_FORMAT = 'signalr-live-bench/capacity';
 /** 2: the fields version 1 grew without a bump always present; a version 1 document is brought to
@@ -203,7 +204,7 @@ export function parseCapacityResult(text: string): CapacityResult {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new BenchError('parse', `This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
+    throw new BenchError('parse', W.notJson({ message: error instanceof Error ? error.message : String(error) }));
   }
   return capacityFromValue(value);
 }
@@ -211,15 +212,15 @@ export function parseCapacityResult(text: string): CapacityResult {
 export function capacityFromValue(value: unknown): CapacityResult {
   const doc = value as Partial<CapacityResult> | null;
   if (!doc || doc.format !== CAPACITY_FORMAT) {
-    throw new BenchError('parse', `This JSON is not a SignalR Live Bench capacity search (its "format" is ${JSON.stringify(doc?.format)}, expected "${CAPACITY_FORMAT}").`);
+    throw new BenchError('parse', W.notCapacity({ format: String(JSON.stringify(doc?.format)), expected: CAPACITY_FORMAT }));
   }
   if (!READABLE_VERSIONS.includes(doc.version as number)) {
-    throw new BenchError('parse', `This capacity search was written in format version ${String(doc.version)}; this version of the tool reads versions ${READABLE_VERSIONS.join(' and ')}.`);
+    throw new BenchError('parse', W.unreadableVersion({ version: String(doc.version), readable: READABLE_VERSIONS }));
   }
   for (const key of ['base', 'settings', 'steps', 'finding'] as const) {
-    if (doc[key] === undefined) throw new BenchError('parse', `This capacity search has no "${key}": it is incomplete or damaged.`);
+    if (doc[key] === undefined) throw new BenchError('parse', W.missingPart({ key }));
   }
-  if (!Array.isArray(doc.steps)) throw new BenchError('parse', 'This capacity search\'s "steps" is not a list: it is incomplete or damaged.');
+  if (!Array.isArray(doc.steps)) throw new BenchError('parse', W.stepsNotList());
   return upgradeCapacityResult({ connectionCap: null, running: false, client: 'unknown', ...doc } as CapacityResult);
 }
 

@@ -12,6 +12,7 @@
  */
 import { RAMP_UNITS, type CapacitySettings } from './settings.ts';
 import { formatCount } from '../format.ts';
+import { CAPACITY_WORDS as W } from './words.ts';
 
 export type StepPhase = 'ramp' | 'bisect' | 'confirm';
 
@@ -90,7 +91,9 @@ export function maxSteps(settings: CapacitySettings): number {
  */
 export function searchPlanText(settings: CapacitySettings): string {
   const unit = RAMP_UNITS[settings.ramp];
-  const bisect = settings.bisectSteps === 0 ? 'then' : `then ${formatCount(settings.bisectSteps)} bisection${settings.bisectSteps === 1 ? '' : 's'} and`;
-  return `a search of at most ${formatCount(maxSteps(settings))} steps of ${formatCount(settings.stepSec)} s (the first ${formatCount(settings.settleSec)} s of each not judged): ` +
-    `${formatCount(settings.start)} to ${formatCount(settings.max)} ${unit} by ${formatCount(settings.step)} until a step breaks the guide's rule, ${bisect} the break run again`;
+  return W.plan({
+    steps: formatCount(maxSteps(settings)), stepSec: formatCount(settings.stepSec), settleSec: formatCount(settings.settleSec),
+    start: formatCount(settings.start), max: formatCount(settings.max), unit, step: formatCount(settings.step),
+    bisections: settings.bisectSteps, bisectText: formatCount(settings.bisectSteps),
+  });
 }

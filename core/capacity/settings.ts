@@ -7,6 +7,7 @@
  */
 import { planScenario } from '../plan/index.ts';
 import { validateRunConfig, type RunConfig } from '../run-config/index.ts';
+import { CAPACITY_WORDS as W } from './words.ts';
 
 export const RAMPS = ['connections', 'rate'] as const;
 export type RampKind = (typeof RAMPS)[number];
@@ -77,7 +78,7 @@ export function validateCapacitySettings(input: Partial<Record<keyof CapacitySet
   const settings: CapacitySettings = { ramp: 'rate', start: 0, step: 0, max: 0, ...CAPACITY_DEFAULTS };
   const ramp = input.ramp;
   if ((RAMPS as readonly unknown[]).includes(ramp)) settings.ramp = ramp as RampKind;
-  else errors.push({ field: 'ramp', message: `Ramp must be ${RAMPS.join(' or ')}, but is ${describe(ramp)}. Use connections to add connections per step, rate to raise the send rate of a fixed connection count.` });
+  else errors.push({ field: 'ramp', message: W.rampUnknown({ ramps: RAMPS, is: describe(ramp) }) });
   for (const rule of RULES) {
     const raw = input[rule.key] ?? (CAPACITY_DEFAULTS as Record<string, number>)[rule.key];
     const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
@@ -88,10 +89,10 @@ export function validateCapacitySettings(input: Partial<Record<keyof CapacitySet
     }
   }
   if (errors.length > 0) return refused(errors);
-  if (settings.start > settings.max) errors.push({ field: 'start', message: `Ramp start (${settings.start}) is above the maximum (${settings.max}): lower the start or raise the maximum.` });
+  if (settings.start > settings.max) errors.push({ field: 'start', message: W.startAboveMax({ start: settings.start, max: settings.max }) });
   // A drop the search planned would break its step, and the search would call that the service's limit.
-  if (base.dropAtSec !== null) errors.push({ field: 'base', message: `A capacity search cannot plan drops (Drop at ${base.dropAtSec} s): each step would break by the drop it planned, and the search would call that the service's capacity. Remove the drop (--drop-at), or measure drops with a single run.` });
-  if (settings.settleSec >= settings.stepSec) errors.push({ field: 'settleSec', message: `Settle (${settings.settleSec} s) must be shorter than the step duration (${settings.stepSec} s): nothing would be judged. Lower the settle or lengthen the steps.` });
+  if (base.dropAtSec !== null) errors.push({ field: 'base', message: W.noDrops({ dropAtSec: base.dropAtSec }) });
+  if (settings.settleSec >= settings.stepSec) errors.push({ field: 'settleSec', message: W.settleTooLong({ settleSec: settings.settleSec, stepSec: settings.stepSec }) });
   if (errors.length > 0) return refused(errors);
   // The first and the last step must be runs the engine accepts; every step between lies within them.
   const seen = new Set<string>();
@@ -109,7 +110,7 @@ function stepConfigErrors(base: RunConfig, settings: CapacitySettings, load: num
     const senders = sendersOf(base);
     const interval = (senders * 1_000) / load;
     if (interval < MIN_INTERVAL_MS) {
-      return [`A rate of ${load.toLocaleString('en-US')} msg/s from ${senders.toLocaleString('en-US')} sending connections needs a send interval of ${interval.toFixed(1)} ms, below the ${MIN_INTERVAL_MS} ms timers can keep. Raise the connections to at least ${Math.ceil((load * MIN_INTERVAL_MS) / 1_000).toLocaleString('en-US')} or lower the maximum rate.`];
+      return [W.rateTooFast({ rate: load.toLocaleString('en-US'), senders: senders.toLocaleString('en-US'), intervalMs: interval.toFixed(1), minMs: MIN_INTERVAL_MS, needed: Math.ceil((load * MIN_INTERVAL_MS) / 1_000).toLocaleString('en-US') })];
     }
   }
   const result = validateRunConfig(stepConfig(base, settings, load));

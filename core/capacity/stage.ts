@@ -10,6 +10,7 @@ import { formatPercent } from '../tiers/index.ts';
 import { capacityAnswer, heldFigure, type CapacityAnswer } from './answer.ts';
 import { stepByIndex, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS } from './settings.ts';
+import { CAPACITY_WORDS as W } from './words.ts';
 
 export interface CapacityStage {
   /** What held, e.g. "Holds 400 msg/s of 2.0 KB echo: 40% of Unit1." */
@@ -49,13 +50,13 @@ function title(result: CapacityResult, held: CapacityStep | null, what: string, 
 }
 
 function brokeText(result: CapacityResult, held: CapacityStep | null, broke: CapacityStep | null): string {
-  if (result.finding.kind === 'unjudged' && !result.running && held) return 'Nothing broke before the search ended, so this is not a capacity: search again.';
-  if (result.finding.kind === 'fault') return result.finding.limitedBy === 'setup' ? 'Nothing was measured: fix the set-up and search again.' : 'The service failed for a cause other than load, so this is not a capacity.';
+  if (result.finding.kind === 'unjudged' && !result.running && held) return W.unjudgedEnd();
+  if (result.finding.kind === 'fault') return result.finding.limitedBy === 'setup' ? W.setupFault() : W.serviceFault();
   const unit = RAMP_UNITS[result.settings.ramp];
   const loadOf = (step: CapacityStep) => (result.settings.ramp === 'rate' ? step.plannedSendsPerSec : step.connections);
   if (!broke) {
-    if (result.running) return held ? 'Nothing has broken yet.' : '';
-    return held ? `Nothing broke up to the maximum, ${formatCount(result.settings.max)} ${unit}: raise it to find the limit.` : '';
+    if (result.running) return held ? W.nothingBrokeYet() : '';
+    return held ? W.nothingBroke({ max: formatCount(result.settings.max), unit }) : '';
   }
   const where = held ? `between ${formatCount(loadOf(held))} and ${formatCount(loadOf(broke))} ${unit}` : `at ${formatCount(loadOf(broke))} ${unit}`;
   const { confirmed } = result.finding;

@@ -21,6 +21,7 @@ import { drained } from '../outcome/index.ts';
 import { limitOfResult, diagnosisOf, type RunResult } from '../result/index.ts';
 import { GUIDE_LATENCY_LIMIT_US } from '../latency/index.ts';
 import { isFault, type Diagnosis } from '../diagnosis/index.ts';
+import { CAPACITY_WORDS as W } from './words.ts';
 
 /** Who broke a step: the service, the client, the set-up (a cause the user must change), or unknown. */
 export type LimitedBy = 'service' | 'client' | 'setup' | 'unknown';
@@ -139,7 +140,7 @@ function judgeByHealth(run: StepRun, health: StepHealth): StepJudgement {
   if (service !== null || serverLoad.length > 0) {
     return { passed: false, limitedBy: 'service', reasons: [`${what}${service ?? ''}`, ...serverLoad, verdict.sentence] };
   }
-  const why = health.keptSchedule === false || health.keptSchedule === true ? 'nothing says why' : 'the client\'s schedule was never measured and nothing says why';
+  const why = W.scheduleUnmeasured({ measured: health.keptSchedule === false || health.keptSchedule === true });
   return { passed: false, limitedBy: 'unknown', reasons: [`${what}; which side failed is unknown (${why})`, verdict.sentence] };
 }
 
@@ -172,16 +173,7 @@ function serviceEvidence(run: StepRun, health: StepHealth): string | null {
   return refused > 0 ? '' : null;
 }
 
-const NOT_SENT_WORDS: Record<NotSentReason, string> = {
-  backedUp: 'held back by a connection full of unsent messages',
-  reconnecting: 'due while their connection reconnected',
-  writeFailed: 'failed to write',
-  disconnected: 'due on connections that were closed or never opened',
-  clientBehind: 'due after the client fell behind',
-  receiverAbsent: 'owed to receivers that never connected or never joined their group',
-  workerLost: 'due on a worker of the client that was lost',
-  runStopped: 'due after the run was stopped for a failure',
-};
+const NOT_SENT_WORDS: Record<NotSentReason, string> = W.notSent;
 
 /** What failed the step, biggest first: lost, never sent (why), late, connections not opened (why). */
 function whatFailed(run: StepRun, causes: ConnectCauseCounts | undefined): string[] {
