@@ -7,6 +7,7 @@ import { dropPhases, type DropPhases, type DropSecond } from './phases.ts';
 import { droppedCount, dropSettingsOf, RECONNECT_POLICY_LABELS, type DropSettings } from './drop-schedule.ts';
 import { formatBytes, formatCount, formatMs } from '../format.ts';
 import type { EncodedSecond, LatencySummary } from '../latency/index.ts';
+import { DROP_WORDS as W } from './words.ts';
 
 /** What a run's drops read of its configuration (core/run-config/config.ts RunConfig has it all). */
 type DropConfig = Partial<DropSettings> & { connections: number };
@@ -113,11 +114,11 @@ export function statefulStateOf(config: Partial<DropSettings>, grant: StatefulGr
 /** "stateful reconnect on", "… asked for, never granted by the hub at http://…", in words. */
 export function statefulText(state: StatefulState, grant: StatefulGrant | null | undefined, endpointUrl: string): string {
   switch (state) {
-    case 'off': return 'stateful reconnect off';
-    case 'on': return 'stateful reconnect on (granted by the hub)';
-    case 'partly': return `stateful reconnect granted by the hub to ${formatCount(grant?.granted ?? 0)} of ${formatCount(grant?.opened ?? 0)} connections`;
-    case 'refused': return `stateful reconnect asked for, never granted by the hub at ${endpointUrl} (its negotiate answer lacks useStatefulReconnect: in ASP.NET Core the hub's endpoint needs AllowStatefulReconnects), so it was off`;
-    case 'asked': return 'stateful reconnect asked for (whether the hub granted it was not recorded)';
+    case 'off': return W.statefulOff();
+    case 'on': return W.statefulOn();
+    case 'partly': return W.statefulPartly({ granted: formatCount(grant?.granted ?? 0), opened: formatCount(grant?.opened ?? 0) });
+    case 'refused': return W.statefulRefused({ url: endpointUrl });
+    case 'asked': return W.statefulAsked();
   }
 }
 
@@ -138,7 +139,7 @@ export function dropsText(drops: RunDrops): string {
     ? `time to reconnect p50 ${formatMs(drops.reconnectTimes.p50Us)}, p99 ${formatMs(drops.reconnectTimes.p99Us)}, max ${formatMs(drops.reconnectTimes.maxUs)}`
     : 'time to reconnect: none came back';
   const parts = [
-    `${formatCount(t.dropped)} lost, ${formatCount(t.resumed + t.reconnected)} back (${formatCount(t.reconnected)} reconnected, ${formatCount(t.resumed)} resumed by stateful reconnect), ${formatCount(drops.neverBack)} never back`,
+    W.backCounts({ lost: formatCount(t.dropped), back: formatCount(t.resumed + t.reconnected), reconnected: formatCount(t.reconnected), resumed: formatCount(t.resumed), neverBack: formatCount(drops.neverBack) }),
     times,
     `peak ${drops.peakReconnectsPerSec === null ? 'unknown' : formatCount(drops.peakReconnectsPerSec)} reconnects/s`,
   ];
@@ -163,5 +164,5 @@ export function resentText(totals: { resentSent: number; resentSentBytes: number
   const sent = totals.resentSent;
   const received = totals.resentReceived;
   if (sent === 0 && received === 0) return null;
-  return `stateful reconnect resent ${formatCount(sent)} message(s) (${formatBytes(totals.resentSentBytes)}) from this client and ${formatCount(received)} (${formatBytes(totals.resentReceivedBytes)}) from the hub, which the client discarded as copies; the message and byte figures count each message once`;
+  return W.resent({ sent: formatCount(sent), sentBytes: formatBytes(totals.resentSentBytes), received: formatCount(received), receivedBytes: formatBytes(totals.resentReceivedBytes) });
 }

@@ -9,6 +9,7 @@
  * - server: the hub-sample aborts the connection (its `DropMe` method, off unless the hub is
  *   started with `--EnableServerDrops true`). Other hubs offer network drops only.
  */
+import { DROP_WORDS as W, POLICY_LABELS } from './words.ts';
 
 export const DROP_KINDS = ['network', 'server'] as const;
 export type DropKind = (typeof DROP_KINDS)[number];
@@ -19,11 +20,7 @@ export type DropKind = (typeof DROP_KINDS)[number];
 export const RECONNECT_POLICIES = ['default', 'fixed', 'jittered'] as const;
 export type ReconnectPolicyName = (typeof RECONNECT_POLICIES)[number];
 
-export const RECONNECT_POLICY_LABELS: Record<ReconnectPolicyName, string> = {
-  default: "SignalR's default (0, 2, 10, 30 s, then gives up)",
-  fixed: 'fixed 1 s, for up to 60 s',
-  jittered: 'jittered exponential (0.5 s doubling to 10 s, random 50–100%), for up to 60 s',
-};
+export const RECONNECT_POLICY_LABELS: Record<ReconnectPolicyName, string> = POLICY_LABELS;
 
 /** The drop fields of a run's configuration (see RunConfig). */
 export interface DropSettings {
@@ -123,24 +120,24 @@ export interface DropProblem {
 export function dropProblems(settings: DropSettings, run: { durationSec: number; warmupSec?: number; reconnect: boolean; transport: string }): DropProblem[] {
   const problems: DropProblem[] = [];
   if (settings.dropAtSec === null) {
-    if (settings.dropEverySec !== null) problems.push({ field: 'dropEverySec', message: 'Drop every needs a first drop: set Drop at (the second of the sends at which connections drop) too.' });
+    if (settings.dropEverySec !== null) problems.push({ field: 'dropEverySec', message: W.everyWithoutAt() });
   } else {
     if (settings.dropAtSec >= run.durationSec) {
-      problems.push({ field: 'dropAtSec', message: `Drop at (${settings.dropAtSec} s) must be within the sends (duration ${run.durationSec} s): nothing would be dropped. Lower it or lengthen the run.` });
+      problems.push({ field: 'dropAtSec', message: W.atAfterSends({ atSec: settings.dropAtSec, durationSec: run.durationSec }) });
     } else if (settings.dropAtSec < (run.warmupSec ?? 0)) {
       // The warm-up's messages are left out of every figure: a drop there would cost nothing the
       // verdict sees, and the run would pass while connections were lost and sends never went out.
-      problems.push({ field: 'dropAtSec', message: `Drop at (${settings.dropAtSec} s) falls inside the warm-up (${run.warmupSec} s), whose messages are left out of every figure: the drop's cost would not be counted. Set Drop at to ${run.warmupSec} s or later, or shorten the warm-up.` });
+      problems.push({ field: 'dropAtSec', message: W.atInWarmup({ atSec: settings.dropAtSec, warmupSec: run.warmupSec }) });
     }
     if (!run.reconnect) {
-      problems.push({ field: 'reconnect', message: 'A planned drop needs Reconnect on: without it no dropped connection comes back, and nothing about reconnecting can be measured. Turn Reconnect on (--reconnect).' });
+      problems.push({ field: 'reconnect', message: W.needsReconnect() });
     }
   }
   if (settings.statefulReconnect && run.transport !== 'WebSockets') {
-    problems.push({ field: 'statefulReconnect', message: `Stateful reconnect works over WebSockets only (the SignalR client ignores it for ${run.transport}). Choose WebSockets, or turn stateful reconnect off.` });
+    problems.push({ field: 'statefulReconnect', message: W.statefulNotWebSockets(run) });
   }
   if (settings.statefulReconnect && !run.reconnect) {
-    problems.push({ field: 'statefulReconnect', message: 'Stateful reconnect needs Reconnect on: a drop it cannot bridge falls back to an ordinary reconnect. Turn Reconnect on (--reconnect).' });
+    problems.push({ field: 'statefulReconnect', message: W.statefulNeedsReconnect() });
   }
   return problems;
 }
