@@ -25,6 +25,7 @@ import type { ConnectionFactory, ErrorClassifier } from './connection.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import { ScenarioRunner, type RunnerContext } from './scenario-runner.ts';
 import { WorkerStats } from './worker-stats.ts';
+import { ENGINE_WORDS } from './words.ts';
 
 /** Longest wait for a profile's leave calls at the end of a run, in ms: the run is measured already. */
 export const LEAVE_WAIT_MS = 2_000;
@@ -87,7 +88,7 @@ export class BenchEngine {
   }
 
   async start(message: StartMessage): Promise<void> {
-    if (this.#start) throw new Error('This worker has already started a run; start a new worker for the next run.');
+    if (this.#start) throw new Error(ENGINE_WORDS.startedTwice());
     this.#start = message;
     this.stats.startRun(message.runStartUs);
     // Every error text passes here: none may carry a token, header value or query value.
@@ -131,7 +132,7 @@ export class BenchEngine {
     // A hub that stopped answering connects would hold the method check and the group joins until
     // SignalR's own time-out: the run goes on to its window without them (absent members still planned).
     const skip = this.#finishRequested || pool.hubStoppedAnswering;
-    if (pool.hubStoppedAnswering) this.stats.recordError('protocol', 'The method check and group joins were skipped: the hub had stopped answering connects.');
+    if (pool.hubStoppedAnswering) this.stats.recordError('protocol', ENGINE_WORDS.probeSkipped());
     const refusal = skip ? null
       : (await this.#runner.probe(pool.connections, config.endpointUrl, config.skipNegotiation ?? false)) ??
         (drop.dropAtSec !== null && drop.dropKind === 'server' ? await this.#runner.probeServerDrops(pool.connections, config.endpointUrl) : null);
@@ -190,7 +191,7 @@ export class BenchEngine {
           () => this.stats.drops.rejoinDone(pooled.index, true, this.deps.clock.nowUs() - startedUs),
           (error: unknown) => {
             this.stats.drops.rejoinDone(pooled.index, false, this.deps.clock.nowUs() - startedUs);
-            this.stats.recordError('join', `Rejoining its group after a reconnect failed: ${error instanceof Error ? error.message : String(error)}. Its group's messages to it count as lost.`);
+            this.stats.recordError('join', ENGINE_WORDS.rejoinFailed({ error }));
           },
         );
       };

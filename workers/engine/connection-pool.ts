@@ -29,8 +29,8 @@ import {
 } from '../../core/run-config/index.ts';
 import type { WorkerStats } from './worker-stats.ts';
 import { connectCauseOf, timeOutCause, type ConnectCause } from '../../core/client/index.ts';
-import { formatCount } from '../../core/format.ts';
 import type { BenchConnection, ConnectionFactory, ConnectionOptions, ErrorClassifier } from './connection.ts';
+import { ENGINE_WORDS } from './words.ts';
 
 /** How often the connects are looked at for the evidence to stop (FIRST_ANSWER_MS, CONNECTS_UNANSWERED_MS), ms. */
 const LOOK_INTERVAL_MS = 1_000;
@@ -135,14 +135,13 @@ export class ConnectionPool {
   #look(nowUs: number, startUs: number, untried: boolean): void {
     if (!this.#answered) {
       if (this.#opened === 0 && nowUs - startUs >= FIRST_ANSWER_MS * 1_000) {
-        this.#giveUp(`no connect answered within ${FIRST_ANSWER_MS / 1_000} s and none opened: the hub is stalled or not answering (check that it is running and responsive)`, true);
+        this.#giveUp(ENGINE_WORDS.noFirstAnswer({ seconds: FIRST_ANSWER_MS / 1_000 }), true);
       }
       return;
     }
     const silentMs = (nowUs - this.#answeredUs) / 1_000;
     if (silentMs < CONNECTS_UNANSWERED_MS || (!untried && this.connectingCount === 0)) return;
-    this.#giveUp(`the hub stopped answering connects: none answered for ${Math.round(silentMs / 1_000)} s (a whole connect time limit) after ${this.#opened} of this worker's ${this.connections.length} had opened, ` +
-      'so the rest were not waited for and the run went on with those open; what the others were to send or receive still counts', true, 'stoppedAnswering');
+    this.#giveUp(ENGINE_WORDS.stoppedAnswering({ silentSec: Math.round(silentMs / 1_000), opened: this.#opened, connections: this.connections.length }), true, 'stoppedAnswering');
   }
 
   /** Stops trying: no new connects; with `abandonInFlight` (no answer to wait for), the ones in
@@ -201,7 +200,7 @@ export class ConnectionPool {
       const atUs = this.deps.clock.nowUs();
       if (kind === 'network') {
         if (!pooled.connection.cutTransport()) {
-          this.deps.stats.recordError('closed', `Network drop not made: the ${this.options.transport} transport of a connection could not be cut (this version of @microsoft/signalr hides it).`);
+          this.deps.stats.recordError('closed', ENGINE_WORDS.networkDropNotMade({ transport: this.options.transport }));
           continue;
         }
         this.deps.stats.recordLost(pooled.index, atUs);
@@ -319,17 +318,13 @@ export class ConnectionPool {
   #timedOut(index: number, stalledMs: number): void {
     const where = `${this.#where(index)}: did not open within ${CONNECT_TIMEOUT_MS / 1_000} s`;
     if (timeOutCause(stalledMs, CONNECT_TIMEOUT_MS) === 'clientStarved') {
-      this.deps.stats.recordConnectFailure('connect', `${where}, timed out while this client's own event loop was stalled ${formatCount(Math.round(stalledMs))} ms of that time: ` +
-        'an answer may have come in time and sat unread, so this is the client\'s limit, not the hub\'s. Open fewer connections per engine, or spread them over more workers or agents.', 'clientStarved');
+      this.deps.stats.recordConnectFailure('connect', ENGINE_WORDS.timedOutStarved({ where, stalledMs }), 'clientStarved');
       return;
     }
     // In a browser, Server-Sent Events and long polling wait in its queue of 6 per origin: a
     // time-out there is the browser's limit; elsewhere the server did not answer.
     const cause = this.deps.inBrowser && this.options.transport !== 'WebSockets' ? 'browserQueue' : 'timedOut';
-    this.deps.stats.recordConnectFailure('connect', `${where}. ` +
-      (this.deps.inBrowser
-        ? 'The server is not answering (stalled or overloaded), or the browser is holding the connection in its queue (6 connections per origin over HTTP/1.1 for Server-Sent Events and long polling).'
-        : 'The server accepted nothing in that time: it may be stalled or overloaded. Check that the hub is running and responsive.'), cause);
+    this.deps.stats.recordConnectFailure('connect', ENGINE_WORDS.timedOut({ where, inBrowser: this.deps.inBrowser }), cause);
   }
 
   #heard(): void {
@@ -342,16 +337,13 @@ export class ConnectionPool {
     this.#failed++;
     this.#allRefused = (this.#failed === 1 || this.#allRefused) && connectCauseOf(message) === 'refused';
     if (this.#opened === 0 && this.#failed >= GIVE_UP_AFTER_FAILURES) {
-      const how = this.#allRefused ? 'were all refused (nothing accepts connections there)' : 'all failed';
-      this.#giveUp(`the first ${this.#failed} connects ${how} and none opened, so the others would fail the same way`, false);
+      this.#giveUp(ENGINE_WORDS.firstFailed({ failed: this.#failed, allRefused: this.#allRefused }), false);
     }
   }
 
   /** Why a connection the server closed without an error may have gone. */
   #closedWithoutError(index: number): string {
-    return credentialsFor(this.credentials, index)?.accessToken
-      ? 'the server closed it without an error. It has an access token: a hub closes a connection whose token expires (ASP.NET Core\'s CloseOnAuthenticationExpiration), and reconnecting then needs a fresh token; give tokens that outlast the run'
-      : 'the server closed it without an error';
+    return ENGINE_WORDS.closedWithoutError({ hasToken: Boolean(credentialsFor(this.credentials, index)?.accessToken) });
   }
 
   /** One connection's options: the run's, with its own token (i mod n), headers and query, and

@@ -24,6 +24,8 @@
  * is made when a second sender shows up.
  */
 
+import { ENGINE_WORDS } from './words.ts';
+
 export type Reception = 'new' | 'duplicate' | 'stale';
 
 export interface ReceptionLedgerOptions {
@@ -84,17 +86,11 @@ export class ReceptionLedger {
       windowSeqs > MAX_WINDOW_SEQS ||
       windowSeqs % BITS_PER_WORD !== 0
     ) {
-      throw new Error(
-        `windowSeqs must be a whole multiple of 32 from 32 to ${MAX_WINDOW_SEQS}, but is ${String(windowSeqs)}. ` +
-          `Leave it out for the default of ${DEFAULT_WINDOW_SEQS}.`,
-      );
+      throw new Error(ENGINE_WORDS.badWindow({ windowSeqs: String(windowSeqs), max: MAX_WINDOW_SEQS, defaultSeqs: DEFAULT_WINDOW_SEQS }));
     }
     const slots = options.expectedSenders ?? DEFAULT_EXPECTED_SENDERS;
     if (!Number.isInteger(slots) || slots < 0 || slots > 1_000_000) {
-      throw new Error(
-        `expectedSenders must be a whole number from 0 to 1,000,000, but is ${String(slots)}. ` +
-          `Leave it out for the default of ${DEFAULT_EXPECTED_SENDERS}.`,
-      );
+      throw new Error(ENGINE_WORDS.badSenders({ senders: String(slots), defaultSenders: DEFAULT_EXPECTED_SENDERS }));
     }
     this.windowSeqs = windowSeqs;
     this.#wordsPerSender = windowSeqs / BITS_PER_WORD;
@@ -111,10 +107,7 @@ export class ReceptionLedger {
    */
   record(sender: number, seq: number): Reception {
     if (!isIndex(sender) || !isIndex(seq)) {
-      throw new Error(
-        `Cannot record sender ${String(sender)}, seq ${String(seq)}: both must be whole numbers >= 0 ` +
-          '(a foreign or corrupted payload?). Drop such messages before recording them.',
-      );
+      throw new Error(ENGINE_WORDS.badReception({ sender: String(sender), seq: String(seq) }));
     }
     const slot = this.#slotOf(sender);
     const base = this.#base[slot]!;

@@ -27,6 +27,7 @@ import { OpenLoop } from './open-loop.ts';
 import { StreamSends } from './stream-sends.ts';
 import { probeCall } from './stream-probe.ts';
 import { STREAM_WORDS } from './stream-words.ts';
+import { ENGINE_WORDS } from './words.ts';
 import { Answerer, carriesRunText } from './client-results.ts';
 import type { WorkerStats } from './worker-stats.ts';
 
@@ -274,14 +275,14 @@ export class ScenarioRunner {
         const said = (error instanceof Error ? error.message : String(error)).replace(/\.+\s*$/, '');
         const profile = this.scenario.profile;
         const advice = this.scenario.builtIn
-          ? 'This tool needs the benchmark contract (Echo, Broadcast, GroupBroadcast, SendToConnection, JoinGroup, LeaveGroup, delivering Measure(ts, payload)): point the endpoint at the hub-sample or a hub with the same methods, or give a hub profile that maps the scenario onto this hub\'s own methods.'
-          : `The hub profile "${profile.name}" ${role === 'join' ? 'joins' : 'sends'} with ${method}: check the hub's method names and their arguments (${method}(${profile[role]!.args.map((a) => JSON.stringify(a)).join(', ')})) against the profile.`;
+          ? ENGINE_WORDS.needsContract()
+          : ENGINE_WORDS.checkProfileMethod({ profile: profile.name, role, method, args: profile[role]!.args.map((a) => JSON.stringify(a)).join(', ') });
         // An app server whose hubs run through Azure SignalR Service accepts a WebSocket opened
         // without negotiate, then fails every call that sends: the service never saw the connection.
         const unnegotiated = skipNegotiation && !CANNOT_BIND.test(said) && !/Method does not exist/i.test(said)
-          ? `With negotiation skipped, a hub that runs through Azure SignalR Service accepts the WebSocket on its app server but cannot send over it: ${NEEDS_NEGOTIATION}. Otherwise: `
+          ? ENGINE_WORDS.unnegotiated({ needsNegotiation: NEEDS_NEGOTIATION })
           : '';
-        const refusal = `The hub at ${endpointUrl} did not accept ${method}(…): ${said}. ${unnegotiated}${advice}`;
+        const refusal = ENGINE_WORDS.methodRefused({ endpointUrl, method, said, unnegotiated, advice });
         this.ctx.stats.recordError('protocol', refusal);
         return refusal;
       }
@@ -300,8 +301,7 @@ export class ScenarioRunner {
       await first.connection.invoke('DropAvailable');
       return null;
     } catch (error) {
-      const refusal = `The hub at ${endpointUrl} cannot drop connections on request (${error instanceof Error ? error.message : String(error)}). ` +
-        'Server drops need the hub-sample started with --EnableServerDrops true; for any other hub choose a network drop.';
+      const refusal = ENGINE_WORDS.noServerDrops({ endpointUrl, error });
       this.ctx.stats.recordError('protocol', refusal);
       return refusal;
     }

@@ -17,6 +17,7 @@ import {
 import { CONNECT_TIMEOUT_MS, scrubSecrets, emptyInstanceCounts, type InstanceCounts } from '../../core/run-config/index.ts';
 import { createLatencyHistogram, GUIDE_LATENCY_LIMIT_US, postHistogram, recordLatencyUs, type Histogram } from '../../core/latency/index.ts';
 import { DropLedger } from './drop-ledger.ts';
+import { ENGINE_WORDS } from './words.ts';
 import type { ConnectCause, ConnectCauseCounts } from '../../core/client/index.ts';
 import type { WireBytes } from './connection.ts';
 
@@ -165,7 +166,7 @@ export class WorkerStats {
   /** A slot not sent because its connection was backed up (its fate is recorded with recordNotSent). */
   recordBackedUp(): void {
     this.totals.backedUp++;
-    this.recordError('send', 'Slot not sent: the connection already held its limit of unsent messages (64 sends or 1 MiB). The hub or the network is not taking messages as fast as they are planned.');
+    this.recordError('send', ENGINE_WORDS.backedUp());
   }
 
   /** Messages stateful reconnect carried a second time (BenchConnection.onResent): apart from the figures. */

@@ -19,6 +19,7 @@ import {
 } from '../../core/profiles/index.ts';
 import type { PooledConnection } from '../engine/connection-pool.ts';
 import type { ProbeCall, Scenario } from './scenario.ts';
+import { ENGINE_WORDS } from '../engine/words.ts';
 
 export interface ProfileRun {
   profile: HubProfile;
@@ -109,7 +110,7 @@ export function profileScenario(run: ProfileRun): Scenario {
             if (groupIndex >= 0) members[groupIndex]!++;
           } catch (error) {
             const what = `${join.method}(${grouped ? `"${groupNameOf(groupIndex)}"` : '…'})`;
-            fail('join', `${what} failed: ${error instanceof Error ? error.message : String(error)}. Check that the hub has the method ${join.method} the profile "${profile.name}" joins with.`);
+            fail('join', ENGINE_WORDS.joinFailed({ what, error, method: join.method, profile: profile.name }));
           }
         }),
       );
