@@ -1,11 +1,25 @@
 // The capacity search: its settings, which load to try next, the verdict on each step, the
 // answer in the guide's terms, and the document, CSV and report section it ends with. Pure.
-export * from './answer.ts';
-export * from './capacity-export.ts';
-export * from './capacity-result.ts';
-export * from './capacity-search.ts';
-export * from './next-load.ts';
-export * from './settings.ts';
-export * from './step-chart.ts';
-export * from './step-judge.ts';
-export * from './stage.ts';
+export { answerLines, capacityAnswer, heldFigure, loadText } from './answer.ts';
+export { capacityCsv, capacityReportTitle, capacitySection } from './capacity-export.ts';
+export {
+  capacityFromValue,
+  type CapacityResult,
+  type CapacityStep,
+  judgedLoadOf,
+  stepByIndex,
+  upgradeCapacityResult,
+} from './capacity-result.ts';
+export { CapacitySearch, type StepRunner } from './capacity-search.ts';
+export { maxSteps, type NextStep, searchPlanText } from './next-load.ts';
+export {
+  CAPACITY_DEFAULTS,
+  type CapacitySettings,
+  plannedSendRate,
+  RAMP_UNITS,
+  type RampKind,
+  validateCapacitySettings,
+} from './settings.ts';
+export { GUIDE_LIMIT_MS, loadChartData } from './step-chart.ts';
+export { limitedByText } from './step-judge.ts';
+export { capacityStage } from './stage.ts';

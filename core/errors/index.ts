@@ -1,2 +1,2 @@
 // The errors room: the tool's one error type with a code (bench-error.ts). Stands on nothing; every room may throw it.
-export * from './bench-error.ts';
+export { BenchError, type BenchErrorCode, errorCodeOf, errorMessageOf } from './bench-error.ts';

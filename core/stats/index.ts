@@ -1,2 +1,10 @@
 // Statistics of kept measurements: intervals by resampling a run's seconds. Pure.
-export * from './resample.ts';
+export {
+  countAbove,
+  type CountedValues,
+  type PercentileInterval,
+  percentileOf,
+  rankOf,
+  resampledInterval,
+  seededRandom,
+} from './resample.ts';

@@ -107,6 +107,11 @@ describe('imports flow one way', () => {
     expect(deep).toEqual([]);
   });
 
+  it('a room\'s front door names what it hands on: no `export *`, so what other rooms may use is read at the door', () => {
+    const open = ROOMS.filter((room) => /\bexport\s*\*/.test(readFileSync(path.join(REPO_ROOT, room, 'index.ts'), 'utf8')));
+    expect(open).toEqual([]);
+  });
+
   it('core/ rooms import each other one way', () => {
     const arrows = new Map<string, Set<string>>();
     for (const [file, dep] of importsOf('core/')) {
