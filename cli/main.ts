@@ -33,6 +33,8 @@ import { sameInstanceRefusals } from './instance-check.ts';
 import { scrubbedOutput } from './auth-args.ts';
 import { firstToken, refreshTokens } from './token-command.ts';
 import { profileCredentialProblems } from './profile-args.ts';
+import { serveDashboard } from './serve.ts';
+import { versionLine } from './version.ts';
 
 export { EXIT, type Output };
 
@@ -43,6 +45,11 @@ const STALL_NOTICE_MS = 3_000;
 export { crashText, runCli } from './output.ts';
 
 export async function main(argv: string[], io: Output = consoleOutput): Promise<number> {
+  if (argv[0] === 'serve') return serveDashboard(argv.slice(1), io);
+  if (argv.includes('--version')) {
+    io.out(versionLine());
+    return EXIT.passed;
+  }
   if (argv.some((arg) => arg === '--agent' || arg.startsWith('--agent='))) return runAgent(argv, io);
   // A headless lead (cli/lead.ts): its own options come out first; the rest describe the run.
   const split = splitLeadArgs(argv);
