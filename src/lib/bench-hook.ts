@@ -12,6 +12,7 @@ import { type RunResult } from '../../core/result/index.ts';
 import { queryToFields, defaultEndpointUrl, validateRunConfig, type RunConfig } from '../../core/run-config/index.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import { CAPACITY_PARAM, runCapacityBench } from './capacity-bench-hook.ts';
+import { PAGE_WORDS } from './words.ts';
 
 /** How often the hook looks at the run's phase until sending starts, in ms: the resolution of the
  *  ramp-up time it reports. */
@@ -31,7 +32,7 @@ export function benchRequest(search: string, origin: string): BenchRequest | nul
   if (params.get('autostart') !== '1') return null;
   const reportUrl = params.get('report') ?? '';
   if (!/^https?:\/\//.test(reportUrl)) {
-    return { reportUrl: '', errors: [`report must be an absolute http(s) URL to POST the result to, but is "${reportUrl}".`] };
+    return { reportUrl: '', errors: [PAGE_WORDS.badReportUrl({ reportUrl })] };
   }
   const fields = queryToFields(search);
   const validated = validateRunConfig({

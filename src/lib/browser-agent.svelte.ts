@@ -9,6 +9,7 @@ import { openControlConnection } from '../../signalr/control-connection.ts';
 import { hubExceptionText } from '../../signalr/errors.ts';
 import { errorMessageOf } from '../../core/errors/index.ts';
 import { createWorkerPort } from './run-controller.svelte.ts';
+import { PAGE_WORDS } from './words.ts';
 
 export type BrowserAgentState = 'joining' | 'joined' | 'closed' | 'failed';
 
@@ -50,7 +51,7 @@ export class BrowserAgent {
     control.on('SessionClosed', () => {
       relay.close();
       this.state = 'closed';
-      this.message = 'The dashboard closed the session. Reload this page with a new code to join again.';
+      this.message = PAGE_WORDS.sessionClosed();
     });
     control.onClose((error) => {
       relay.close();

@@ -27,6 +27,7 @@ import type { RunConfig } from '../../core/run-config/index.ts';
 import type { ComparisonStatus } from './run-status.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { RunKeeper } from './run-keeper.svelte.ts';
+import { PAGE_WORDS } from './words.ts';
 
 export class CapacityController {
   /** The form's fields, as typed; checked on start. */
@@ -111,9 +112,9 @@ export class CapacityController {
       this.result = await search.run();
       // The last step's record carries the search as it ended (no longer running).
       if (this.result.steps.length > 0) await keeper?.keepCapacity(this.result);
-      if (this.result.steps.length === 0 && !search.stopped) this.errors = ['The first step could not start: see the agents panel for why (for example more connections than the browsers hold).'];
+      if (this.result.steps.length === 0 && !search.stopped) this.errors = [PAGE_WORDS.firstStepNotStarted()];
     } catch (error) {
-      this.errors = [`The search stopped: ${error instanceof Error ? error.message : String(error)}. The steps finished before are kept in the history.`];
+      this.errors = [PAGE_WORDS.searchStopped({ error })];
     } finally {
       this.running = false;
       this.current = null;

@@ -3,6 +3,8 @@
  * title and legend are HTML, so they are painted onto a new canvas around it, on a solid
  * background (a transparent PNG is unreadable on a dark slide).
  */
+import { PAGE_WORDS } from './words.ts';
+
 export interface PngLegendItem {
   label: string;
   color: string;
@@ -20,7 +22,7 @@ export function chartPng(source: HTMLCanvasElement, title: string, legend: reado
   canvas.width = source.width + 2 * PAD_PX * scale;
   canvas.height = source.height + (2 * PAD_PX + TITLE_PX + legendRows * LEGEND_ROW_PX) * scale;
   const ctx = canvas.getContext('2d');
-  if (!ctx) return Promise.reject(new Error('this browser cannot draw on a canvas, so no image can be made'));
+  if (!ctx) return Promise.reject(new Error(PAGE_WORDS.noCanvas()));
   ctx.fillStyle = dark ? '#1f2023' : '#ffffff';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.fillStyle = dark ? '#e9ecef' : '#212529';

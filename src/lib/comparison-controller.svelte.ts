@@ -22,6 +22,7 @@ import type { CapacityController } from './capacity-controller.svelte.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { RunKeeper } from './run-keeper.svelte.ts';
 import type { ComparisonStatus } from './run-status.ts';
+import { PAGE_WORDS } from './words.ts';
 
 export type { ComparisonStatus } from './run-status.ts';
 
@@ -82,7 +83,7 @@ export class ComparisonController {
     if (this.running) return;
     const planned = planDropComparison(base, kind);
     const pause = Number(this.pauseSec);
-    this.problem = planned.problem ?? (Number.isInteger(pause) && pause >= 0 ? null : `The pause between runs must be a whole number of seconds, but is "${this.pauseSec}".`);
+    this.problem = planned.problem ?? (Number.isInteger(pause) && pause >= 0 ? null : PAGE_WORDS.pauseNotWhole({ pause: String(this.pauseSec) }));
     if (this.problem) return;
     this.plan = [];
     await this.#runSteps(planned.variants.filter((v): v is DropVariant & { config: RunConfig } => v.config !== null), pause, run, keeper);
@@ -110,7 +111,7 @@ export class ComparisonController {
           // Stopped while the agents' clocks were measured, or refused before it began (the agents
           // panel says why, e.g. more connections than the browsers hold, or an agent's clock unknown).
           if (this.#cancelled) break;
-          this.problem = `${step.label} could not start; the comparison stopped. The runs finished before are kept in the history.`;
+          this.problem = PAGE_WORDS.stepNotStarted({ label: step.label });
           break;
         }
         await run.finished();
@@ -122,12 +123,12 @@ export class ComparisonController {
         // the hub refused the method): the next combinations meet the same hub, so stop here.
         const outcome = run.view?.outcome;
         if (outcome?.kind === 'failed' && index < runnable.length - 1) {
-          this.problem = `${step.label} failed: ${outcome.reason ?? 'nothing could be measured.'} The comparison stopped there; the runs before it are kept in the history.`;
+          this.problem = PAGE_WORDS.stepFailed({ label: step.label, reason: outcome.reason });
           break;
         }
       }
     } catch (error) {
-      this.problem = `The comparison stopped: ${error instanceof Error ? error.message : String(error)}. The runs finished before are kept in the history.`;
+      this.problem = PAGE_WORDS.runsStopped({ error });
     } finally {
       this.status = null;
     }
@@ -161,7 +162,7 @@ export class ComparisonController {
         if (capacity.result && capacity.result.steps.length > 0) this.held = [...this.held, { label: step.label, result: capacity.result }];
       }
     } catch (error) {
-      this.problem = `The comparison stopped: ${error instanceof Error ? error.message : String(error)}. The searches finished before are kept in the history.`;
+      this.problem = PAGE_WORDS.searchesStopped({ error });
     } finally {
       this.status = null;
       this.#capacity = null;

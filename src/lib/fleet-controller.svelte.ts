@@ -9,6 +9,7 @@ import { openControlConnection, type ControlConnection } from '../../signalr/con
 import { hubExceptionText } from '../../signalr/errors.ts';
 import { errorMessageOf } from '../../core/errors/index.ts';
 import { sessionCredentials } from './session-credentials.svelte.ts';
+import { PAGE_WORDS } from './words.ts';
 
 /** The page's switch for credentials over a plain http control hub (AgentsPanel's checkbox), as its words name it. */
 export const REFUSE_PLAIN_LABEL = 'Refuse to send them over plain http';
@@ -58,7 +59,7 @@ export class FleetController {
       attachFleet(control, fleet);
       this.#fleet = fleet;
       control.onClose((error) => {
-        this.error = `The connection to the control hub closed${error ? ` (${error.message})` : ''}: the agents are no longer reachable. Invite them again.`;
+        this.error = PAGE_WORDS.controlClosed({ error });
         fleet.controlLost();
         this.session = null;
         this.#control = null;

@@ -7,6 +7,7 @@ import { RunHistory, RunRecorder, VERSIONS, type KeptRun, type KeptRunHead, type
 import type { RunConfig } from '../../core/run-config/index.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import { openRunDb } from './run-store.ts';
+import { PAGE_WORDS } from './words.ts';
 
 /** Longest a running second's write waits for the page to be idle, in ms. */
 const WRITE_WITHIN_MS = 500;
@@ -139,7 +140,7 @@ export class RunKeeper {
     try {
       this.runs = await this.#history.list(this.#recorder?.liveId ?? null);
     } catch (error) {
-      this.warning = `The kept runs could not be read: ${messageOf(error)}. Reload the page; if it persists, the browser's storage for this site may be damaged.`;
+      this.warning = PAGE_WORDS.historyUnreadable({ reason: messageOf(error) });
     }
   }
 

@@ -5,6 +5,7 @@
  * Records are plain objects (run documents, never Svelte $state proxies, which IndexedDB cannot clone).
  */
 import { headOf, joinRun, MemoryRunDb, secondsOf, type KeptRun, type KeptRunHead, type KeptSecond, type RunDb } from '../../core/history/index.ts';
+import { PAGE_WORDS } from './words.ts';
 
 const DB_NAME = 'signalr-live-bench';
 const DB_VERSION = 1;
@@ -89,7 +90,7 @@ export async function openRunDb(): Promise<OpenedRunDb> {
     const reason = error instanceof Error ? error.message : String(error);
     return {
       db: new MemoryRunDb(),
-      warning: `Runs cannot be kept in this browser (${reason}); private windows and some privacy settings refuse storage. Runs stay until the page closes: download them as JSON to keep them.`,
+      warning: PAGE_WORDS.noStorage({ reason }),
     };
   }
 }

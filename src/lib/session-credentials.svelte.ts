@@ -5,6 +5,7 @@
  * messages (core/run-config/credentials.ts), and shown as "set". Reloading the page forgets them.
  */
 import { splitEndpointSecrets, endpointSecretNames, type Credentials } from '../../core/run-config/index.ts';
+import { PAGE_WORDS } from './words.ts';
 
 /** Query parameters the client sets itself: the connection token after negotiate. */
 const RESERVED_QUERY = new Set(['id']);
@@ -27,8 +28,8 @@ export function parseQueryText(text: string, tokenGiven = false): { query: [stri
     const name = equals > 0 ? part.slice(0, equals).trim() : '';
     if (equals < 0) problems.push(`${which(i, parts.length)} has no "=": give each as name=value.`);
     else if (name === '') problems.push(`${which(i, parts.length)} has no name before its "=": give each as name=value.`);
-    else if (RESERVED_QUERY.has(name)) problems.push(`${name} is the client's own parameter (the connection's token after negotiate): drop it.`);
-    else if (name === 'access_token' && tokenGiven) problems.push('access_token is how the client sends the token itself: give the token once, in the Access token field.');
+    else if (RESERVED_QUERY.has(name)) problems.push(PAGE_WORDS.reservedQuery({ name }));
+    else if (name === 'access_token' && tokenGiven) problems.push(PAGE_WORDS.tokenInQuery());
     else query.push([name, part.slice(equals + 1).trim()]);
   });
   return { query, problems };

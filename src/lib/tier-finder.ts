@@ -11,6 +11,7 @@ import {
   type WorkloadPart,
 } from '../../core/guide/index.ts';
 import { SCENARIO_WORDS, fitSummary, messageOf, rate } from '../../core/tiers/index.ts';
+import { PAGE_WORDS } from './words.ts';
 
 
 /** One finder row as typed. Empty senders or group size mean the guide's default for the scenario. */
@@ -42,16 +43,16 @@ export function parseFinderRow(row: FinderRowInput, index: number): RowParse {
   if (!(scenario in SCENARIO_WORDS)) {
     errors.push(`${name}: scenario must be one of ${Object.keys(SCENARIO_WORDS).join(', ')}, but is "${scenario}".`);
   }
-  const connections = readWhole(row.connections, `${name}: connections`, 'a whole number of client connections, e.g. 1000', errors);
-  const messageBytes = readWhole(row.messageBytes, `${name}: message size`, 'a whole number of bytes, e.g. 2048', errors);
-  const sendIntervalMs = readWhole(row.sendIntervalMs, `${name}: send interval`, 'a whole number of milliseconds, e.g. 1000', errors);
-  const senders = readWhole(row.senders, `${name}: senders`, 'a whole number of sending connections, or empty for the default', errors, true);
+  const connections = readWhole(row.connections, `${name}: connections`, PAGE_WORDS.finderHints.connections, errors);
+  const messageBytes = readWhole(row.messageBytes, `${name}: message size`, PAGE_WORDS.finderHints.messageBytes, errors);
+  const sendIntervalMs = readWhole(row.sendIntervalMs, `${name}: send interval`, PAGE_WORDS.finderHints.sendIntervalMs, errors);
+  const senders = readWhole(row.senders, `${name}: senders`, PAGE_WORDS.finderHints.senders, errors, true);
   const groupSize = hasGroups(scenario)
-    ? readWhole(row.groupSize, `${name}: group size`, 'a whole number of connections per group, or empty for the default', errors, true)
+    ? readWhole(row.groupSize, `${name}: group size`, PAGE_WORDS.finderHints.groupSize, errors, true)
     : undefined;
   for (const [label, value] of [['senders', senders], ['group size', groupSize]] as const) {
     if (connections !== undefined && value !== undefined && value > connections) {
-      errors.push(`${name}: ${label} (${trimNumber(value)}) cannot exceed connections (${trimNumber(connections)}); lower it or add connections.`);
+      errors.push(PAGE_WORDS.aboveConnections({ row: name, label, value: trimNumber(value), connections: trimNumber(connections) }));
     }
   }
   if (errors.length > 0 || connections === undefined || messageBytes === undefined || sendIntervalMs === undefined) {
@@ -96,7 +97,7 @@ export interface FinderResult {
 /** Checks every row and, when all are valid, sums them and fits a tier per edition. Never throws. */
 export function evaluateFinder(rows: readonly FinderRowInput[]): FinderResult {
   if (rows.length === 0) {
-    return { rowErrors: [], estimate: null, error: 'Add a row to describe the workload: a scenario with its connections, message size and send interval.' };
+    return { rowErrors: [], estimate: null, error: PAGE_WORDS.noFinderRows() };
   }
   const parsed = rows.map((row, index) => parseFinderRow(row, index));
   const rowErrors = parsed.map((p) => (p.ok ? [] : p.errors));
