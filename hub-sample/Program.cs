@@ -10,6 +10,12 @@ using Microsoft.AspNetCore.SignalR;
 // Settings come from HUBSAMPLE_ variables and the command line (which wins), and only from there:
 // every one is checked before anything starts, and a bad one ends the hub with exit code 2 and
 // one line saying what to do, never a stack trace.
+// --help and --version answer and end: the settings' check below would refuse them as settings.
+if (HubHelp.Asked(args) is { } answer)
+{
+    Console.WriteLine(answer);
+    return 0;
+}
 var given = new ConfigurationBuilder().AddEnvironmentVariables("HUBSAMPLE_").AddCommandLine(args).Build();
 // The command line's shape first: .NET drops a last flag without a value and stray words silently.
 var problems = SettingsCheck.ArgumentProblems(args);
@@ -173,6 +179,7 @@ if (settings.EnableTestHubs)
 app.Lifetime.ApplicationStarted.Register(() =>
 {
     var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses;
+    Console.WriteLine(HubHelp.StartLine());
     foreach (var address in addresses ?? [])
     {
         // Tests and scripts read this line to find the port; keep its shape.

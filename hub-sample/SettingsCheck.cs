@@ -18,7 +18,7 @@ public static class SettingsCheck
         .GetProperties().Where(p => p.CanWrite).ToDictionary(p => p.Name, StringComparer.OrdinalIgnoreCase);
 
     /// <summary>Whole-number settings: allowed range and what the range means.</summary>
-    private static readonly Dictionary<string, (long Min, long Max, string Note)> Ranges = new(StringComparer.OrdinalIgnoreCase)
+    internal static readonly Dictionary<string, (long Min, long Max, string Note)> Ranges = new(StringComparer.OrdinalIgnoreCase)
     {
         [nameof(HubSettings.Port)] = (0, 65535, " (0 picks a free port)"),
         [nameof(HubSettings.HttpsPort)] = (0, 65535, " (0 picks a free port)"),
@@ -208,6 +208,6 @@ public static class SettingsCheck
     }
 
     /// <summary>The README's spelling: <c>--host</c> and <c>--port</c> in lower case, the rest as named.</summary>
-    private static string Flag(string name) =>
+    internal static string Flag(string name) =>
         name is nameof(HubSettings.Host) or nameof(HubSettings.Port) ? $"--{name.ToLowerInvariant()}" : $"--{name}";
 }
