@@ -199,8 +199,15 @@ async function measure(agents) {
     firstFailure: result.workerFailures?.[0] ?? null,
     loadBefore,
     loadAfter,
+    // Per second, from the run's start: when the lead read each second's last report, and its
+    // CPU and event-loop delay (where a stall was).
+    perSecond: {
+      lags: lags.map((l) => ({ second: l.second, lagMs: Math.round(l.lagMs), relayMs: Math.round(l.relayMs) })),
+      lead: probe.samples.map((x) => ({ atS: +((x.atUs - simmed.runStartUs) / 1e6).toFixed(1), cpu: +x.cpuShare.toFixed(3), loopMaxMs: Math.round(x.loopDelayMaxMs), rssMB: Math.round(x.rssMB) })),
+    },
   };
-  console.log(JSON.stringify(row));
+  const { perSecond, ...line } = row;
+  console.log(JSON.stringify(line));
   return row;
 }
 
