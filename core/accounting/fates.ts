@@ -17,21 +17,13 @@
  * arrived, so the buckets of every second sum to that second's planned count.
  */
 import { formatCount, formatShare } from '../format.ts';
+import { ACCOUNTING_WORDS } from './words.ts';
 
 /** Why a slot that came due was not sent. */
 export const NOT_SENT_REASONS = ['backedUp', 'reconnecting', 'writeFailed', 'disconnected', 'clientBehind', 'receiverAbsent', 'workerLost', 'runStopped'] as const;
 export type NotSentReason = (typeof NOT_SENT_REASONS)[number];
 
-export const NOT_SENT_LABELS: Record<NotSentReason, string> = {
-  backedUp: 'backed up (the connection held its limit of unsent messages)',
-  reconnecting: 'connection reconnecting',
-  writeFailed: 'write failed',
-  disconnected: 'connection closed or never opened',
-  clientBehind: 'the client fell behind its schedule and never sent them',
-  receiverAbsent: 'the receiver never connected or never joined its group',
-  workerLost: 'the worker or agent that was to send them was lost mid-run',
-  runStopped: 'the run was stopped early for the failure it names, before they were sent',
-};
+export const NOT_SENT_LABELS: Record<NotSentReason, string> = ACCOUNTING_WORDS.notSent;
 
 /** Counts of planned receptions, by what became of them. */
 export interface Fates {

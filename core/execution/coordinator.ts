@@ -22,8 +22,8 @@ import { relayWentQuiet, silenceText, type RelayState, type WorkerLoss } from '.
 import { tokenUsersOf, type Credentials } from '../run-config/index.ts';
 import type { FromWorker, GoMessage, TextlessCalls, ToWorker, WorkerReady, WorkerTotals } from './worker-messages.ts';
 import { profileOfRun } from '../profiles/index.ts';
-import { formatCount } from '../format.ts';
 import { textNotFoundSentence } from '../diagnosis/index.ts';
+import { EXECUTION_WORDS } from './words.ts';
 
 /** A way to talk to one worker. */
 export interface WorkerPort {
@@ -213,7 +213,7 @@ export class RunCoordinator {
       // An agent out of reach because the lead lost the control hub is not known to have failed.
       const relay = message.relayLost ? this.ports[message.workerIndex]?.relay?.() : undefined;
       const loss: WorkerLoss = relay ? { workerIndex: message.workerIndex, how: 'relayQuiet', relay: { url: relay.url, isRunHub: relay.isRunHub } } : { workerIndex: message.workerIndex, how: 'failed' };
-      this.#loseWorker(loss, `Worker ${message.workerIndex + 1} failed and was stopped: ${message.message}. Its figures up to then are kept.`);
+      this.#loseWorker(loss, EXECUTION_WORDS.workerFailed({ worker: message.workerIndex + 1, message: message.message }));
     }
     this.#doneWhenAllFinished();
     this.#onUpdate();
@@ -370,7 +370,7 @@ export class RunCoordinator {
     if (!this.aggregator.allWorkersIn(['running']) || this.aggregator.connectionsOpen() > 0) return;
     const atSec = Math.max(0, Math.floor((this.clock.nowUs() - this.#sendStartUs) / 1_000_000));
     const cause = this.aggregator.errorSamples().find((s) => s.kind === 'closed')?.message;
-    this.#ending = { kind: 'failed', code: 'allClosed', reason: `every connection was closed by ${atSec} s and Reconnect is off: nothing was left to measure.${cause ? ` ${cause}` : ''}` };
+    this.#ending = { kind: 'failed', code: 'allClosed', reason: EXECUTION_WORDS.allClosed({ atSec, cause }) };
     this.#finish();
   }
 
@@ -455,7 +455,7 @@ function nothingToMeasure(ready: readonly WorkerReady[]): Pick<RunOutcome, 'code
   return ready.reduce((sum, r) => sum + r.connectionsOpen, 0) > 0 ? null : { code: 'noConnection', reason: NO_CONNECTION };
 }
 
-const NO_CONNECTION = 'no connection could be opened.';
+const NO_CONNECTION = EXECUTION_WORDS.noConnection();
 
 /**
  * A run of the user's own hub profile that sent and never once heard its receive method (no
@@ -471,8 +471,7 @@ function neverCalled(config: RunConfig, totals: WorkerTotals): RunOutcome | null
   return {
     kind: 'failed',
     code: 'neverCalled',
-    reason: `the hub never called ${receive.method}: ${formatCount(totals.sent)} messages were sent and none came back on it. ` +
-      `Check the profile's receive.method against the client method the hub calls (e.g. Clients.All.SendAsync("ReceiveMessage", …)).`,
+    reason: EXECUTION_WORDS.neverCalled({ method: receive.method, sent: totals.sent }),
   };
 }
 

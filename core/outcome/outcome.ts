@@ -14,6 +14,7 @@ import { edition } from '../guide/index.ts';
 import { clockProblem, type ClockJudgement } from '../clocks/index.ts';
 import { lostWorkersText, type LossSide } from './worker-loss.ts';
 import type { TextMismatch } from '../diagnosis/index.ts';
+import { OUTCOME_WORDS as W } from './words.ts';
 
 /** The guide's share of messages that must arrive in under 1 s (0.99 in both editions). Marked
  *  pure so a bundle that never reads it (the engine's) leaves the
@@ -116,41 +117,41 @@ export function runVerdict(input: VerdictInput): RunVerdict {
   const verdict = (status: VerdictStatus, sentence: string): RunVerdict => ({ status, share, delivery, sentence });
   switch (outcome.kind) {
     case 'running':
-      return verdict('none', 'Running: the verdict comes once the run has drained.');
+      return verdict('none', W.running());
     case 'interrupted':
-      return verdict('none', 'Interrupted: the page closed before the run ended. No verdict; what was in flight was never counted.');
+      return verdict('none', W.interrupted());
     case 'failed':
-      return verdict('fail', `Failed: ${outcome.reason ?? 'nothing could be measured'}`);
+      return verdict('fail', W.failed({ reason: outcome.reason }));
     case 'stopped':
-      return verdict('none', `Stopped at ${formatCount(outcome.stoppedAtSec ?? 0)} of ${formatCount(input.durationSec)} s: no verdict for an incomplete run. Until then, ${measured(input)}.`);
+      return verdict('none', W.stopped({ atSec: formatCount(outcome.stoppedAtSec ?? 0), durationSec: formatCount(input.durationSec), measured: measured(input) }));
     case 'finished':
-      if (fates.planned === 0) return verdict('fail', 'Fail: no message was planned, so the guide\'s rule cannot be met. Check the errors below.');
+      if (fates.planned === 0) return verdict('fail', W.nothingPlanned());
       if (input.lostWorkers > 0) {
-        return verdict('fail', `Fail: ${lostWorkersText(input.lostWorkers, input.lostSides)}: what they were to send counts as never sent, what was to reach their connections as lost; ${measured(input)}.`);
+        return verdict('fail', W.lostWorkers({ lost: lostWorkersText(input.lostWorkers, input.lostSides), measured: measured(input) }));
       }
       if ((overCountOf(fates, true) ?? 0) > 0) {
-        return verdict('fail', `Fail: accounting error: ${formatCount(overCountOf(fates, true) ?? 0)} receptions were counted beyond the plan (arrived or never sent above what was planned), so a loss may hide behind them and the counts cannot be trusted. Until then, ${measured(input)}. Please report it with the run's JSON.`);
+        return verdict('fail', W.overCount({ overCount: formatCount(overCountOf(fates, true) ?? 0), measured: measured(input) }));
       }
       // Every planned message counts: a run that lost one, never sent one or delivered one twice
       // is not a pass, however many of the rest arrived in under 1 s.
       const missing = missingText(input, input.plannedDrop?.duplicated ?? input.duplicated ?? 0);
-      if (missing && input.plannedDrop) return verdict('fail', `Fail: the planned drop cost messages (${missing}); ${measured(input)}. ${whatSaves(input.plannedDrop.statefulReconnect ?? 'off', input.endpointUrl)}`);
+      if (missing && input.plannedDrop) return verdict('fail', W.plannedDropCost({ missing, measured: measured(input), saves: whatSaves(input.plannedDrop.statefulReconnect ?? 'off', input.endpointUrl) }));
       // Loss is known whatever the clocks say; in time or late is not, within their bound.
       const clocks = missing ? null : clockProblem(input.clocks, fates.planned);
-      if (clocks) return verdict('none', `${clocks} Until then, ${measured(input)}.`);
+      if (clocks) return verdict('none', W.clocksUndecided({ clocks, measured: measured(input) }));
       if (share === null || share < REQUIRED_SHARE) {
-        return verdict('fail', `Fail: only ${measured(input)}; the guide's rule needs at least 99% in under 1 s, so the run did not hold this load; the client's health and the server's load say which side set the limit.`);
+        return verdict('fail', W.belowShare({ measured: measured(input) }));
       }
-      if (missing) return verdict('fail', `Fail: not every planned message arrived once (${missing}); ${measured(input)}. A run that loses messages is not a pass, whatever its share under 1 s.`);
-      return verdict('pass', `Pass: ${measured(input)}, meeting the guide's rule that at least 99% arrive in under 1 s.`);
+      if (missing) return verdict('fail', W.missing({ missing, measured: measured(input) }));
+      return verdict('pass', W.pass({ measured: measured(input) }));
   }
 }
 
 /** What would have saved the messages a planned drop cost, given stateful reconnect as it was. */
 function whatSaves(stateful: 'off' | 'on' | 'partly' | 'refused' | 'asked', endpointUrl = 'the endpoint'): string {
-  if (stateful === 'refused') return `The hub at ${endpointUrl} never granted stateful reconnect (its negotiate answer lacks useStatefulReconnect), so asking for it changed nothing: a shorter reconnect is what saves them, or a hub that allows stateful reconnect (AllowStatefulReconnects on its endpoint).`;
-  if (stateful === 'on' || stateful === 'partly') return 'Stateful reconnect was granted and did not bridge every gap (a gap longer than the hub\'s buffer or its disconnect timeout, or a connection it was not granted to): a shorter reconnect is what saves them.';
-  return 'Stateful reconnect, or a shorter reconnect, is what saves them.';
+  if (stateful === 'refused') return W.statefulRefused({ endpointUrl });
+  if (stateful === 'on' || stateful === 'partly') return W.statefulGranted();
+  return W.statefulOff();
 }
 
 /** The planned messages that did not arrive once ("12 lost, 40 never sent, 3 duplicated"); null when none. */
@@ -197,7 +198,7 @@ export function verdictDisplay(verdict: RunVerdict, running: boolean, judgedShar
   if (running) {
     if (judgedShare === null) return { tone: 'neutral', text: verdict.sentence };
     const failing = judgedShare < REQUIRED_SHARE;
-    return { tone: failing ? 'warn' : 'neutral', text: `${verdict.sentence} So far ${formatShare(judgedShare)} of the receptions planned over 1 s ago arrived in under 1 s${failing ? ', below the guide\'s 99%' : ''}.` };
+    return { tone: failing ? 'warn' : 'neutral', text: W.soFar({ sentence: verdict.sentence, share: formatShare(judgedShare), failing }) };
   }
   return { tone: verdict.status === 'pass' ? 'good' : verdict.status === 'fail' ? 'bad' : 'warn', text: verdict.sentence };
 }

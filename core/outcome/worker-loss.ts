@@ -24,7 +24,7 @@
  * The relay's is the service's when the control hub is the run's own hub (the run's service held
  * the reports), and unknown for a control hub of its own or when which hub it was is not recorded.
  */
-import { formatCount } from '../format.ts';
+import { OUTCOME_WORDS as W } from './words.ts';
 
 /** Whose loss: the client's, the service's (the run's hub), or unknown. */
 export type LossSide = 'client' | 'service' | 'unknown';
@@ -108,17 +108,17 @@ export function lossSides(losses: readonly WorkerLoss[], agents?: readonly { fir
 
 /** Why the watchdog gave a worker up, worded for people (the coordinator's failure line). */
 export function silenceText(workerIndex: number, silentMs: number, loss: WorkerLoss): string {
-  const silence = `Worker ${workerIndex + 1} sent no report for ${Math.round(silentMs / 1_000)} s (it reports every second) and was given up for lost`;
-  const hub = `the control hub at ${loss.relay?.url ?? 'its address'}${loss.relay?.isRunHub ? ', the run\'s own hub' : ''}`;
+  const silence = W.silence({ worker: workerIndex + 1, seconds: Math.round(silentMs / 1_000) });
+  const hub = W.controlHub({ url: loss.relay?.url, isRunHub: loss.relay?.isRunHub });
   // Said before the run ends, when an agent's side is not known yet (lossSide decides it then).
-  if (loss.how === 'silent' && loss.relay) return `${silence}: its thread is stuck, or ${hub}${loss.relay.isRunHub ? ',' : ''} holds its agent's reports while still relaying others'; whose failure it was is told once the run ends. Its figures up to then are kept.`;
-  if (loss.how !== 'relayQuiet') return `${silence}: its thread is stuck, or (an agent's thread) its agent is unreachable or the control hub holds its reports; whose failure it was is told once the run ends. Its figures up to then are kept.`;
-  return `${silence}: the agents' reports stopped together with ${hub}, so a stalled hub cannot be told from a dead agent: not counted as the client's. Its figures up to then are kept.`;
+  if (loss.how === 'silent' && loss.relay) return W.silentHeld({ silence, hub, isRunHub: loss.relay.isRunHub });
+  if (loss.how !== 'relayQuiet') return W.silentStuck({ silence });
+  return W.relayQuiet({ silence, hub });
 }
 
 /** A lost agent thread whose lead lost the control hub itself (its connection closed). */
 export function controlLostText(agentName: string, thread: number): string {
-  return `agent "${agentName}" (thread ${thread + 1}) is out of reach: the lead lost its connection to the control hub, so whether the agent or the hub failed cannot be told; its connections count as lost`;
+  return W.controlLost({ agentName, thread: thread + 1 });
 }
 
 /** Counts of lost workers by side. */
@@ -137,21 +137,21 @@ export function lostWorkersText(lostWorkers: number, sides: readonly LossSide[] 
   // Runs kept before sides were recorded: every lost worker was taken as the client's.
   counts.client += Math.max(0, lostWorkers - (sides?.length ?? 0));
   const relayed = counts.service + counts.unknown;
-  if (relayed === 0) return `${formatCount(lostWorkers)} worker(s) were lost mid-run, the client's loss`;
+  if (relayed === 0) return W.lostClients({ lost: lostWorkers });
   // The sides say the hub went quiet or held reports (slow, not stopped) alike: "stopped" is the lead's view of those agents' reports.
   const whose = counts.service > 0 && counts.unknown === 0
-    ? 'the control hub is the run\'s own hub and the agents were alive (they answered the closing clock round, or their reports came late): the service stalled, not the client'
+    ? W.serviceStalled()
     : counts.service > 0
-      ? `for ${formatCount(counts.service)} of them the control hub, the run's own hub, stalled (their agents were alive); for the rest whether the agents or the hub failed cannot be told from the lead`
-      : 'whether the agents or the hub (stopped, or slow to relay) failed cannot be told from the lead, so the side is unknown, not the client\'s';
-  const client = counts.client > 0 ? `; ${formatCount(counts.client)} more worker(s) were lost, the client's loss` : '';
-  return `the agents' reports stopped together with the control hub: ${formatCount(relayed)} agent thread(s) were given up for silence, and ${whose}${client}`;
+      ? W.partlyServiceStalled({ service: counts.service })
+      : W.sideUnknown();
+  const more = counts.client > 0 ? W.moreClients({ client: counts.client }) : '';
+  return W.relayedLost({ relayed, whose, more });
 }
 
 /** The runner's exit reason for a run that lost engines, or null: "2 of 4 engine(s) failed (see above): …". */
 export function lostEnginesReason(failures: number, workers: readonly { lost: boolean; lostSide?: LossSide }[]): string | null {
   if (failures === 0) return null;
   const notClient = workers.filter((w) => w.lost && (w.lostSide ?? 'client') !== 'client').length;
-  const which = notClient === 0 ? 'failed' : `were lost (${formatCount(notClient)} of them with the control hub, not known to be the client's)`;
-  return `${formatCount(failures)} of ${formatCount(workers.length)} engine(s) ${which} (see above): a run that lost part of its load is not a pass.`;
+  const which = notClient === 0 ? W.enginesFailed() : W.enginesLostWithHub({ notClient });
+  return W.lostEngines({ failures, engines: workers.length, which });
 }

@@ -9,6 +9,7 @@
  * exactly one, and the targets are spread over all workers. In exchange it is one pass with no
  * rejection loop, so its running time does not depend on luck.
  */
+import { PLAN_WORDS } from './words.ts';
 
 /**
  * A random permutation `p` of 0..count-1 with `p[i] !== i` for every `i`: connection `i` sends to
@@ -20,13 +21,10 @@
  */
 export function derangement(count: number, random: () => number): number[] {
   if (!Number.isInteger(count) || count < 0) {
-    throw new Error(`Cannot pair ${String(count)} connections: the count must be a whole number of at least 0.`);
+    throw new Error(PLAN_WORDS.pairCount({ count }));
   }
   if (count === 1) {
-    throw new Error(
-      'One connection cannot send to another connection: there is no other one. ' +
-        'Use at least 2 connections for the send-to-connection scenario.',
-    );
+    throw new Error(PLAN_WORDS.pairOne());
   }
   const targets = Array.from({ length: count }, (_, i) => i);
   for (let i = count - 1; i > 0; i--) {

@@ -22,6 +22,7 @@
  * member more (as `splitConnections` does for workers): every group stays within one member of the
  * others, where a short last group could be left with a single member, an echo rather than a group.
  */
+import { PLAN_WORDS } from './words.ts';
 
 export const GROUP_PRESETS = ['smallGroups', 'bigGroups', 'custom'] as const;
 export type GroupPreset = (typeof GROUP_PRESETS)[number];
@@ -82,12 +83,10 @@ export function planGroups(input: GroupPlanInput): GroupPlanResult {
   const { connections, preset } = input;
   const connectionsOk = isWhole(connections) && connections >= MIN_GROUP_SIZE;
   if (!connectionsOk) {
-    errors.push({ fields: ['connections'], message:
-      `Connections must be a whole number of at least ${MIN_GROUP_SIZE} for a group run, but is ${describe(connections)}: ` +
-        'a group needs two members. Raise the connections.' });
+    errors.push({ fields: ['connections'], message: PLAN_WORDS.groupConnections({ min: MIN_GROUP_SIZE, connections }) });
   }
   if (!(GROUP_PRESETS as readonly unknown[]).includes(preset)) {
-    errors.push({ fields: ['scenario'], message: `Group preset must be one of ${GROUP_PRESETS.join(', ')}, but is ${describe(preset)}.` });
+    errors.push({ fields: ['scenario'], message: PLAN_WORDS.groupPreset({ presets: GROUP_PRESETS, preset }) });
     return refused(errors);
   }
   if (preset === 'smallGroups') {
@@ -97,9 +96,7 @@ export function planGroups(input: GroupPlanInput): GroupPlanResult {
   if (preset === 'bigGroups') {
     const needed = BIG_GROUP_COUNT * MIN_GROUP_SIZE;
     if (connectionsOk && connections < needed) {
-      errors.push({ fields: ['connections'], message:
-        `Big groups need at least ${needed} connections (${BIG_GROUP_COUNT} groups of at least ${MIN_GROUP_SIZE}), ` +
-          `but the run has ${fmt(connections)}. Raise the connections, or choose small groups.` });
+      errors.push({ fields: ['connections'], message: PLAN_WORDS.bigGroupsConnections({ needed, groups: BIG_GROUP_COUNT, min: MIN_GROUP_SIZE, connections }) });
     }
     if (errors.length > 0) return refused(errors);
     return ok(connections, connections, BIG_GROUP_COUNT, Math.min(BIG_GROUP_MAX_SENDERS, connections));
@@ -111,27 +108,21 @@ function planCustom(input: GroupPlanInput, connectionsOk: boolean, errors: Group
   const { connections, groupSize, groupCount, senders } = input;
   const sizeOk = isWhole(groupSize) && groupSize >= MIN_GROUP_SIZE;
   if (!sizeOk) {
-    errors.push({ fields: ['groupSize'], message:
-      `Group size must be a whole number of at least ${MIN_GROUP_SIZE}, but is ${describe(groupSize)}: ` +
-        'a group of one only echoes its own messages.' });
+    errors.push({ fields: ['groupSize'], message: PLAN_WORDS.groupSize({ min: MIN_GROUP_SIZE, groupSize }) });
   }
   const countOk = isWhole(groupCount) && groupCount >= 1;
-  if (!countOk) errors.push({ fields: ['groupCount'], message: `Group count must be a whole number of at least 1, but is ${describe(groupCount)}.` });
+  if (!countOk) errors.push({ fields: ['groupCount'], message: PLAN_WORDS.groupCount({ groupCount }) });
   const sendersOk = isWhole(senders) && senders >= 1;
   if (!sendersOk) {
-    errors.push({ fields: ['senders'], message: `Senders must be a whole number of at least 1, but is ${describe(senders)}: without senders nothing is measured.` });
+    errors.push({ fields: ['senders'], message: PLAN_WORDS.groupSenders({ senders }) });
   }
   if (!connectionsOk || !sizeOk || !countOk) return refused(errors);
 
   const members = groupSize * groupCount;
   if (members > connections) {
-    errors.push({ fields: ['groupSize', 'groupCount', 'connections'], message:
-      `${fmt(groupCount)} groups of ${fmt(groupSize)} need ${fmt(members)} connections, but the run has ${fmt(connections)}. ` +
-        'Lower the group size or the group count, or raise the connections.' });
+    errors.push({ fields: ['groupSize', 'groupCount', 'connections'], message: PLAN_WORDS.groupsTooLarge({ groupCount, groupSize, members, connections }) });
   } else if (sendersOk && senders > members) {
-    errors.push({ fields: ['senders'], message:
-      `Senders (${fmt(senders)}) must not outnumber the group members (${fmt(members)}): only members send. ` +
-        `Lower the senders to at most ${fmt(members)}, or make the groups larger.` });
+    errors.push({ fields: ['senders'], message: PLAN_WORDS.sendersOutnumberMembers({ senders, members }) });
   }
   if (errors.length > 0 || !sendersOk) return refused(errors);
   return ok(connections, members, groupCount, senders);
@@ -216,13 +207,4 @@ class BalancedGroups implements GroupPlan {
 
 function isWhole(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value);
-}
-
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-function describe(raw: unknown): string {
-  if (raw === undefined || raw === null || raw === '') return 'empty';
-  return typeof raw === 'string' ? `"${raw}"` : String(raw);
 }

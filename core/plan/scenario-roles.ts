@@ -2,8 +2,8 @@
  * Who sends and who is in which group, computed from a connection's run-wide index alone, so
  * every worker knows its part without exchanging lists.
  */
-import { formatCount } from '../format.ts';
 import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, MIN_GROUP_SIZE, planGroups, SMALL_GROUP_SIZE, type GroupProblem } from './group-membership.ts';
+import { PLAN_WORDS } from './words.ts';
 
 /** The guide's use cases, named as in core/guide. */
 export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection'] as const;
@@ -51,10 +51,10 @@ export function planScenario(config: PlanInput): PlanResult {
   if (config.scenario === 'smallGroup' || config.scenario === 'bigGroup') return planGroupScenario(config);
   const senders = config.senders ?? defaultSenders(config.scenario, config.connections);
   if (senders > config.connections) {
-    return refused({ fields: ['senders', 'connections'], message: `Senders (${senders}) must not outnumber connections (${config.connections}). Lower the senders or raise the connections.` });
+    return refused({ fields: ['senders', 'connections'], message: PLAN_WORDS.sendersOutnumberConnections({ senders, connections: config.connections }) });
   }
   if (config.scenario === 'sendToConnection' && config.connections < 2) {
-    return refused({ fields: ['connections'], message: 'Send to connection needs at least 2 connections: nobody sends to itself.' });
+    return refused({ fields: ['connections'], message: PLAN_WORDS.sendToConnectionNeedsTwo() });
   }
   return {
     ok: true,
@@ -117,13 +117,10 @@ function typedGroupConflict({ connections: n, groupSize, groupCount }: PlanInput
   const whole = (v: number | null): v is number => v !== null && Number.isInteger(v) && v >= 1;
   if (!Number.isInteger(n) || n < MIN_GROUP_SIZE) return null;
   if (groupCount === null && whole(groupSize) && groupSize >= MIN_GROUP_SIZE && groupSize > n) {
-    return { fields: ['groupSize', 'connections'], message: `${formatCount(groupSize)} members per group but only ${formatCount(n)} connections: not one group fits. ` +
-      `Lower the group size to at most ${formatCount(n)}, or raise the connections to at least ${formatCount(groupSize)}.` };
+    return { fields: ['groupSize', 'connections'], message: PLAN_WORDS.groupSizeExceedsConnections({ groupSize, connections: n }) };
   }
   if (groupSize === null && whole(groupCount) && groupCount * MIN_GROUP_SIZE > n) {
-    return { fields: ['groupCount', 'connections'], message: `${formatCount(groupCount)} groups but only ${formatCount(n)} connections: each group needs at least ${MIN_GROUP_SIZE} members, ` +
-      `so ${formatCount(groupCount)} groups need ${formatCount(groupCount * MIN_GROUP_SIZE)}. Lower the group count to at most ` +
-      `${formatCount(Math.floor(n / MIN_GROUP_SIZE))}, or raise the connections to at least ${formatCount(groupCount * MIN_GROUP_SIZE)}.` };
+    return { fields: ['groupCount', 'connections'], message: PLAN_WORDS.groupCountExceedsConnections({ groupCount, connections: n, min: MIN_GROUP_SIZE }) };
   }
   return null;
 }

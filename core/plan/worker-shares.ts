@@ -1,3 +1,5 @@
+import { PLAN_WORDS } from './words.ts';
+
 /** A worker's share of the run's connections: `count` connections whose run-wide indices start at `firstIndex`. */
 export interface ConnectionShare {
   firstIndex: number;
@@ -8,7 +10,7 @@ export interface ConnectionShare {
 export function splitConnections(connections: number, workers: number): ConnectionShare[] {
   // Plain Errors here (internal): the counts were validated with the run's configuration.
   if (!Number.isInteger(connections) || !Number.isInteger(workers) || connections < 0 || workers < 1) {
-    throw new Error(`Cannot split ${connections} connections between ${workers} workers: both must be whole numbers, workers at least 1.`);
+    throw new Error(PLAN_WORDS.splitCounts({ connections, workers }));
   }
   const base = Math.floor(connections / workers);
   const remainder = connections % workers;

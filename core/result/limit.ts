@@ -8,7 +8,7 @@ import { clientSchedule, sendingSeconds, clientLimitReasons, type ClientSecond, 
 import type { RunResult } from './result.ts';
 import { explainLimit, peakOf, type LimitExplanation, type ServerMetricsRecord, type ServerSecond } from '../server-metrics/index.ts';
 import type { SecondPoint, WorkerHealth } from '../execution/index.ts';
-import { formatCount } from '../format.ts';
+import { RESULT_WORDS } from './words.ts';
 
 export interface RunLimitInput {
   points: readonly ClientSecond[];
@@ -34,8 +34,8 @@ export function runLimit({ points, missedSlots, sent, server, clientLimits, work
   const stalledRelays = (workers ?? []).filter((w) => w.lost && w.lostSide === 'service').length;
   const notAnswered = connectCauses?.stoppedAnswering ?? 0;
   const stalls = [
-    ...(notAnswered > 0 ? [`stopped answering connects mid-ramp (${formatCount(notAnswered)} connection${notAnswered === 1 ? '' : 's'} not opened for it)`] : []),
-    ...(stalledRelays > 0 ? [`stopped relaying the reports of ${formatCount(stalledRelays)} agent thread${stalledRelays === 1 ? '' : 's'} (as the control hub; the agents answered once it was back)`] : []),
+    ...(notAnswered > 0 ? [RESULT_WORDS.stoppedAnsweringConnects({ notAnswered })] : []),
+    ...(stalledRelays > 0 ? [RESULT_WORDS.stoppedRelaying({ threads: stalledRelays })] : []),
   ];
   const serverStalled = stalls.length > 0 ? stalls.join(' and ') : null;
   return explainLimit({ serverPeakCpuPercent: server ? peakOf(whileSending(server.points, points), 'cpuPercent') : null, serverUnanswered, clientLagMs, missedSlots, sent, clientLimits, serverStalled });

@@ -19,6 +19,7 @@ import { BenchError } from '../errors/index.ts';
 import { lossSides, type LossSide } from '../outcome/index.ts';
 import { RUN_RESULT_VERSION, upgradeRunResult } from './upgrade.ts';
 import type { Diagnosis, HealthCheck } from '../diagnosis/index.ts';
+import { RESULT_WORDS } from './words.ts';
 
 export { RUN_RESULT_VERSION, upgradeRunResult, upgradeFates } from './upgrade.ts';
 
@@ -222,24 +223,24 @@ export function parseRunResult(text: string): RunResult {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new BenchError('parse', `This is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file that SignalR Live Bench wrote.`);
+    throw new BenchError('parse', RESULT_WORDS.notJson({ reason: error instanceof Error ? error.message : String(error) }));
   }
   const doc = value as Partial<RunResult> | null;
   if (!doc || doc.format !== RUN_RESULT_FORMAT) {
-    throw new BenchError('parse', `This JSON is not a SignalR Live Bench run (its "format" is ${JSON.stringify(doc?.format)}, expected "${RUN_RESULT_FORMAT}").`);
+    throw new BenchError('parse', RESULT_WORDS.notARun({ format: doc?.format, expected: RUN_RESULT_FORMAT }));
   }
   if ((doc.version as number | undefined) === 1) {
-    throw new BenchError('parse', 'This run was written by an earlier version (format 1), whose verdict counted only the messages that arrived. Its figures cannot be judged by the current rule: run it again.');
+    throw new BenchError('parse', RESULT_WORDS.formatOne());
   }
   if (!READABLE_VERSIONS.includes(doc.version as number)) {
-    throw new BenchError('parse', `This run was written in format version ${String(doc.version)}; this version of the tool reads versions ${READABLE_VERSIONS.slice(0, -1).join(', ')} and ${READABLE_VERSIONS.at(-1)}.`);
+    throw new BenchError('parse', RESULT_WORDS.unreadableVersion({ version: doc.version, readable: READABLE_VERSIONS }));
   }
   for (const key of ['config', 'outcome', 'verdict', 'fates', 'totals', 'latency', 'points'] as const) {
-    if (doc[key] === undefined) throw new BenchError('parse', `This run file has no "${key}": it is incomplete or damaged.`);
+    if (doc[key] === undefined) throw new BenchError('parse', RESULT_WORDS.missingField({ key }));
   }
   // Optional (absent when server metrics were off), but when present the charts read it.
   if (doc.server !== undefined && (doc.server === null || typeof doc.server !== 'object' || !Array.isArray(doc.server.points))) {
-    throw new BenchError('parse', 'This run file\'s "server" metrics have no list of points: it is damaged. Remove its "server" field to import the rest.');
+    throw new BenchError('parse', RESULT_WORDS.serverWithoutPoints());
   }
   return upgradeRunResult(doc as RunResult);
 }
