@@ -1,5 +1,6 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { GROUP_ORDER, LOAD_FILES, WORKERS } from './scripts/test-groups.mjs';
 
 // The page must be cross-origin isolated for 5 us performance.now() (0.1 ms otherwise);
 // the hub-sample sends the same headers when it serves the built dashboard.
@@ -24,6 +25,20 @@ export function quietBuild(level: string, log: { code?: string; id?: string; mes
   handler(level as never, log as never);
 }
 
+/** The real hub-sample and the real SignalR client in Node (tests/integration/). */
+const integration = {
+  environment: 'node',
+  globalSetup: ['tests/support/hub-global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+} satisfies ViteUserConfig['test'];
+/** Real Chromium on the dashboard (tests/browser/); each file launches its own profile. */
+const browser = { ...integration, testTimeout: 120_000 } satisfies ViteUserConfig['test'];
+/** Vitest runs the projects of one group order together, with one worker count per group. */
+const parallelGroup = { maxWorkers: WORKERS.parallel, sequence: { groupOrder: GROUP_ORDER.parallel } };
+const browserGroup = { maxWorkers: WORKERS.browser, sequence: { groupOrder: GROUP_ORDER.browser } };
+const loadGroup = { maxWorkers: WORKERS.load, sequence: { groupOrder: GROUP_ORDER.load } };
+
 export default defineConfig({
   plugins: [svelte()],
   // Svelte components mount only with the browser build of svelte under Vitest.
@@ -34,38 +49,33 @@ export default defineConfig({
   // The main bundle is one page of uPlot, SignalR and Svelte: 580 kB is expected, not a warning.
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1_000, rolldownOptions: { onLog: quietBuild } },
   test: {
+    // Grouped by what a file needs of the machine (scripts/test-groups.mjs says why): unit, DOM
+    // and integration files side by side, then the browser files two at a time, then the files that
+    // measure the machine, one at a time with nothing beside them.
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', ...parallelGroup },
       },
       {
         extends: true,
-        test: { name: 'dom', include: ['tests/dom/**/*.test.ts'], environment: 'happy-dom' },
+        test: { name: 'dom', include: ['tests/dom/**/*.test.ts'], environment: 'happy-dom', ...parallelGroup },
       },
       {
         extends: true,
-        test: {
-          name: 'integration',
-          include: ['tests/integration/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['tests/support/hub-global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
+        test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], exclude: [...configDefaults.exclude, ...LOAD_FILES.integration], ...integration, ...parallelGroup },
       },
       {
         extends: true,
-        test: {
-          name: 'browser',
-          include: ['tests/browser/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['tests/support/hub-global-setup.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 60_000,
-          // One Chromium at a time: the machine has two cores and the browser limits are per profile.
-          fileParallelism: false,
-        },
+        test: { name: 'browser', include: ['tests/browser/**/*.test.ts'], exclude: [...configDefaults.exclude, ...LOAD_FILES.browser], ...browser, ...browserGroup },
+      },
+      {
+        extends: true,
+        test: { name: 'integration-load', include: LOAD_FILES.integration, ...integration, ...loadGroup },
+      },
+      {
+        extends: true,
+        test: { name: 'browser-load', include: LOAD_FILES.browser, ...browser, ...loadGroup },
       },
     ],
   },

@@ -1,24 +1,44 @@
 #!/usr/bin/env bash
 # Every test: type checks, the hub-sample's own tests (xunit), then Vitest's unit, DOM,
-# integration (real hub + real SignalR client) and browser (real Chromium) projects.
+# integration (real hub + real SignalR client) and browser (real Chromium) projects, then what
+# each test file and stage took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Each stage's seconds, said at the end beside the per-file table.
+stages=()
+stage() { stages+=("$(printf '%6d s  %s' "$((SECONDS - stage_start))" "$1")"); stage_start=$SECONDS; }
+stage_start=$SECONDS
 
 echo "== Building the dashboard and the hub-sample"
 npx vite build --logLevel warn
 npx vite build -c vite.cli.config.ts --logLevel warn
 dotnet build hub-sample/HubSample.csproj -c Release --nologo -v quiet
+stage "builds"
 
 echo "== Type checks"
 npx svelte-check --tsconfig ./tsconfig.json --threshold error --output machine | tail -n 1
+stage "svelte-check"
 
 echo "== hub-sample tests"
 dotnet test hub-sample/Tests/HubSample.Tests.csproj --nologo -v quiet
+stage "hub-sample tests"
 
+# Grouped as vite.config.ts says (scripts/test-groups.mjs): unit, DOM and integration files side
+# by side, then browser files two at a time, then the files that measure the machine, alone.
 echo "== Unit, DOM, integration and browser tests"
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status=$?
-# One plain closing line with the counts, whatever the reporter printed above.
+stage "vitest"
+
+# What each file cost, slowest first (also when a test failed: the table says which), then the
+# stages and one plain closing line with the counts, whatever the reporter printed above.
+echo
+node scripts/test-times.mjs test-results/vitest.json || true
+echo
+echo "Stages ($(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end):"
+printf '%s\n' "${stages[@]}"
+printf '%6d s  in all\n' "$SECONDS"
 node -e '
   const r = JSON.parse(require("fs").readFileSync("test-results/vitest.json", "utf8"));
   console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));

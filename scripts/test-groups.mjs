@@ -1,0 +1,43 @@
+/**
+ * How the Vitest suite is grouped, in one place for vite.config.ts and scripts/test-times.mjs.
+ *
+ * Most integration and browser files spend their seconds waiting on runs of fixed length (timed
+ * sends, planned drops, a hub frozen for a while), not on the CPU, so several run side by side.
+ * The files below MEASURE what this machine can do (a capacity search finding a throttled hub,
+ * the client's own limits, engine processes splitting a load): beside other files they would
+ * measure the other files, so they run alone, one at a time, after every other file is done.
+ */
+
+/** Files that must run with nothing beside them, by their path from the repo root. */
+export const LOAD_FILES = {
+  integration: [
+    // Capacity searches against a hub throttled to 430 msg/s: the client must keep its schedule.
+    'tests/integration/capacity-cli.test.ts',
+    // The client's limits (file descriptors, heap) after a first step that must hold.
+    'tests/integration/client-limits-cli.test.ts',
+    // 200 connections split over engine processes by themselves, and exact counts with a pass.
+    'tests/integration/engine-processes.test.ts',
+  ],
+  browser: [
+    // A capacity search in Chromium against a hub throttled to 270 msg/s.
+    'tests/browser/capacity.test.ts',
+    // Two capacity searches, one per combination, compared by what each held.
+    'tests/browser/compare-held.test.ts',
+  ],
+};
+
+/**
+ * Files at a time in each group (the machine has 2 cores): integration files mostly wait on
+ * timers; a browser file runs a Chromium that does use the CPU; load files run alone.
+ */
+export const WORKERS = { parallel: 3, browser: 2, load: 1 };
+
+/** The order of the groups: Vitest runs a group's projects together, and groups one after another. */
+export const GROUP_ORDER = { parallel: 0, browser: 1, load: 2 };
+
+/** The Vitest project a test file belongs to (as vite.config.ts sorts them). */
+export function projectOfFile(file) {
+  for (const [project, files] of Object.entries(LOAD_FILES)) if (files.includes(file)) return `${project}-load`;
+  const folder = /^tests\/([^/]+)\//.exec(file)?.[1];
+  return folder ?? 'other';
+}
