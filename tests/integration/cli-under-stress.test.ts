@@ -10,9 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunResult } from '../../core/result/result.ts';
 import { expectAccounting } from '../support/accounting.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
-import { liveBench } from '../support/live-bench.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { liveBench, onceSending, runWithHubFrozen } from '../support/live-bench.ts';
 
 async function tempFile(name: string): Promise<string> {
   return path.join(await mkdtemp(path.join(os.tmpdir(), 'live-bench-stress-')), name);
@@ -22,6 +20,8 @@ async function tempFile(name: string): Promise<string> {
 // Both ways the runner runs its engines: worker threads, and one engine in its own thread.
 for (const workers of ['2', '1']) describe(`live-bench against a hub in trouble, --workers ${workers}`, () => {
   const load = ['--connections', '20', '--workers', workers, '--interval-ms', '500', '--quiet'];
+  /** For a signal sent mid-run: without --quiet, the per-second progress says when the sends begin. */
+  const midRun = load.filter((a) => a !== '--quiet');
   let hub: RunningHub;
   beforeAll(async () => {
     hub = await startHub({ extraArgs: ['--EnableTestHubs', 'true'] });
@@ -33,13 +33,10 @@ for (const workers of ['2', '1']) describe(`live-bench against a hub in trouble,
 
   it('a hub frozen (SIGSTOP) mid-run: exit 1, a failing verdict, the JSON with its outcome and every configured slot planned', async () => {
     const jsonPath = await tempFile('stalled.json');
-    // Frozen until the runner has ended: its drain must give up by itself (the quiet period).
-    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, ...load, '--duration', '10', '--json', jsonPath], (child) => {
-      void sleep(4_000).then(() => {
-        if (child.exitCode === null) hub.process.kill('SIGSTOP');
-      });
-    });
-    hub.process.kill('SIGCONT');
+    // Frozen 3 s into the sends until the runner has ended: its drain must give up by itself (the
+    // quiet period). From the sends' start, not the spawn's: a slow start on a busy machine would
+    // freeze a hub that no connection had reached yet.
+    const { run } = await runWithHubFrozen(hub, ['--endpoint', `${hub.httpUrl}/signalrbench`, ...midRun, '--duration', '10', '--json', jsonPath], jsonPath, 3_000);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toMatch(/Verdict: Fail: only \d/);
     expect(run.stderr).toMatch(/the guide's verdict is not a pass/);
@@ -55,9 +52,12 @@ for (const workers of ['2', '1']) describe(`live-bench against a hub in trouble,
     const victim = await startHub();
     try {
       const jsonPath = await tempFile('killed.json');
-      const run = await liveBench(['--endpoint', `${victim.httpUrl}/signalrbench`, ...load, '--duration', '8', '--json', jsonPath], () => {
-        void sleep(4_000).then(() => victim.process.kill('SIGKILL'));
+      // Killed 3 s into the sends (not after a fixed time from the spawn, which a slow start eats).
+      let sending = () => false;
+      const run = await liveBench(['--endpoint', `${victim.httpUrl}/signalrbench`, ...midRun, '--duration', '8', '--json', jsonPath], (child) => {
+        sending = onceSending(child, 3_000, () => victim.process.kill('SIGKILL'));
       });
+      expect(sending(), run.stderr).toBe(true);
       expect(run.code, run.stderr).toBe(1);
       const result = parseRunResult(await readFile(jsonPath, 'utf8'));
       expect(result.outcome.kind).toBe('failed');
@@ -99,9 +99,12 @@ for (const workers of ['2', '1']) describe(`live-bench against a hub in trouble,
 
   it('SIGTERM mid-run: what was measured is drained and written, the run is stopped, never a pass', async () => {
     const jsonPath = await tempFile('terminated.json');
-    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, ...load, '--duration', '30', '--json', jsonPath], (child) => {
-      void sleep(5_000).then(() => child.kill('SIGTERM'));
+    // Stopped 3 s into the sends, so some were measured however long the start took.
+    let sending = () => false;
+    const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, ...midRun, '--duration', '30', '--json', jsonPath], (child) => {
+      sending = onceSending(child, 3_000, () => child.kill('SIGTERM'));
     });
+    expect(sending(), run.stderr).toBe(true);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/terminated; stopping/);
     expect(run.stderr).toMatch(/an incomplete run is not a pass/);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunResult } from '../../core/result/result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench, type CliRun } from '../support/live-bench.ts';
+import { listenOnFreePort } from '../support/local-server.ts';
 
 let open: RunningHub;
 let guarded: RunningHub;
@@ -68,18 +69,17 @@ async function refusalMs(run: () => Promise<CliRun>): Promise<{ run: CliRun; own
   return best!;
 }
 
+// A listener that counts what reaches it: a malformed credential's refusal that connected would
+// show here. On a free port, known before the cases are written (they name it), so files running
+// beside this one never collide with it.
+let reached = 0;
+const listener = net.createServer((socket) => {
+  reached++;
+  socket.destroy();
+});
+const endpoint = `http://127.0.0.1:${await listenOnFreePort(listener)}/signalrbench`;
+
 describe('malformed credentials: exit 2 before connecting, the flag and the problem, never the value', () => {
-  // A listener that counts what reaches it: a refusal that connected would show here.
-  const endpoint = 'http://127.0.0.1:5441/signalrbench';
-  let listener: net.Server;
-  let reached = 0;
-  beforeAll(async () => {
-    listener = net.createServer((socket) => {
-      reached++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => listener.listen(5441, '127.0.0.1', resolve));
-  });
   afterAll(async () => {
     await new Promise((resolve) => listener.close(resolve));
     expect(reached).toBe(0);
