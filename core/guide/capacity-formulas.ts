@@ -95,7 +95,7 @@ export function expectedTraffic(config: GuideRunConfig): ExpectedTraffic {
   const senders = config.senders ?? defaultSenders(scenario, connections);
   requireWholePositive('senders', senders);
   if (senders > connections) {
-    throw new BenchError('badInput', GUIDE_WORDS.sendersAboveConnections({ senders, connections }));
+    throw new BenchError('badInput', GUIDE_WORDS.aboveConnections({ what: 'senders', value: String(senders), connections: String(connections) }));
   }
   const recipientsPerMessage = recipientsOf(config);
   // The formula's "outbound connections" are deliveries per interval: every sender's message
@@ -148,7 +148,7 @@ function recipientsOf(config: GuideRunConfig): number {
     config.groupSize ?? (scenario === 'smallGroup' ? 10 : connections / (config.groupCount ?? 10));
   requirePositive('groupSize', groupSize, 'connections per group');
   if (groupSize > connections) {
-    throw new BenchError('badInput', GUIDE_WORDS.groupAboveConnections({ groupSize, connections }));
+    throw new BenchError('badInput', GUIDE_WORDS.aboveConnections({ what: 'groupSize', value: String(groupSize), connections: String(connections) }));
   }
   return groupSize;
 }

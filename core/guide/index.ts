@@ -6,3 +6,4 @@ export { cell, edition, EDITIONS, scenarioTable, tier, tiers } from './tables.ts
 export { expectedTraffic, type GuideRunConfig } from './capacity-formulas.ts';
 export { demandFromTraffic, type EditionFit, fitEdition } from './tier-fit.ts';
 export { estimateWorkload, type WorkloadEstimate, type WorkloadPart } from './workload.ts';
+export { GUIDE_WORDS } from './words.ts';

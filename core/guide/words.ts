@@ -6,12 +6,12 @@
  * words its errors here, so this file imports nothing). Pure.
  */
 export const GUIDE_WORDS = {
-  sendersAboveConnections: (p: { senders: number; connections: number }) =>
-    `senders (${p.senders}) cannot exceed connections (${p.connections}); lower senders or add connections.`,
+  /** Senders or a group larger than the run (`what`: "senders", "Row 2: group size"). One sentence
+   *  for the estimate's check and the tier finder's, which says it before the estimate is asked. */
+  aboveConnections: (p: { what: string; value: string; connections: string }) =>
+    `${p.what} (${p.value}) cannot exceed connections (${p.connections}); lower it or add connections.`,
   unknownScenario: (p: { scenario: string }) =>
     `Unknown scenario "${p.scenario}"; use echo, broadcast, smallGroup, bigGroup or sendToConnection.`,
-  groupAboveConnections: (p: { groupSize: number; connections: number }) =>
-    `groupSize (${p.groupSize}) cannot exceed connections (${p.connections}); a group holds at most every connection.`,
   emptyWorkload: () => 'A workload needs at least one part (a scenario with its connections, message size and interval).',
   /** A bandwidth cell of the guide that is not "<number> KBps" or "<number> MBps". */
   unreadableBandwidth: (p: { text: string }) =>

@@ -114,7 +114,7 @@ export class CapacityController {
       if (this.result.steps.length > 0) await keeper?.keepCapacity(this.result);
       if (this.result.steps.length === 0 && !search.stopped) this.errors = [PAGE_WORDS.firstStepNotStarted()];
     } catch (error) {
-      this.errors = [PAGE_WORDS.searchStopped({ error })];
+      this.errors = [PAGE_WORDS.stopped({ what: 'search', kept: 'steps', error })];
     } finally {
       this.running = false;
       this.current = null;

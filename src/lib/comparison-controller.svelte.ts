@@ -128,7 +128,7 @@ export class ComparisonController {
         }
       }
     } catch (error) {
-      this.problem = PAGE_WORDS.runsStopped({ error });
+      this.problem = PAGE_WORDS.stopped({ what: 'comparison', kept: 'runs', error });
     } finally {
       this.status = null;
     }
@@ -162,7 +162,7 @@ export class ComparisonController {
         if (capacity.result && capacity.result.steps.length > 0) this.held = [...this.held, { label: step.label, result: capacity.result }];
       }
     } catch (error) {
-      this.problem = PAGE_WORDS.searchesStopped({ error });
+      this.problem = PAGE_WORDS.stopped({ what: 'comparison', kept: 'searches', error });
     } finally {
       this.status = null;
       this.#capacity = null;

@@ -3,6 +3,7 @@
 import {
   estimateWorkload,
   formatBytesPerSecond,
+  GUIDE_WORDS,
   tiers,
   trimNumber,
   type EditionId,
@@ -52,7 +53,7 @@ export function parseFinderRow(row: FinderRowInput, index: number): RowParse {
     : undefined;
   for (const [label, value] of [['senders', senders], ['group size', groupSize]] as const) {
     if (connections !== undefined && value !== undefined && value > connections) {
-      errors.push(PAGE_WORDS.aboveConnections({ row: name, label, value: trimNumber(value), connections: trimNumber(connections) }));
+      errors.push(GUIDE_WORDS.aboveConnections({ what: `${name}: ${label}`, value: trimNumber(value), connections: trimNumber(connections) }));
     }
   }
   if (errors.length > 0 || connections === undefined || messageBytes === undefined || sendIntervalMs === undefined) {

@@ -24,15 +24,15 @@ export const PAGE_WORDS = {
 
   /** A capacity search: */
   firstStepNotStarted: () => 'The first step could not start: see the agents panel for why (for example more connections than the browsers hold).',
-  searchStopped: (p: { error: unknown }) => `The search stopped: ${said(p.error)}. The steps finished before are kept in the history.`,
 
   /** A comparison, by runs or by what each holds: */
   pauseNotWhole: (p: { pause: string }) => `The pause between runs must be a whole number of seconds, but is "${p.pause}".`,
   stepNotStarted: (p: { label: string }) => `${p.label} could not start; the comparison stopped. The runs finished before are kept in the history.`,
   stepFailed: (p: { label: string; reason?: string | null }) =>
     `${p.label} failed: ${p.reason ?? 'nothing could be measured.'} The comparison stopped there; the runs before it are kept in the history.`,
-  runsStopped: (p: { error: unknown }) => `The comparison stopped: ${said(p.error)}. The runs finished before are kept in the history.`,
-  searchesStopped: (p: { error: unknown }) => `The comparison stopped: ${said(p.error)}. The searches finished before are kept in the history.`,
+  /** A search or a comparison that ended on an error: what finished before it is kept. */
+  stopped: (p: { what: 'search' | 'comparison'; kept: 'steps' | 'runs' | 'searches'; error: unknown }) =>
+    `The ${p.what} stopped: ${said(p.error)}. The ${p.kept} finished before are kept in the history.`,
 
   /** Query parameters typed under Advanced → Authentication. */
   reservedQuery: (p: { name: string }) => `${p.name} is the client's own parameter (the connection's token after negotiate): drop it.`,
@@ -46,8 +46,5 @@ export const PAGE_WORDS = {
     senders: 'a whole number of sending connections, or empty for the default',
     groupSize: 'a whole number of connections per group, or empty for the default',
   },
-  /** `what`: "Row 2: senders"; figures formatted. */
-  aboveConnections: (p: { row: string; label: string; value: string; connections: string }) =>
-    `${p.row}: ${p.label} (${p.value}) cannot exceed connections (${p.connections}); lower it or add connections.`,
   noFinderRows: () => 'Add a row to describe the workload: a scenario with its connections, message size and send interval.',
 };
