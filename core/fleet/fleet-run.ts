@@ -9,6 +9,8 @@ import { GO_LEAD_MS, type WorkerPort } from '../execution/index.ts';
 import { capacityShortfall } from '../plan/index.ts';
 import { type RunAgent } from '../result/index.ts';
 import { browserConnectionCapacity, capacityRefusal, type RunConfig } from '../run-config/index.ts';
+import { MEASURED_AGENT } from '../sizing/index.ts';
+import { formatCount } from '../format.ts';
 import type { Fleet } from './fleet.ts';
 import { FLEET_WORDS } from './words.ts';
 
@@ -97,17 +99,24 @@ export function fleetRunPorts(local: readonly WorkerPort[], remote: RemoteWorker
   };
 }
 
-/** Each worker's capacity, or why the browsers (the lead's and browser agents) cannot hold the run. */
+/** What one engine of a headless runner holds (an agent's thread, an engine of a headless lead):
+ *  the most one was measured to hold (core/sizing MEASURED_AGENT), as a browser holds its 255. */
+export const ENGINE_CONNECTIONS = MEASURED_AGENT.connectionsHeldPerEngine;
+
+/** Each worker's capacity, or why the engines and browsers of the fleet cannot hold the run. */
 function fitOf(config: RunConfig, agents: readonly { kind: 'node' | 'browser'; threads: number }[], localWorkers: number, localIsBrowser: boolean): { capacities: (number | null)[]; localCapacities: (number | null)[] } | string {
   const browserCapacity = browserConnectionCapacity(config.transport, config.endpointUrl);
-  const capacities = agents.flatMap((agent) => perThread(agent.kind === 'browser' ? browserCapacity : null, agent.threads));
-  const localCapacities = perThread(localIsBrowser ? browserCapacity : null, localWorkers);
+  const capacities = agents.flatMap((agent) => (agent.kind === 'browser' ? perThread(browserCapacity, agent.threads) : new Array<number>(agent.threads).fill(ENGINE_CONNECTIONS)));
+  const localCapacities = localIsBrowser ? perThread(browserCapacity, localWorkers) : new Array<number>(localWorkers).fill(ENGINE_CONNECTIONS);
   const shortfall = capacityShortfall(config.connections, [...localCapacities, ...capacities]);
   if (shortfall <= 0) return { capacities, localCapacities };
-  return capacityRefusal(config.transport, config.connections, config.connections - shortfall, browserCapacity);
+  const engines = agents.filter((agent) => agent.kind === 'node').reduce((sum, agent) => sum + agent.threads, localIsBrowser ? 0 : localWorkers);
+  if (engines === 0) return capacityRefusal(config.transport, config.connections, config.connections - shortfall, browserCapacity);
+  const browsers = agents.filter((agent) => agent.kind === 'browser').length + (localIsBrowser && localWorkers > 0 ? 1 : 0);
+  return FLEET_WORDS.fleetTooSmall({ engines, browsers, transport: config.transport, capacity: formatCount(config.connections - shortfall), connections: formatCount(config.connections), perEngine: formatCount(ENGINE_CONNECTIONS), browserCapacity: formatCount(browserCapacity), moreEngines: Math.ceil(shortfall / ENGINE_CONNECTIONS) });
 }
 
-/** A browser's capacity shared by its workers (the first ones take the remainder); null stays null. */
-function perThread(capacity: number | null, threads: number): (number | null)[] {
-  return Array.from({ length: threads }, (_, t) => (capacity === null ? null : Math.floor(capacity / threads) + (t < capacity % threads ? 1 : 0)));
+/** A browser's capacity shared by its workers (the first ones take the remainder). */
+function perThread(capacity: number, threads: number): number[] {
+  return Array.from({ length: threads }, (_, t) => Math.floor(capacity / threads) + (t < capacity % threads ? 1 : 0));
 }

@@ -26,6 +26,11 @@ export const FLEET_WORDS = {
       `check ${one ? 'its' : 'their'} network and press Measure clocks again, or run echo, whose sender and receiver share one clock.`
     );
   },
+  /** A fleet run over more connections than its engines (and browsers) were measured to hold. */
+  fleetTooSmall: (p: { engines: number; browsers: number; transport: string; capacity: string; connections: string; perEngine: string; browserCapacity: string; moreEngines: number }) =>
+    `The fleet's ${p.engines} headless engine(s)${p.browsers > 0 ? ` and ${p.browsers} browser(s)` : ''} can hold ${p.capacity} ${p.transport} connections ` +
+    `(an engine of a headless runner ${p.perEngine}, the most one was measured to hold${p.browsers > 0 ? `; a browser ${p.browserCapacity}` : ''}), not ${p.connections}: ` +
+    `${p.moreEngines} more engine(s) would. Start more agents, or agents with more --workers, or lower the connections.`,
   nobodyLeft: () =>
     'Every agent left while its clock was measured, and the lead\'s own workers do not take part: nothing would run. Include them, or invite agents again.',
   /** A run's credentials about to cross a plain-http control hub: said as a refusal, or as a warning. */

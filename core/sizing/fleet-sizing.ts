@@ -13,6 +13,10 @@ import { SIZING_WORDS } from './words.ts';
 export interface AgentFigures {
   /** WebSocket connections one agent holds with the guide's rule met. */
   connectionsPerAgent: number;
+  /** The most connections one engine (a worker thread or engine process of a headless runner) was
+   *  measured to hold with the guide's rule met: a fleet run gives no agent thread, and no engine
+   *  of a headless lead, more (core/fleet/fleet-run.ts), as a browser gets no more than it holds. */
+  connectionsHeldPerEngine: number;
   /** Messages one agent sends plus receives per second with the guide's rule met. */
   messagesPerSecondPerAgent: number;
   /** Resident memory per connection, KB, the process's baseline included. */
@@ -31,6 +35,7 @@ export interface AgentFigures {
  *  (the client lagging 0.2-0.5 s at worst), so a row plans 20,000 per agent. */
 export const MEASURED_AGENT: AgentFigures = {
   connectionsPerAgent: 20_000,
+  connectionsHeldPerEngine: 12_500,
   messagesPerSecondPerAgent: 2 * 7_570,
   memoryPerConnectionKB: 26,
   coresPerAgent: 2,

@@ -3,7 +3,7 @@
  * order, with which capacities and lead time, and when the run is refused before it starts.
  */
 import { describe, expect, it } from 'vitest';
-import { AGENT_GO_LEAD_MS, fleetRunPorts, planFleetRun, type RemoteWorkers } from '../../../core/fleet/fleet-run.ts';
+import { AGENT_GO_LEAD_MS, ENGINE_CONNECTIONS, fleetRunPorts, planFleetRun, type RemoteWorkers } from '../../../core/fleet/fleet-run.ts';
 import type { Fleet, RunAgents } from '../../../core/fleet/fleet.ts';
 import { DEFAULTS, type RunConfig } from '../../../core/run-config/config.ts';
 import { GO_LEAD_MS, type WorkerPort } from '../../../core/execution/coordinator.ts';
@@ -36,13 +36,14 @@ function fakeFleet(answer?: (ids: readonly string[], first: number) => RunAgents
 const nodeAgent = (id: string) => ({ id, info: { kind: 'node' as const, threads: 2 } });
 
 describe('planFleetRun', () => {
-  it('a headless lead that runs nothing itself: the agents\' threads from index 0, no connection limit', async () => {
+  it('a headless lead that runs nothing itself: the agents\' threads from index 0, each holding what one engine was measured to hold', async () => {
     const { fleet, calls } = fakeFleet();
     const planned = await planFleetRun(fleet, [nodeAgent('a'), nodeAgent('b')], config({ connections: 50_000 }), { includeLocal: false, localIsBrowser: false, controlUrl: 'http://hub/control' });
     if ('error' in planned) throw new Error(planned.error);
     expect(calls).toEqual([{ ids: ['a', 'b'], firstWorkerIndex: 0 }]);
     expect(planned.remote.ports).toHaveLength(4);
-    expect(planned.remote.capacities).toEqual([null, null, null, null]);
+    expect(ENGINE_CONNECTIONS).toBe(12_500);
+    expect(planned.remote.capacities).toEqual([12_500, 12_500, 12_500, 12_500]);
     expect(planned.remote.localCapacities).toEqual([]);
     expect(planned.remote.includeLocal).toBe(false);
     expect((await planned.remote.close!(planned.remote.agents)).every((a) => a.clockEnd === null)).toBe(true);
@@ -53,11 +54,11 @@ describe('planFleetRun', () => {
     const planned = await planFleetRun(fleet, [nodeAgent('a')], config({ workers: 3 }), { includeLocal: true, localIsBrowser: false, controlUrl: 'http://hub/control' });
     if ('error' in planned) throw new Error(planned.error);
     expect(calls[0]!.firstWorkerIndex).toBe(3);
-    expect(planned.remote.localCapacities).toEqual([null, null, null]);
+    expect(planned.remote.localCapacities).toEqual([12_500, 12_500, 12_500]);
     const local = [port(), port(), port()];
     const run = fleetRunPorts(local, planned.remote);
     expect(run.ports).toEqual([...local, ...planned.remote.ports]);
-    expect(run.capacities).toEqual([null, null, null, null, null]);
+    expect(run.capacities).toEqual(new Array(5).fill(12_500));
     expect(run.goLeadMs).toBe(AGENT_GO_LEAD_MS);
   });
 
@@ -69,6 +70,17 @@ describe('planFleetRun', () => {
     const browserOnly = [{ id: 'b', info: { kind: 'browser' as const, threads: 1 } }];
     const refused = await planFleetRun(fleet, browserOnly, config({ connections: 600 }), { includeLocal: true, localIsBrowser: true, controlUrl: 'http://hub/control' });
     expect(refused).toEqual({ error: expect.stringMatching(/can hold 510 WebSockets connections .* not 600/) });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('Unit1000: 1,000,000 connections over 133 two-thread agents fit; over 16 they are refused before any round trip, with how many engines more', async () => {
+    const agents = (n: number) => Array.from({ length: n }, (_, i) => nodeAgent(`a${i}`));
+    const { fleet, calls } = fakeFleet();
+    const held = await planFleetRun(fleet, agents(133), config({ connections: 1_000_000 }), { includeLocal: false, localIsBrowser: false, controlUrl: 'http://hub/control' });
+    if ('error' in held) throw new Error(held.error);
+    expect(held.remote.ports).toHaveLength(266);
+    const refused = await planFleetRun(fleet, agents(16), config({ connections: 1_000_000 }), { includeLocal: false, localIsBrowser: false, controlUrl: 'http://hub/control' });
+    expect(refused).toEqual({ error: "The fleet's 32 headless engine(s) can hold 400,000 WebSockets connections (an engine of a headless runner 12,500, the most one was measured to hold), not 1,000,000: 48 more engine(s) would. Start more agents, or agents with more --workers, or lower the connections." });
     expect(calls).toHaveLength(1);
   });
 
