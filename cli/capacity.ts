@@ -91,7 +91,7 @@ export async function findCapacity(options: CliOptions, io: Output, jsonOut: (li
   process.off('SIGTERM', interrupt);
 
   for (const line of answerLines(result)) io.out(line);
-  if (jsonPath === '-') jsonOut(JSON.stringify(result));
+  if (jsonPath === '-') jsonOut(JSON.stringify({ ...result, ...VERSIONS }));
   const writeFailed = !(await writeOutputs(result, runs, jsonPath, htmlPath, io));
   return searchExitCode(result, writeFailed, io);
 }
@@ -134,7 +134,8 @@ export function stepLine(result: CapacityResult, step: CapacityStep): string {
 async function writeOutputs(result: CapacityResult, runs: Map<number, RunResult>, jsonPath: string | null, htmlPath: string | null, io: Output): Promise<boolean> {
   const shown = [result.finding.heldStep, result.finding.brokeStep].map((index) => (index === null ? null : runs.get(index))).filter((run): run is RunResult => !!run);
   const writes: ResultFile[] = [
-    ['JSON result', jsonPath === '-' ? null : jsonPath, () => JSON.stringify(result, null, 2)],
+    // The search's document with the versions that made it, as a run's (cli/main.ts).
+    ['JSON result', jsonPath === '-' ? null : jsonPath, () => JSON.stringify({ ...result, ...VERSIONS }, null, 2)],
     ['HTML report', htmlPath, () => {
       const kept = shown.map((run, i) => ({ ...keptRunOf(run, VERSIONS, new Date()), name: i === 0 && result.finding.heldStep !== null ? `Step ${result.finding.heldStep}: held` : `Step ${result.finding.brokeStep}: broke` }));
       return reportHtml({ title: capacityReportTitle(result), runs: kept, sections: [capacitySection(result)], generatedAt: new Date() });

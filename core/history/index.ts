@@ -11,5 +11,5 @@ export {
   keptRunOf,
   newRunId,
 } from './kept-run.ts';
-export { type RecordingOptions, REWRITTEN_SECONDS, RunRecorder } from './recorder.ts';
+export { type RecordingOptions, REWRITTEN_SECONDS, RunRecorder, type Versions } from './recorder.ts';
 export { VERSIONS } from './versions.ts';

@@ -56,7 +56,9 @@ export function headOf(run: KeptRun): KeptRunHead {
 }
 
 /** A run document with the history's fields, as exported. */
-export type ExportedRun = RunResult & { kept?: KeptRunMeta };
+/** The page's export carries the versions in `kept`; the runner's --json, which keeps no history
+ *  fields, carries them beside the run's figures. */
+export type ExportedRun = RunResult & { kept?: KeptRunMeta; toolVersion?: string; signalrClientVersion?: string };
 
 export interface ExportedComparison {
   format: typeof COMPARISON_FORMAT;
@@ -137,7 +139,7 @@ export function importRuns(text: string, now: Date, random: () => number = Math.
 }
 
 function fromExported(doc: ExportedRun, now: Date, random: () => number): KeptRun {
-  const { kept, ...read } = doc;
+  const { kept, toolVersion, signalrClientVersion, ...read } = doc;
   // A run exported while it was being written never finished.
   const cutOff = read.outcome.kind === 'running' || read.outcome.kind === 'interrupted' || kept?.status === 'running' || kept?.status === 'interrupted';
   const result = cutOff ? interruptedResult(read) : read;
@@ -146,8 +148,8 @@ function fromExported(doc: ExportedRun, now: Date, random: () => number): KeptRu
     name: typeof kept?.name === 'string' && kept.name.trim() !== '' ? kept.name : defaultRunName(result.config),
     status: result.outcome.kind,
     savedAt: typeof kept?.savedAt === 'string' ? kept.savedAt : now.toISOString(),
-    toolVersion: kept?.toolVersion ?? 'unknown',
-    signalrClientVersion: kept?.signalrClientVersion ?? 'unknown',
+    toolVersion: kept?.toolVersion ?? (typeof toolVersion === 'string' ? toolVersion : 'unknown'),
+    signalrClientVersion: kept?.signalrClientVersion ?? (typeof signalrClientVersion === 'string' ? signalrClientVersion : 'unknown'),
     comparisonId: kept?.comparisonId ?? null,
     ...(kept?.capacity ? { capacity: capacityFromValue(kept.capacity) } : {}),
     result,

@@ -1,4 +1,5 @@
 /** A run's per-second series as CSV, for spreadsheets: one row per second, units in the headers. */
+import type { Versions } from '../history/index.ts';
 import type { RunResult } from '../result/index.ts';
 import type { ServerSecond } from '../server-metrics/index.ts';
 
@@ -47,18 +48,27 @@ const SERVER_COLUMNS = [
   ['server_thread_pool_queue', (s) => fixed(s?.threadPoolQueue, 0)],
 ] as const satisfies readonly (readonly [string, (s: ServerSecond | undefined) => string])[];
 
-const HEADER = [...COLUMNS, ...SERVER_COLUMNS].map(([name]) => name);
+/** Which tool measured the run, last on every row: a comparison's runs may come from different
+ *  versions, and a row read alone still says which one counted it. */
+const VERSION_COLUMNS = [
+  ['tool_version', (v) => v.toolVersion],
+  ['signalr_client_version', (v) => v.signalrClientVersion],
+] as const satisfies readonly (readonly [string, (v: Versions) => string])[];
+
+const HEADER = [...COLUMNS, ...SERVER_COLUMNS, ...VERSION_COLUMNS].map(([name]) => name);
 
 function fixed(value: number | null | undefined, digits: number): string {
   return value === null || value === undefined ? '' : value.toFixed(digits);
 }
 
-/** One CSV row per client second, with the server's figures of that second. */
-function rows(result: RunResult): string[][] {
+/** One CSV row per client second, with the server's figures of that second and the versions. */
+function rows(result: RunResult, versions: Versions): string[][] {
   const server = new Map((result.server?.points ?? []).map((s) => [s.second, s]));
+  const named = VERSION_COLUMNS.map(([, value]) => csvCell(value(versions)));
   return result.points.map((point) => [
     ...COLUMNS.map(([, value]) => String(value(point))),
     ...SERVER_COLUMNS.map(([, value]) => value(server.get(point.second))),
+    ...named,
   ]);
 }
 
@@ -67,18 +77,19 @@ function ms(count: number, us: number | null): string {
   return count === 0 || us === null ? '' : (us / 1_000).toFixed(3);
 }
 
-export function runCsv(result: RunResult): string {
+/** `versions`: the tool that measured the run (a kept run's, or this build's VERSIONS). */
+export function runCsv(result: RunResult, versions: Versions): string {
   const lines = [HEADER.join(',')];
-  for (const row of rows(result)) lines.push(row.join(','));
+  for (const row of rows(result, versions)) lines.push(row.join(','));
   return lines.join('\n') + '\n';
 }
 
 /** Several runs' series in one CSV: the run's name first on every row. */
-export function comparisonCsv(runs: readonly { label: string; result: RunResult }[]): string {
+export function comparisonCsv(runs: readonly { label: string; result: RunResult; versions: Versions }[]): string {
   const lines = [['run', ...HEADER].join(',')];
   for (const run of runs) {
     const label = csvCell(run.label);
-    for (const row of rows(run.result)) lines.push([label, ...row].join(','));
+    for (const row of rows(run.result, run.versions)) lines.push([label, ...row].join(','));
   }
   return lines.join('\n') + '\n';
 }

@@ -55,6 +55,13 @@ describe('kept runs in files', () => {
     expect(run!.result).toEqual(result);
   });
 
+  it('reads the versions the runner writes beside the figures, and keeps them out of the run', async () => {
+    const result = await finishedRun();
+    const [run] = importRuns(JSON.stringify({ ...result, toolVersion: '0.2.0', signalrClientVersion: '10.0.11' }), now, () => 0.5);
+    expect(run).toMatchObject({ toolVersion: '0.2.0', signalrClientVersion: '10.0.11' });
+    expect(run!.result).toEqual(result);
+  });
+
   it('a run exported while still being written comes back as interrupted, with no verdict and losses not counted', async () => {
     const [run] = importRuns(JSON.stringify(exportRun(await keptRun({ status: 'running' }))), now);
     expect(run!.status).toBe('interrupted');
