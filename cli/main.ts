@@ -223,10 +223,12 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const health = measured.verdict.status === 'pass' ? [] : await healthChecks(config);
   const result = health.length > 0 ? runResult(coordinator, startedAt, `node ${process.version}`, agents, scraper?.record(), undefined, { health }) : measured;
   io.out(summaryText(result));
-  if (jsonPath === '-') jsonOut(JSON.stringify(result));
+  // The tool's and the SignalR client's versions beside the figures (the page's export keeps them in `kept`).
+  const document = { ...result, ...VERSIONS };
+  if (jsonPath === '-') jsonOut(JSON.stringify(document));
   // Each file is written even when another fails; a failure is said, and the run does not pass.
   const writes: ResultFile[] = [
-    ['JSON result', jsonPath === '-' ? null : jsonPath, () => JSON.stringify(result, null, 2)],
+    ['JSON result', jsonPath === '-' ? null : jsonPath, () => JSON.stringify(document, null, 2)],
     ['HTML report', htmlPath, () => {
       const kept = keptRunOf(result, VERSIONS, new Date());
       return reportHtml({ title: kept.name, runs: [kept], generatedAt: new Date() });
