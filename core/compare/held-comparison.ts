@@ -65,7 +65,7 @@ export function heldComparison(entries: readonly HeldEntry[]): HeldVerdict {
   const unit = RAMP_UNITS[first.ramp];
   const amount = (load: number) => `${formatCount(load)} ${unit}`;
   const unfound = rows.filter((r) => r.heldLoad === null);
-  if (unfound.length > 0) return none(`No winner: ${unfound.map((r) => `${r.label} found no capacity (${clause(r.broke)})`).join('; ')}.`);
+  if (unfound.length > 0) return none(COMPARE_WORDS.heldNoneFound({ rows: unfound.map((r) => ({ label: r.label, broke: clause(r.broke) })) }));
   const order = rows.map((row, index) => ({ row, index })).sort((a, b) => b.row.heldLoad! - a.row.heldLoad!);
   const top = order[0]!;
   const others = order.slice(1);
@@ -74,17 +74,20 @@ export function heldComparison(entries: readonly HeldEntry[]): HeldVerdict {
     const named = [top, ...close];
     return {
       kind: 'too-close', bestIndexes: named.map((n) => n.index), rows,
-      sentence: `Too close to call: ${named.map(({ row }) => `${row.label} held ${row.exact ? '' : 'at least '}${amount(row.heldLoad!)}`).join(', ')}: no more than one step (${amount(first.step)}) apart.`,
+      sentence: COMPARE_WORDS.heldTooClose({ named: named.map(({ row }) => ({ label: row.label, exact: row.exact, amount: amount(row.heldLoad!) })), step: amount(first.step) }),
     };
   }
   const bounded = others.filter(({ row }) => !row.exact);
   if (bounded.length > 0) {
-    return none(`No winner: ${bounded.map(({ row }) => `${row.label} held at least ${amount(row.heldLoad!)}, its service's limit not found (${clause(row.broke)})`).join('; ')}. ${top.row.label} held ${amount(top.row.heldLoad!)}.`);
+    return none(COMPARE_WORDS.heldLimitNotFound({
+      bounded: bounded.map(({ row }) => ({ label: row.label, amount: amount(row.heldLoad!), broke: clause(row.broke) })),
+      top: { label: top.row.label, amount: amount(top.row.heldLoad!) },
+    }));
   }
-  const against = others.map(({ row }) => `${row.label}: ${amount(row.heldLoad!)}, ${clause(row.broke)}`).join('; ');
+  const against = others.map(({ row }) => ({ label: row.label, amount: amount(row.heldLoad!), broke: clause(row.broke) }));
   return {
     kind: 'best', bestIndexes: [top.index], rows,
-    sentence: `Holds the most: ${top.row.label}, ${top.row.exact ? '' : 'at least '}${amount(top.row.heldLoad!)}, more than a step (${amount(first.step)}) above the others (${against}).`,
+    sentence: COMPARE_WORDS.heldMost({ label: top.row.label, exact: top.row.exact, amount: amount(top.row.heldLoad!), step: amount(first.step), against }),
   };
 }
 

@@ -52,7 +52,6 @@ function reasonAgainst(entry: Entry, best: ComparedRun, withInterval: boolean): 
 
 const p99Text = (evidence: P99Evidence) => (evidence.p99Us === null ? 'no message arrived' : formatMs(evidence.p99Us));
 const deliveryText = (run: ComparedRun) => (run.result.verdict.delivery === null ? 'delivery unknown' : `delivered ${formatShare(run.result.verdict.delivery)}`);
-const RULE = "passed the guide's rule (99% in under 1 s, nothing lost)";
 
 /** Whether `a` is faster than `b` beyond doubt: its interval below b's, and by more than a histogram bucket's noise. */
 function clearlyFaster(a: P99Evidence, b: P99Evidence): boolean {
@@ -69,7 +68,7 @@ export function comparisonVerdict(runs: readonly ComparedRun[]): ComparisonVerdi
   const none = (sentence: string): ComparisonVerdict => ({ ...NONE, sentence, evidence });
   // Only finished runs carry a verdict; a stopped, failed or interrupted run cannot be the best.
   const finished = indexed.filter(({ run }) => run.result.outcome.kind === 'finished' && run.result.verdict.delivery !== null);
-  if (finished.length === 0) return none('No run finished with a verdict: nothing to name as the best.');
+  if (finished.length === 0) return none(COMPARE_WORDS.noneFinished());
   const passing = finished.filter(({ run }) => run.result.verdict.status === 'pass');
   const pool = passing.length > 0 ? passing : finished;
   // Never reward loss: only the runs that delivered the most compete on p99.
@@ -79,14 +78,14 @@ export function comparisonVerdict(runs: readonly ComparedRun[]): ComparisonVerdi
     const rest = indexed.filter(({ index }) => !named.some((n) => n.index === index)).map((e) => `${e.run.label}: ${reasonAgainst(e, best, withInterval)}`);
     return rest.length > 0 ? ` (${rest.join('; ')})` : '';
   };
-  const why = () => (passing.length > 0 ? RULE : `no run passed the guide's rule; it delivered the most (${formatShare(bestDelivery)})`);
+  const why = () => (passing.length > 0 ? COMPARE_WORDS.passedRule() : COMPARE_WORDS.deliveredMost({ delivered: formatShare(bestDelivery) }));
 
   // One run delivered the most (or alone passed): loss decided, p99 is only said.
   if (delivering.length === 1) {
     const best = delivering[0]!;
     return {
       kind: 'best', bestIndexes: [best.index], passed: passing.length > 0, evidence, runAtLeastSec: null,
-      sentence: `Best: ${best.run.label}: ${why()}, p99 ${p99Text(best.evidence)}${others([best], best.run, false)}.`,
+      sentence: COMPARE_WORDS.bestByDelivery({ label: best.run.label, why: why(), p99: p99Text(best.evidence), others: others([best], best.run, false) }),
     };
   }
 

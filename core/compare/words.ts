@@ -25,6 +25,24 @@ export const COMPARE_WORDS = {
   /** The best named by p99 among runs equal on delivery, its interval below every other's. */
   bestByP99: (p: { label: string; why: string; p99: string; others: string }) =>
     `Best: ${p.label}: ${p.why} with the lowest p99, ${p.p99}, below every other run's interval${p.others}.`,
+  noneFinished: () => 'No run finished with a verdict: nothing to name as the best.',
+  /** Why the best won: it passed the guide's rule, or, none passing, it delivered the most. */
+  passedRule: () => "passed the guide's rule (99% in under 1 s, nothing lost)",
+  deliveredMost: (p: { delivered: string }) => `no run passed the guide's rule; it delivered the most (${p.delivered})`,
+  /** The best named by delivery alone (loss decided; its p99 only said). */
+  bestByDelivery: (p: { label: string; why: string; p99: string; others: string }) => `Best: ${p.label}: ${p.why}, p99 ${p.p99}${p.others}.`,
+
+  /** Capacity searches side by side (held-comparison.ts); `broke`: the stage's break as a clause,
+   *  `amount`: a load with its ramp's unit. */
+  heldNoneFound: (p: { rows: readonly { label: string; broke: string }[] }) =>
+    `No winner: ${p.rows.map((r) => `${r.label} found no capacity (${r.broke})`).join('; ')}.`,
+  heldTooClose: (p: { named: readonly { label: string; exact: boolean; amount: string }[]; step: string }) =>
+    `Too close to call: ${p.named.map((r) => `${r.label} held ${r.exact ? '' : 'at least '}${r.amount}`).join(', ')}: no more than one step (${p.step}) apart.`,
+  heldLimitNotFound: (p: { bounded: readonly { label: string; amount: string; broke: string }[]; top: { label: string; amount: string } }) =>
+    `No winner: ${p.bounded.map((r) => `${r.label} held at least ${r.amount}, its service's limit not found (${r.broke})`).join('; ')}. ${p.top.label} held ${p.top.amount}.`,
+  heldMost: (p: { label: string; exact: boolean; amount: string; step: string; against: readonly { label: string; amount: string; broke: string }[] }) =>
+    `Holds the most: ${p.label}, ${p.exact ? '' : 'at least '}${p.amount}, more than a step (${p.step}) above the others (${p.against.map((r) => `${r.label}: ${r.amount}, ${r.broke}`).join('; ')}).`,
+
   /** Under the evidence, on the page and in the report: what the interval is. */
   evidenceNote: () => "Each p99 with the range holding 95% of it when the run's seconds are drawn again at random (1,000 times); a best is named only when its range lies below every other run's.",
 };
