@@ -4,6 +4,7 @@
  * runner fetches a fresh one before then (--access-token-command) and the page says when the
  * token it holds expires during the planned run. Said in times and durations, never the token.
  */
+import { RUN_CONFIG_WORDS as W } from './words.ts';
 
 /** A token's expiry from its JWT `exp` claim, epoch s; null when it is not a JWT or has no `exp`. */
 export function jwtExpiryS(token: string): number | null {
@@ -62,7 +63,7 @@ export function tokenExpiryNotice(token: string, nowMs: number, runSec: number):
   const expiryS = jwtExpiryS(token);
   if (expiryS === null) return null;
   const expiresAtMs = expiryS * 1_000;
-  if (expiresAtMs <= nowMs) return `The access token expired (${expiryText(expiresAtMs, nowMs)}): the hub will refuse it. Paste a fresh one.`;
+  if (expiresAtMs <= nowMs) return W.tokenExpired({ when: expiryText(expiresAtMs, nowMs) });
   if (expiresAtMs >= nowMs + runSec * 1_000) return null;
-  return `The access token expires at ${expiryText(expiresAtMs, nowMs)}, before the planned run of ${durationText(runSec)} ends: a hub may close its connections then, and reconnects and long polling's requests would carry an expired token. Paste a token that outlives the run, or run it with the runner's --access-token-command, which fetches fresh ones.`;
+  return W.tokenExpiresInRun({ when: expiryText(expiresAtMs, nowMs), run: durationText(runSec) });
 }

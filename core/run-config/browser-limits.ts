@@ -8,6 +8,7 @@
  *   streams per connection by default; Chromium 256).
  */
 import type { TransportName } from './config.ts';
+import { RUN_CONFIG_WORDS as W } from './words.ts';
 
 export const MAX_BROWSER_WEBSOCKETS = 255;
 export const MAX_HTTP1_CONNECTIONS_PER_ORIGIN = 6;
@@ -25,7 +26,7 @@ export function browserLimitWarnings(transport: TransportName, endpointUrl: stri
     if (connections <= MAX_BROWSER_WEBSOCKETS) return [];
     return [{
       severity: 'error',
-      message: `Chromium allows ${MAX_BROWSER_WEBSOCKETS} WebSockets per browser profile; ${connections - MAX_BROWSER_WEBSOCKETS} of the ${connections} would fail with close code 1006. Lower the connections to ${MAX_BROWSER_WEBSOCKETS}, or spread the load over more browser profiles or machines.`,
+      message: W.browserWebSockets({ max: MAX_BROWSER_WEBSOCKETS, connections }),
     }];
   }
   const name = transport === 'ServerSentEvents' ? 'Server-Sent Events' : 'Long polling';
@@ -36,7 +37,7 @@ export function browserLimitWarnings(transport: TransportName, endpointUrl: stri
     if (connections <= usable) return [];
     return [{
       severity: 'error',
-      message: `${name} over http:// (HTTP/1.1) gets ${MAX_HTTP1_CONNECTIONS_PER_ORIGIN} connections per origin in this browser, shared by every worker, with sends and polls queueing silently behind each other: ${connections} connections would measure the browser's queue, not the hub. Use ${usable} connections or fewer, or an https:// endpoint (HTTP/2; the hub-sample serves one with --HttpsPort).`,
+      message: W.http1Queue({ transport: name, perOrigin: MAX_HTTP1_CONNECTIONS_PER_ORIGIN, connections, usable }),
     }];
   }
   // Each long-polling connection holds one poll and sometimes one send; SSE holds one stream.
@@ -44,7 +45,7 @@ export function browserLimitWarnings(transport: TransportName, endpointUrl: stri
   if (connections * streamsPerConnection <= DEFAULT_HTTP2_STREAMS) return [];
   return [{
     severity: 'warning',
-    message: `${name} over HTTP/2 needs about ${connections * streamsPerConnection} concurrent streams; servers commonly allow ${DEFAULT_HTTP2_STREAMS} per connection (Kestrel's default), beyond which requests wait. Raise the server's limit or lower the connections.`,
+    message: W.http2Streams({ transport: name, streams: connections * streamsPerConnection, serverStreams: DEFAULT_HTTP2_STREAMS }),
   }];
 }
 
@@ -82,5 +83,5 @@ export function planLimitWarnings(transport: TransportName, endpointUrl: string,
 
 /** Why browsers and agents together cannot hold a run: the sentence the form and the fleet both give. */
 export function capacityRefusal(transport: TransportName, connections: number, capacity: number, browserCapacity: number): string {
-  return `This browser and the agents can hold ${capacity} ${transport} connections (a browser ${browserCapacity}, a headless runner no set limit), not ${connections}. Add a headless agent, or lower the connections.`;
+  return W.capacityRefusal({ capacity, transport, browserCapacity, connections });
 }

@@ -6,6 +6,7 @@
  */
 import { DEFAULTS, type RunConfig } from './config.ts';
 import { hubInstances } from './hub-instances.ts';
+import { RUN_CONFIG_WORDS as W } from './words.ts';
 
 /** The fields a link carries, in a stable order. */
 export const URL_FIELDS = [
@@ -67,12 +68,12 @@ export function linkProfileNote(config: Pick<RunConfig, 'hubProfile'>): string |
   if (!config.hubProfile) return null;
   const chars = linkedProfileChars(JSON.stringify(config.hubProfile));
   if (chars <= MAX_LINK_PROFILE_CHARS) return null;
-  return `This page's link leaves the hub profile "${config.hubProfile.name}" out: it takes ${chars.toLocaleString('en-US')} characters in a link, more than the ${MAX_LINK_PROFILE_CHARS.toLocaleString('en-US')} a link can safely carry. Share the profile's JSON file with the link; whoever opens it is asked to paste it.`;
+  return W.linkLeavesProfile({ name: config.hubProfile.name, chars, max: MAX_LINK_PROFILE_CHARS });
 }
 
 /** For whoever opens a link that left its profile out: what to do. */
 export function leftOutProfileNote(name: string): string {
-  return `The link's run drives the hub profile "${name}", too long for a link to carry: paste or load that profile below.`;
+  return W.linkLeftProfileOut({ name });
 }
 
 /**

@@ -9,6 +9,7 @@ import { checkHubProfile, defaultShape, deliveryProblems, parseHubProfile, shape
 import { skipNegotiationProblems } from './skip-negotiation.ts';
 import { sameInstancePairs, sameInstanceText } from './instance-identity.ts';
 import { isSecretQueryName, scrubSecrets } from './credentials.ts';
+import { RUN_CONFIG_WORDS as W } from './words.ts';
 
 /** Transports, named as `@microsoft/signalr`'s `HttpTransportType` names them. */
 export const TRANSPORTS = ['WebSockets', 'ServerSentEvents', 'LongPolling'] as const;
@@ -107,24 +108,23 @@ export function defaultEndpointUrl(origin: string): string {
 }
 
 interface WholeNumberRule {
-  key: keyof RunConfig;
+  key: keyof typeof W.wholeNumberHints & keyof RunConfig;
   label: string;
   min: number;
   max: number;
   unit: string;
-  hint: string;
 }
 
 const WHOLE_NUMBER_RULES: WholeNumberRule[] = [
-  { key: 'connections', label: 'Connections', min: 1, max: 100_000, unit: '', hint: 'Past one browser, run more agents.' },
-  { key: 'workers', label: 'Workers', min: 1, max: 64, unit: '', hint: 'One or two per CPU core is plenty.' },
+  { key: 'connections', label: 'Connections', min: 1, max: 100_000, unit: '' },
+  { key: 'workers', label: 'Workers', min: 1, max: 64, unit: '' },
   // The payload carries a ~40-byte header (sender, sequence, send lag) that must fit.
-  { key: 'messageBytes', label: 'Message size', min: 64, max: 262_144, unit: ' B', hint: 'The hub-sample accepts up to 256 KiB, the size of the guide\'s largest example.' },
-  { key: 'sendIntervalMs', label: 'Send interval', min: 10, max: 3_600_000, unit: ' ms', hint: 'Below 10 ms timers cannot keep the schedule.' },
-  { key: 'durationSec', label: 'Duration', min: 1, max: 86_400, unit: ' s', hint: 'Up to one day.' },
-  { key: 'drainSec', label: 'Drain', min: 1, max: 600, unit: ' s', hint: 'It is the longest wait for late messages after the last send; the drain ends sooner once everything has arrived.' },
-  { key: 'warmupSec', label: 'Warm-up', min: 0, max: 3_600, unit: ' s', hint: 'Use 0 for none.' },
-  { key: 'connectConcurrency', label: 'Connects in flight', min: 1, max: 256, unit: '', hint: 'About 8 opens connections fastest in Chromium.' },
+  { key: 'messageBytes', label: 'Message size', min: 64, max: 262_144, unit: ' B' },
+  { key: 'sendIntervalMs', label: 'Send interval', min: 10, max: 3_600_000, unit: ' ms' },
+  { key: 'durationSec', label: 'Duration', min: 1, max: 86_400, unit: ' s' },
+  { key: 'drainSec', label: 'Drain', min: 1, max: 600, unit: ' s' },
+  { key: 'warmupSec', label: 'Warm-up', min: 0, max: 3_600, unit: ' s' },
+  { key: 'connectConcurrency', label: 'Connects in flight', min: 1, max: 256, unit: '' },
 ];
 
 const OPTIONAL_COUNTS = ['senders', 'groupSize', 'groupCount'] as const;
@@ -168,41 +168,37 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
   const reconnect = input.reconnect ?? DEFAULTS.reconnect;
   if (reconnect === true || reconnect === 'true' || reconnect === 'on') config.reconnect = true;
   else if (reconnect === false || reconnect === 'false' || reconnect === '') config.reconnect = false;
-  else fail('reconnect', `Reconnect must be true or false, but is "${String(reconnect)}".`);
+  else fail('reconnect', W.reconnectNotBoolean({ value: reconnect }));
 
   problems.push(...readDropFields(input, config));
   const skip = input.skipNegotiation ?? DEFAULTS.skipNegotiation;
   if (skip === true || skip === 'true' || skip === 'on') config.skipNegotiation = true;
   else if (skip === false || skip === 'false' || skip === '') config.skipNegotiation = false;
-  else fail('skipNegotiation', `Skip negotiation must be true or false, but is ${describe(skip)}.`);
+  else fail('skipNegotiation', W.notBoolean({ label: 'Skip negotiation', value: skip }));
 
   const profile = readHubProfile(input.hubProfile);
   if (profile.ok) config.hubProfile = profile.profile;
-  else fail('hubProfile', ...profile.errors.map((error) => `Hub profile: ${error}`));
+  else fail('hubProfile', ...profile.errors.map((problem) => W.hubProfile({ problem })));
   const noScenario = input.scenario === undefined || input.scenario === null || input.scenario === '';
   const scenario = noScenario ? (config.hubProfile ? defaultShape(config.hubProfile) : DEFAULTS.scenario) : input.scenario;
   if ((SCENARIOS as readonly unknown[]).includes(scenario)) {
     config.scenario = scenario as ScenarioName;
     if (config.hubProfile) fail('scenario', ...shapeProblems(config.hubProfile, config.scenario));
-  } else fail('scenario', `Scenario must be one of ${SCENARIOS.join(', ')}, but is "${String(scenario)}".`);
+  } else fail('scenario', W.notOneOf({ label: 'Scenario', options: SCENARIOS, value: scenario }));
 
   const transport = input.transport ?? DEFAULTS.transport;
   if ((TRANSPORTS as readonly unknown[]).includes(transport)) config.transport = transport as TransportName;
-  else fail('transport', `Transport must be one of ${TRANSPORTS.join(', ')}, but is "${String(transport)}".`);
+  else fail('transport', W.notOneOf({ label: 'Transport', options: TRANSPORTS, value: transport }));
 
   const protocol = input.protocol ?? DEFAULTS.protocol;
   if ((PROTOCOLS as readonly unknown[]).includes(protocol)) config.protocol = protocol as ProtocolName;
-  else fail('protocol', `Protocol must be one of ${PROTOCOLS.join(', ')}, but is "${String(protocol)}".`);
+  else fail('protocol', W.notOneOf({ label: 'Protocol', options: PROTOCOLS, value: protocol }));
 
   for (const rule of WHOLE_NUMBER_RULES) {
     const raw = input[rule.key] ?? DEFAULTS[rule.key as keyof typeof DEFAULTS];
     const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < rule.min || value > rule.max) {
-      fail(
-        rule.key,
-        `${rule.label} must be a whole number from ${fmt(rule.min)} to ${fmt(rule.max)}${rule.unit}, ` +
-          `but is ${describe(raw)}. ${rule.hint}`,
-      );
+      fail(rule.key, W.wholeNumber({ ...rule, value: raw, hint: W.wholeNumberHints[rule.key] }));
     } else {
       (config as unknown as Record<string, number>)[rule.key] = value;
     }
@@ -212,29 +208,21 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
     if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) continue;
     const value = typeof raw === 'string' ? Number(raw) : raw;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 100_000) {
-      fail(key, `${OPTIONAL_LABELS[key]} must be a whole number from 1 to 100,000, or empty for the scenario's default, but is ${describe(raw)}.`);
+      fail(key, W.optionalCount({ label: OPTIONAL_LABELS[key], value: raw }));
     } else {
       config[key] = value;
     }
   }
   if (config.warmupSec >= config.durationSec && problems.length === 0) {
-    fail(['warmupSec', 'durationSec'], `Warm-up (${config.warmupSec} s) must be shorter than the duration (${config.durationSec} s): nothing would be measured. Lower the warm-up or lengthen the run.`);
+    fail(['warmupSec', 'durationSec'], W.warmupTooLong({ warmupSec: config.warmupSec, durationSec: config.durationSec }));
   }
   if (config.transport === 'ServerSentEvents' && config.protocol === 'messagepack') {
-    fail(
-      ['transport', 'protocol'],
-      'Server-Sent Events carry text only, so SignalR cannot send MessagePack (binary) over them. ' +
-        'Choose JSON with Server-Sent Events, or WebSockets or Long Polling with MessagePack.',
-    );
+    fail(['transport', 'protocol'], W.sseMessagePack());
   }
   if (problems.length === 0) for (const drop of dropProblems(config, config)) fail(drop.field, drop.message);
   if (problems.length === 0) for (const refusal of skipNegotiationProblems(config)) fail(['skipNegotiation', refusal.field], refusal.message);
   if (problems.length === 0 && config.workers > config.connections) {
-    fail(
-      ['workers', 'connections'],
-      `Workers (${config.workers}) must not outnumber connections (${config.connections}): ` +
-        'each worker needs at least one connection. Lower the workers or raise the connections.',
-    );
+    fail(['workers', 'connections'], W.workersOutnumber({ workers: config.workers, connections: config.connections }));
   }
   // Group and sender problems are listed along with the others, once the counts they depend on are valid.
   const countsValid = !problems.some((problem) => problem.fields.some((field) => PLAN_FIELDS.includes(field)));
@@ -244,7 +232,7 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
     // A delivery this plan would run for nothing (others with one connection, groups of one).
     else if (config.hubProfile) {
       const fields: (keyof RunConfig)[] = ['hubProfile', planned.plan.groupCount > 0 ? 'groupSize' : 'connections'];
-      fail(fields, ...deliveryProblems(config.hubProfile, config.connections, planned.plan).map((problem) => `Hub profile: ${problem}`));
+      fail(fields, ...deliveryProblems(config.hubProfile, config.connections, planned.plan).map((problem) => W.hubProfile({ problem })));
     }
   }
   return problems.length > 0 ? { ok: false, errors: problems.map((problem) => problem.message), problems } : { ok: true, config };
@@ -260,12 +248,12 @@ function readHubProfile(raw: unknown): { ok: true; profile: HubProfile | null } 
 /** Reads the drop fields into `config`; returns what is wrong with them. */
 function readDropFields(input: Partial<Record<keyof RunConfig, unknown>>, config: RunConfig): ConfigProblem[] {
   const errors: ConfigProblem[] = [];
-  const optionalWhole = (key: 'dropAtSec' | 'dropEverySec', label: string, min: number, hint: string) => {
+  const optionalWhole = (key: 'dropAtSec' | 'dropEverySec', label: string, min: number, emptyMeans: string) => {
     const raw = input[key];
     if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return;
     const value = typeof raw === 'string' ? Number(raw) : raw;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > 86_400) {
-      errors.push({ fields: [key], message: `${label} must be a whole number of seconds from ${min} to 86,400, or empty for ${hint}, but is ${describe(raw)}.` });
+      errors.push({ fields: [key], message: W.optionalSeconds({ label, min, emptyMeans, value: raw }) });
     } else config[key] = value;
   };
   optionalWhole('dropAtSec', 'Drop at', 0, 'no drop');
@@ -273,18 +261,18 @@ function readDropFields(input: Partial<Record<keyof RunConfig, unknown>>, config
   const share = input.dropSharePercent ?? DEFAULTS.dropSharePercent;
   const shareValue = typeof share === 'string' && share.trim() !== '' ? Number(share) : share;
   if (typeof shareValue !== 'number' || !Number.isFinite(shareValue) || shareValue <= 0 || shareValue > 100) {
-    errors.push({ fields: ['dropSharePercent'], message: `Drop share must be a percentage above 0 and at most 100, but is ${describe(share)}. Use 100 to drop every connection.` });
+    errors.push({ fields: ['dropSharePercent'], message: W.dropShare({ value: share }) });
   } else config.dropSharePercent = shareValue;
   const kind = input.dropKind ?? DEFAULTS.dropKind;
   if ((DROP_KINDS as readonly unknown[]).includes(kind)) config.dropKind = kind as RunConfig['dropKind'];
-  else errors.push({ fields: ['dropKind'], message: `Drop kind must be one of ${DROP_KINDS.join(', ')}, but is ${describe(kind)}. network cuts the client's transport; server asks the hub-sample to abort the connection.` });
+  else errors.push({ fields: ['dropKind'], message: W.dropKind({ options: DROP_KINDS, value: kind }) });
   const policy = input.reconnectPolicy ?? DEFAULTS.reconnectPolicy;
   if ((RECONNECT_POLICIES as readonly unknown[]).includes(policy)) config.reconnectPolicy = policy as RunConfig['reconnectPolicy'];
-  else errors.push({ fields: ['reconnectPolicy'], message: `Reconnect policy must be one of ${RECONNECT_POLICIES.join(', ')}, but is ${describe(policy)}.` });
+  else errors.push({ fields: ['reconnectPolicy'], message: W.reconnectPolicy({ options: RECONNECT_POLICIES, value: policy }) });
   const stateful = input.statefulReconnect ?? DEFAULTS.statefulReconnect;
   if (stateful === true || stateful === 'true' || stateful === 'on') config.statefulReconnect = true;
   else if (stateful === false || stateful === 'false' || stateful === '') config.statefulReconnect = false;
-  else errors.push({ fields: ['statefulReconnect'], message: `Stateful reconnect must be true or false, but is ${describe(stateful)}.` });
+  else errors.push({ fields: ['statefulReconnect'], message: W.notBoolean({ label: 'Stateful reconnect', value: stateful }) });
   return errors;
 }
 
@@ -299,9 +287,9 @@ function readEndpoints(raw: unknown): { urls: string[]; errors: string[] } {
     return error ? { urls: [], errors: [error] } : { urls: [String(texts[0]).trim()], errors: [] };
   }
   const errors = texts.map((text) => checkEndpoint(text)).filter((error): error is string => error !== null);
-  if (texts.length > MAX_HUB_INSTANCES) errors.push(`Endpoint lists ${texts.length} hub instances, but a run spreads over at most ${MAX_HUB_INSTANCES}: list fewer, or run agents against the others.`);
+  if (texts.length > MAX_HUB_INSTANCES) errors.push(W.tooManyInstances({ count: texts.length, max: MAX_HUB_INSTANCES }));
   const repeated = texts.filter((text, i) => texts.indexOf(text) !== i);
-  if (repeated.length > 0) errors.push(`Endpoint lists ${[...new Set(repeated)].map(quoted).join(', ')} more than once: list each hub instance once (the connections are spread evenly over the list).`);
+  if (repeated.length > 0) errors.push(W.repeatedEndpoints({ endpoints: [...new Set(repeated)].map(quoted) }));
   // One instance under two spellings (localhost and 127.0.0.1, a default port written out): the
   // spelling alone, no DNS here (a browser has none); the runner also resolves names (cli/instance-check.ts).
   for (const pair of sameInstancePairs(texts)) if (pair.first !== pair.second) errors.push(sameInstanceText(pair));
@@ -315,39 +303,30 @@ function quoted(text: string): string {
 
 function checkEndpoint(raw: unknown): string | null {
   const text = typeof raw === 'string' ? raw.trim() : '';
-  if (text === '') return 'Endpoint is empty. Enter the hub URL, for example http://127.0.0.1:5180/signalrbench.';
+  if (text === '') return W.endpointEmpty();
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return `Endpoint "${quoted(text)}" is not a URL. Enter an absolute http:// or https:// URL, for example http://127.0.0.1:5180/signalrbench.`;
+    return W.endpointNotUrl({ endpoint: quoted(text) });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return `Endpoint "${quoted(text)}" uses ${url.protocol.replace(':', '')}; SignalR negotiates over http:// or https:// (it switches to WebSockets itself). Use http(s)://${url.host}${url.pathname}.`;
+    return W.endpointScheme({ endpoint: quoted(text), scheme: url.protocol.replace(':', ''), host: url.host, path: url.pathname });
   }
   // The endpoint is kept in links, results and exports; a secret in it would be too (not quoted
   // here). The runner and the page take the known ones out before (splitEndpointSecrets): one
   // still here came another way (a kept run, a link, the page's hook).
   const secrets = [...new Set([...url.searchParams.keys()].filter((name) => isSecretQueryName(name)))];
   if (secrets.length > 0) {
-    return `Endpoint ${url.origin}${url.pathname} carries ${secrets.join(', ')} in its query, a secret that would be kept in the link, the results and the exports. Leave the Endpoint field (Tab) and the page takes it out and holds it as a secret for this session; or give it in Advanced → Authentication (the runner takes it out of --endpoint itself).`;
+    return W.endpointSecret({ at: `${url.origin}${url.pathname}`, names: secrets });
   }
   if (url.searchParams.has('id')) {
-    return `Endpoint ${url.origin}${url.pathname} has id in its query, which the client sets itself (the connection's token after negotiate): drop it from the URL.`;
+    return W.endpointId({ at: `${url.origin}${url.pathname}` });
   }
   if (url.username !== '' || url.password !== '') {
-    return `Endpoint ${url.origin}${url.pathname} carries a user name and password, which would be kept in the link, the results and the exports. Drop them from the URL and give a token in Advanced → Authentication (the runner: --access-token-file).`;
+    return W.endpointUserInfo({ at: `${url.origin}${url.pathname}` });
   }
   return null;
-}
-
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-function describe(raw: unknown): string {
-  if (raw === undefined || raw === null || raw === '') return 'empty';
-  return typeof raw === 'string' ? `"${raw}"` : String(raw);
 }
 
 /**

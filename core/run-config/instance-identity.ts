@@ -17,6 +17,7 @@
  * Without DNS (a browser) the spelling decides ({@link sameInstancePairs}); the runner adds the
  * addresses each host name resolves to ({@link sameAddressPairs}). Pure.
  */
+import { RUN_CONFIG_WORDS as W } from './words.ts';
 
 /** Where an endpoint's connections go. */
 export interface InstanceAddress {
@@ -171,16 +172,16 @@ function pairsOf(urls: readonly string[], same: (i: number, j: number) => Omit<S
   return pairs;
 }
 
-// Words: the same sentences in the form, the runner and its tests.
+// Words (words.ts): the same sentences in the form, the runner and its tests.
 
 /** Why two endpoints are refused, and what to do; the form and the runner say it alike. */
 export function sameInstanceText(pair: SameInstance): string {
-  return `Endpoints ${pair.first} and ${pair.second} both reach ${pair.reaches}${evidence(pair)}: one hub instance, whose connections and server metrics would count as two. List each hub instance once.`;
+  return W.sameInstance({ ...pair, evidence: evidence(pair) });
 }
 
 /** Why two --server-metrics addresses are refused, and what to do. */
 export function sameMetricsText(pair: SameInstance): string {
-  return `--server-metrics ${pair.first} and ${pair.second} both reach ${pair.reaches}${evidence(pair)}: one instance's metrics would be summed twice. Give each instance's /metrics once, in the order of the endpoints.`;
+  return W.sameMetrics({ ...pair, evidence: evidence(pair) });
 }
 
 function evidence(pair: SameInstance): string {

@@ -12,6 +12,7 @@
  * WebSocket of its own to open.
  */
 import { usesPlaceholder, type HubProfile } from '../profiles/index.ts';
+import { RUN_CONFIG_WORDS as W } from './words.ts';
 
 /** How a run that skips negotiation is named wherever its transport is ("WebSockets + JSON, negotiation skipped"). */
 export const SKIP_NEGOTIATION_LABEL = 'negotiation skipped';
@@ -20,7 +21,7 @@ export const SKIP_NEGOTIATION_LABEL = 'negotiation skipped';
 export const SKIP_NEGOTIATION_OPTION = '--skip-negotiation';
 
 /** What to do when a hub refuses the WebSocket opened without negotiate: in every failure it causes. */
-export const NEEDS_NEGOTIATION = `this hub needs negotiation: leave ${SKIP_NEGOTIATION_OPTION} off (the dashboard: Advanced → Skip negotiation)`;
+export const NEEDS_NEGOTIATION = W.needsNegotiation({ option: SKIP_NEGOTIATION_OPTION });
 
 /** The settings a skipped negotiation depends on. */
 export interface SkipNegotiationRun {
@@ -42,10 +43,10 @@ export function skipNegotiationProblems(run: SkipNegotiationRun): SkipNegotiatio
   if (!run.skipNegotiation) return [];
   const problems: SkipNegotiationProblem[] = [];
   if (run.transport !== 'WebSockets') {
-    problems.push({ field: 'transport', message: `Skip negotiation works over WebSockets only (the SignalR client negotiates to open ${run.transport}). Choose WebSockets, or turn skip negotiation off.` });
+    problems.push({ field: 'transport', message: W.skipNeedsWebSockets({ transport: run.transport }) });
   }
   if (run.statefulReconnect) {
-    problems.push({ field: 'statefulReconnect', message: 'Stateful reconnect is granted in the negotiate answer, so it cannot go with skip negotiation. Turn one of them off.' });
+    problems.push({ field: 'statefulReconnect', message: W.skipWithStateful() });
   }
   // Only what names a connection by the hub's id needs it: {connection} is the run's own index of a
   // connection; {target} (a direct message, a client result asked of another connection) and
@@ -53,11 +54,11 @@ export function skipNegotiationProblems(run: SkipNegotiationRun): SkipNegotiatio
   const hubId = run.hubProfile ? (['target', 'excluded'] as const).find((name) => usesPlaceholder(run.hubProfile!, name)) : undefined;
   if (run.scenario === 'sendToConnection' || hubId !== undefined) {
     const what = run.hubProfile
-      ? `The hub profile "${run.hubProfile.name}" names ${hubId === 'excluded' ? 'the sender to leave out' : 'one connection'} by its hub id ({${hubId ?? 'target'}})`
-      : 'Send to connection sends to each connection by its hub id';
+      ? W.profileNamesHubId({ name: run.hubProfile.name, excluded: hubId === 'excluded', placeholder: hubId ?? 'target' })
+      : W.sendToConnectionHubId();
     problems.push({
       field: run.hubProfile ? 'hubProfile' : 'scenario',
-      message: `${what}, and a client learns its id only from the negotiate answer: without negotiation it stays unknown (the SignalR client's connectionId is null). Turn skip negotiation off, or choose another scenario.`,
+      message: W.skipHidesHubId({ what }),
     });
   }
   return problems;
