@@ -3,6 +3,20 @@
  * and the exit codes, filled with the values the checks use (defaults, limits). Pure.
  */
 
+/** The run's defaults the help quotes (core's DEFAULTS). */
+interface RunDefaults {
+  scenario: string;
+  transport: string;
+  protocol: string;
+  connections: number;
+  messageBytes: number;
+  sendIntervalMs: number;
+  durationSec: number;
+  warmupSec: number;
+  connectConcurrency: number;
+  drainSec: number;
+}
+
 export const HELP_WORDS = {
   /** The options for a protected deployment (auth-args.ts). */
   auth: (p: { secretQueryNames: readonly string[] }) => `Pointing it at a protected deployment (nothing of these is kept in results or reports)
@@ -84,4 +98,131 @@ the run, and shows this agent's figures merged with the others'.
                      (default 0: try once)
 
 Exit codes: 0 left normally, 2 bad input, 3 could not reach the control hub or join the session.`,
+  /** A single run and a capacity search (args.ts), with the protected deployment's and the token command's options. */
+  run: (p: { defaults: RunDefaults; connectionsPerEngine: number; capacity: { stepSec: number; settleSec: number; bisectSteps: number }; auth: string; tokenCommand: string }) => `Usage: live-bench --endpoint <url> [options]
+
+Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, options and defaults.
+
+  --endpoint <url>          hub URL, e.g. http://127.0.0.1:5180/signalrbench (required);
+                            repeat it (or give a comma-separated list) for the instances of a
+                            scaled-out hub, e.g. hub-samples on one Redis: the connections are
+                            spread round-robin over them and the summary gives each one's figures
+  --scenario <name>         echo | broadcast | smallGroup | bigGroup | sendToConnection (default ${p.defaults.scenario});
+                            with --hub-profile, the plan its delivery runs on (only group
+                            deliveries have a choice: smallGroup, the default, or bigGroup)
+  --hub-profile <file>      drive the hub's own methods instead of the bundled contract: a JSON
+                            profile naming the send method and its arguments, the join, the
+                            client method that receives and who receives (profiles/ has the
+                            chat tutorial's hub and the bundled contract; docs/hub-profiles.md);
+                            {env:NAME} in its arguments is read from this environment at start
+                            (a key, a password), and only the placeholder is kept or printed
+  --transport <name>        WebSockets | ServerSentEvents | LongPolling (default ${p.defaults.transport})
+  --protocol <name>         json | messagepack (default ${p.defaults.protocol})
+  --skip-negotiation        open each WebSocket straight away, without the negotiate request:
+                            about half the CPU per connect, so a faster ramp (WebSockets only;
+                            no stateful reconnect, no send to connection; not through Azure
+                            SignalR Service, whose app servers only negotiate)
+  --connections <n>         connections in the run (default ${p.defaults.connections})
+  --workers <n>             engines sharing them: 1 runs in the runner's own thread, more run
+                            one per worker thread, or one per process with --engines processes
+                            (default: one per ${p.connectionsPerEngine.toLocaleString('en-US')} connections, at most one per core
+                            beyond the first)
+  --engines <kind>          threads | processes: the engines as worker threads of the runner,
+                            or as child processes, each with open files of its own (default:
+                            threads, unless the connections need more open files than one
+                            process may hold; then processes, at least as many as they need)
+  --message-bytes <n>       payload size (default ${p.defaults.messageBytes})
+  --interval-ms <n>         time between two sends of a connection (default ${p.defaults.sendIntervalMs})
+  --duration <s>            measured seconds (default ${p.defaults.durationSec})
+  --warmup <s>              seconds left out of the figures (default ${p.defaults.warmupSec})
+  --senders <n>             sending connections (default: the scenario's)
+  --group-size <n>          members per group (group scenarios)
+  --group-count <n>         groups (group scenarios)
+  --connect-concurrency <n> connects in flight (default ${p.defaults.connectConcurrency})
+  --drain-s <s>             longest wait for messages in flight after the last send
+                            (default ${p.defaults.drainSec}); it ends sooner once all arrived or
+                            nothing more arrives
+  --reconnect               reconnect lost connections and resume their sends
+  --drop-at <s>             drop connections at this second of the sends (needs --reconnect)
+  --drop-every <s>          drop again every this many seconds (default: once)
+  --drop-share <percent>    share of the connections dropped, 0 < p <= 100 (default 100)
+  --drop-kind <kind>        network (cut the client's transport, no SignalR close) | server
+                            (the hub-sample aborts them; needs it started with
+                            --EnableServerDrops true) (default network)
+  --reconnect-policy <name> default (SignalR's 0, 2, 10, 30 s) | fixed (1 s, for 60 s) |
+                            jittered (exponential 0.5-10 s, random 50-100%, for 60 s)
+                            (default fixed)
+  --stateful-reconnect      withStatefulReconnect(): a short drop loses nothing (WebSockets;
+                            the hub must allow it, as the hub-sample does)
+  --json <file>             write the result as JSON ("-" for standard output: then only the
+                            JSON goes there, and the summary to standard error)
+  --html <file>             write a self-contained HTML report (opens offline)
+  --server-metrics <url>    read the app's Prometheus metrics once a second during the run,
+                            e.g. http://127.0.0.1:5180/metrics (the hub-sample's): its CPU,
+                            connections and deliveries go into the results, the summary gives
+                            its peak CPU and which side set the limit. Unreadable metrics are
+                            said once and never fail the run. With several --endpoint, give
+                            one per instance, in the same order
+  --max-p99-ms <ms>         exit 1 when the p99 is above this
+  --min-delivery <ratio>    exit 1 when arrived / planned receptions is below this (0..1)
+  --no-guide-rule           report the guide's verdict but do not exit 1 when it fails
+                            (by default a run passes only if 99% of every planned
+                            reception arrived in under 1 s; --guide-rule is accepted).
+                            Loss still fails the run: see --allow-loss
+  --allow-loss <ratio>      accept receptions lost, never sent or duplicated up to this share
+                            of the planned ones (0..1, e.g. 0.001); by default any of them
+                            exits 1, with or without --no-guide-rule
+  --memory-log <file>       sample the runner's memory every 30 s into a CSV (for soaks;
+                            with node --expose-gc the heap figures are after a full GC)
+  --quiet                   no per-second progress
+  --help                    this text
+
+${p.auth}
+${p.tokenCommand}
+
+Capacity search (--find-capacity): ramp the load until the guide's rule breaks, then bisect
+  --find-capacity           run steps of rising load instead of one run; prints one line per
+                            step and the highest load that held, and who broke (the service or
+                            this client); --json and --html hold every step
+  --ramp <kind>             connections (add connections at --interval-ms) or rate (raise the
+                            msg/s that --connections send) (required)
+  --start <n> --step <n> --max <n>
+                            the ramp's loads: connections, or msg/s sent (all senders) (required)
+  --step-duration <s>       seconds each step is held (default ${p.capacity.stepSec})
+  --settle <s>              seconds at the start of each step not judged (default ${p.capacity.settleSec})
+  --bisect <n>              extra steps between the last step that held and the first that
+                            broke (default ${p.capacity.bisectSteps})
+  A failing step says what failed it and whose it was: the service's, this client's (it fell
+  behind its schedule, ran out of file descriptors or ports, lost an engine), or unknown. Only
+  load makes a capacity: a step failed by anything else (the hub crashed or froze, a set-up
+  mistake) ends the search with that cause. The lowest failing load is run once more to
+  confirm the break. Planned drops are refused.
+  Exit codes: 0 the service's capacity was found and its break confirmed, or every step held up
+  to --max; 1 even the first step broke, this client broke first (its capacity, not the
+  service's), which side broke is unknown, the break was not confirmed, the service failed for a
+  cause other than load, or the search was stopped; 2 bad input, or more connections than this
+  machine's open-file or port limits hold; 3 nothing was measured: the first step measured
+  nothing, or a set-up cause ended the search (a closed port, a token, a profile)
+
+Agent mode (join a dashboard's run instead): live-bench --agent <control-url> --session <code>
+  (live-bench --agent x --help for its options)
+
+Lead mode (run a fleet of agents without a browser): live-bench --lead --agents <n> [run options]
+  (live-bench --lead --help for its options)
+
+Ctrl+C or SIGTERM stops the run early: what was sent drains, the results are written, and the
+run counts as stopped (never a pass). A second Ctrl+C quits at once.
+
+Exit codes:
+  0  the run finished and passed: the guide's verdict (unless --no-guide-rule), every threshold,
+     and no reception lost, never sent or duplicated (beyond --allow-loss)
+  1  it did not pass: the verdict failed, a threshold broke, messages were lost, never sent or
+     duplicated, it was stopped early, or a result file could not be written
+  2  bad input (options, an output path that cannot be written, or more connections than this
+     machine's open files or ephemeral ports hold); nothing was run
+  3  nothing could be measured: no connection opened, the hub lacks the scenario's method (or
+     the hub profile's send or join method), or its receive method was never called; the
+     summary's "Why" line names the cause (docs/diagnosis.md)
+  4  the runner itself failed (an internal error, its message printed): not a verdict on the
+     service; report it with the command line`,
 } as const;

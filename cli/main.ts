@@ -33,6 +33,7 @@ import { sameInstanceRefusals } from './instance-check.ts';
 import { scrubbedOutput } from './auth-args.ts';
 import { firstToken, refreshTokens } from './token-command.ts';
 import { profileCredentialProblems } from './profile-args.ts';
+import { RUN_WORDS } from './run-words.ts';
 import { serveDashboard } from './serve.ts';
 import { versionLine } from './version.ts';
 
@@ -65,7 +66,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   }
   if (!parsed.ok || !split.ok) {
     for (const error of [...(split.ok ? [] : split.errors), ...(parsed.ok ? [] : parsed.errors)]) io.err(`live-bench: ${error}`);
-    io.err('live-bench: nothing was run. Fix the options above (--help lists them all).');
+    io.err(RUN_WORDS.nothingRun({ fix: 'options' }));
     return EXIT.badInput;
   }
   const { thresholds, jsonPath, htmlPath, memoryLogPath, serverMetricsUrls, quiet } = parsed.options;
@@ -79,7 +80,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     const first = await firstToken(tokenCommand, io);
     if ('error' in first) {
       io.err(`live-bench: ${first.error}.`);
-      io.err('live-bench: nothing was run.');
+      io.err(RUN_WORDS.nothingRun({}));
       return EXIT.badInput;
     }
     parsed.options.credentials = { ...parsed.options.credentials, accessTokens: [first.token] };
@@ -87,8 +88,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     const profile = parsed.options.config.hubProfile;
     const userRefusals = profile ? profileCredentialProblems(parsed.options.hubProfileFile ?? 'the profile', profile, [first.token]) : [];
     if (userRefusals.length > 0) {
-      for (const refusal of userRefusals) io.err(`live-bench: with the token --access-token-command gave, ${refusal}`);
-      io.err('live-bench: nothing was run.');
+      for (const refusal of userRefusals) io.err(RUN_WORDS.tokenCommandUser({ refusal }));
+      io.err(RUN_WORDS.nothingRun({}));
       return EXIT.badInput;
     }
     // Every token it gave stays scrubbed from every line, the replaced ones too.
@@ -105,7 +106,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const sameInstance = await sameInstanceRefusals(hubInstances(parsed.options.config), serverMetricsUrls);
   if (sameInstance.length > 0) {
     for (const refusal of sameInstance) io.err(`live-bench: ${refusal}`);
-    io.err('live-bench: nothing was run. List each hub instance once.');
+    io.err(RUN_WORDS.nothingRun({ fix: 'instances' }));
     return EXIT.badInput;
   }
   // `--json -`: standard output carries the JSON alone (for `| jq`); every other word goes to stderr.
@@ -114,7 +115,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const pathErrors = await unwritablePaths([['--json', jsonPath === '-' ? null : jsonPath], ['--html', htmlPath], ['--memory-log', memoryLogPath]]);
   if (pathErrors.length > 0) {
     for (const error of pathErrors) io.err(`live-bench: ${error}`);
-    io.err('live-bench: nothing was run. Fix the paths above.');
+    io.err(RUN_WORDS.nothingRun({ fix: 'paths' }));
     return EXIT.badInput;
   }
   // The runner's own limits before it connects: a run they cannot hold is refused with what to type.
@@ -132,7 +133,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   for (const warning of [...parsed.options.warnings, ...limits.warnings]) io.err(`live-bench: warning: ${warning}`);
   if (limits.refusals.length > 0) {
     for (const refusal of limits.refusals) io.err(`live-bench: ${refusal}`);
-    io.err('live-bench: nothing was run: this machine cannot hold the connections asked for.');
+    io.err(RUN_WORDS.nothingRun({ fix: 'limits' }));
     return EXIT.badInput;
   }
   if (capacity) return findCapacity(parsed.options, io, jsonOut, openFilesSoft);
@@ -192,7 +193,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   };
   // The first Ctrl+C or SIGTERM ends the run early and keeps what was measured; a second one quits.
   const interrupt = (signal: NodeJS.Signals) => {
-    io.err(`live-bench: ${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping, draining messages in flight and writing the results (${signal} again to quit at once).`);
+    io.err(RUN_WORDS.interrupted({ signal, search: false }));
     process.once('SIGINT', () => process.exit(130));
     process.once('SIGTERM', () => process.exit(143));
     coordinator.stop();
@@ -234,7 +235,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
       return reportHtml({ title: kept.name, runs: [kept], generatedAt: new Date() });
     }],
   ];
-  const writeFailed = !(await writeResultFiles(writes, io, 'The run\'s figures are in the summary above.'));
+  const writeFailed = !(await writeResultFiles(writes, io, RUN_WORDS.runFiguresAbove()));
   return exitCode(result, thresholds, writeFailed, io);
 }
 
@@ -256,8 +257,8 @@ function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolea
   if (lostEngines) reasons.push(lostEngines);
   if (result.outcome.kind === 'stopped') reasons.push(`the run was ${outcomeText(result.outcome, result.config.durationSec)}: an incomplete run is not a pass.`);
   else if (result.outcome.kind === 'failed') reasons.push(`the run ${outcomeText(result.outcome, result.config.durationSec)}`);
-  else if (thresholds.guideRule && result.verdict.status !== 'pass') reasons.push(`the guide's verdict is not a pass (${result.verdict.sentence}) Use --no-guide-rule to report it without failing (lost messages still fail the run: see --allow-loss).`);
-  if (writeFailed) reasons.push('a result file could not be written (see above).');
+  else if (thresholds.guideRule && result.verdict.status !== 'pass') reasons.push(RUN_WORDS.guideVerdictFailed({ verdict: result.verdict.sentence }));
+  if (writeFailed) reasons.push(RUN_WORDS.resultFileUnwritten());
   for (const reason of reasons) io.err(`live-bench: ${reason}`);
   return reasons.length > 0 ? EXIT.notPassed : EXIT.passed;
 }
@@ -273,8 +274,8 @@ async function unwritablePaths(paths: [option: string, file: string | null][]): 
       if (existing?.isDirectory()) throw new Error('it is a directory');
       await access(existing ? file : dir, constants.W_OK);
     } catch (error) {
-      const why = error instanceof Error && 'code' in error && error.code === 'ENOENT' ? `the folder ${dir} does not exist` : error instanceof Error ? error.message : String(error);
-      errors.push(`${option} ${file} cannot be written: ${why}. Choose a path in a folder you can write to.`);
+      const why = error instanceof Error && 'code' in error && error.code === 'ENOENT' ? RUN_WORDS.noFolder({ dir }) : error instanceof Error ? error.message : String(error);
+      errors.push(RUN_WORDS.unwritable({ option, file, why }));
     }
   }
   return errors;
