@@ -14,17 +14,18 @@ import { metricsUrlProblem } from '../core/server-metrics/index.ts';
 import { CAPACITY_DEFAULTS, validateCapacitySettings, type CapacitySettings } from '../core/capacity/index.ts';
 import { ARGS_WORDS } from './args-words.ts';
 import { HELP_WORDS } from './help-words.ts';
+import type { Threshold } from '../core/thresholds/index.ts';
+import { thresholdsOf } from './thresholds.ts';
 
 export interface Thresholds {
-  /** Fail when the run's p99 (from planned send times) is above this, in ms. */
-  maxP99Ms: number | null;
-  /** Fail when delivery (arrived / planned receptions) is below this fraction (0..1). */
-  minDeliveryRatio: number | null;
-  /** Exit 1 when the guide's verdict is not a pass (default); --no-guide-rule makes it advisory. */
+  /** Every --threshold, then the old flags' aliases: --max-p99-ms is 'p99<=<ms>ms', --min-delivery
+   *  'delivery>=<%>', --allow-loss 'loss<=<%>' (core/thresholds, the one grammar). A run passes only
+   *  if each holds. */
+  checks: Threshold[];
+  /** Exit 1 when the guide's verdict is not a pass (default); --no-guide-rule makes it advisory.
+   *  Receptions lost, never sent or duplicated fail the run whatever it says, unless a threshold
+   *  caps the loss (--allow-loss; core/thresholds loss-rule.ts). */
   guideRule: boolean;
-  /** Receptions lost, never sent or duplicated fail the run, whatever guideRule says, unless
-   *  their share of the planned ones is at most this (0..1; --allow-loss, default 0). */
-  allowLossRatio: number;
 }
 
 export interface CliOptions {
@@ -94,6 +95,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         'memory-log': { type: 'string' },
         html: { type: 'string' },
         'server-metrics': { type: 'string', multiple: true },
+        threshold: { type: 'string', multiple: true },
         'max-p99-ms': { type: 'string' },
         'min-delivery': { type: 'string' },
         'guide-rule': { type: 'boolean' },
@@ -162,7 +164,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (!result.ok) errors.push(...result.errors);
   const maxP99Ms = positiveNumber(v['max-p99-ms'], '--max-p99-ms', 'a latency in ms, e.g. 250', errors);
   const minDeliveryRatio = fraction(v['min-delivery'], '--min-delivery', errors);
-  const allowLossRatio = fraction(v['allow-loss'], '--allow-loss', errors, 'a share of the planned receptions: 0.001 accepts 0.1% lost, never sent or duplicated') ?? 0;
+  const allowLossRatio = fraction(v['allow-loss'], '--allow-loss', errors, 'a share of the planned receptions: 0.001 accepts 0.1% lost, never sent or duplicated');
+  const checks = thresholdsOf(v.threshold, { 'max-p99-ms': maxP99Ms, 'min-delivery': minDeliveryRatio, 'allow-loss': allowLossRatio }, errors);
   const serverMetricsUrls = serverMetricsOf(v['server-metrics'], result.ok ? hubInstances(result.config).length : null, errors);
   if (v['guide-rule'] && v['no-guide-rule']) errors.push(ARGS_WORDS.guideRuleBoth());
   errors.push(...ignoredOptionProblems(v));
@@ -183,7 +186,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
     ok: true,
     options: {
       config: result.config,
-      thresholds: { maxP99Ms, minDeliveryRatio, guideRule: !v['no-guide-rule'], allowLossRatio },
+      thresholds: { checks, guideRule: !v['no-guide-rule'] },
       jsonPath: v.json ?? null,
       memoryLogPath: v['memory-log'] ?? null,
       htmlPath: v.html ?? null,
@@ -206,6 +209,7 @@ const CAPACITY_ONLY = ['ramp', 'start', 'step', 'max', 'step-duration', 'settle'
 const SINGLE_RUN_ONLY = [
   ['duration', 'each step lasts --step-duration'],
   ['warmup', 'each step leaves --settle out of its verdict'],
+  ['threshold', 'each step is judged by the guide\'s rule'],
   ['max-p99-ms', 'each step is judged by the guide\'s rule'],
   ['min-delivery', 'each step is judged by the guide\'s rule'],
   ['no-guide-rule', 'each step is judged by the guide\'s rule'],

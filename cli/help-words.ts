@@ -163,15 +163,25 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
                             its peak CPU and which side set the limit. Unreadable metrics are
                             said once and never fail the run. With several --endpoint, give
                             one per instance, in the same order
-  --max-p99-ms <ms>         exit 1 when the p99 is above this
-  --min-delivery <ratio>    exit 1 when arrived / planned receptions is below this (0..1)
+  --threshold <expr>        exit 1 unless it holds, in k6's grammar <metric><op><value>, e.g.
+                            'p99<250ms', 'p(99)<250', 'delivery>=99.9%', 'lost==0' (repeat
+                            it for more): operators < <= > >= == !=; times in ms (a plain
+                            number too) or s; shares in % or 0..1; counts plain, or in % of
+                            the planned. Metrics: p50 p90 p99 p99.9 max mean (latency),
+                            delivery underOneSecond, lost notSent duplicated altered loss,
+                            connectionsFailed, sent/s received/s (docs/runner.md). The summary
+                            marks each ✓ or ✗; --json keeps each one's figure
+  --max-p99-ms <ms>         alias of --threshold 'p99<=<ms>ms'
+  --min-delivery <ratio>    alias of --threshold 'delivery>=<ratio in %>' (0..1)
   --no-guide-rule           report the guide's verdict but do not exit 1 when it fails
                             (by default a run passes only if 99% of every planned
                             reception arrived in under 1 s; --guide-rule is accepted).
                             Loss still fails the run: see --allow-loss
-  --allow-loss <ratio>      accept receptions lost, never sent or duplicated up to this share
-                            of the planned ones (0..1, e.g. 0.001); by default any of them
-                            exits 1, with or without --no-guide-rule
+  --allow-loss <ratio>      alias of --threshold 'loss<=<ratio in %>': accept receptions lost,
+                            never sent or duplicated up to this share of the planned ones
+                            (0..1, e.g. 0.001 is 'loss<=0.1%'); by default any of them exits 1,
+                            with or without --no-guide-rule, unless a loss<, loss<= or
+                            loss== threshold caps it
   --memory-log <file>       sample the runner's memory every 30 s into a CSV (for soaks;
                             with node --expose-gc the heap figures are after a full GC)
   --quiet                   no per-second progress

@@ -23,7 +23,8 @@ import { progressLine, serverProgress, stallNotice, summaryText } from './report
 import { enginePort, runsInThreads } from './engine-ports.ts';
 import { chooseEngines, enginesText } from './engine-kind.ts';
 import { engineProcessesEnded, engineProcessIds } from './process-port.ts';
-import { brokenThresholds, lossBeyondAllowance } from './thresholds.ts';
+import { brokenThresholds } from './thresholds.ts';
+import { checkThresholds, lossRuleReason, thresholdLines, type ThresholdCheck } from '../core/thresholds/index.ts';
 import { heapProbe, startMemoryLog } from './memory-log.ts';
 import { healthChecks } from './health-check.ts';
 import { consoleOutput, EXIT, exitCodeOf, writeResultFiles, type Output, type ResultFile } from './output.ts';
@@ -223,9 +224,11 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   // A run that did not pass asks the hubs how they are: their word is evidence for the diagnosis.
   const health = measured.verdict.status === 'pass' ? [] : await healthChecks(config);
   const result = health.length > 0 ? runResult(coordinator, startedAt, `node ${process.version}`, agents, scraper?.record(), undefined, { health }) : measured;
-  io.out(summaryText(result));
+  // Each threshold's result, in the summary (✓ / ✗, as k6 prints them) and in the JSON beside the run's figures.
+  const checks = checkThresholds(result, thresholds.checks);
   // The tool's and the SignalR client's versions beside the figures (the page's export keeps them in `kept`).
-  const document = { ...result, ...VERSIONS };
+  const document = { ...result, ...VERSIONS, ...(checks.length > 0 ? { thresholds: checks } : {}) };
+  io.out([summaryText(result), ...thresholdLines(checks)].join('\n'));
   if (jsonPath === '-') jsonOut(JSON.stringify(document));
   // Each file is written even when another fails; a failure is said, and the run does not pass.
   const writes: ResultFile[] = [
@@ -236,10 +239,10 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     }],
   ];
   const writeFailed = !(await writeResultFiles(writes, io, RUN_WORDS.runFiguresAbove()));
-  return exitCode(result, thresholds, writeFailed, io);
+  return exitCode(result, thresholds, checks, writeFailed, io);
 }
 
-function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolean, io: Output): number {
+function exitCode(result: RunResult, thresholds: Thresholds, checks: readonly ThresholdCheck[], writeFailed: boolean, io: Output): number {
   // A run that planned nothing measured nothing (3); one that lost every connection after "go"
   // ended early as failed, and is not a pass (1), like a stopped one.
   // A set-up cause (a receive method the hub never calls, a token refused) measured nothing about
@@ -248,9 +251,9 @@ function exitCode(result: RunResult, thresholds: Thresholds, writeFailed: boolea
     io.err(`live-bench: nothing could be measured: ${result.outcome.reason ?? 'see the errors above'}`);
     return EXIT.nothingMeasured;
   }
-  const reasons = brokenThresholds(result, thresholds).map((line) => `threshold broken: ${line}`);
+  const reasons = brokenThresholds(checks).map((line) => `threshold broken: ${line}`);
   // Loss fails the run on its own, so --no-guide-rule cannot turn a run that lost messages into a pass.
-  const loss = lossBeyondAllowance(result, thresholds.allowLossRatio);
+  const loss = lossRuleReason(result, thresholds.checks);
   if (loss) reasons.push(loss);
   // A failed engine took its share of the load with it, whatever the verdict is set to decide.
   const lostEngines = lostEnginesReason(result.workerFailures.length, result.workers);

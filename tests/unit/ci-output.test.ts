@@ -21,9 +21,9 @@ function capture(): Output & { outLines: string[]; errLines: string[] } {
 describe('--allow-loss', () => {
   it('takes a ratio from 0 to 1 and refuses anything else, saying what it means', () => {
     const ok = parseCliArgs(['--endpoint', 'http://h/x', '--no-guide-rule', '--allow-loss', '0.01']);
-    expect(ok.ok === true && ok.options.thresholds).toMatchObject({ guideRule: false, allowLossRatio: 0.01 });
+    expect(ok.ok === true && ok.options.thresholds).toMatchObject({ guideRule: false, checks: [{ expression: 'loss<=1%', alias: '--allow-loss 0.01', metric: 'loss', limit: 0.01 }] });
     const byDefault = parseCliArgs(['--endpoint', 'http://h/x', '--no-guide-rule']);
-    expect(byDefault.ok === true && byDefault.options.thresholds.allowLossRatio).toBe(0);
+    expect(byDefault.ok === true && byDefault.options.thresholds.checks).toEqual([]);
     for (const bad of ['1.5', '-0.1', 'all', '']) {
       const parsed = parseCliArgs(['--endpoint', 'http://h/x', `--allow-loss=${bad}`]);
       expect(parsed.ok).toBe(false);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../../cli/args.ts';
 import { defaultEngineCount } from '../../cli/engine-count.ts';
 import { brokenThresholds } from '../../cli/thresholds.ts';
+import { aliasThreshold, checkThresholds } from '../../core/thresholds/index.ts';
 import type { RunResult } from '../../core/result/result.ts';
 
 describe('parseCliArgs', () => {
@@ -18,7 +19,9 @@ describe('parseCliArgs', () => {
     if (parsed.ok !== true) return;
     expect(parsed.options.config).toMatchObject({ scenario: 'bigGroup', transport: 'LongPolling', protocol: 'messagepack', connections: 200, workers: 4,
       messageBytes: 512, sendIntervalMs: 250, durationSec: 60, warmupSec: 5, senders: 20, groupSize: 20, groupCount: 10 });
-    expect(parsed.options.thresholds).toEqual({ maxP99Ms: 250, minDeliveryRatio: 0.999, guideRule: true, allowLossRatio: 0 });
+    // The old flags are thresholds of the one grammar (core/thresholds), said as the aliases they are.
+    expect(parsed.options.thresholds).toEqual({ checks: [aliasThreshold('max-p99-ms', 250), aliasThreshold('min-delivery', 0.999)], guideRule: true });
+    expect(parsed.options.thresholds.checks.map((t) => [t.expression, t.alias])).toEqual([['p99<=250ms', '--max-p99-ms 250'], ['delivery>=99.9%', '--min-delivery 0.999']]);
     expect(parsed.options.jsonPath).toBe('-');
     expect(parsed.options.htmlPath).toBe('report.html');
   });
@@ -65,14 +68,14 @@ describe('brokenThresholds', () => {
   } as unknown as RunResult;
 
   it('reports every broken threshold in words', () => {
-    expect(brokenThresholds(result, { maxP99Ms: 250, minDeliveryRatio: 0.999, guideRule: true })).toEqual([
+    expect(brokenThresholds(checkThresholds(result, [aliasThreshold('max-p99-ms', 250), aliasThreshold('min-delivery', 0.999)]))).toEqual([
       'p99 was 300.0 ms, above the limit of 250 ms.',
       'Delivery was 99.00% of 1,000 planned receptions, below the minimum of 99.90%.',
     ]);
   });
 
   it('passes what is within the limits', () => {
-    expect(brokenThresholds(result, { maxP99Ms: 300, minDeliveryRatio: 0.99, guideRule: true })).toEqual([]);
+    expect(brokenThresholds(checkThresholds(result, [aliasThreshold('max-p99-ms', 300), aliasThreshold('min-delivery', 0.99)]))).toEqual([]);
   });
 });
 

@@ -10,6 +10,7 @@ import {
 } from '../../core/thresholds/index.ts';
 import type { RunResult } from '../../core/result/index.ts';
 import { finishedRun } from '../support/finished-run.ts';
+import { parseCliArgs } from '../../cli/args.ts';
 
 const parsed = (text: string): Threshold => {
   const result = parseThreshold(text);
@@ -210,6 +211,7 @@ describe('checkThresholds: each threshold against the run\'s figures', () => {
       '  ✓ \'lost<=1%\' lost=0.80% (of 1,000 planned)',
       '  ✓ \'delivery>=98%\' delivery=99.00% (--min-delivery 0.98)',
     ]);
+    expect(THRESHOLD_WORDS.line(checkThreshold(result, aliasThreshold('allow-loss', 0.02)))).toBe('  ✓ \'loss<=2%\' loss=1.10% (of 1,000 planned; --allow-loss 0.02)');
     expect(thresholdLines([])).toEqual([]);
   });
 });
@@ -231,5 +233,26 @@ describe('the loss rule', () => {
     // A threshold that does not cap the loss leaves the rule as it is.
     expect(lossRuleReason(lossy, [parsed('loss>=0')])).toMatch(/no loss was allowed/);
     expect(lossRuleReason(lossy, [parsed('lost<=5')])).toMatch(/no loss was allowed/);
+  });
+});
+
+describe('the runner\'s --threshold (cli/args.ts)', () => {
+  it('takes it repeated, in order, before the old flags\' aliases', () => {
+    const parsed = parseCliArgs(['--endpoint', 'http://h/x', '--threshold', 'p99<250ms', '--max-p99-ms', '300', '--threshold', 'lost==0']);
+    expect(parsed.ok === true && parsed.options.thresholds.checks.map((t) => [t.expression, t.alias])).toEqual([['p99<250ms', null], ['lost==0', null], ['p99<=300ms', '--max-p99-ms 300']]);
+  });
+
+  it('says every bad one with the other problems, and nothing runs', () => {
+    const parsed = parseCliArgs(['--endpoint', 'http://h/x', '--threshold', 'p99<fast', '--threshold', 'lost=0', '--connections', '0']);
+    expect(parsed.ok).toBe(false);
+    const errors = parsed.ok === false ? parsed.errors : [];
+    expect(errors).toContain('--threshold \'p99<fast\': "fast" is not a time; write p99<250ms (ms, or s; a plain number is ms)');
+    expect(errors.some((e) => e.startsWith('--threshold \'lost=0\': = is not a comparison'))).toBe(true);
+    expect(errors.some((e) => e.startsWith('Connections must be'))).toBe(true);
+  });
+
+  it('is refused in a capacity search, whose steps the guide\'s rule judges', () => {
+    const parsed = parseCliArgs(['--endpoint', 'http://h/x', '--find-capacity', '--ramp', 'rate', '--start', '10', '--step', '10', '--max', '30', '--threshold', 'p99<250ms']);
+    expect(parsed.ok === false && parsed.errors).toContain('--threshold does not apply to a capacity search (each step is judged by the guide\'s rule): drop --threshold.');
   });
 });
