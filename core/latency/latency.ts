@@ -158,7 +158,7 @@ export function bucketValues(histogram: Histogram): { valuesUs: number[]; counts
   const valuesUs: number[] = [];
   const counts: number[] = [];
   if (histogram.totalCount === 0) return { valuesUs, counts };
-  if (!hasBucketAccess(histogram)) throw new Error('Only hdr-histogram-js\'s JS histograms can be read by bucket.');
+  if (!hasBucketAccess(histogram)) throw new Error(LATENCY_WORDS.notBucketed({ use: 'be read by bucket' }));
   forEachBucket(histogram, (index, count) => {
     valuesUs.push(histogram.highestEquivalentValue(histogram.valueFromIndex(index)));
     counts.push(count);

@@ -105,6 +105,6 @@ async function post(url: string, report: BenchReport): Promise<void> {
     // text/plain keeps the request "simple": no CORS preflight to the collector.
     await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(report) });
   } catch (error) {
-    console.error(`The benchmark report could not be sent to ${url}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(PAGE_WORDS.reportNotSent({ what: 'benchmark', url, error }));
   }
 }

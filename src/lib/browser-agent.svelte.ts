@@ -56,7 +56,7 @@ export class BrowserAgent {
     control.onClose((error) => {
       relay.close();
       // Closed after a refusal (stopped here) or the session's end: already said.
-      if (this.state !== 'closed' && this.state !== 'failed') this.#fail(`Lost the control hub${error ? ` (${error.message})` : ''}. Reload this page to join again.`);
+      if (this.state !== 'closed' && this.state !== 'failed') this.#fail(PAGE_WORDS.agentLostControl({ error }));
     });
     const info: AgentInfo = { name: `browser ${navigator.userAgent.match(/(Chrome|Firefox|Safari)\/[\d.]+/)?.[0] ?? ''}`.trim(), kind: 'browser', threads: this.threads, client: navigator.userAgent, ...(this.sessionSecret ? { secret: this.sessionSecret } : {}) };
     try {

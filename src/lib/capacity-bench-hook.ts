@@ -10,6 +10,7 @@ import { browserConnectionCapacity, type RunConfig } from '../../core/run-config
 import type { CapacityResult, RampKind } from '../../core/capacity/index.ts';
 import { CapacityController } from './capacity-controller.svelte.ts';
 import type { RunController } from './run-controller.svelte.ts';
+import { PAGE_WORDS } from './words.ts';
 
 export const CAPACITY_PARAM = 'capacity';
 
@@ -30,6 +31,6 @@ export async function runCapacityBench(run: RunController, base: RunConfig, spec
     // text/plain keeps the request "simple": no CORS preflight to the collector.
     await fetch(reportUrl, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(report) });
   } catch (error) {
-    console.error(`The capacity report could not be sent to ${reportUrl}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(PAGE_WORDS.reportNotSent({ what: 'capacity', url: reportUrl, error }));
   }
 }

@@ -39,7 +39,7 @@ export function chartPng(source: HTMLCanvasElement, title: string, legend: reado
     ctx.fillStyle = dark ? '#e9ecef' : '#212529';
     ctx.fillText(item.label, x + 20 * scale, y);
   });
-  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the chart could not be encoded as PNG'))), 'image/png'));
+  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(PAGE_WORDS.notEncoded()))), 'image/png'));
 }
 
 export function prefersDark(): boolean {

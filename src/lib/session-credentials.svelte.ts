@@ -26,8 +26,8 @@ export function parseQueryText(text: string, tokenGiven = false): { query: [stri
   parts.forEach((part, i) => {
     const equals = part.indexOf('=');
     const name = equals > 0 ? part.slice(0, equals).trim() : '';
-    if (equals < 0) problems.push(`${which(i, parts.length)} has no "=": give each as name=value.`);
-    else if (name === '') problems.push(`${which(i, parts.length)} has no name before its "=": give each as name=value.`);
+    if (equals < 0) problems.push(PAGE_WORDS.noEquals({ which: which(i, parts.length) }));
+    else if (name === '') problems.push(PAGE_WORDS.noName({ which: which(i, parts.length) }));
     else if (RESERVED_QUERY.has(name)) problems.push(PAGE_WORDS.reservedQuery({ name }));
     else if (name === 'access_token' && tokenGiven) problems.push(PAGE_WORDS.tokenInQuery());
     else query.push([name, part.slice(equals + 1).trim()]);

@@ -42,7 +42,7 @@ export function parseFinderRow(row: FinderRowInput, index: number): RowParse {
   const errors: string[] = [];
   const scenario = String(row.scenario) as Scenario;
   if (!(scenario in SCENARIO_WORDS)) {
-    errors.push(`${name}: scenario must be one of ${Object.keys(SCENARIO_WORDS).join(', ')}, but is "${scenario}".`);
+    errors.push(PAGE_WORDS.unknownScenario({ row: name, scenarios: Object.keys(SCENARIO_WORDS).join(', '), scenario }));
   }
   const connections = readWhole(row.connections, `${name}: connections`, PAGE_WORDS.finderHints.connections, errors);
   const messageBytes = readWhole(row.messageBytes, `${name}: message size`, PAGE_WORDS.finderHints.messageBytes, errors);
@@ -70,16 +70,16 @@ function readWhole(raw: unknown, what: string, hint: string, errors: string[], o
   const typed = String(raw ?? '').trim();
   const text = /^\d{1,3}(,\d{3})+$/.test(typed) ? typed.replaceAll(',', '') : typed;
   if (text === '') {
-    if (!optional) errors.push(`${what} is empty; enter ${hint}.`);
+    if (!optional) errors.push(PAGE_WORDS.emptyField({ what, hint }));
     return undefined;
   }
   const value = Number(text);
   if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) || !Number.isFinite(value)) {
-    errors.push(`${what} must be ${hint}, but is "${typed}".`);
+    errors.push(PAGE_WORDS.notNumber({ what, hint, typed }));
   } else if (value < 1) {
-    errors.push(`${what} must be at least 1, but is ${trimNumber(value, 6)}.`);
+    errors.push(PAGE_WORDS.belowOne({ what, value: trimNumber(value, 6) }));
   } else if (!Number.isInteger(value)) {
-    errors.push(`${what} must be a whole number, but is ${trimNumber(value, 6)}; round it.`);
+    errors.push(PAGE_WORDS.notWhole({ what, value: trimNumber(value, 6) }));
   } else {
     return value;
   }
@@ -104,7 +104,7 @@ export function evaluateFinder(rows: readonly FinderRowInput[]): FinderResult {
   const rowErrors = parsed.map((p) => (p.ok ? [] : p.errors));
   const bad = rowErrors.flatMap((errors, index) => (errors.length > 0 ? [index + 1] : []));
   if (bad.length > 0) {
-    return { rowErrors, estimate: null, error: `Fix row${bad.length > 1 ? 's' : ''} ${bad.join(', ')} to see a tier: the sum needs every row.` };
+    return { rowErrors, estimate: null, error: PAGE_WORDS.fixRows({ rows: bad }) };
   }
   try {
     const parts = parsed.flatMap((p) => (p.ok ? [p.part] : []));

@@ -13,9 +13,14 @@ export const PAGE_WORDS = {
   /** ?autostart=1 with a report link that is not http(s). */
   badReportUrl: (p: { reportUrl: string }) => `report must be an absolute http(s) URL to POST the result to, but is "${p.reportUrl}".`,
   sessionClosed: () => 'The dashboard closed the session. Reload this page with a new code to join again.',
+  /** A browser agent that lost the control hub. */
+  agentLostControl: (p: { error?: Error }) => `Lost the control hub${p.error ? ` (${p.error.message})` : ''}. Reload this page to join again.`,
+  /** The bench hook's POST of a run's or a search's report failed (said in the console). */
+  reportNotSent: (p: { what: 'benchmark' | 'capacity'; url: string; error: unknown }) => `The ${p.what} report could not be sent to ${p.url}: ${said(p.error)}`,
   controlClosed: (p: { error?: Error }) =>
     `The connection to the control hub closed${p.error ? ` (${p.error.message})` : ''}: the agents are no longer reachable. Invite them again.`,
   noCanvas: () => 'this browser cannot draw on a canvas, so no image can be made',
+  notEncoded: () => 'the chart could not be encoded as PNG',
   /** The browser's storage for the history. */
   historyUnreadable: (p: { reason: string }) =>
     `The kept runs could not be read: ${p.reason}. Reload the page; if it persists, the browser's storage for this site may be damaged.`,
@@ -34,7 +39,9 @@ export const PAGE_WORDS = {
   stopped: (p: { what: 'search' | 'comparison'; kept: 'steps' | 'runs' | 'searches'; error: unknown }) =>
     `The ${p.what} stopped: ${said(p.error)}. The ${p.kept} finished before are kept in the history.`,
 
-  /** Query parameters typed under Advanced → Authentication. */
+  /** Query parameters typed under Advanced → Authentication (`which`: "The 2nd parameter"). */
+  noEquals: (p: { which: string }) => `${p.which} has no "=": give each as name=value.`,
+  noName: (p: { which: string }) => `${p.which} has no name before its "=": give each as name=value.`,
   reservedQuery: (p: { name: string }) => `${p.name} is the client's own parameter (the connection's token after negotiate): drop it.`,
   tokenInQuery: () => 'access_token is how the client sends the token itself: give the token once, in the Access token field.',
 
@@ -47,4 +54,11 @@ export const PAGE_WORDS = {
     groupSize: 'a whole number of connections per group, or empty for the default',
   },
   noFinderRows: () => 'Add a row to describe the workload: a scenario with its connections, message size and send interval.',
+  /** `row`: "Row 2"; `what`: "Row 2: senders"; `hint`: one of finderHints; figures formatted. */
+  unknownScenario: (p: { row: string; scenarios: string; scenario: string }) => `${p.row}: scenario must be one of ${p.scenarios}, but is "${p.scenario}".`,
+  emptyField: (p: { what: string; hint: string }) => `${p.what} is empty; enter ${p.hint}.`,
+  notNumber: (p: { what: string; hint: string; typed: string }) => `${p.what} must be ${p.hint}, but is "${p.typed}".`,
+  belowOne: (p: { what: string; value: string }) => `${p.what} must be at least 1, but is ${p.value}.`,
+  notWhole: (p: { what: string; value: string }) => `${p.what} must be a whole number, but is ${p.value}; round it.`,
+  fixRows: (p: { rows: readonly number[] }) => `Fix row${p.rows.length > 1 ? 's' : ''} ${p.rows.join(', ')} to see a tier: the sum needs every row.`,
 };
