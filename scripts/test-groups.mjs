@@ -17,6 +17,8 @@ export const LOAD_FILES = {
     'tests/integration/client-limits-cli.test.ts',
     // 200 connections split over engine processes by themselves, and exact counts with a pass.
     'tests/integration/engine-processes.test.ts',
+    // 16 agent processes and their lead on two cores, and a pass.
+    'tests/integration/fleet-16.test.ts',
   ],
   browser: [
     // A capacity search in Chromium against a hub throttled to 270 msg/s.
