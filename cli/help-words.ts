@@ -220,6 +220,9 @@ Agent mode (join a dashboard's run instead): live-bench --agent <control-url> --
 Lead mode (run a fleet of agents without a browser): live-bench --lead --agents <n> [run options]
   (live-bench --lead --help for its options)
 
+The dashboard from Node: live-bench serve [--port <n>] [--host <address>]
+  (live-bench serve --help for its options). The version: live-bench --version
+
 Ctrl+C or SIGTERM stops the run early: what was sent drains, the results are written, and the
 run counts as stopped (never a pass). A second Ctrl+C quits at once.
 

@@ -2,6 +2,7 @@
 // served page itself is checked in Chromium (tests/browser/serve.test.ts).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { USAGE } from '../../cli/args.ts';
 import { fileOf, parseServeArgs, servedUrl, SERVE_DEFAULT_HOST, SERVE_DEFAULT_PORT } from '../../cli/serve.ts';
 
 describe('live-bench serve options', () => {
@@ -36,6 +37,11 @@ describe('live-bench serve options', () => {
 
   it('answers --help before anything else', () => {
     expect(parseServeArgs(['--port', 'x', '--help'])).toEqual({ ok: 'help' });
+  });
+
+  it("is named in the runner's --help, with --version", () => {
+    expect(USAGE).toContain('live-bench serve [--port <n>] [--host <address>]');
+    expect(USAGE).toContain('live-bench --version');
   });
 });
 
