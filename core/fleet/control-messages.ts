@@ -5,6 +5,7 @@
  * each of them with the same messages as to a Web Worker, wrapped with the thread's number.
  */
 import type { FromWorker, ToWorker } from '../execution/index.ts';
+import { FLEET_WORDS } from './words.ts';
 
 /** Sent once, with JoinSession. */
 export interface AgentInfo {
@@ -40,11 +41,11 @@ export function parseAgentInfo(text: string): AgentInfo | string {
   try {
     value = JSON.parse(text);
   } catch {
-    return 'its introduction is not JSON';
+    return FLEET_WORDS.notJson();
   }
   const info = value as Partial<AgentInfo> | null;
-  if (!info || typeof info.name !== 'string' || info.name.trim() === '') return 'it gave no name';
-  if (info.kind !== 'node' && info.kind !== 'browser') return `its kind "${String(info.kind)}" is neither node nor browser`;
-  if (!Number.isInteger(info.threads) || info.threads! < 1 || info.threads! > 64) return `its thread count "${String(info.threads)}" is not a whole number from 1 to 64`;
+  if (!info || typeof info.name !== 'string' || info.name.trim() === '') return FLEET_WORDS.noName();
+  if (info.kind !== 'node' && info.kind !== 'browser') return FLEET_WORDS.badKind({ kind: String(info.kind) });
+  if (!Number.isInteger(info.threads) || info.threads! < 1 || info.threads! > 64) return FLEET_WORDS.badThreads({ threads: String(info.threads) });
   return { name: info.name.slice(0, 100), kind: info.kind, threads: info.threads!, client: String(info.client ?? '').slice(0, 300) };
 }

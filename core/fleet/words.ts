@@ -9,6 +9,11 @@
 const drawSecret = (alphabet: string) => `tr -dc ${alphabet} </dev/urandom | head -c 20`;
 
 export const FLEET_WORDS = {
+  /** Why an agent's introduction cannot be read, worded to follow "An agent was refused because". */
+  notJson: () => 'its introduction is not JSON',
+  noName: () => 'it gave no name',
+  badKind: (p: { kind: string }) => `its kind "${p.kind}" is neither node nor browser`,
+  badThreads: (p: { threads: string }) => `its thread count "${p.threads}" is not a whole number from 1 to 64`,
   /** An agent whose hello could not be read (another version of the tool). */
   agentRefused: (p: { why: string }) => `An agent was refused because ${p.why}. Start it with the same version of the tool as this dashboard.`,
   /** An agent's thread ended because the agent left the control hub. */

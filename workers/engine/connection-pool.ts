@@ -163,7 +163,7 @@ export class ConnectionPool {
     this.deps.stats.totals.connectionsFailed += untried.length;
     const cause = this.#gaveUpCause;
     if (cause) this.deps.stats.connectCauses[cause] = (this.deps.stats.connectCauses[cause] ?? 0) + untried.length;
-    this.deps.stats.recordError('connect', `${untried.length} of this worker's ${this.connections.length} connections were not tried: ${reason}.`);
+    this.deps.stats.recordError('connect', ENGINE_WORDS.notTried({ untried: untried.length, connections: this.connections.length, reason }));
   }
 
   /** Stops opening new connections; those in flight finish. */
@@ -207,7 +207,7 @@ export class ConnectionPool {
       } else {
         // The gap opens once the request is written: an unsent request drops nothing.
         pooled.connection.send('DropMe').then(() => this.deps.stats.recordLost(pooled.index, atUs), (error: unknown) => {
-          this.deps.stats.recordError('closed', `Server drop not made: DropMe could not be sent (${error instanceof Error ? error.message : String(error)}).`);
+          this.deps.stats.recordError('closed', ENGINE_WORDS.serverDropNotMade({ error }));
         });
       }
     }
@@ -259,7 +259,7 @@ export class ConnectionPool {
       stats.recordLost(pooled.index, now());
       if (planned) return;
       const reason = error ? this.deps.classify(error, this.#optionsOf(pooled.index)).message : this.#closedWithoutError(pooled.index);
-      this.deps.stats.recordError('closed', `Connection lost during the run, reconnecting: ${reason}`);
+      this.deps.stats.recordError('closed', ENGINE_WORDS.lostReconnecting({ reason }));
     });
     pooled.connection.onReconnected(() => {
       if (pooled.state !== 'reconnecting') return;

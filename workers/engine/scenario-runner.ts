@@ -178,7 +178,7 @@ export class ScenarioRunner {
     if (spec.absent >= spec.recipients) return;
     if (pooled.state === 'reconnecting') {
       this.#notSent(measured, plannedUs, 'reconnecting', spec);
-      stats.recordError('send', `${spec.method} not sent: the connection was reconnecting.`);
+      stats.recordError('send', ENGINE_WORDS.notSentReconnecting({ method: spec.method }));
       return;
     }
     if (pooled.state !== 'open') {

@@ -26,6 +26,12 @@ export const ENGINE_WORDS = {
   /** Why the pool stopped connecting: the first connects all failed. */
   firstFailed: (p: { failed: number; allRefused: boolean }) =>
     `the first ${p.failed} connects ${p.allRefused ? 'were all refused (nothing accepts connections there)' : 'all failed'} and none opened, so the others would fail the same way`,
+  /** Connections the pool gave up on before trying them (`reason`: why it stopped connecting). */
+  notTried: (p: { untried: number; connections: number; reason: string }) => `${p.untried} of this worker's ${p.connections} connections were not tried: ${p.reason}.`,
+  serverDropNotMade: (p: { error: unknown }) => `Server drop not made: DropMe could not be sent (${said(p.error)}).`,
+  /** A connection that closed under the run (not a planned drop); `reason` as the classifier says it. */
+  lostReconnecting: (p: { reason: string }) => `Connection lost during the run, reconnecting: ${p.reason}`,
+  notSentReconnecting: (p: { method: string }) => `${p.method} not sent: the connection was reconnecting.`,
   networkDropNotMade: (p: { transport: string }) =>
     `Network drop not made: the ${p.transport} transport of a connection could not be cut (this version of @microsoft/signalr hides it).`,
   /** A connect that timed out (`where`: "connection 3 to <url>: did not open within 15 s"), by whose limit. */
