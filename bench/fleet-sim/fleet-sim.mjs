@@ -7,6 +7,7 @@
 // the message, and the machine's load (uptime) before and after.
 //
 //   npm run build:cli && npm run build:hub
+//   node bench/fleet-sim/fleet-sim.mjs --plan      (a 1,000,000-connection plan's cost, nothing started)
 //   node bench/fleet-sim/fleet-sim.mjs [--agents 16,64,133,256] [--threads 2] [--per-thread 100]
 //        [--duration 20] [--port 5400] [--json bench/fleet-results.json]
 //
@@ -60,6 +61,15 @@ if (option('--table', null)) {
 }
 
 const dir = await mkdtemp(path.join(ROOT, 'node_modules/.cache/fleet-sim-'));
+// --plan: how long a 1,000,000-connection run takes to validate, plan and size (plan-1m.ts); nothing started.
+if (args.includes('--plan')) {
+  await build({ input: path.join(ROOT, 'bench/fleet-sim/plan-1m.ts'), platform: 'node', logLevel: 'silent', output: { file: path.join(dir, 'plan-1m.mjs'), format: 'esm' } });
+  const planned = spawn(process.execPath, [path.join(dir, 'plan-1m.mjs')], { stdio: 'inherit' });
+  const code = await exited(planned);
+  console.log(`load ${load()}`);
+  await rm(dir, { recursive: true, force: true });
+  process.exit(code ?? 1);
+}
 await build({ input: path.join(ROOT, 'bench/fleet-sim/sim-agents.ts'), platform: 'node', logLevel: 'silent', output: { file: path.join(dir, 'sim-agents.mjs'), format: 'esm' } });
 
 // The hub: the run's endpoint and the control hub, with room for every agent joining at once.
@@ -117,7 +127,7 @@ async function measure(agents) {
   const lead = spawn(process.execPath, ['--import', path.join(ROOT, 'bench/fleet-sim/lead-probe.mjs'), path.join(ROOT, 'bin/live-bench.js'),
     '--lead', '--agents', String(agents), '--session', session, '--session-secret', secret, '--control', `${base}/control`,
     '--endpoint', `${base}/signalrbench`, '--scenario', 'echo', '--connections', String(connections), '--duration', String(DURATION_S),
-    '--quiet', '--json', leadJson], { env: { ...process.env, FLEET_PROBE_OUT: probeJson }, stdio: ['ignore', 'ignore', 'pipe'] });
+    '--quiet', '--json', leadJson, '--html', leadJson.replace(/\.json$/, '.html')], { env: { ...process.env, FLEET_PROBE_OUT: probeJson }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const opened = new Promise((resolve) => lead.stderr.on('data', (chunk) => {
     stderr += chunk;
@@ -135,7 +145,9 @@ async function measure(agents) {
   clearInterval(sampler);
   const loadAfter = load();
   if (leadCode === null || simCodes.some((code) => code !== 0)) throw new Error(`N=${agents}: the lead exited ${leadCode}, the simulators ${simCodes}\n${stderr}`);
-  const result = JSON.parse(await readFile(leadJson, 'utf8'));
+  const resultText = await readFile(leadJson, 'utf8');
+  const result = JSON.parse(resultText);
+  const htmlBytes = (await readFile(leadJson.replace(/\.json$/, '.html'))).length;
   const probe = JSON.parse(await readFile(probeJson, 'utf8'));
   const simmed = merged(await Promise.all(counts.map(async (_, p) => JSON.parse(await readFile(`${simJson}.${p}`, 'utf8')))));
   const windowStartUs = simmed.sendStartUs;
@@ -194,6 +206,8 @@ async function measure(agents) {
     clockOffsetMs: { min: simmed.offsetUs.min / 1_000, max: simmed.offsetUs.max / 1_000 },
     simProcesses: counts.length,
     simCpuShare: simmed.cpuS / simmed.wallS,
+    resultBytes: Buffer.byteLength(resultText),
+    htmlBytes,
     lostWorkers: (result.workers ?? []).filter((w) => w.lost).length,
     verdictSentence: result.verdict?.sentence ?? null,
     firstFailure: result.workerFailures?.[0] ?? null,

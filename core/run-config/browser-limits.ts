@@ -61,7 +61,8 @@ export function browserConnectionCapacity(transport: TransportName, endpointUrl:
   return Math.floor(DEFAULT_HTTP2_STREAMS / (transport === 'LongPolling' ? 2 : 1));
 }
 
-/** An agent as far as capacity goes: a browser profile, or a headless runner with no set limit. */
+/** An agent as far as capacity goes: a browser profile, or a headless runner (whose engines'
+ *  limit a fleet run checks when it is planned: core/fleet/fleet-run.ts). */
 export interface CapacityAgent {
   kind: 'node' | 'browser';
   threads: number;
@@ -70,7 +71,8 @@ export interface CapacityAgent {
 /**
  * The limits of a run carried by this browser (when `includeLocal`) and `agents` together: with no
  * agents, this browser's own (browserLimitWarnings); with agents, an error only when all of them
- * together cannot hold the connections (a headless runner has no set limit). Errors refuse Start.
+ * together cannot hold the connections (with a headless runner among them, the run's plan checks
+ * its engines: core/fleet/fleet-run.ts). Errors refuse Start.
  */
 export function planLimitWarnings(transport: TransportName, endpointUrl: string, connections: number, agents: readonly CapacityAgent[], includeLocal: boolean): LimitWarning[] {
   if (agents.length === 0) return includeLocal ? browserLimitWarnings(transport, endpointUrl, connections) : [];

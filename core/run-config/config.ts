@@ -107,6 +107,13 @@ export function defaultEndpointUrl(origin: string): string {
   return new URL(DEFAULT_HUB_PATH, origin).toString();
 }
 
+/** The most connections one run takes: the guide's largest tier, Unit1000. What a run's clients can
+ *  hold bounds it further, as measured: a browser its 255 WebSockets, an engine of a headless
+ *  runner 12,500 (a fleet gives none more: core/fleet/fleet-run.ts), a single runner its machine's
+ *  open files and ports (cli/client-limits.ts). Planning, merging and keeping a run grow with its
+ *  agents and seconds, not its connections (docs/sizing.md). */
+export const MAX_RUN_CONNECTIONS = 1_000_000;
+
 interface WholeNumberRule {
   key: keyof typeof W.wholeNumberHints & keyof RunConfig;
   label: string;
@@ -116,7 +123,7 @@ interface WholeNumberRule {
 }
 
 const WHOLE_NUMBER_RULES: WholeNumberRule[] = [
-  { key: 'connections', label: 'Connections', min: 1, max: 100_000, unit: '' },
+  { key: 'connections', label: 'Connections', min: 1, max: MAX_RUN_CONNECTIONS, unit: '' },
   { key: 'workers', label: 'Workers', min: 1, max: 64, unit: '' },
   // The payload carries a ~40-byte header (sender, sequence, send lag) that must fit.
   { key: 'messageBytes', label: 'Message size', min: 64, max: 262_144, unit: ' B' },

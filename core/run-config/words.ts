@@ -73,7 +73,7 @@ export const RUN_CONFIG_WORDS = {
   http2Streams: (p: { transport: string; streams: number; serverStreams: number }) =>
     `${p.transport} over HTTP/2 needs about ${p.streams} concurrent streams; servers commonly allow ${p.serverStreams} per connection (Kestrel's default), beyond which requests wait. Raise the server's limit or lower the connections.`,
   capacityRefusal: (p: { capacity: number; transport: string; browserCapacity: number; connections: number }) =>
-    `This browser and the agents can hold ${p.capacity} ${p.transport} connections (a browser ${p.browserCapacity}, a headless runner no set limit), not ${p.connections}. Add a headless agent, or lower the connections.`,
+    `This browser and the agents can hold ${p.capacity} ${p.transport} connections (a browser ${p.browserCapacity}), not ${p.connections}. Add a headless agent, or lower the connections.`,
   /** For whoever shares the page's link: why it leaves the hub profile out. */
   linkLeavesProfile: (p: { name: string; chars: number; max: number }) =>
     `This page's link leaves the hub profile "${p.name}" out: it takes ${p.chars.toLocaleString('en-US')} characters in a link, more than the ${p.max.toLocaleString('en-US')} a link can safely carry. Share the profile's JSON file with the link; whoever opens it is asked to paste it.`,

@@ -110,7 +110,7 @@ describe('agents joining the dashboard', () => {
     await dashboard.fill('input[name=connections]', '600');
     await dashboard.click('button[type=submit]');
     // Refused at Start, counting the browser agent: the form says why before any round trip.
-    await expect.poll(() => dashboard.getByTestId('config-errors').textContent()).toContain('can hold 510 WebSockets connections (a browser 255, a headless runner no set limit), not 600. Add a headless agent, or lower the connections.');
+    await expect.poll(() => dashboard.getByTestId('config-errors').textContent()).toContain('can hold 510 WebSockets connections (a browser 255), not 600. Add a headless agent, or lower the connections.');
     expect(await dashboard.getByTestId('summary').getAttribute('data-phase')).toBe('done');
   });
 

@@ -157,7 +157,7 @@ describe('dashboard', () => {
     await page.fill('input[name=messageBytes]', '2.5');
     await page.click('button[type=submit]');
     const errors = await page.getByTestId('config-errors').textContent();
-    expect(errors).toContain('Connections must be a whole number from 1 to 100,000, but is "-3"');
+    expect(errors).toContain('Connections must be a whole number from 1 to 1,000,000, but is "-3"');
     expect(errors).toContain('Message size must be a whole number from 64 to 262,144 B, but is "2.5"');
     expect(await page.inputValue('input[name=connections]')).toBe('-3');
   });

@@ -67,7 +67,7 @@ describe('live-bench, the headless runner', () => {
   it('exits 2 on bad input, listing every problem, and runs nothing', async () => {
     const run = await liveBench(['--endpoint', 'localhost:5180', '--connections=-1', '--protocol', 'xml', '--min-delivery', '2']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('Connections must be a whole number from 1 to 100,000, but is "-1"');
+    expect(run.stderr).toContain('Connections must be a whole number from 1 to 1,000,000, but is "-1"');
     expect(run.stderr).toContain('Protocol must be one of json, messagepack, but is "xml"');
     expect(run.stderr).toContain('--min-delivery must be a fraction from 0 to 1');
     expect(run.stderr).toContain('nothing was run');

@@ -24,13 +24,13 @@ describe('browserLimitWarnings', () => {
 });
 
 describe('planLimitWarnings: the browser and its agents together', () => {
-  it('counts browser agents as one more browser each, and a headless runner as no set limit', () => {
+  it('counts browser agents as one more browser each, and leaves a headless runner\'s engines to the fleet\'s plan (core/fleet/fleet-run.ts)', () => {
     // 300 WebSockets with a second browser: 510 can be held, no warning.
     expect(planLimitWarnings('WebSockets', 'http://h/hub', 300, [{ kind: 'browser', threads: 2 }], true)).toEqual([]);
     expect(planLimitWarnings('WebSockets', 'http://h/hub', 100_000, [{ kind: 'node', threads: 4 }], true)).toEqual([]);
     const over = planLimitWarnings('WebSockets', 'http://h/hub', 600, [{ kind: 'browser', threads: 1 }], true);
     expect(over.map((w) => w.severity)).toEqual(['error']);
-    expect(over[0]!.message).toContain('can hold 510 WebSockets connections (a browser 255, a headless runner no set limit), not 600');
+    expect(over[0]!.message).toContain('can hold 510 WebSockets connections (a browser 255), not 600');
   });
 
   it('without agents, is this browser\'s own limits: 100,000 connections and SSE over http:// are errors', () => {

@@ -19,7 +19,7 @@ describe('validateRunConfig', () => {
     ['empty endpoint', { endpointUrl: '' }, /Endpoint is empty/],
     ['endpoint not a URL', { endpointUrl: 'localhost:5180' }, /not a URL|uses localhost/],
     ['ws:// endpoint', { endpointUrl: 'ws://127.0.0.1:5180/signalrbench' }, /uses ws; SignalR negotiates over http/],
-    ['zero connections', { connections: 0 }, /Connections must be a whole number from 1 to 100,000, but is 0/],
+    ['zero connections', { connections: 0 }, /Connections must be a whole number from 1 to 1,000,000, but is 0/],
     ['negative workers', { workers: -1 }, /Workers must be a whole number from 1 to 64, but is -1/],
     ['fractional bytes', { messageBytes: '2.5' }, /Message size .* but is "2.5"/],
     ['absurd interval', { sendIntervalMs: 1e12 }, /Send interval must be .* 3,600,000 ms/],
