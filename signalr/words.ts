@@ -24,7 +24,7 @@ export const SIGNALR_WORDS = {
     ? 'The hub refused the access token (401 at negotiate): it is expired, wrong, or for another hub or audience (during a run: it expired, and the reconnect was refused). Give a fresh token.'
     : `The hub needs authentication (401 at negotiate) and no access token was given. Give one with ${WHERE_TOKENS}; a gateway's key goes in --header or --query.`),
   handshake: (p: { protocol: string }) => `. Check that the hub accepts the ${p.protocol} protocol.`,
-  /** A WebSocket opened without negotiate that the hub refused; `needs` is core/run's NEEDS_NEGOTIATION. */
+  /** A WebSocket opened without negotiate that the hub refused; `needs` is core/run-config's NEEDS_NEGOTIATION. */
   negotiationNeeded: (p: { status: string | undefined; needs: string }) => `${p.status
     ? `the hub refused the WebSocket opened without negotiate (HTTP ${p.status}): `
     : 'the WebSocket opened without negotiate failed, and a browser does not say why: if the hub is running, '}${p.needs}. Azure SignalR Service, and a hub behind a proxy that routes by the negotiate's connection token, cannot be reached without it.`,

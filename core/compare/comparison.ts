@@ -152,7 +152,7 @@ export function comparisonTable(runs: readonly ComparedRun[]): ComparisonTable {
 }
 
 /**
- * Why a compared run failed, as its document says (core/run diagnosisOf), for its row: set when
+ * Why a compared run failed, as its document says (core/result diagnosisOf), for its row: set when
  * something failed (a side other than none) or its verdict is a fail; null for a run that held or
  * was stopped with nothing wrong. Rendered by the page and the report, never judged again.
  */

@@ -104,7 +104,7 @@ export function diagnosisLines(diagnosis: Diagnosis, evidenceShown = 4): string[
 }
 
 /**
- * Whether the general word on which side set the limit (core/run limit.ts: the client's schedule
+ * Whether the general word on which side set the limit (core/result limit.ts: the client's schedule
  * against the server's load) belongs beside this diagnosis. Always, but when it says the side
  * "cannot be told" (`unknown`) while the diagnosis names a specific cause: a generic sentence is
  * never shown beside a specific cause that was recorded.

@@ -1,5 +1,5 @@
 // Why a run failed: its recorded evidence, the catalog of causes with their sides and words, and
-// the one rule that names a cause from the evidence. Pure; core/run gathers the evidence and
+// the one rule that names a cause from the evidence. Pure; core/result gathers the evidence and
 // writes the diagnosis into the run's document, every view renders it.
 export {
   CAUSE_IDS,

@@ -110,7 +110,7 @@ function planGroupScenario(config: PlanInput): PlanResult {
 /**
  * A group size or count that cannot fit the connections, said with the values typed: the value
  * left empty would be derived from it as 0 or 1 ("Group count ... is 0", "Senders ... is 0"),
- * numbers nobody typed. Null when the typed values fit, or when both are typed (group-plan.ts
+ * numbers nobody typed. Null when the typed values fit, or when both are typed (group-membership.ts
  * then names both).
  */
 function typedGroupConflict({ connections: n, groupSize, groupCount }: PlanInput): GroupProblem | null {

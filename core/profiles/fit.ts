@@ -29,7 +29,7 @@ export function userProblems(profile: HubProfile, accessTokens: readonly string[
   return [W.namelessTokens({ ...said, nameless, tokens: accessTokens.length })];
 }
 
-/** What of the run's plan a delivery's check reads (core/run's ScenarioPlan has it). */
+/** What of the run's plan a delivery's check reads (core/plan's ScenarioPlan has it). */
 export interface DeliveryRunPlan {
   groupCount: number;
   membersOf(groupIndex: number): number;

@@ -17,7 +17,7 @@
 import { isGroupDelivery, type DeliverKind } from './profile.ts';
 import { receptionsPerSend, type ReceptionCounts } from './shapes.ts';
 
-/** What of the run's plan the receivers come from (core/run's ScenarioPlan has these). */
+/** What of the run's plan the receivers come from (core/plan's ScenarioPlan has these). */
 export interface ReceiverPlan {
   isSender(connectionIndex: number): boolean;
   groupCount: number;

@@ -5,7 +5,7 @@
  */
 import type { DeliverKind, HubProfile } from './profile.ts';
 
-/** The scenario shapes (core/run's SCENARIOS) each delivery can run on, the default first:
+/** The scenario shapes (core/plan's SCENARIOS) each delivery can run on, the default first:
  *  - self, return: echo's plan, every connection sends;
  *  - all, others: broadcast's senders (2 by default), every connection receives;
  *  - group, groupOthers: the small- or big-group plan;

@@ -81,7 +81,7 @@ export function measure(result: RunResult, metric: MetricName): Measured {
     // The loss rule's figure (loss-rule.ts): every planned reception that did not arrive exactly once.
     case 'loss': return fates.lost === null ? unknown('notDrained', fates.planned) : known(fates.lost + notSentOf(fates) + totals.duplicated, fates.planned);
     case 'connectionsFailed': return known(totals.connectionsFailed, result.config.connections);
-    // The whole run's mean over its seconds of sending, as the comparison reads it (core/run recent-rates.ts).
+    // The whole run's mean over its seconds of sending, as the comparison reads it (core/execution recent-rates.ts).
     case 'sent/s': return known(runRates(result).inboundPerSec);
     case 'received/s': return known(runRates(result).outboundPerSec);
   }

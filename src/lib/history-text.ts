@@ -49,7 +49,7 @@ export function verdictReason(result: KeptRunHead['result']): string {
  * diagnosis the run's document carries; null when nothing failed and the verdict says it all (a
  * pass, a run stopped early). A run kept before diagnoses were recorded has none in its head: the
  * list holds no series to make one from, so its row names none and opening it shows the one made
- * from the whole document (core/run diagnosisOf), never a second judgement on less.
+ * from the whole document (core/result diagnosisOf), never a second judgement on less.
  */
 export function causeWord(result: KeptRunHead['result']): { cause: Diagnosis['cause']; side: Diagnosis['side']; text: string } | null {
   const diagnosis = result.diagnosis;
