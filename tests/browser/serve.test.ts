@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json';
@@ -62,6 +63,9 @@ describe('the dashboard served by live-bench serve', () => {
     expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
     expect(await page.getByTestId('timing').textContent()).toContain('timestamps to 5 µs');
     expect(await page.getByTestId('versions').textContent()).toBe(`SignalR Live Bench ${pkg.version} · @microsoft/signalr ${pkg.dependencies['@microsoft/signalr']}`);
+    // The footer reads as the rest of the page does: no serious or critical axe-core finding on it.
+    const axe = await new AxeBuilder({ page }).include('[data-testid=versions]').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   });
 
   it('runs a short benchmark against the hub typed into it, and its CSV names the versions', async () => {
