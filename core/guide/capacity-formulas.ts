@@ -16,39 +16,39 @@ export const SMALL_MESSAGE_FLOOR_BYTES = 1024;
 
 /** The size a message costs the service: its size, but at least 1,024 B. */
 export function effectiveMessageBytes(messageBytes: number): number {
-  requirePositive('messageBytes', messageBytes, 'bytes, e.g. 2048');
+  requirePositive('messageBytes', messageBytes, GUIDE_WORDS.units.messageBytes);
   return Math.max(messageBytes, SMALL_MESSAGE_FLOOR_BYTES);
 }
 
 /** bandwidth = connections * messageBytes / sendInterval, in bytes per second. */
 export function bandwidthBytesPerSecond(p: { connections: number; messageBytes: number; sendIntervalMs: number }): number {
   requireNonNegative('connections', p.connections);
-  requirePositive('messageBytes', p.messageBytes, 'bytes, e.g. 2048');
-  requirePositive('sendIntervalMs', p.sendIntervalMs, 'milliseconds, e.g. 1000 for one message per second');
+  requirePositive('messageBytes', p.messageBytes, GUIDE_WORDS.units.messageBytes);
+  requirePositive('sendIntervalMs', p.sendIntervalMs, GUIDE_WORDS.units.sendIntervalMs);
   return (p.connections * p.messageBytes * MS_PER_SECOND) / p.sendIntervalMs;
 }
 
 /** Solves the formula for connections (not rounded: floor it for a maximum connection count). */
 export function connectionsFor(p: { bytesPerSecond: number; messageBytes: number; sendIntervalMs: number }): number {
   requireNonNegative('bytesPerSecond', p.bytesPerSecond);
-  requirePositive('messageBytes', p.messageBytes, 'bytes, e.g. 2048');
-  requirePositive('sendIntervalMs', p.sendIntervalMs, 'milliseconds, e.g. 1000');
+  requirePositive('messageBytes', p.messageBytes, GUIDE_WORDS.units.messageBytes);
+  requirePositive('sendIntervalMs', p.sendIntervalMs, GUIDE_WORDS.units.intervalMs);
   return (p.bytesPerSecond * p.sendIntervalMs) / MS_PER_SECOND / p.messageBytes;
 }
 
 /** Solves the formula for the message size in bytes. */
 export function messageBytesFor(p: { bytesPerSecond: number; connections: number; sendIntervalMs: number }): number {
   requireNonNegative('bytesPerSecond', p.bytesPerSecond);
-  requirePositive('connections', p.connections, 'a count of connections');
-  requirePositive('sendIntervalMs', p.sendIntervalMs, 'milliseconds, e.g. 1000');
+  requirePositive('connections', p.connections, GUIDE_WORDS.units.connections);
+  requirePositive('sendIntervalMs', p.sendIntervalMs, GUIDE_WORDS.units.intervalMs);
   return (p.bytesPerSecond * p.sendIntervalMs) / MS_PER_SECOND / p.connections;
 }
 
 /** Solves the formula for the send interval in milliseconds. */
 export function sendIntervalMsFor(p: { bytesPerSecond: number; connections: number; messageBytes: number }): number {
-  requirePositive('bytesPerSecond', p.bytesPerSecond, 'bytes per second');
+  requirePositive('bytesPerSecond', p.bytesPerSecond, GUIDE_WORDS.units.bytesPerSecond);
   requireNonNegative('connections', p.connections);
-  requirePositive('messageBytes', p.messageBytes, 'bytes, e.g. 2048');
+  requirePositive('messageBytes', p.messageBytes, GUIDE_WORDS.units.messageBytes);
   return (p.connections * p.messageBytes * MS_PER_SECOND) / p.bytesPerSecond;
 }
 
@@ -135,7 +135,7 @@ function defaultSenders(scenario: Scenario, connections: number): number {
 function recipientsOf(config: GuideRunConfig): number {
   const { scenario, connections } = config;
   if (config.recipientsPerMessage !== undefined) {
-    if (!(config.recipientsPerMessage >= 0)) throw new BenchError('badInput', `recipientsPerMessage must be 0 or more, but is ${config.recipientsPerMessage}.`);
+    if (!(config.recipientsPerMessage >= 0)) throw new BenchError('badInput', GUIDE_WORDS.negativeRecipients({ value: String(config.recipientsPerMessage) }));
     return config.recipientsPerMessage;
   }
   if (scenario === 'echo' || scenario === 'sendToConnection') return 1;
@@ -143,10 +143,10 @@ function recipientsOf(config: GuideRunConfig): number {
   if (scenario !== 'smallGroup' && scenario !== 'bigGroup') {
     throw new BenchError('badInput', GUIDE_WORDS.unknownScenario({ scenario: String(scenario) }));
   }
-  if (config.groupCount !== undefined) requirePositive('groupCount', config.groupCount, 'a number of groups');
+  if (config.groupCount !== undefined) requirePositive('groupCount', config.groupCount, GUIDE_WORDS.units.groupCount);
   const groupSize =
     config.groupSize ?? (scenario === 'smallGroup' ? 10 : connections / (config.groupCount ?? 10));
-  requirePositive('groupSize', groupSize, 'connections per group');
+  requirePositive('groupSize', groupSize, GUIDE_WORDS.units.groupSize);
   if (groupSize > connections) {
     throw new BenchError('badInput', GUIDE_WORDS.aboveConnections({ what: 'groupSize', value: String(groupSize), connections: String(connections) }));
   }
@@ -155,18 +155,18 @@ function recipientsOf(config: GuideRunConfig): number {
 
 function requirePositive(name: string, value: number, unit: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new BenchError('badInput', `${name} must be a positive number of ${unit} (got ${String(value)}).`);
+    throw new BenchError('badInput', GUIDE_WORDS.notPositive({ name, unit, value: String(value) }));
   }
 }
 
 function requireNonNegative(name: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new BenchError('badInput', `${name} must be a non-negative number (got ${String(value)}).`);
+    throw new BenchError('badInput', GUIDE_WORDS.negative({ name, value: String(value) }));
   }
 }
 
 function requireWholePositive(name: string, value: number): void {
   if (!Number.isInteger(value) || value <= 0) {
-    throw new BenchError('badInput', `${name} must be a whole number of connections above 0 (got ${String(value)}).`);
+    throw new BenchError('badInput', GUIDE_WORDS.notWholeConnections({ name, value: String(value) }));
   }
 }

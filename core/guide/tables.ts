@@ -14,6 +14,7 @@ import type {
   WorkedExample,
 } from './types.ts';
 import { validateEdition } from './validate.ts';
+import { GUIDE_WORDS } from './words.ts';
 
 /** Both editions, oldest first. */
 export const EDITIONS: readonly EditionId[] = ['2019', 'current'];
@@ -30,7 +31,7 @@ export function edition(id: EditionId): GuideEdition {
   const cached = loaded.get(id);
   if (cached) return cached;
   const raw = RAW[id];
-  if (!raw) throw new Error(`Unknown guide edition "${String(id)}"; use one of: ${EDITIONS.join(', ')}.`);
+  if (!raw) throw new Error(GUIDE_WORDS.unknownEdition({ id: String(id), editions: EDITIONS.join(', ') }));
   const data = validateEdition(raw.data, raw.file);
   loaded.set(id, data);
   return data;
@@ -46,7 +47,7 @@ export function tier(id: EditionId, name: string): Tier {
   const found = tiers(id).find((t) => t.name === name);
   if (!found) {
     const names = tiers(id).map((t) => t.name).join(', ');
-    throw new Error(`Unknown tier "${name}" in the ${id} edition; use one of: ${names}.`);
+    throw new Error(GUIDE_WORDS.unknownTier({ tier: name, edition: id, tiers: names }));
   }
   return found;
 }
@@ -56,7 +57,7 @@ export function table(id: EditionId, name: TableName): GuideTable {
   const found = edition(id).tables[name];
   if (!found) {
     const names = Object.keys(edition(id).tables).join(', ');
-    throw new Error(`The ${id} edition has no table "${name}"; it has: ${names}.`);
+    throw new Error(GUIDE_WORDS.noTable({ edition: id, table: name, tables: names }));
   }
   return found;
 }

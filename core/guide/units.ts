@@ -62,7 +62,7 @@ export function parsePublishedBandwidth(text: string): number {
 export function formatBytesPerSecond(bytesPerSecond: number): string {
   if (!Number.isFinite(bytesPerSecond) || bytesPerSecond < 0) {
     // Every caller passes a computed rate: a negative one is a bug (internal), not input.
-    throw new Error(`bytesPerSecond must be a non-negative number (got ${bytesPerSecond}).`);
+    throw new Error(GUIDE_WORDS.negativeRate({ value: bytesPerSecond }));
   }
   const { bytesPerKB, bytesPerMB } = GUIDE_BYTES;
   if (bytesPerSecond >= bytesPerMB) return `${trimNumber(bytesPerSecond / bytesPerMB, 3)} MBps`;

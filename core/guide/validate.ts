@@ -16,9 +16,9 @@ export function validateEdition(data: unknown, file: string): GuideEdition {
   let previousUnits = 0;
   for (const tier of edition.tiers) {
     if (!TIER_NAME.test(tier.name) || tier.units !== Number(tier.name.slice(4))) {
-      throw new Error(`${file}: tier "${tier.name}" must be named "Unit<units>" with matching units.`);
+      throw new Error(GUIDE_WORDS.tierMisnamed({ file, tier: tier.name }));
     }
-    if (tier.units <= previousUnits) throw new Error(`${file}: tiers must be listed in increasing units.`);
+    if (tier.units <= previousUnits) throw new Error(GUIDE_WORDS.tiersUnordered({ file }));
     previousUnits = tier.units;
   }
   for (const [name, table] of Object.entries(edition.tables)) {
@@ -30,23 +30,23 @@ export function validateEdition(data: unknown, file: string): GuideEdition {
 
 function validateTable(table: GuideTable, where: string, rowKey: RegExp): void {
   const columns = new Set(Object.keys(table.columns ?? {}));
-  if (columns.size === 0) throw new Error(`${where}: lists no columns.`);
+  if (columns.size === 0) throw new Error(GUIDE_WORDS.noColumns({ where }));
   for (const [key, row] of Object.entries(table.rows ?? {})) {
-    if (!rowKey.test(key)) throw new Error(`${where}: row "${key}" does not match ${rowKey}.`);
+    if (!rowKey.test(key)) throw new Error(GUIDE_WORDS.badRowKey({ where, key, pattern: String(rowKey) }));
     for (const [column, value] of Object.entries(row)) {
-      if (!columns.has(column)) throw new Error(`${where}.${key}: column "${column}" is not declared in "columns".`);
+      if (!columns.has(column)) throw new Error(GUIDE_WORDS.undeclaredColumn({ where, key, column }));
       if (typeof value !== 'number' || !Number.isFinite(value)) {
-        throw new Error(`${where}.${key}.${column}: must be a finite number, got ${JSON.stringify(value)}.`);
+        throw new Error(GUIDE_WORDS.notFinite({ where, key, column, value: String(JSON.stringify(value)) }));
       }
     }
   }
   for (const [key, cells] of Object.entries(table.flags ?? {})) {
     for (const [column, flag] of Object.entries(cells ?? {})) {
       if (table.rows[key]?.[column as keyof typeof cells] === undefined) {
-        throw new Error(`${where}: flag on ${key}.${column} points at no published cell.`);
+        throw new Error(GUIDE_WORDS.flagOnNothing({ where, key, column }));
       }
       if (!flag || typeof flag.formulaValue !== 'number' || !flag.reason) {
-        throw new Error(`${where}: flag on ${key}.${column} needs a numeric formulaValue and a reason.`);
+        throw new Error(GUIDE_WORDS.flagIncomplete({ where, key, column }));
       }
     }
   }
