@@ -189,7 +189,7 @@ export function clockProblem(judgement: ClockJudgement | null | undefined, plann
 /** An agent's clock at the run's start, for people: its offset and bound, or why it is unknown
  *  (then the agent ran on its own clock, echo only). The page's summary and the runner's alike. */
 export function clockStartText(agent: AgentClocks): string {
-  return agent.clockOffsetUs === null || agent.clockUncertaintyUs === null ? 'unknown: no answer, ran on its own clock' : `${formatSignedMs(agent.clockOffsetUs)} ± ${formatMs(agent.clockUncertaintyUs)}`;
+  return agent.clockOffsetUs === null || agent.clockUncertaintyUs === null ? CLOCKS_WORDS.startUnknown() : `${formatSignedMs(agent.clockOffsetUs)} ± ${formatMs(agent.clockUncertaintyUs)}`;
 }
 
 /** Its clock from the round at the run's end, and the drift between the two rounds; "–" in runs

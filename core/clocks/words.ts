@@ -9,6 +9,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 const percentOf = (part: number, whole: number) => ((part / whole) * 100).toFixed(2);
 
 export const CLOCKS_WORDS = {
+  /** An agent's clock at the run's start that no round measured. */
+  startUnknown: () => 'unknown: no answer, ran on its own clock',
   /** Receptions before their planned send time, further before than the clock bound allows. */
   beforeSent: (p: { negative: number; maxNegativeUs: number; boundUs: number }) =>
     `No verdict: ${count(p.negative)} reception(s) arrived before their planned send time, up to ${formatMs(p.maxNegativeUs)} before, beyond the agents' clock bound of ± ${formatMs(p.boundUs)}: a clock moved more than its rounds saw, so no latency across agents can be trusted. Measure the clocks again, or run echo, whose sender and receiver share one clock.`,

@@ -7,6 +7,7 @@ import { formatCount, formatMs } from '../format.ts';
 import { bucketValues, decodeHistogram } from '../latency/index.ts';
 import { countAbove, resampledInterval, type PercentileInterval } from '../stats/index.ts';
 import type { RunResult } from '../result/index.ts';
+import { COMPARE_WORDS } from './words.ts';
 
 /**
  * Messages that must be slower than a run's p99 before runs are ranked by it: with fewer, the
@@ -72,8 +73,9 @@ export function p99WithInterval(evidence: P99Evidence): string {
  * messages, 60 slower than p99": what the ranking read, one line per run.
  */
 export function evidenceLine(label: string, evidence: P99Evidence): string {
-  if (evidence.p99Us === null) return `${label}: no message arrived, no p99.`;
-  const draws = evidence.interval ? ` from ${formatCount(evidence.interval.resamples)} draws of its ${formatCount(evidence.seconds)} second${evidence.seconds === 1 ? '' : 's'}` : '';
-  const slower = evidence.slowerThanP99 === 0 ? 'none slower than p99: it is the slowest message' : `${formatCount(evidence.slowerThanP99)} slower than p99`;
-  return `${label}: p99 ${p99WithInterval(evidence)}${draws}; ${formatCount(evidence.receptions)} message${evidence.receptions === 1 ? '' : 's'}, ${slower}${evidence.enough ? '' : ` (too few to rank: ${formatCount(MIN_RECEPTIONS_TO_RANK)} needed)`}.`;
+  return COMPARE_WORDS.evidenceLine({
+    label, p99: evidence.p99Us === null ? null : p99WithInterval(evidence),
+    draws: evidence.interval ? { resamples: evidence.interval.resamples, seconds: evidence.seconds } : null,
+    receptions: evidence.receptions, slower: evidence.slowerThanP99, enough: evidence.enough, minReceptions: MIN_RECEPTIONS_TO_RANK,
+  });
 }

@@ -95,7 +95,7 @@ export function comparisonVerdict(runs: readonly ComparedRun[]): ComparisonVerdi
     const runAtLeastSec = Math.max(...short.map((e) => secondsToRank(e.run.result) ?? 0));
     const counts = short.map((e) => `${e.run.label} received ${formatCount(e.evidence.receptions)}`).join(', ');
     const fewest = Math.min(...short.map((e) => e.evidence.receptions));
-    const slowest = countAbove0(short) ? ` (with ${formatCount(fewest)} it is the slowest message itself)` : '';
+    const slowest = countAbove0(short) ? COMPARE_WORDS.slowestItself({ fewest }) : '';
     return {
       kind: 'too-few', bestIndexes: [], passed: false, evidence, runAtLeastSec,
       sentence: COMPARE_WORDS.tooFewToRank({ counts, minReceptions: MIN_RECEPTIONS_TO_RANK, minSlower: MIN_SLOWER_THAN_P99, slowest, runAtLeastSec }),

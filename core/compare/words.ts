@@ -43,6 +43,16 @@ export const COMPARE_WORDS = {
   heldMost: (p: { label: string; exact: boolean; amount: string; step: string; against: readonly { label: string; amount: string; broke: string }[] }) =>
     `Holds the most: ${p.label}, ${p.exact ? '' : 'at least '}${p.amount}, more than a step (${p.step}) above the others (${p.against.map((r) => `${r.label}: ${r.amount}, ${r.broke}`).join('; ')}).`,
 
+  /** What a run's p99 rests on, one line per run: "WebSockets: p99 12.3 ms (11.9–12.8 ms) from 1,000
+   *  draws of its 30 seconds; 6,000 messages, 60 slower than p99". Figures formatted. */
+  evidenceLine: (p: { label: string; p99: string | null; draws: { resamples: number; seconds: number } | null; receptions: number; slower: number; enough: boolean; minReceptions: number }) => {
+    if (p.p99 === null) return `${p.label}: no message arrived, no p99.`;
+    const draws = p.draws ? ` from ${formatCount(p.draws.resamples)} draws of its ${formatCount(p.draws.seconds)} second${p.draws.seconds === 1 ? '' : 's'}` : '';
+    const slower = p.slower === 0 ? 'none slower than p99: it is the slowest message' : `${formatCount(p.slower)} slower than p99`;
+    return `${p.label}: p99 ${p.p99}${draws}; ${formatCount(p.receptions)} message${p.receptions === 1 ? '' : 's'}, ${slower}${p.enough ? '' : ` (too few to rank: ${formatCount(p.minReceptions)} needed)`}.`;
+  },
+  /** Inside tooFewToRank: the fewest messages a contender had are its slowest message itself. */
+  slowestItself: (p: { fewest: number }) => ` (with ${formatCount(p.fewest)} it is the slowest message itself)`,
   /** Under the evidence, on the page and in the report: what the interval is. */
   evidenceNote: () => "Each p99 with the range holding 95% of it when the run's seconds are drawn again at random (1,000 times); a best is named only when its range lies below every other run's.",
 };

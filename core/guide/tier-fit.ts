@@ -116,7 +116,7 @@ function routingReason(id: EditionId, tierName: string, demand: Demand, notes: s
     const rate = demand.routing.filter((r) => r.scenario === scenario).reduce((sum, r) => sum + r.inboundMessagesPerSecond, 0);
     if (!demand.routing.some((r) => r.scenario === scenario)) continue;
     const limit = routingLimit(id, scenario, tierName);
-    if (!limit) return `the guide publishes no ${SCENARIO_WORDS[scenario]} rate at or below ${tierName}.`;
+    if (!limit) return GUIDE_WORDS.noRoutingRate({ scenario: SCENARIO_WORDS[scenario], tier: tierName });
     if (limit.basisTier !== tierName) {
       notes.push(GUIDE_WORDS.routingLowerBound({ scenario: SCENARIO_WORDS[scenario], tier: tierName, basisTier: limit.basisTier, messagesPerSecond: count(limit.inboundMessagesPerSecond) }));
     }
@@ -124,7 +124,7 @@ function routingReason(id: EditionId, tierName: string, demand: Demand, notes: s
     parts.push(`${count(rate)} ${SCENARIO_WORDS[scenario]} messages/s (${tierName} allows ${count(limit.inboundMessagesPerSecond)}/s)`);
   }
   if (share <= 1 + TOLERANCE) return null;
-  return `routing: ${parts.join(' plus ')} need ${trimNumber(share * 100)}% of ${tierName}'s published routing capacity.`;
+  return GUIDE_WORDS.routingShare({ parts, percent: trimNumber(share * 100), tier: tierName });
 }
 
 function bandwidthReason(direction: string, demand: number, limit: number, tierName: string, table: string): string {

@@ -52,6 +52,10 @@ export const GUIDE_WORDS = {
   /** A tier with no row of its own in a routing table: the row below stands in. */
   routingLowerBound: (p: { scenario: string; tier: string; basisTier: string; messagesPerSecond: string }) =>
     `No published ${p.scenario} row for ${p.tier}; using ${p.basisTier}'s ${p.messagesPerSecond} messages/s as a lower bound.`,
+  /** Why a tier fails on routing (tier-fit.ts): no published rate, or the share of it the run needs. */
+  noRoutingRate: (p: { scenario: string; tier: string }) => `the guide publishes no ${p.scenario} rate at or below ${p.tier}.`,
+  routingShare: (p: { parts: readonly string[]; percent: string; tier: string }) =>
+    `routing: ${p.parts.join(' plus ')} need ${p.percent}% of ${p.tier}'s published routing capacity.`,
   beyondAppServerTable: (p: { label: string; connections: string; edition: string; scenario: string; largestRow: string; largestConnections: string }) =>
     `${p.label}: ${p.connections} connections are beyond the ${p.edition} ${p.scenario} app-server table (largest row ${p.largestRow}, ${p.largestConnections}).`,
   appServersSummed: () =>

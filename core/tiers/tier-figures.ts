@@ -114,15 +114,16 @@ export function expectedRates(config: RunConfig, tokenUsers: readonly (string | 
 /** "This configuration should produce 1,000 msg/s in, 1,000 out (2 MBps in, 2 MBps out)." */
 export function expectedLine(traffic: ExpectedTraffic): string {
   const t = traffic;
-  let line =
-    `This configuration should produce ${rate(t.inboundMessagesPerSecond)} msg/s in, ${rate(t.outboundMessagesPerSecond)} out ` +
-    `(${formatBytesPerSecond(t.inboundBytesPerSecond)} in, ${formatBytesPerSecond(t.outboundBytesPerSecond)} out).`;
-  if (t.effectiveMessageBytes !== t.messageBytes) {
-    line +=
-      ` Against the tier limits each ${trimNumber(t.messageBytes)}-B message counts as ${trimNumber(t.effectiveMessageBytes)} B: ` +
-      `${formatBytesPerSecond(t.effectiveInboundBytesPerSecond)} in, ${formatBytesPerSecond(t.effectiveOutboundBytesPerSecond)} out.`;
-  }
-  return line;
+  return TIERS_WORDS.expected({
+    inRate: rate(t.inboundMessagesPerSecond), outRate: rate(t.outboundMessagesPerSecond),
+    inBytes: formatBytesPerSecond(t.inboundBytesPerSecond), outBytes: formatBytesPerSecond(t.outboundBytesPerSecond),
+    ...(t.effectiveMessageBytes !== t.messageBytes ? {
+      effective: {
+        bytes: trimNumber(t.messageBytes), countsAs: trimNumber(t.effectiveMessageBytes),
+        inBytes: formatBytesPerSecond(t.effectiveInboundBytesPerSecond), outBytes: formatBytesPerSecond(t.effectiveOutboundBytesPerSecond),
+      },
+    } : {}),
+  });
 }
 
 export interface TierOption {

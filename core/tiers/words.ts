@@ -5,6 +5,15 @@
  * panel, the runner and the reports say the same thing. Pure; figures arrive formatted.
  */
 export const TIERS_WORDS = {
+  /** "This configuration should produce 1,000 msg/s in, 1,000 out (2 MBps in, 2 MBps out)."; with
+   *  `effective` when small messages count as larger against the tier limits. Figures formatted. */
+  expected: (p: { inRate: string; outRate: string; inBytes: string; outBytes: string; effective?: { bytes: string; countsAs: string; inBytes: string; outBytes: string } }) =>
+    `This configuration should produce ${p.inRate} msg/s in, ${p.outRate} out ` +
+    `(${p.inBytes} in, ${p.outBytes} out).` +
+    (p.effective
+      ? ` Against the tier limits each ${p.effective.bytes}-B message counts as ${p.effective.countsAs} B: ` +
+        `${p.effective.inBytes} in, ${p.effective.outBytes} out.`
+      : ''),
   noTierFits: (p: { edition: string; largest?: { tier: string; reasons: string } }) =>
     `No tier of the ${p.edition} edition fits${p.largest ? `; even ${p.largest.tier}: ${p.largest.reasons}` : '.'}`,
   smallestCoversAll: (p: { tier: string; edition: string }) => `${p.tier}, the smallest tier of the ${p.edition} edition, covers every limit.`,
