@@ -8,8 +8,7 @@
  */
 import type { RunConfig } from '../run-config/index.ts';
 import { plannedSecond } from './fates.ts';
-import { planScenario } from '../plan/index.ts';
-import type { ConnectionShare } from '../plan/index.ts';
+import { planScenario, type ConnectionShare } from '../plan/index.ts';
 import { profileOfRun, runReceivers } from '../profiles/index.ts';
 
 export interface ShareWindow {

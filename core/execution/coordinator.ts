@@ -8,18 +8,13 @@
  * measured. It names the run (core/execution/run-id.ts): every worker puts the id on the wire.
  */
 import type { Clock, Timers } from '../clocks/index.ts';
-import { derangement } from '../plan/index.ts';
-import { arrivedOf, notSentOf } from '../accounting/index.ts';
-import { drainPlan, type RunConfig } from '../run-config/index.ts';
+import { derangement, planScenario, connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from '../plan/index.ts';
+import { arrivedOf, notSentOf, plannedOfShare } from '../accounting/index.ts';
+import { drainPlan, type RunConfig, tokenUsersOf, type Credentials } from '../run-config/index.ts';
 import { newRunId } from './run-id.ts';
-import type { RunOutcome } from '../outcome/index.ts';
-import { planScenario } from '../plan/index.ts';
-import { plannedOfShare } from '../accounting/index.ts';
-import { connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from '../plan/index.ts';
+import { type RunOutcome, relayWentQuiet, silenceText, type RelayState, type WorkerLoss } from '../outcome/index.ts';
 import { RunAggregator } from './aggregator.ts';
 import { SilenceWatchdog } from './watchdog.ts';
-import { relayWentQuiet, silenceText, type RelayState, type WorkerLoss } from '../outcome/index.ts';
-import { tokenUsersOf, type Credentials } from '../run-config/index.ts';
 import type { FromWorker, GoMessage, TextlessCalls, ToWorker, WorkerReady, WorkerTotals } from './worker-messages.ts';
 import { profileOfRun } from '../profiles/index.ts';
 import { textNotFoundSentence } from '../diagnosis/index.ts';

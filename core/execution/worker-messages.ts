@@ -6,14 +6,12 @@
  * connection ids known) → one common "go" → workers send until the planned end, then drain →
  * the page decides the drain is over ("finish") → final snapshots.
  */
-import type { Credentials } from '../run-config/index.ts';
+import type { Credentials, RunConfig, InstanceCounts } from '../run-config/index.ts';
 import type { DropTotals } from '../drops/index.ts';
 import type { ConnectCauseCounts } from '../client/index.ts';
 import type { SecondFates } from '../accounting/index.ts';
 import type { PostedHistogram } from '../latency/index.ts';
-import type { RunConfig } from '../run-config/index.ts';
 import type { ConnectionShare } from '../plan/index.ts';
-import type { InstanceCounts } from '../run-config/index.ts';
 
 /** Failure kinds, counted in every snapshot. */
 export const ERROR_KINDS = ['negotiate', 'transport', 'handshake', 'connect', 'join', 'send', 'closed', 'protocol'] as const;

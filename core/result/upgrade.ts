@@ -22,8 +22,7 @@
  */
 import { knownLatency, type LatencySummary } from '../latency/index.ts';
 import { NOT_SENT_REASONS, type Fates } from '../accounting/index.ts';
-import { emptyTotals, type WorkerTotals } from '../execution/index.ts';
-import type { SecondPoint } from '../execution/index.ts';
+import { emptyTotals, type WorkerTotals, type SecondPoint } from '../execution/index.ts';
 import type { RunDrops } from '../drops/index.ts';
 import type { HubProfile } from '../profiles/index.ts';
 

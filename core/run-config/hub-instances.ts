@@ -15,7 +15,7 @@
  * aggregator (about 80 KB each). Pure.
  */
 import type { RunConfig } from './config.ts';
-import type { ScenarioPlan } from '../plan/index.ts';
+import { type ScenarioPlan, instanceOf } from '../plan/index.ts';
 import type { LatencySummary } from '../latency/index.ts';
 import { profileOfRun, runReceivers, type Receivers } from '../profiles/index.ts';
 
@@ -24,7 +24,6 @@ export function hubInstances(config: Pick<RunConfig, 'endpointUrl' | 'endpointUr
   return config.endpointUrls && config.endpointUrls.length > 1 ? config.endpointUrls : [config.endpointUrl];
 }
 
-import { instanceOf } from '../plan/index.ts';
 
 export { instanceOf };
 

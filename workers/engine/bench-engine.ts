@@ -6,10 +6,10 @@
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import { type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/execution/index.ts';
-import { planScenario } from '../../core/plan/index.ts';
-import { scrubSecrets, type Credentials } from '../../core/run-config/index.ts';
-import { type ScenarioPlan } from '../../core/plan/index.ts';
+import { planScenario, type ScenarioPlan } from '../../core/plan/index.ts';
 import {
+  scrubSecrets,
+  type Credentials,
   groupMembersPerInstance,
   hubInstances,
   instanceLists,
