@@ -120,12 +120,11 @@ function tierLine(share: TierShare, result: CapacityResult, edition: string): st
 
 function brokeLine(result: CapacityResult, broke: CapacityStep | null): string {
   if (broke) {
-    const who = broke.judgement.limitedBy === 'client' ? 'because of the client' : broke.judgement.limitedBy === 'unknown' ? 'for a cause that is unknown' : 'because of the service';
-    return `Broke at step ${broke.index} (${loadText(result, broke)}), ${who}${onInstances(broke)}: ${broke.judgement.reasons[0] ?? broke.verdict.sentence}. ${confirmationText(result)}`.trimEnd();
+    return W.broke({ step: broke.index, load: loadText(result, broke), limitedBy: broke.judgement.limitedBy, on: onInstances(broke), reason: broke.judgement.reasons[0] ?? broke.verdict.sentence, confirmation: confirmationText(result) });
   }
   const unjudged = result.steps.find((s) => s.judgement.passed === null);
-  if (unjudged) return `Step ${unjudged.index} (${loadText(result, unjudged)}) could not be judged: ${unjudged.judgement.reasons[0] ?? ''}.`;
-  return result.running ? 'No step has broken yet.' : `No step broke up to the maximum of ${formatCount(result.settings.max)} ${RAMP_UNITS[result.settings.ramp]}.`;
+  if (unjudged) return W.stepUnjudged({ step: unjudged.index, load: loadText(result, unjudged), reason: unjudged.judgement.reasons[0] ?? '' });
+  return result.running ? W.noBreakYet() : W.noBreak({ max: formatCount(result.settings.max), unit: RAMP_UNITS[result.settings.ramp] });
 }
 
 /** " on instance 2, http://b/hub (61.20% under 1 s)" for a step over several instances; "" for one,
@@ -134,9 +133,8 @@ function onInstances(step: CapacityStep): string {
   const broke = instancesThatBroke(step, REQUIRED_SHARE);
   if (broke.length === 0) return '';
   const all = step.instances ?? [];
-  if (broke.length === all.length) return ' on every instance';
-  const named = broke.map((i) => `instance ${all.indexOf(i) + 1}, ${i.endpointUrl} (${formatShare(i.underOneSecond / i.planned)} under 1 s)`);
-  return ` on ${named.join(' and ')}`;
+  if (broke.length === all.length) return W.onEveryInstance();
+  return W.onInstances({ instances: broke.map((i) => ({ number: all.indexOf(i) + 1, url: i.endpointUrl, share: formatShare(i.underOneSecond / i.planned) })) });
 }
 
 /** Whether the break failed again when its load was run once more. */

@@ -42,11 +42,7 @@ function title(result: CapacityResult, held: CapacityStep | null, what: string, 
   const tierText = share && share.ratio !== null ? `: ${formatPercent(share.ratio)} of ${share.tier}` : '';
   const connections = result.settings.ramp === 'connections' ? ` with ${formatCount(held.connectionsOpened)} connections` : '';
   const load = `${formatCount(heldFigure(held))} msg/s of ${what}${connections}${tierText}`;
-  if (finding.limitedBy === 'client') return `${running ? 'So far this client holds' : 'This client held'} ${load}; the service's capacity is higher or unknown.`;
-  if (finding.limitedBy === 'unknown') return `${running ? 'So far holds' : 'Holds'} ${load}; which side broke is unknown.`;
-  if (running) return `So far holds ${load}.`;
-  if (finding.kind === 'atLeastMax') return `Holds at least ${load}: every step held.`;
-  return `Holds ${load}.`;
+  return W.holds({ load, limitedBy: finding.limitedBy, running, atMax: finding.kind === 'atLeastMax' });
 }
 
 function brokeText(result: CapacityResult, held: CapacityStep | null, broke: CapacityStep | null): string {
@@ -58,12 +54,8 @@ function brokeText(result: CapacityResult, held: CapacityStep | null, broke: Cap
     if (result.running) return held ? W.nothingBrokeYet() : '';
     return held ? W.nothingBroke({ max: formatCount(result.settings.max), unit }) : '';
   }
-  const where = held ? `between ${formatCount(loadOf(held))} and ${formatCount(loadOf(broke))} ${unit}` : `at ${formatCount(loadOf(broke))} ${unit}`;
-  const { confirmed } = result.finding;
-  const check = confirmed === true ? '' : confirmed === false ? ' (unconfirmed: that load held when run again)' : result.running ? ' (running it again to confirm)' : ' (unconfirmed)';
-  const limitedBy = broke.judgement.limitedBy;
-  if (limitedBy === 'unknown') return `Something broke ${where}${check}; which side is unknown.`;
-  return `${limitedBy === 'client' ? 'This client' : 'The service'} broke first, ${where}${check}.`;
+  const where = held ? W.between({ from: formatCount(loadOf(held)), to: formatCount(loadOf(broke)), unit }) : W.at({ load: formatCount(loadOf(broke)), unit });
+  return W.brokeFirst({ limitedBy: broke.judgement.limitedBy, where, confirmed: result.finding.confirmed, running: result.running });
 }
 
 function tone(result: CapacityResult): CapacityStage['tone'] {

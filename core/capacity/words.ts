@@ -26,6 +26,14 @@ export const CAPACITY_WORDS = {
   headline: (p: { prefix: string; held: string; what: string; connections: string; p99: string; share: string; atMax: boolean }) => `${p.prefix} ${p.held} msg/s of ${p.what} with ${p.connections} connections at p99 ${p.p99} (${p.share} under 1 s)${p.atMax ? ' (the capacity is above this: raise the maximum)' : ''}.`,
   tierUnpublished: (p: { edition: string; scenario: string; tier: string }) => `The guide (${p.edition}) publishes no ${p.scenario} rate for ${p.tier}.`,
   tierShare: (p: { percent: string; tier: string; scenario: string; published: string; edition: string }) => `That is ${p.percent} of ${p.tier}'s published ${p.scenario} rate (${p.published} msg/s, ${p.edition}).`,
+  broke: (p: { step: number; load: string; limitedBy: string | null; on: string; reason: string; confirmation: string }) =>
+    `Broke at step ${p.step} (${p.load}), ${p.limitedBy === 'client' ? 'because of the client' : p.limitedBy === 'unknown' ? 'for a cause that is unknown' : 'because of the service'}${p.on}: ${p.reason}. ${p.confirmation}`.trimEnd(),
+  /** Where a step over several instances broke, said after "Broke at step …": " on every instance", " on instance 2, http://b/hub (61.20% under 1 s)". */
+  onEveryInstance: () => ' on every instance',
+  onInstances: (p: { instances: readonly { number: number; url: string; share: string }[] }) => ` on ${p.instances.map((i) => `instance ${i.number}, ${i.url} (${i.share} under 1 s)`).join(' and ')}`,
+  stepUnjudged: (p: { step: number; load: string; reason: string }) => `Step ${p.step} (${p.load}) could not be judged: ${p.reason}.`,
+  noBreakYet: () => 'No step has broken yet.',
+  noBreak: (p: { max: string; unit: string }) => `No step broke up to the maximum of ${p.max} ${p.unit}.`,
   confirmed: (p: { step: number | string }) => `Confirmed: the same load broke again at step ${p.step}.`,
   heldAgain: (p: { step: number | string }) => `Unconfirmed: the same load held when run again at step ${p.step}, so the limit lies near this load rather than at it; run the search again to be sure.`,
   unreachedAgain: (p: { step: number; connections: number }) => `Unconfirmed: at step ${p.step} the service opened no connection (${p.connections} asked for), so the search ended there.`,
@@ -46,6 +54,22 @@ export const CAPACITY_WORDS = {
   serviceFault: () => 'The service failed for a cause other than load, so this is not a capacity.',
   nothingBrokeYet: () => 'Nothing has broken yet.',
   nothingBroke: (p: { max: string; unit: string }) => `Nothing broke up to the maximum, ${p.max} ${p.unit}: raise it to find the limit.`,
+  /** Where the search broke and whose limit it was; `where` is "between 424 and 500 msg/s" or "at 500 msg/s". */
+  brokeFirst: (p: { limitedBy: string | null; where: string; confirmed: boolean | null | undefined; running: boolean }) => {
+    const check = p.confirmed === true ? '' : p.confirmed === false ? ' (unconfirmed: that load held when run again)' : p.running ? ' (running it again to confirm)' : ' (unconfirmed)';
+    if (p.limitedBy === 'unknown') return `Something broke ${p.where}${check}; which side is unknown.`;
+    return `${p.limitedBy === 'client' ? 'This client' : 'The service'} broke first, ${p.where}${check}.`;
+  },
+  between: (p: { from: string; to: string; unit: string }) => `between ${p.from} and ${p.to} ${p.unit}`,
+  at: (p: { load: string; unit: string }) => `at ${p.load} ${p.unit}`,
+  /** The stage's title: what held (`load`: "400 msg/s of 2.0 KB echo: 40% of Unit1"), by whose limit and how far. */
+  holds: (p: { load: string; limitedBy: string | null; running: boolean; atMax: boolean }) => {
+    if (p.limitedBy === 'client') return `${p.running ? 'So far this client holds' : 'This client held'} ${p.load}; the service's capacity is higher or unknown.`;
+    if (p.limitedBy === 'unknown') return `${p.running ? 'So far holds' : 'Holds'} ${p.load}; which side broke is unknown.`;
+    if (p.running) return `So far holds ${p.load}.`;
+    if (p.atMax) return `Holds at least ${p.load}: every step held.`;
+    return `Holds ${p.load}.`;
+  },
 
   // The search's plan in a line (next-load.ts).
   plan: (p: { steps: string; stepSec: string; settleSec: string; start: string; max: string; unit: string; step: string; bisections: number; bisectText: string }) =>
