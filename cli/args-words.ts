@@ -29,6 +29,10 @@ export const ARGS_WORDS = {
   oneTokenWhy: () => 'ways to give the access token, and a run takes one: keep one (--access-token-file holds one token per user)',
 
   // A single run (args.ts).
+  /** What --allow-loss's ratio is, said when it is not one. */
+  allowLossHint: () => 'a share of the planned receptions: 0.001 accepts 0.1% lost, never sent or duplicated',
+  /** Why --allow-loss means nothing in a capacity search. */
+  allowLossInSearchWhy: () => 'each step is judged by the guide\'s rule, which counts every lost message',
   guideRuleBoth: () => '--guide-rule and --no-guide-rule contradict each other: the guide\'s rule is applied by default, so drop --guide-rule, or keep only --no-guide-rule to make the verdict advisory.',
   tokenCommandInSearch: () => '--access-token-command cannot refresh tokens during a capacity search yet: give the token with --access-token-file (one that outlives the search), or drop --find-capacity.',
   searchMetricsSeveral: () => '--find-capacity reads one server\'s metrics, but --server-metrics is given several times: give one address, the instance to watch.',

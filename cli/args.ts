@@ -164,7 +164,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (!result.ok) errors.push(...result.errors);
   const maxP99Ms = positiveNumber(v['max-p99-ms'], '--max-p99-ms', 'a latency in ms, e.g. 250', errors);
   const minDeliveryRatio = fraction(v['min-delivery'], '--min-delivery', errors);
-  const allowLossRatio = fraction(v['allow-loss'], '--allow-loss', errors, 'a share of the planned receptions: 0.001 accepts 0.1% lost, never sent or duplicated');
+  const allowLossRatio = fraction(v['allow-loss'], '--allow-loss', errors, ARGS_WORDS.allowLossHint());
   const checks = thresholdsOf(v.threshold, { 'max-p99-ms': maxP99Ms, 'min-delivery': minDeliveryRatio, 'allow-loss': allowLossRatio }, errors);
   const serverMetricsUrls = serverMetricsOf(v['server-metrics'], result.ok ? hubInstances(result.config).length : null, errors);
   if (v['guide-rule'] && v['no-guide-rule']) errors.push(ARGS_WORDS.guideRuleBoth());
@@ -213,7 +213,7 @@ const SINGLE_RUN_ONLY = [
   ['max-p99-ms', 'each step is judged by the guide\'s rule'],
   ['min-delivery', 'each step is judged by the guide\'s rule'],
   ['no-guide-rule', 'each step is judged by the guide\'s rule'],
-  ['allow-loss', 'each step is judged by the guide\'s rule, which counts every lost message'],
+  ['allow-loss', ARGS_WORDS.allowLossInSearchWhy()],
   ['memory-log', 'the memory log is for a single long run (a soak)'],
 ] as const;
 
