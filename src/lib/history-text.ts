@@ -7,14 +7,15 @@ import { CAUSE_LABELS, type Diagnosis } from '../../core/diagnosis/index.ts';
 import { firstSentence } from './run-status.ts';
 import { capacityStage, heldFigure, RAMP_UNITS, stepByIndex, type CapacityResult } from '../../core/capacity/index.ts';
 import { formatMs } from '../../core/format.ts';
+import { PAGE_WORDS } from './words.ts';
 
 const names = (runs: readonly KeptRun[]) => (runs.length === 1 ? `"${runs[0]!.name}"` : `${runs.length} runs`);
 
 /** What an import did, including that it did nothing when every run was kept already. */
 export function importNotice(fileName: string, added: readonly KeptRun[], alreadyKept: readonly KeptRun[]): string {
-  const kept = alreadyKept.length === 0 ? '' : `${names(alreadyKept)} from ${fileName} ${alreadyKept.length === 1 ? 'is' : 'are'} already kept here; left as ${alreadyKept.length === 1 ? 'it is' : 'they are'}.`;
-  if (added.length === 0) return `Nothing imported: ${kept}`;
-  return `Imported ${names(added)} from ${fileName}.${kept ? ` ${kept}` : ''}`;
+  const kept = alreadyKept.length === 0 ? '' : PAGE_WORDS.alreadyKept({ runs: names(alreadyKept), count: alreadyKept.length, file: fileName });
+  if (added.length === 0) return PAGE_WORDS.nothingImported({ kept });
+  return PAGE_WORDS.imported({ runs: names(added), file: fileName, kept });
 }
 
 /** When it ran and its setup; what a default name already says is not said twice. */

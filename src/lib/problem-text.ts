@@ -5,6 +5,7 @@
  * the page's own failure (a bug, or the browser's storage), said as such: never the service's.
  */
 import { BenchError, errorCodeOf, errorMessageOf, type BenchErrorCode } from '../../core/errors/index.ts';
+import { PAGE_WORDS } from './words.ts';
 
 /** What failed, for the import of a file: a file that is not a run was not read; anything else was not kept. */
 const IMPORT_FAILED: Record<BenchErrorCode, string> = {
@@ -18,7 +19,7 @@ const IMPORT_FAILED: Record<BenchErrorCode, string> = {
 
 export function problemText(error: unknown): string {
   const message = errorMessageOf(error);
-  return errorCodeOf(error) === 'internal' ? `${message.replace(/\.+$/, '')} (the page's own failure, not the service's).` : message;
+  return errorCodeOf(error) === 'internal' ? PAGE_WORDS.pagesOwnFailure({ message: message.replace(/\.+$/, '') }) : message;
 }
 
 /** The import of `fileName` failed with `error`: the same code, the file named. */

@@ -9,6 +9,7 @@ import { recentRates, sendingSecOf, type SecondPoint } from '../../core/executio
 import { outcomeText, verdictDisplay, type VerdictDisplay } from '../../core/outcome/index.ts';
 import { type RunConfig } from '../../core/run-config/index.ts';
 import type { RunView } from './run-controller.svelte.ts';
+import { PAGE_WORDS } from './words.ts';
 
 export type BarPhase = 'preparing' | 'connecting' | 'starting' | 'running' | 'draining' | 'done';
 export type Tone = 'neutral' | 'good' | 'bad' | 'warn';
@@ -47,7 +48,7 @@ export function runBarState(view: RunView | null, config: RunConfig | null, prep
     // With every connection gone the run is ending (the coordinator ends it as failed): say why, not "waiting".
     const loss = connectionLoss(view, config);
     if (loss && view.connectionsOpen === 0 && !config.reconnect) return { phase: 'draining', title: 'Ending', detail: `${loss.text}: nothing left to measure`, progress: null, tone: 'bad' };
-    const waiting = `waiting up to ${formatCount(config.drainSec)} s for the messages in flight`;
+    const waiting = PAGE_WORDS.draining({ seconds: formatCount(config.drainSec) });
     return { phase: 'draining', title: 'Draining', detail: loss ? `${waiting} · ${loss.text}` : waiting, progress: 1, tone: loss?.tone ?? 'neutral' };
   }
   const outcome = view.outcome;
@@ -98,7 +99,7 @@ function missingNote(view: RunView): string {
   const notSent = notSentOf(view.fates);
   const absent = view.fates.notSent.receiverAbsent;
   const notSentText = notSent > 0 ? `, ${formatCount(notSent)} never sent${absent > 0 ? ` (${formatCount(absent)} to receivers absent)` : ''}` : '';
-  const overText = (view.fates.overCount ?? 0) > 0 ? `, accounting error: ${formatCount(view.fates.overCount ?? 0)} counted beyond the plan` : '';
+  const overText = (view.fates.overCount ?? 0) > 0 ? PAGE_WORDS.overCounted({ over: formatCount(view.fates.overCount ?? 0) }) : '';
   return (view.fates.lost === null ? `losses not counted${notSentText}` : `${formatCount(view.fates.lost)} lost${notSentText}`) + overText;
 }
 

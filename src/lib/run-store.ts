@@ -23,8 +23,8 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
 function committed(tx: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB write failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB write aborted (the disk may be full)'));
+    tx.onerror = () => reject(tx.error ?? new Error(PAGE_WORDS.writeFailed()));
+    tx.onabort = () => reject(tx.error ?? new Error(PAGE_WORDS.writeAborted()));
   });
 }
 

@@ -27,6 +27,19 @@ export const PAGE_WORDS = {
   noStorage: (p: { reason: string }) =>
     `Runs cannot be kept in this browser (${p.reason}); private windows and some privacy settings refuse storage. Runs stay until the page closes: download them as JSON to keep them.`,
 
+  /** An import of kept runs (`runs`: '"Echo 1k"' or "3 runs"): what it added, what was kept already. */
+  alreadyKept: (p: { runs: string; count: number; file: string }) =>
+    `${p.runs} from ${p.file} ${p.count === 1 ? 'is' : 'are'} already kept here; left as ${p.count === 1 ? 'it is' : 'they are'}.`,
+  nothingImported: (p: { kept: string }) => `Nothing imported: ${p.kept}`,
+  imported: (p: { runs: string; file: string; kept: string }) => `Imported ${p.runs} from ${p.file}.${p.kept ? ` ${p.kept}` : ''}`,
+  /** An internal error, said as the page's own (its message without the closing full stop). */
+  pagesOwnFailure: (p: { message: string }) => `${p.message} (the page's own failure, not the service's).`,
+  /** The run bar while the messages in flight drain; an accounting error beside the missing count. */
+  draining: (p: { seconds: string }) => `waiting up to ${p.seconds} s for the messages in flight`,
+  overCounted: (p: { over: string }) => `, accounting error: ${p.over} counted beyond the plan`,
+  /** IndexedDB's own refusals without an error of their own. */
+  writeFailed: () => 'IndexedDB write failed',
+  writeAborted: () => 'IndexedDB write aborted (the disk may be full)',
   /** A capacity search: */
   firstStepNotStarted: () => 'The first step could not start: see the agents panel for why (for example more connections than the browsers hold).',
 
