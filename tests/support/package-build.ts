@@ -6,7 +6,8 @@
  * `npm pack` runs package.json's prepack, which builds the dashboard and the runner (two Vite
  * builds, most of a minute on a busy machine). The tests pack with --ignore-scripts instead,
  * after `freshBuilds()` has built whichever of dist/ and dist-cli/ is older than a source it is
- * built from: what is packed is what prepack would have built.
+ * built from: what is packed is what prepack would have built. The hub's pack likewise reuses
+ * its Release build when that is newer than its sources.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -61,9 +62,20 @@ export async function packNpm(into: string): Promise<NpmPackage> {
   return { file: path.join(into, packed!.filename), size: packed!.size, files: packed!.files.map((f) => f.path) };
 }
 
-/** `dotnet pack` of the hub-sample into `into`: the tool package (a .nupkg) and its id. */
+/** What the hub's build reads: its sources and its project (its tests are not in it). */
+function hubSourcesMtimeMs(): number {
+  const dir = path.join(REPO_ROOT, 'hub-sample');
+  return Math.max(...readdirSync(dir).filter((name) => name.endsWith('.cs') || name.endsWith('.csproj')).map((name) => statSync(path.join(dir, name)).mtimeMs));
+}
+
+/**
+ * `dotnet pack` of the hub-sample into `into`: the tool package (a .nupkg) and its id. With
+ * --no-build when the Release build is newer than the hub's sources: the suite's hub runs from
+ * that build's files, which a build must not rewrite under it.
+ */
 export async function packHubTool(into: string): Promise<{ file: string; id: string; version: string }> {
-  await run('dotnet', ['pack', path.join(REPO_ROOT, 'hub-sample/HubSample.csproj'), '-c', 'Release', '--nologo', '-v', 'quiet', '-o', into], { cwd: REPO_ROOT });
+  const built = builtAtMs(path.join(REPO_ROOT, 'hub-sample/bin/Release/net10.0/HubSample.dll')) > hubSourcesMtimeMs();
+  await run('dotnet', ['pack', path.join(REPO_ROOT, 'hub-sample/HubSample.csproj'), '-c', 'Release', '--nologo', '-v', 'quiet', '-o', into, ...(built ? ['--no-build'] : [])], { cwd: REPO_ROOT });
   const name = readdirSync(into).find((file) => file.endsWith('.nupkg'));
   const match = name?.match(/^(.+?)\.(\d+\.\d+\.\d+)\.nupkg$/);
   if (!name || !match) throw new Error(`dotnet pack wrote no tool package into ${into}: ${readdirSync(into).join(', ')}`);
