@@ -66,7 +66,7 @@ export class CapacityController {
     const held = stepByIndex(result, result.finding.heldStep);
     // The held load as the answer says it (heldFigure), and its connections on a connection ramp.
     const sofar = held ? ` · held so far ${result.settings.ramp === 'rate' ? `${formatCount(heldFigure(held))} msg/s` : `${formatCount(held.connections)} ${RAMP_UNITS.connections}`}` : '';
-    return { step: step.index, total: this.#total, label: `${step.phase === 'bisect' ? 'bisecting, ' : step.phase === 'confirm' ? 'running the break again to confirm it, ' : ''}${load}${sofar}`, pauseLeftSec: 0 };
+    return { step: step.index, total: this.#total, label: `${PAGE_WORDS.stepPhase({ phase: step.phase })}${load}${sofar}`, pauseLeftSec: 0 };
   }
 
   /** Runs the search from `base`; `connectionCap` is the most connections this client holds (a

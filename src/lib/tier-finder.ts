@@ -121,7 +121,7 @@ export function totalsLine(totals: WorkloadEstimate['totals']): string {
     `${trimNumber(t.connections)} connections · ${rate(t.inboundMessagesPerSecond)} msg/s in, ${rate(t.outboundMessagesPerSecond)} out · ` +
     `${formatBytesPerSecond(t.inboundBytesPerSecond)} in, ${formatBytesPerSecond(t.outboundBytesPerSecond)} out`;
   if (t.effectiveInboundBytesPerSecond !== t.inboundBytesPerSecond || t.effectiveOutboundBytesPerSecond !== t.outboundBytesPerSecond) {
-    line += ` (with messages under 1,024 B counted as 1,024 B: ${formatBytesPerSecond(t.effectiveInboundBytesPerSecond)} in, ${formatBytesPerSecond(t.effectiveOutboundBytesPerSecond)} out)`;
+    line += PAGE_WORDS.effectiveTotals({ inBytes: formatBytesPerSecond(t.effectiveInboundBytesPerSecond), outBytes: formatBytesPerSecond(t.effectiveOutboundBytesPerSecond) });
   }
   return line;
 }
@@ -145,7 +145,7 @@ export function finderEditionView(estimate: WorkloadEstimate, id: EditionId): Fi
   const servers = (n: number) => `${trimNumber(n)} app server${n === 1 ? '' : 's'}`;
   const appServers =
     recommended === null
-      ? "beyond the guide's app-server tables"
+      ? PAGE_WORDS.beyondAppServerTables()
       : servers(recommended) + (minimum !== null && minimum < recommended ? ` (at least ${trimNumber(minimum)})` : '');
   const tier = advice.fit.tier;
   return {

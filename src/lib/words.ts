@@ -41,6 +41,8 @@ export const PAGE_WORDS = {
   writeFailed: () => 'IndexedDB write failed',
   writeAborted: () => 'IndexedDB write aborted (the disk may be full)',
   /** A capacity search: */
+  /** Before a step's load in the search's status: what kind of step it is (nothing for a climb). */
+  stepPhase: (p: { phase: string }) => (p.phase === 'bisect' ? 'bisecting, ' : p.phase === 'confirm' ? 'running the break again to confirm it, ' : ''),
   firstStepNotStarted: () => 'The first step could not start: see the agents panel for why (for example more connections than the browsers hold).',
 
   /** A comparison, by runs or by what each holds: */
@@ -66,6 +68,9 @@ export const PAGE_WORDS = {
     senders: 'a whole number of sending connections, or empty for the default',
     groupSize: 'a whole number of connections per group, or empty for the default',
   },
+  /** After the finder's totals when small messages count as 1,024 B against the limits. */
+  effectiveTotals: (p: { inBytes: string; outBytes: string }) => ` (with messages under 1,024 B counted as 1,024 B: ${p.inBytes} in, ${p.outBytes} out)`,
+  beyondAppServerTables: () => "beyond the guide's app-server tables",
   noFinderRows: () => 'Add a row to describe the workload: a scenario with its connections, message size and send interval.',
   /** `row`: "Row 2"; `what`: "Row 2: senders"; `hint`: one of finderHints; figures formatted. */
   unknownScenario: (p: { row: string; scenarios: string; scenario: string }) => `${p.row}: scenario must be one of ${p.scenarios}, but is "${p.scenario}".`,
