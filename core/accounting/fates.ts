@@ -16,7 +16,6 @@
  * Receptions are attributed to the second their slot was *planned* in, not the second they
  * arrived, so the buckets of every second sum to that second's planned count.
  */
-import { formatCount, formatShare } from '../format.ts';
 import { ACCOUNTING_WORDS } from './words.ts';
 
 /** Why a slot that came due was not sent. */
@@ -188,15 +187,16 @@ export class FatesRecorder {
  * 4 later, 6 lost, none never sent; delivery 99.90%". Lost reads "not counted" until drained.
  */
 export function fatesText(fates: Fates): string {
-  if (fates.planned === 0) return 'nothing planned';
-  const reasons = NOT_SENT_REASONS.filter((r) => fates.notSent[r] > 0).map((r) => `${NOT_SENT_LABELS[r]} ${formatCount(fates.notSent[r])}`);
-  const notSent = notSentOf(fates);
-  return [
-    `${formatCount(fates.planned)} planned: ${formatCount(fates.underOneSecond)} in under 1 s (${formatShare(fates.underOneSecond / fates.planned)})`,
-    `${formatCount(fates.late)} later`,
-    ...(fates.afterDrain > 0 ? [`${formatCount(fates.afterDrain)} after the drain`] : []),
-    fates.lost === null ? `${formatCount(unaccountedOf(fates))} in flight (lost not counted yet)` : `${formatCount(fates.lost)} lost`,
-    `${formatCount(notSent)} never sent${reasons.length > 0 ? ` (${reasons.join(', ')})` : ''}`,
-    ...(fates.overCount ? [`accounting error: ${formatCount(fates.overCount)} counted beyond the plan`] : []),
-  ].join(', ') + `; delivery ${formatShare(arrivedOf(fates) / fates.planned)}`;
+  const W = ACCOUNTING_WORDS;
+  if (fates.planned === 0) return W.nothingPlanned();
+  const reasons = NOT_SENT_REASONS.filter((r) => fates.notSent[r] > 0).map((r) => W.notSentReason({ label: NOT_SENT_LABELS[r], count: fates.notSent[r] }));
+  const buckets = [
+    W.planned({ planned: fates.planned, underOneSecond: fates.underOneSecond }),
+    W.later({ late: fates.late }),
+    ...(fates.afterDrain > 0 ? [W.afterDrain({ afterDrain: fates.afterDrain })] : []),
+    fates.lost === null ? W.inFlight({ unaccounted: unaccountedOf(fates) }) : W.lost({ lost: fates.lost }),
+    W.neverSent({ notSent: notSentOf(fates), reasons }),
+    ...(fates.overCount ? [W.overCount({ overCount: fates.overCount })] : []),
+  ];
+  return W.line({ buckets, delivery: arrivedOf(fates) / fates.planned });
 }

@@ -66,8 +66,8 @@ export function drained(outcome: RunOutcome): boolean {
 
 /** "stopped at 10 of 30 s", "failed: …", "finished". */
 export function outcomeText(outcome: RunOutcome, durationSec: number): string {
-  if (outcome.kind === 'stopped') return `stopped at ${formatCount(outcome.stoppedAtSec ?? 0)} of ${formatCount(durationSec)} s`;
-  if (outcome.kind === 'failed') return `failed: ${outcome.reason ?? 'nothing could be measured'}`;
+  if (outcome.kind === 'stopped') return W.stoppedAt({ atSec: outcome.stoppedAtSec ?? 0, durationSec });
+  if (outcome.kind === 'failed') return W.failedFor({ reason: outcome.reason });
   return OUTCOME_LABELS[outcome.kind];
 }
 
@@ -159,29 +159,29 @@ function missingText({ outcome, fates }: VerdictInput, duplicated: number): stri
   const lost = lostOf(fates, drained(outcome)) ?? 0;
   const notSent = notSentOf(fates);
   const parts = [
-    ...(lost > 0 ? [`${formatCount(lost)} lost`] : []),
-    ...(notSent > 0 ? [`${formatCount(notSent)} never sent`] : []),
-    ...(duplicated > 0 ? [`${formatCount(duplicated)} duplicated`] : []),
+    ...(lost > 0 ? [W.lost({ count: lost })] : []),
+    ...(notSent > 0 ? [W.neverSent({ count: notSent })] : []),
+    ...(duplicated > 0 ? [W.duplicated({ count: duplicated })] : []),
   ];
   return parts.length > 0 ? parts.join(', ') : null;
 }
 
 /** "99.50% of 6,000 planned receptions arrived in under 1 s (delivery 99.80%: 12 lost; p99 12 ms)". */
 function measured({ outcome, fates, p99Us }: VerdictInput): string {
-  if (fates.planned === 0) return 'no message had been planned';
+  if (fates.planned === 0) return W.noneWasPlanned();
   const share = shareUnderOneSecond(fates);
   const delivery = deliveryOf(fates);
   const lost = lostOf(fates, drained(outcome));
   const notSent = notSentOf(fates);
   const overCount = overCountOf(fates, drained(outcome));
   const missing = [
-    ...(lost !== null && lost > 0 ? [`${formatCount(lost)} lost`] : []),
-    ...(notSent > 0 ? [`${formatCount(notSent)} never sent`] : []),
-    ...(overCount !== null && overCount > 0 ? [`${formatCount(overCount)} counted beyond the plan`] : []),
+    ...(lost !== null && lost > 0 ? [W.lost({ count: lost })] : []),
+    ...(notSent > 0 ? [W.neverSent({ count: notSent })] : []),
+    ...(overCount !== null && overCount > 0 ? [W.beyondPlan({ count: overCount })] : []),
   ];
-  const deliveryText = delivery === null ? '' : `delivery ${formatShare(delivery)}${missing.length > 0 ? `: ${missing.join(', ')}` : ''}`;
-  const p99Text = p99Us === null ? 'nothing arrived' : `p99 ${formatMs(p99Us)}`;
-  return `${formatShare(share ?? 0)} of ${formatCount(fates.planned)} planned receptions arrived in under 1 s (${[deliveryText, p99Text].filter(Boolean).join('; ')})`;
+  const deliveryText = delivery === null ? '' : W.delivery({ delivery, missing });
+  const p99Text = p99Us === null ? W.nothingArrived() : W.p99({ p99: formatMs(p99Us) });
+  return W.measured({ share: share ?? 0, planned: fates.planned, details: [deliveryText, p99Text].filter(Boolean) });
 }
 
 export interface VerdictDisplay {

@@ -4,9 +4,12 @@
  * choose the case and its figures; only this file writes prose, so the page, the runner and the
  * reports say the same thing. Pure.
  */
-import { formatCount } from '../format.ts';
+import { formatCount, formatShare } from '../format.ts';
 
 export const OUTCOME_WORDS = {
+  /** How a run ended in a few words ("stopped at 10 of 30 s", "failed: …"), where a label alone says too little. */
+  stoppedAt: (p: { atSec: number; durationSec: number }) => `stopped at ${formatCount(p.atSec)} of ${formatCount(p.durationSec)} s`,
+  failedFor: (p: { reason: string | undefined }) => `failed: ${p.reason ?? 'nothing could be measured'}`,
   running: () => 'Running: the verdict comes once the run has drained.',
   interrupted: () => 'Interrupted: the page closed before the run ended. No verdict; what was in flight was never counted.',
   failed: (p: { reason: string | undefined }) => `Failed: ${p.reason ?? 'nothing could be measured'}`,
@@ -33,6 +36,18 @@ export const OUTCOME_WORDS = {
   /** How a running run stands so far, after its verdict's sentence. */
   soFar: (p: { sentence: string; share: string; failing: boolean }) =>
     `${p.sentence} So far ${p.share} of the receptions planned over 1 s ago arrived in under 1 s${p.failing ? ', below the guide\'s 99%' : ''}.`,
+  /** The run's figures in the verdict's sentence: "99.50% of 6,000 planned receptions arrived in under 1 s (delivery 99.80%: 12 lost; p99 12 ms)". */
+  measured: (p: { share: number; planned: number; details: readonly string[] }) =>
+    `${formatShare(p.share)} of ${formatCount(p.planned)} planned receptions arrived in under 1 s (${p.details.join('; ')})`,
+  noneWasPlanned: () => 'no message had been planned',
+  delivery: (p: { delivery: number; missing: readonly string[] }) => `delivery ${formatShare(p.delivery)}${p.missing.length > 0 ? `: ${p.missing.join(', ')}` : ''}`,
+  p99: (p: { p99: string }) => `p99 ${p.p99}`,
+  nothingArrived: () => 'nothing arrived',
+  /** What did not arrive once, in a list ("12 lost, 40 never sent, 3 duplicated"). */
+  lost: (p: { count: number }) => `${formatCount(p.count)} lost`,
+  neverSent: (p: { count: number }) => `${formatCount(p.count)} never sent`,
+  duplicated: (p: { count: number }) => `${formatCount(p.count)} duplicated`,
+  beyondPlan: (p: { count: number }) => `${formatCount(p.count)} counted beyond the plan`,
   /** A worker the watchdog gave up: the start of each way of saying it. */
   silence: (p: { worker: number; seconds: number }) => `Worker ${p.worker} sent no report for ${p.seconds} s (it reports every second) and was given up for lost`,
   controlHub: (p: { url: string | undefined; isRunHub: boolean | undefined }) => `the control hub at ${p.url ?? 'its address'}${p.isRunHub ? ', the run\'s own hub' : ''}`,
