@@ -13,4 +13,4 @@ export {
 } from './agent-secrets.ts';
 export { type AgentInfo, type FromAgent, type ToAgent } from './control-messages.ts';
 export { type AgentView, attachFleet, CLOCK_ROUND_MAX_MS, Fleet } from './fleet.ts';
-export { fleetRunPorts, planFleetRun, type RemoteWorkers } from './fleet-run.ts';
+export { ENGINE_CONNECTIONS, fleetRunPorts, planFleetRun, type RemoteWorkers } from './fleet-run.ts';
