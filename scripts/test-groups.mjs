@@ -17,6 +17,8 @@ export const LOAD_FILES = {
     'tests/integration/client-limits-cli.test.ts',
     // 200 connections split over engine processes by themselves, and exact counts with a pass.
     'tests/integration/engine-processes.test.ts',
+    // 2,000 connects to a frozen hub given up within a bound: the runner's own speed.
+    'tests/integration/hub-frozen-start.test.ts',
     // 16 agent processes and their lead on two cores, and a pass.
     'tests/integration/fleet-16.test.ts',
   ],

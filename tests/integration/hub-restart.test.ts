@@ -11,6 +11,7 @@ import { RunCoordinator } from '../../core/execution/coordinator.ts';
 import { runResult } from '../../core/result/document.ts';
 import { startHub } from '../support/hub-process.ts';
 import { inProcessWorkers } from '../support/in-process-workers.ts';
+import { untilSending } from '../support/hub-run.ts';
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -30,7 +31,9 @@ async function runThroughRestart(reconnect: boolean) {
   const coordinator = new RunCoordinator(result.config, inProcessWorkers(2), systemClock, systemTimers);
   try {
     coordinator.start();
-    await sleep(4_000);
+    // 3 s into the sends (about 150 received), however long the connects took.
+    await untilSending(coordinator);
+    await sleep(3_000);
     const beforeKill = coordinator.aggregator.totals().received;
     hub.process.kill('SIGKILL');
     const killedAtMs = Date.now();

@@ -18,3 +18,16 @@ export async function runInProcess(runConfig: RunConfig): Promise<RunCoordinator
   await coordinator.finished();
   return coordinator;
 }
+
+/**
+ * Resolves once the run's sends have begun (every engine connected), however long a busy machine
+ * took to connect: a test that freezes or kills the hub some seconds into the sends counts from
+ * here, not from the start.
+ */
+export async function untilSending(coordinator: RunCoordinator, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (coordinator.phase === 'connecting') {
+    if (Date.now() > deadline) throw new Error(`the run was still connecting after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
