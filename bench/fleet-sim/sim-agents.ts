@@ -25,7 +25,7 @@ import { PieceJoiner, toPieces } from '../../core/fleet/pieces.ts';
 import { plannedOfShare } from '../../core/accounting/index.ts';
 import { createLatencyHistogram, postHistogram } from '../../core/latency/index.ts';
 import { emptyDropTotals } from '../../core/drops/index.ts';
-import { emptyErrorCounts, emptyTotals, type FromWorker, type GoMessage, type StartMessage, type WorkerTotals } from '../../core/execution/index.ts';
+import { emptyErrorCounts, emptyTotals, runNeedsConnectionIds, type FromWorker, type GoMessage, type StartMessage, type WorkerTotals } from '../../core/execution/index.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback?: string): string => {
@@ -126,7 +126,8 @@ class SimThread {
 
   start(message: StartMessage): void {
     this.#start = message;
-    const ids = Array.from({ length: message.share.count }, (_, i) => `sim-${message.workerIndex}-${i}-${Math.random().toString(36).slice(2, 12)}`);
+    // As the engine: ids only where the run reads them (send to connection, deliveries to users).
+    const ids = runNeedsConnectionIds(message.config) ? Array.from({ length: message.share.count }, (_, i) => `sim-${message.workerIndex}-${i}-${Math.random().toString(36).slice(2, 12)}`) : [];
     this.#totals.connectionsOpened = message.share.count;
     this.post({ type: 'ready', workerIndex: message.workerIndex, connectionsOpen: message.share.count, connectionsFailed: 0, connectionIds: ids, groupMembers: [], refusal: null });
     this.#schedule();

@@ -20,6 +20,15 @@ import { profileOfRun } from '../profiles/index.ts';
 import { textNotFoundSentence } from '../diagnosis/index.ts';
 import { EXECUTION_WORDS } from './words.ts';
 
+/** Whether a run reads its workers' connection ids ("ready"): send to connection gives each sender
+ *  its target's id, a delivery to users tells the open connections of each token by them. Other
+ *  runs do not, so their workers leave them out: a Unit1000 fleet's ids are 25 MB through the
+ *  control hub and held by the lead until the run ends, for nothing. */
+export function runNeedsConnectionIds(config: RunConfig): boolean {
+  const deliver = profileOfRun(config).deliver;
+  return config.scenario === 'sendToConnection' || deliver === 'user' || deliver === 'users';
+}
+
 /** A way to talk to one worker. */
 export interface WorkerPort {
   post(message: ToWorker): void;

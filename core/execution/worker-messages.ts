@@ -251,7 +251,9 @@ export interface WorkerReady {
   workerIndex: number;
   connectionsOpen: number;
   connectionsFailed: number;
-  /** The hub's id of each of this worker's connections, local order; null when not open. */
+  /** The hub's id of each of this worker's connections, local order; null when not open. Empty
+   *  when the run reads none (runNeedsConnectionIds: only send to connection and deliveries to
+   *  users do); older workers send them always. */
   connectionIds: (string | null)[];
   /** Members of this worker that joined each group (group scenarios; empty otherwise). */
   groupMembers: number[];

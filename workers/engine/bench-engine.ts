@@ -5,7 +5,7 @@
  * tests each inject the clock, the timers, the connection factory and where messages go.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
-import { type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/execution/index.ts';
+import { runNeedsConnectionIds, type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/execution/index.ts';
 import { planScenario, type ScenarioPlan } from '../../core/plan/index.ts';
 import {
   scrubSecrets,
@@ -145,7 +145,7 @@ export class BenchEngine {
       workerIndex: message.workerIndex,
       connectionsOpen: pool.openCount,
       connectionsFailed: this.stats.totals.connectionsFailed,
-      connectionIds: pool.connections.map((c) => (c.state === 'open' ? c.connection.connectionId : null)),
+      connectionIds: runNeedsConnectionIds(message.config) ? pool.connections.map((c) => (c.state === 'open' ? c.connection.connectionId : null)) : [],
       groupMembers,
       // The hub's words may echo what it was sent (a key in an argument): scrubbed like every error.
       refusal: refusal === null ? null : this.stats.scrub(refusal),
