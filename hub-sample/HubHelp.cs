@@ -66,7 +66,7 @@ public static class HubHelp
         bool flag => flag ? "true" : "false",
         string text when text.Length == 0 => "(none)",
         // A key is a secret even as a default: never printed.
-        string when property.Name == nameof(HubSettings.JwtSigningKey) => "(set)",
+        string when property.Name is nameof(HubSettings.JwtSigningKey) or nameof(HubSettings.RestApiKey) => "(set)",
         IFormattable number => number.ToString(null, CultureInfo.InvariantCulture),
         _ => value.ToString() ?? "",
     };

@@ -124,6 +124,19 @@ public sealed class HubSettings
     /// <summary>A file whose first line is the signing key of <see cref="RequireAuth"/>.</summary>
     public string JwtSigningKeyFile { get; set; } = "";
 
+    /// <summary>Answers Azure SignalR Service's data-plane REST API v1 for this hub's own hubs
+    /// (<see cref="RestApi"/>): <c>POST /api/v1/hubs/{hub}</c>, <c>.../users/{user}</c> and
+    /// <c>.../groups/{group}</c>, each with a JWT signed with <see cref="RestApiKey"/>. Default false.</summary>
+    public bool EnableRestApi { get; set; }
+
+    /// <summary>The access key (at least 32 characters) that signs the REST API's tokens, as an
+    /// Azure SignalR connection string's AccessKey does. Prefer <see cref="RestApiKeyFile"/>: a
+    /// command line is visible to other users of the machine and kept in the shell's history.</summary>
+    public string RestApiKey { get; set; } = "";
+
+    /// <summary>A file whose first line is the REST API's access key.</summary>
+    public string RestApiKeyFile { get; set; } = "";
+
     /// <summary>A StackExchange.Redis configuration (<c>127.0.0.1:6379</c>, or
     /// <c>host:port,password=...,ssl=true</c>) of a Redis that several hub-sample processes share
     /// as their backplane (<see cref="RedisBackplane"/>): broadcasts, groups and send-to-connection

@@ -37,6 +37,7 @@ var transports = settings.TransportTypes();
 var listenAddress = IPAddress.Parse(settings.Host);
 var allowedHosts = HostFilter.List(settings);
 var signingKey = HubAuthentication.SigningKey(settings).Key;
+var restApiKey = RestApi.Key(settings).Key;
 // Every path a bench client reaches (the redirect's negotiate is a test hub's).
 string[] benchPaths = ["/signalrbench", "/emptyhub", "/redirecthub", "/upgraderefusedhub", "/negotiateonlyhub"];
 
@@ -83,8 +84,10 @@ builder.Services.AddSingleton<RefusalLog>();
 builder.Services.AddSingleton<SeenRequests>();
 // The test hubs behind [Authorize] take the query's token too, for browsers' WebSockets and SSE.
 if (signingKey is not null) builder.Services.AddHubAuthentication(signingKey, settings.EnableTestHubs ? [.. benchPaths, "/authchathub", "/userhub"] : benchPaths);
-// Clients.User on the test hubs reaches the connections of the token's sub (RealShapeHubs.cs).
-if (signingKey is not null && settings.EnableTestHubs) builder.Services.AddSingleton<IUserIdProvider, SubjectUserIdProvider>();
+// Clients.User on the test hubs and the REST API's sends to a user reach the connections of the
+// token's nameid or sub (RealShapeHubs.cs). Only a token names a user: a query's name would let
+// any client take anyone's messages, and Azure too takes the user from the client's token alone.
+if (signingKey is not null && (settings.EnableTestHubs || restApiKey is not null)) builder.Services.AddSingleton<IUserIdProvider, SubjectUserIdProvider>();
 if (settings.EnableMetrics) builder.Services.AddHubMetrics(settings.InstanceNameOrDefault());
 builder.Services.AddSingleton<ServerDrops>();
 builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
@@ -146,6 +149,8 @@ var benchHub = app.MapHub<BenchHub>("/signalrbench", connection =>
     connection.AllowStatefulReconnects = settings.AllowStatefulReconnects;
 });
 if (signingKey is not null) benchHub.RequireAuthorization();
+// The REST API's hubs by Azure's names, as they are mapped below.
+var restHubs = new RestApiHubs().Add<BenchHub>();
 
 if (settings.EnableControlHub)
 {
@@ -160,6 +165,9 @@ if (settings.EnableTestHubs)
 {
     var emptyHub = app.MapHub<EmptyHub>("/emptyhub");
     if (signingKey is not null) emptyHub.RequireAuthorization();
+    restHubs.Add<EmptyHub>().Add<ChatHub>().Add<RequestResponseHub>().Add<WrapChatHub>().Add<ObjectChatHub>()
+        .Add<StreamHub>().Add<ClientResultHub>().Add<ListHub>();
+    if (signingKey is not null) restHubs.Add<AuthorizedChatHub>().Add<UserHub>();
     // Hubs of real services' shapes, for hub profiles (ProfileTestHubs.cs).
     app.MapHub<ChatHub>("/chathub");
     app.MapHub<RequestResponseHub>("/requesthub");
@@ -176,6 +184,8 @@ if (settings.EnableTestHubs)
     app.MapNegotiateOnlyHub("/negotiateonlyhub");
 }
 
+if (restApiKey is not null) app.MapRestApi(restApiKey, restHubs);
+
 app.Lifetime.ApplicationStarted.Register(() =>
 {
     var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses;
@@ -189,6 +199,7 @@ app.Lifetime.ApplicationStarted.Register(() =>
     }
     Console.WriteLine($"  answers to: {string.Join(", ", allowedHosts)} (--AllowedHosts; other names get 400)");
     if (signingKey is not null) Console.WriteLine("  bench hubs need a JWT bearer token (--RequireAuth)");
+    if (restApiKey is not null) Console.WriteLine($"  REST API (Azure SignalR's v1, --EnableRestApi): POST {RestApi.PathPrefix}/{{hub}}[/users/{{user}}|/groups/{{group}}] for hubs {string.Join(", ", restHubs.Names)}");
     if (azureConnectionString is not null) Console.WriteLine("  hubs run through Azure SignalR Service (--Azure:SignalR:ConnectionString)");
     Console.WriteLine(redisOptions is not null
         ? $"  backplane: Redis at {RedisBackplane.Describe(redisOptions)} (--Redis), shared with every hub-sample on it; this instance: {settings.InstanceNameOrDefault()}"

@@ -171,7 +171,8 @@ public sealed class UserHub : Hub
 }
 
 /// <summary>
-/// The user of a connection for <c>Clients.User</c>: the token's <c>sub</c>. SignalR's default
+/// The user of a connection for <c>Clients.User</c>: the token's <c>nameid</c> (the claim Azure
+/// SignalR Service takes the user from, for its REST API's sends to a user), else its <c>sub</c>. SignalR's default
 /// reads <see cref="ClaimTypes.NameIdentifier"/>, which these tokens do not have, since
 /// <see cref="HubAuthentication"/> keeps the JWT's claim names (<c>MapInboundClaims = false</c>);
 /// without this every connection's user would be null and <c>Clients.User</c> would reach nobody.
@@ -179,5 +180,5 @@ public sealed class UserHub : Hub
 public sealed class SubjectUserIdProvider : IUserIdProvider
 {
     public string? GetUserId(HubConnectionContext connection) =>
-        connection.User?.FindFirst("sub")?.Value ?? connection.User?.FindFirst(ClaimTypes.NameIdentifier)?.Value;
+        connection.User?.FindFirst("nameid")?.Value ?? connection.User?.FindFirst("sub")?.Value ?? connection.User?.FindFirst(ClaimTypes.NameIdentifier)?.Value;
 }

@@ -98,6 +98,7 @@ public static class SettingsCheck
             problems.Add($"--InstanceName is '{RefusalLog.Printable(settings.InstanceName, 40)}', but must be at most 100 printable characters: pass a short name such as hub-1.");
         }
         if (HubAuthentication.SigningKey(settings).Problem is { } keyProblem) problems.Add(keyProblem);
+        if (RestApi.Key(settings).Problem is { } restKeyProblem) problems.Add(restKeyProblem);
         try
         {
             settings.TransportTypes();
