@@ -61,7 +61,10 @@ describe('a led run of 16 agent processes', () => {
       expect(agent.clockUncertaintyUs, agent.name).not.toBeNull();
       expect(agent.clockEnd, agent.name).toBeTruthy();
     }
-    expect(result.clocks).toMatchObject({ rounds: 2, negative: 0 });
+    // Both rounds taken; a reception before its planned time (16 clocks estimated to within a few
+    // ms, latencies of a few ms) only within the clocks' bound, as a pass requires.
+    expect(result.clocks?.rounds).toBe(2);
+    expect(result.clocks!.maxNegativeUs ?? 0).toBeLessThanOrEqual(result.clocks!.boundUs);
     // Each agent's own count, summed, is the lead's merged total, to the message.
     const own = await Promise.all(agents.map(async (agent) => {
       expect(await agent.exited).toBe(0);
