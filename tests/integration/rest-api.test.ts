@@ -1,14 +1,15 @@
 /**
  * The hub-sample's REST API (--EnableRestApi): Azure SignalR Service's data-plane v1 sends for its
- * own hubs, driven by HTTP POSTs signed here with jose (HS256, aud the request URL, a short exp)
+ * own hubs, driven by HTTP POSTs signed by signalr/rest-tokens.ts (jose; HS256, aud the request
+ * URL without its query, a short exp)
  * and received by real @microsoft/signalr clients on the bench hub. A broadcast reaches every
  * connection, a send to a user only that user's (the user from the client's token); a token
  * signed with another key is a 401 that says so, a hub it does not have a 404 that names its
  * hubs; the key is printed nowhere, not even when it is refused at start-up.
  */
 import { HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signRestToken } from '../../signalr/rest-tokens.ts';
 import { runHubToExit, startHub, type RunningHub } from '../support/hub-process.ts';
 
 const KEY = 'rest-api-integration-key-0123456789abcdef';
@@ -24,18 +25,13 @@ afterAll(async () => {
   await hub?.stop();
 });
 
-async function sign(audience: string, key = KEY, seconds = 60): Promise<string> {
-  return new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setAudience(audience)
-    .setExpirationTime(Math.floor(Date.now() / 1000) + seconds).sign(new TextEncoder().encode(key));
-}
-
 async function post(path: string, body: unknown, key = KEY): Promise<Response> {
   const url = `${hub.httpUrl}${path}`;
-  return fetch(url, { method: 'POST', headers: { authorization: `Bearer ${await sign(url, key)}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(url, { method: 'POST', headers: { authorization: `Bearer ${await signRestToken(url, key)}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
 /** A bench-hub client whose token names `user` (the hub's test token endpoint signs its sub). */
-async function client(user: string): Promise<{ received: unknown[][] }> {
+async function client(user: string): Promise<{ received: unknown[][]; connection: HubConnection }> {
   const token = await (await fetch(`${hub.httpUrl}/testhubs/token?user=${user}`, { method: 'POST' })).text();
   const connection = new HubConnectionBuilder().withUrl(`${hub.httpUrl}/signalrbench`, { accessTokenFactory: () => token })
     .configureLogging(LogLevel.None).build();
@@ -43,7 +39,7 @@ async function client(user: string): Promise<{ received: unknown[][] }> {
   connection.on('restMessage', (...args: unknown[]) => received.push(args));
   await connection.start();
   connections.push(connection);
-  return { received };
+  return { received, connection };
 }
 
 async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
@@ -69,6 +65,19 @@ describe('the hub-sample speaks Azure SignalR Service REST API v1', () => {
     expect(bob.received).toEqual([['to all', 1], ['to bob', 2]]);
   });
 
+  it("a send to a group reaches its members, less the broadcast's excluded connection ids", async () => {
+    const carol = await client('carol');
+    const dave = await client('dave');
+    await carol.connection.invoke('JoinGroup', 'rest-group');
+    await dave.connection.invoke('JoinGroup', 'rest-group');
+    expect((await post('/api/v1/hubs/benchhub/groups/rest-group', { target: 'restMessage', arguments: ['to the group'] })).status).toBe(202);
+    expect((await post(`/api/v1/hubs/benchhub/groups/rest-group?excluded=${dave.connection.connectionId}`, { target: 'restMessage', arguments: ['not dave'] })).status).toBe(202);
+    await until(() => carol.received.length >= 2 && dave.received.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(carol.received).toEqual([['to the group'], ['not dave']]);
+    expect(dave.received).toEqual([['to the group']]);
+  });
+
   it('a token signed with another key: 401 within seconds, saying so without the token', async () => {
     const started = Date.now();
     const response = await post('/api/v1/hubs/benchhub', { target: 'restMessage', arguments: [] }, 'another-key-of-at-least-thirty-two-bytes');
@@ -82,7 +91,7 @@ describe('the hub-sample speaks Azure SignalR Service REST API v1', () => {
     const none = await fetch(url, { method: 'POST', body: '{"target":"t"}' });
     expect(none.status).toBe(401);
     expect(await none.text()).toContain("needs 'Authorization: Bearer <JWT>'");
-    const elsewhere = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${await sign(`${hub.httpUrl}/api/v1/hubs/chathub`)}` }, body: '{"target":"t"}' });
+    const elsewhere = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${await signRestToken(`${hub.httpUrl}/api/v1/hubs/chathub`, KEY)}` }, body: '{"target":"t"}' });
     expect(elsewhere.status).toBe(401);
     expect(await elsewhere.text()).toBe(`401: the token's aud is not this request's URL: it must be ${url} (no query, no trailing slash).\n`);
   });
