@@ -96,7 +96,7 @@ describe('the hub-sample speaks Azure SignalR Service REST API v1', () => {
     expect(await elsewhere.text()).toBe(`401: the token's aud is not this request's URL: it must be ${url} (no query, no trailing slash).\n`);
   });
 
-  it('a hub it does not have: 404 naming its hubs; a bad body: 400 saying the shape', async () => {
+  it('a hub it does not have: 404 naming its hubs; a bad body: 400 saying the shape; over 1 MB: 413', async () => {
     const missing = await post('/api/v1/hubs/nosuchhub', { target: 'restMessage', arguments: [] });
     expect(missing.status).toBe(404);
     const text = await missing.text();
@@ -105,6 +105,9 @@ describe('the hub-sample speaks Azure SignalR Service REST API v1', () => {
     const bad = await post('/api/v1/hubs/benchhub', { arguments: [] });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('400: the body has no target');
+    const big = await post('/api/v1/hubs/benchhub', { target: 'restMessage', arguments: ['x'.repeat(1024 * 1024)] });
+    expect(big.status).toBe(413);
+    expect(await big.text()).toBe("413: the body is over 1,048,576 bytes, Azure's limit for a REST request.\n");
   });
 
   it('the key is printed nowhere by the running hub', () => {
