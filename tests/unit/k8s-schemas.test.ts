@@ -7,7 +7,7 @@
  * deploy-manifests.test.ts checks what the schemas cannot: the command lines, the fleet's sizes.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -32,9 +32,13 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = any;
 
+/** The kubectl scripts/setup.sh fetched on a machine that had none, else the PATH's (or $KUBECTL). */
+const FETCHED_KUBECTL = path.join(REPO_ROOT, 'node_modules/.cache/kubectl/kubectl');
+const KUBECTL = process.env.KUBECTL ?? (existsSync(FETCHED_KUBECTL) ? FETCHED_KUBECTL : 'kubectl');
+
 /** What `kubectl kustomize <root>` renders, as objects; its refusal (a cycle, a missing file) fails the test with kubectl's words. */
 function kustomize(root: string): Doc[] {
-  const text = execFileSync('kubectl', ['kustomize', root], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const text = execFileSync(KUBECTL, ['kustomize', root], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   return parseAllDocuments(text).map((d) => d.toJS());
 }
 
