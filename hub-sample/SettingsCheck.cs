@@ -112,6 +112,9 @@ public static class SettingsCheck
         return (settings, problems);
     }
 
+    /// <summary>Flags whose value is a secret: a problem with the word after them never quotes it.</summary>
+    private static readonly string[] SecretFlags = [$"--{nameof(HubSettings.RestApiKey)}", $"--{nameof(HubSettings.JwtSigningKey)}"];
+
     /// <summary>What is wrong with the command line's shape: .NET's command-line configuration
     /// drops a last <c>--Name</c> with no value, words that are not <c>--Name</c>, and single-dash
     /// names without a word, so a hub started with <c>--EnableServerDrops</c> at the end would run
@@ -133,6 +136,13 @@ public static class SettingsCheck
             if (arg.Contains('=')) continue;
             if (i + 1 >= args.Count || args[i + 1].StartsWith("--"))
             {
+                if (i + 1 < args.Count && SecretFlags.Contains(arg, StringComparer.OrdinalIgnoreCase))
+                {
+                    // The word after a key's flag may be the key itself, starting with dashes: never shown.
+                    problems.Add($"{shown} is followed by a word starting with '--', which cannot be told from a setting: give the key as {shown}=<key>, or in a file ({shown}File <file>). The word is not repeated here.");
+                    i += 1;
+                    continue;
+                }
                 problems.Add($"{shown} has no value: give one after it, such as {shown} true or {shown} 6000 (or {shown}=value).");
                 continue;
             }

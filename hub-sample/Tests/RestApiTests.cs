@@ -53,6 +53,17 @@ public class RestApiTests
         Assert.All(new[] { both, unused }, p => Assert.DoesNotContain(Key, p));
     }
 
+    [Theory]
+    [InlineData("--RestApiKey")]
+    [InlineData("--JwtSigningKey")]
+    public void AKeyThatStartsWithDashesIsNeverQuoted(string flag)
+    {
+        var problems = SettingsCheck.ArgumentProblems(["--EnableRestApi", "true", flag, "--dashed-secret-key-0123456789abcdef"]);
+        var problem = Assert.Single(problems);
+        Assert.StartsWith($"{flag} is followed by a word starting with '--'", problem);
+        Assert.DoesNotContain("dashed-secret", problem);
+    }
+
     [Fact]
     public void TheKeyFilesFirstLineIsTheKey()
     {
