@@ -35,9 +35,11 @@ describe('capacity settings', () => {
   });
 
   it('refuses a connection ramp the run configuration refuses, naming the load', () => {
-    const result = validateCapacitySettings({ ramp: 'connections', start: 1, step: 100, max: 200_000 }, base);
+    // 50 senders fit the base's 100 connections but not the ramp's first step of 10.
+    const broadcast = testConfig({ scenario: 'broadcast', senders: 50, connections: 100, workers: 2, sendIntervalMs: 1_000 });
+    const result = validateCapacitySettings({ ramp: 'connections', start: 10, step: 100, max: 1_000 }, broadcast);
     const errors = result.ok ? [] : result.errors;
-    expect(errors.some((e) => /^At 200,000 connections: Connections must be a whole number/.test(e))).toBe(true);
+    expect(errors).toEqual(['At 10 connections: Senders (50) must not outnumber connections (10). Lower the senders or raise the connections.']);
   });
 
   it('turns a rate into a send interval, and counts only the senders', () => {
