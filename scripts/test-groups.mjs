@@ -17,6 +17,9 @@ export const LOAD_FILES = {
     'tests/integration/client-limits-cli.test.ts',
     // 200 connections split over engine processes by themselves, and exact counts with a pass.
     'tests/integration/engine-processes.test.ts',
+    // 100 connections dropped at once and resumed by stateful reconnect with a pass: beside other
+    // files the resumed run failed its verdict in 2 of 3 full runs.
+    'tests/integration/drops.test.ts',
     // 2,000 connects to a frozen hub given up within a bound: the runner's own speed.
     'tests/integration/hub-frozen-start.test.ts',
     // 16 agent processes and their lead on two cores, and a pass.

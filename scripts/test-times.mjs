@@ -8,7 +8,8 @@
  *
  * A file's seconds are its own run (from its first hook to its last test), without the worker's
  * start-up and imports; files run side by side, so the sum of a project's seconds exceeds its wall
- * time by how much its files overlapped.
+ * time by how much its files overlapped. The report does not name a file's project: it is read
+ * from today's groups (scripts/test-groups.mjs), so an older report is labelled by today's lists.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
