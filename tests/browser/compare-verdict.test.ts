@@ -28,11 +28,13 @@ afterAll(async () => {
 /** Imports these runs into the history and compares them (the newest rows). */
 async function compareImported(files: readonly (readonly [string, unknown])[]): Promise<void> {
   await page.getByTestId('nav-history').click();
-  for (const [name, run] of files) {
-    await page.getByTestId('history-import').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
-    await page.getByTestId('history-notice').waitFor();
-  }
   const rows = page.getByTestId('history-row');
+  for (const [name, run] of files) {
+    // Each import adds its row: the notice alone may still be the previous import's.
+    const before = await rows.count();
+    await page.getByTestId('history-import').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
+    await expect.poll(() => rows.count()).toBe(before + 1);
+  }
   for (let i = 0; i < (await rows.count()); i++) await rows.nth(i).getByTestId('history-select').setChecked(i < files.length);
   await page.getByTestId('history-compare').click();
   await page.waitForSelector(`[data-testid=compare-view][data-runs="${files.length}"]`);
