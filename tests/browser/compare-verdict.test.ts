@@ -27,6 +27,9 @@ afterAll(async () => {
 
 /** Imports these runs into the history and compares them (the newest rows). */
 async function compareImported(files: readonly (readonly [string, unknown])[]): Promise<void> {
+  // Leave History first: the previous comparison stays on it until the new one has loaded.
+  await page.getByTestId('nav-run').click();
+  await page.getByTestId('compare-view').waitFor({ state: 'detached' });
   await page.getByTestId('nav-history').click();
   const rows = page.getByTestId('history-row');
   for (const [name, run] of files) {
