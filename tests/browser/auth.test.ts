@@ -73,6 +73,14 @@ async function download(testId: string): Promise<Buffer> {
   return readFile((await file.path())!);
 }
 
+/** The form unfolded, whatever the run's end or a resize is still doing to it: it may fold a moment after a first look. */
+async function unfold(page: OwnDashboard['page']): Promise<void> {
+  await expect.poll(async () => {
+    if (await page.getByTestId('setup-edit').isVisible()) await page.getByTestId('setup-edit').click();
+    return page.getByTestId('endpoint-secrets').isVisible();
+  }).toBe(true);
+}
+
 describe('the dashboard against a hub that requires a token', () => {
   it('without a token: the run fails at once, saying the hub needs authentication and where to give it', async () => {
     const result = await run(`${own.hub.httpUrl}/signalrbench`);
@@ -130,13 +138,13 @@ describe('the dashboard against a hub that requires a token', () => {
     expect(result.outcome).toBe('finished');
     expect(result.received).toBe(8);
     // Folded after the run on a narrow page: unfolded to read the field.
-    if (await page.getByTestId('setup-edit').isVisible()) await page.getByTestId('setup-edit').click();
+    await unfold(page);
     expect(await page.inputValue('input[name=endpointUrl]')).toBe(`${own.hub.httpUrl}/signalrbench?keep=1`);
     await expect.poll(() => page.getByTestId('endpoint-secrets').textContent()).toContain('code set: taken out of the Endpoint\'s URL');
     // Said beside the field at every size, without overflowing it (the pictures are for looking at).
     for (const size of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }, { width: 1920, height: 1080 }, { width: 390, height: 844 }]) {
       await page.setViewportSize(size);
-      if (await page.getByTestId('setup-edit').isVisible()) await page.getByTestId('setup-edit').click();
+      await unfold(page);
       await page.getByTestId('endpoint-secrets').scrollIntoViewIfNeeded();
       await page.screenshot({ path: `test-results/screenshots/endpoint-secrets-${size.width}x${size.height}.png` });
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
