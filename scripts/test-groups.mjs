@@ -37,7 +37,7 @@ export const LOAD_FILES = {
  * Files at a time in each group (the machine has 2 cores): integration files mostly wait on
  * timers; a browser file runs a Chromium that does use the CPU; load files run alone.
  */
-export const WORKERS = { parallel: 4, browser: 3, load: 1 };
+export const WORKERS = { parallel: 3, browser: 2, load: 1 };
 
 /** The order of the groups: Vitest runs a group's projects together, and groups one after another. */
 export const GROUP_ORDER = { parallel: 0, browser: 1, load: 2 };
