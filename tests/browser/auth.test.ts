@@ -34,6 +34,8 @@ async function run(endpoint: string) {
   await page.click('button[data-testid=start]');
   // A run that finished shows its summary; one that never connected, the one error box instead.
   await page.waitForSelector('[data-testid=summary][data-phase=done], [data-testid=failed-run]', { timeout: 60_000 });
+  // The run is over once Start is back: until then the form folds again whatever Edit did.
+  await page.waitForSelector('button[data-testid=start]:not([disabled])', { timeout: 30_000 });
   if (await page.getByTestId('failed-run').count() > 0) return { outcome: 'failed', received: 0, planned: 0, text: (await page.textContent('body')) ?? '' };
   const summary = page.getByTestId('summary');
   return {
