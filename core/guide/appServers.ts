@@ -1,7 +1,7 @@
 // Suggested app-server counts from the guide's app-server tables (ASP.NET Core SignalR, default
 // mode). The tables were measured with each scenario alone at a tier's full connection count.
-import type { EditionId, Scenario } from './types.ts';
-import { appServerTable, cell, rowKeys } from './tables.ts';
+import type { EditionId, GuideScenario, Scenario } from './types.ts';
+import { appServerTable, cell, isServerlessScenario, rowKeys } from './tables.ts';
 import { trimNumber } from './units.ts';
 import { GUIDE_WORDS } from './words.ts';
 
@@ -34,12 +34,14 @@ export function appServersForPart(id: EditionId, label: string, scenario: Scenar
   return { label, scenario, connections, basisTier, appServers };
 }
 
-/** Sums the per-part app-server counts of a workload. */
+/** Sums the per-part app-server counts of a workload. Serverless parts have no app server: the
+ *  clients hold their connections with the service and the sends come through its REST API. */
 export function appServerAdvice(
   id: EditionId,
-  parts: ReadonlyArray<{ label: string; scenario: Scenario; connections: number }>,
+  parts: ReadonlyArray<{ label: string; scenario: GuideScenario; connections: number }>,
 ): AppServerAdvice {
-  const perPart = parts.map((p) => appServersForPart(id, p.label, p.scenario, p.connections));
+  const withServers = parts.flatMap((p) => (isServerlessScenario(p.scenario) ? [] : [{ ...p, scenario: p.scenario }]));
+  const perPart = withServers.map((p) => appServersForPart(id, p.label, p.scenario, p.connections));
   const notes: string[] = [];
   const missing = perPart.filter((p) => p.appServers === null);
   for (const p of missing) {

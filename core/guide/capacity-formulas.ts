@@ -4,7 +4,7 @@
 //   outboundBandwidth = outboundConnections * messageSize / sendInterval
 // and "a small message of less than 1,024 bytes has a performance impact similar to a 1,024-byte
 // message" -- so for capacity we count such messages as 1,024 B (the raw bytes are reported too).
-import type { EditionId, ExpectedTraffic, Scenario } from './types.ts';
+import type { EditionId, ExpectedTraffic, GuideScenario } from './types.ts';
 import { EDITIONS } from './tables.ts';
 import { demandFromTraffic, fitEdition, type EditionFit } from './tier-fit.ts';
 import { BenchError } from '../errors/index.ts';
@@ -54,13 +54,14 @@ export function sendIntervalMsFor(p: { bytesPerSecond: number; connections: numb
 
 /** A benchmark run's configuration. */
 export interface GuideRunConfig {
-  /** Traffic pattern, as in the guide's case study. */
-  scenario: Scenario;
+  /** Traffic pattern, as in the guide's case study (default or serverless mode). */
+  scenario: GuideScenario;
   /** Client connections in the run (count, > 0). No default. */
   connections: number;
   /**
-   * Connections that send (count, 1..connections). Default: every connection for echo, smallGroup
-   * and sendToConnection; 1 for broadcast and bigGroup (the guide used at most 4 and 40 senders).
+   * Connections that send (count, 1..connections). Default: every connection for echo, smallGroup,
+   * sendToConnection and restSendToUser; 1 for broadcast, bigGroup and restBroadcast (the guide
+   * used at most 4 and 40 senders, and 2 REST broadcasts a second).
    */
   senders?: number;
   /**
@@ -127,9 +128,9 @@ export function fitRun(config: GuideRunConfig, editions: readonly EditionId[] = 
   return result as Record<EditionId, EditionFit>;
 }
 
-function defaultSenders(scenario: Scenario, connections: number): number {
+function defaultSenders(scenario: GuideScenario, connections: number): number {
   // Broadcast and big-group runs have few senders in the guide; one is the smallest sensible run.
-  return scenario === 'broadcast' || scenario === 'bigGroup' ? 1 : connections;
+  return scenario === 'broadcast' || scenario === 'bigGroup' || scenario === 'restBroadcast' ? 1 : connections;
 }
 
 function recipientsOf(config: GuideRunConfig): number {
@@ -138,8 +139,9 @@ function recipientsOf(config: GuideRunConfig): number {
     if (!(config.recipientsPerMessage >= 0)) throw new BenchError('badInput', GUIDE_WORDS.negativeRecipients({ value: String(config.recipientsPerMessage) }));
     return config.recipientsPerMessage;
   }
-  if (scenario === 'echo' || scenario === 'sendToConnection') return 1;
-  if (scenario === 'broadcast') return connections;
+  // A REST send to a user reaches that user's connection: one per user, as the guide's benchmark names them.
+  if (scenario === 'echo' || scenario === 'sendToConnection' || scenario === 'restSendToUser') return 1;
+  if (scenario === 'broadcast' || scenario === 'restBroadcast') return connections;
   if (scenario !== 'smallGroup' && scenario !== 'bigGroup') {
     throw new BenchError('badInput', GUIDE_WORDS.unknownScenario({ scenario: String(scenario) }));
   }

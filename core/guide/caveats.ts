@@ -1,11 +1,11 @@
 // The guide's caveats are data (the "caveats" list of each edition's JSON); this decides which of
 // them apply to a workload, so the UI can show the guide's own warnings next to a tier choice.
-import type { Caveat, CaveatCondition, EditionId, Scenario } from './types.ts';
+import type { Caveat, CaveatCondition, EditionId, GuideScenario } from './types.ts';
 import { edition, tier } from './tables.ts';
 
 /** The facts about a workload that caveat conditions test. */
 export interface CaveatContext {
-  parts: ReadonlyArray<{ scenario: Scenario; recipientsPerMessage: number; messageBytes: number }>;
+  parts: ReadonlyArray<{ scenario: GuideScenario; recipientsPerMessage: number; messageBytes: number }>;
   /** The fitting tier's name, or null when no tier fits. */
   tier: string | null;
 }
@@ -27,7 +27,7 @@ function applies(when: CaveatCondition, context: CaveatContext, units: number): 
     // Scenario and group-size conditions must hold for the same part of the workload.
     const matching = context.parts.some(
       (p) =>
-        (when.scenarios === undefined || when.scenarios.includes(p.scenario)) &&
+        (when.scenarios === undefined || (when.scenarios as readonly GuideScenario[]).includes(p.scenario)) &&
         (when.recipientsPerMessageBelow === undefined || p.recipientsPerMessage < when.recipientsPerMessageBelow),
     );
     if (!matching) return false;

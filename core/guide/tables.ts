@@ -7,8 +7,10 @@ import type {
   ColumnName,
   EditionId,
   GuideEdition,
+  GuideScenario,
   GuideTable,
   Scenario,
+  ServerlessScenario,
   TableName,
   Tier,
   WorkedExample,
@@ -62,10 +64,27 @@ export function table(id: EditionId, name: TableName): GuideTable {
   return found;
 }
 
-/** The case-study performance table of a scenario. */
-export function scenarioTable(id: EditionId, scenario: Scenario): GuideTable {
+/** The case-study table of a scenario: its performance table, or its serverless-mode table. */
+export function scenarioTable(id: EditionId, scenario: GuideScenario): GuideTable {
   return table(id, scenario);
 }
+
+/** The serverless-mode scenarios, in the guide's order. */
+export const SERVERLESS_SCENARIOS: readonly ServerlessScenario[] = ['restBroadcast', 'restSendToUser'];
+
+/** Whether a scenario runs in serverless mode (its messages come in through the REST API). */
+export function isServerlessScenario(scenario: string): scenario is ServerlessScenario {
+  return (SERVERLESS_SCENARIOS as readonly string[]).includes(scenario);
+}
+
+/** Where the guide is read (its source's docsPath as learn.microsoft.com serves it: the docs
+ *  repository's articles/ under /azure/), at a section's anchor. Both editions link the page as
+ *  published now: the 2019 text is no longer served. */
+export function guideSectionUrl(id: EditionId, anchor: string): string {
+  const page = edition(id).source.docsPath.replace(/^articles\//, 'azure/').replace(/\.md$/, '');
+  return `${GUIDE_SITE}/${page}#${anchor}`;
+}
+const GUIDE_SITE = 'https://learn.microsoft.com';
 
 /** The suggested app-server count table of a scenario (ASP.NET Core SignalR). */
 export function appServerTable(id: EditionId, scenario: Scenario): GuideTable {

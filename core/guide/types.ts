@@ -7,6 +7,13 @@ export type EditionId = '2019' | 'current';
 /** The five default-mode traffic patterns of the guide's case study. */
 export type Scenario = 'echo' | 'broadcast' | 'smallGroup' | 'bigGroup' | 'sendToConnection';
 
+/** The two serverless-mode patterns: clients hold WebSockets to the service, and messages come in
+ *  through its REST API (an HTTP POST each) rather than from a hub connection. */
+export type ServerlessScenario = 'restBroadcast' | 'restSendToUser';
+
+/** Every scenario the guide publishes a case-study table for, default and serverless mode. */
+export type GuideScenario = Scenario | ServerlessScenario;
+
 /** Scenarios whose message rate is capped by the service's routing cost, not by bandwidth. */
 export type RoutingScenario = 'smallGroup' | 'sendToConnection';
 
@@ -18,8 +25,7 @@ export type TableName =
   | 'aspNetEchoAppServers'
   | 'aspNetBroadcastAppServers'
   | 'aspNetSmallGroupAppServers'
-  | 'restBroadcast'
-  | 'restSendToUser';
+  | ServerlessScenario;
 
 /** Column names carry their unit; every value is a plain number. */
 export type ColumnName =
@@ -150,7 +156,7 @@ export interface GuideEdition {
 
 /** Expected inbound/outbound messages and bytes per second of a run (core/guide/capacity-formulas.ts). */
 export interface ExpectedTraffic extends TrafficRates {
-  scenario: Scenario;
+  scenario: GuideScenario;
   connections: number;
   senders: number;
   /** Connections each message is delivered to: 1 (echo, sendToConnection), all, or the group size. */

@@ -11,7 +11,7 @@ export const GUIDE_WORDS = {
   aboveConnections: (p: { what: string; value: string; connections: string }) =>
     `${p.what} (${p.value}) cannot exceed connections (${p.connections}); lower it or add connections.`,
   unknownScenario: (p: { scenario: string }) =>
-    `Unknown scenario "${p.scenario}"; use echo, broadcast, smallGroup, bigGroup or sendToConnection.`,
+    `Unknown scenario "${p.scenario}"; use echo, broadcast, smallGroup, bigGroup, sendToConnection, restBroadcast or restSendToUser.`,
   /** A figure of the estimate out of range (`unit`: "bytes, e.g. 2048"); `value` as given. */
   notPositive: (p: { name: string; unit: string; value: string }) => `${p.name} must be a positive number of ${p.unit} (got ${p.value}).`,
   negative: (p: { name: string; value: string }) => `${p.name} must be a non-negative number (got ${p.value}).`,

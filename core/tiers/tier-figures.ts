@@ -19,15 +19,17 @@ import {
   type EditionId,
   type ExpectedTraffic,
   type GuideRunConfig,
-  type Scenario,
+  type GuideScenario,
 } from '../guide/index.ts';
 
-export const SCENARIO_WORDS: Record<Scenario, string> = {
+export const SCENARIO_WORDS: Record<GuideScenario, string> = {
   echo: 'echo',
   broadcast: 'broadcast',
   smallGroup: 'send-to-small-group',
   bigGroup: 'send-to-big-group',
   sendToConnection: 'send-to-connection',
+  restBroadcast: 'broadcast through REST API',
+  restSendToUser: 'send to user through REST API',
 };
 
 export type GuideConfigResult = { ok: true; guide: GuideRunConfig; traffic: ExpectedTraffic } | { ok: false; error: string };
@@ -225,7 +227,7 @@ export interface TierRow {
 }
 
 /** The run's measured numbers next to the tier's published ones for the run's scenario. */
-export function tierRows(id: EditionId, tierName: string, scenario: Scenario, measured: MeasuredRates): TierRow[] {
+export function tierRows(id: EditionId, tierName: string, scenario: GuideScenario, measured: MeasuredRates): TierRow[] {
   const source = scenarioTable(id, scenario);
   const row = source.rows[tierName];
   return TIER_COLUMNS.map((column): TierRow => {

@@ -4,6 +4,7 @@ import {
   estimateWorkload,
   formatBytesPerSecond,
   GUIDE_WORDS,
+  isServerlessScenario,
   tiers,
   trimNumber,
   type EditionId,
@@ -14,6 +15,9 @@ import {
 import { SCENARIO_WORDS, fitSummary, messageOf, rate } from '../../core/tiers/index.ts';
 import { PAGE_WORDS } from './words.ts';
 
+/** The finder's scenarios: the guide's default-mode ones, whose mixes its formulas sum (a
+ *  serverless run is read on the run page's tier panel, against its own tables). */
+const FINDER_SCENARIOS = (Object.keys(SCENARIO_WORDS) as Array<keyof typeof SCENARIO_WORDS>).filter((scenario) => !isServerlessScenario(scenario));
 
 /** One finder row as typed. Empty senders or group size mean the guide's default for the scenario. */
 export interface FinderRowInput {
@@ -41,8 +45,8 @@ export function parseFinderRow(row: FinderRowInput, index: number): RowParse {
   const name = `Row ${index + 1}`;
   const errors: string[] = [];
   const scenario = String(row.scenario) as Scenario;
-  if (!(scenario in SCENARIO_WORDS)) {
-    errors.push(PAGE_WORDS.unknownScenario({ row: name, scenarios: Object.keys(SCENARIO_WORDS).join(', '), scenario }));
+  if (!(FINDER_SCENARIOS as string[]).includes(scenario)) {
+    errors.push(PAGE_WORDS.unknownScenario({ row: name, scenarios: FINDER_SCENARIOS.join(', '), scenario }));
   }
   const connections = readWhole(row.connections, `${name}: connections`, PAGE_WORDS.finderHints.connections, errors);
   const messageBytes = readWhole(row.messageBytes, `${name}: message size`, PAGE_WORDS.finderHints.messageBytes, errors);
