@@ -87,7 +87,9 @@ if (signingKey is not null) builder.Services.AddHubAuthentication(signingKey, se
 // Clients.User on the test hubs and the REST API's sends to a user reach the connections of the
 // token's nameid or sub (RealShapeHubs.cs). Only a token names a user: a query's name would let
 // any client take anyone's messages, and Azure too takes the user from the client's token alone.
-if (signingKey is not null && (settings.EnableTestHubs || restApiKey is not null)) builder.Services.AddSingleton<IUserIdProvider, SubjectUserIdProvider>();
+if ((signingKey is not null && settings.EnableTestHubs) || restApiKey is not null) builder.Services.AddSingleton<IUserIdProvider, SubjectUserIdProvider>();
+// Clients straight to a hub as to Azure SignalR Service in serverless mode, their tokens signed by the REST API's key.
+if (restApiKey is not null) builder.Services.AddServerlessClients(restApiKey);
 if (settings.EnableMetrics) builder.Services.AddHubMetrics(settings.InstanceNameOrDefault());
 builder.Services.AddSingleton<ServerDrops>();
 builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy => policy
@@ -121,7 +123,11 @@ app.UseHostFilter(allowedHosts);
 // Before CORS, which browsers apply to fetch and XHR but not to WebSockets.
 app.UseOriginCheck(new OriginCheck(settings.CorsOriginList(), allowedHosts), [.. benchPaths, "/control", "/testhubs", HubMetrics.Path]);
 app.UseCors();
-if (signingKey is not null)
+// The REST API's hubs by Azure's names, as they are mapped below.
+var restHubs = new RestApiHubs().Add<BenchHub>();
+// Before authentication: a client URL names its hub in the query, and routes match paths only.
+if (restApiKey is not null) app.UseServerlessClients(restHubs);
+if (signingKey is not null || restApiKey is not null)
 {
     app.UseAuthentication();
     app.UseAuthorization();
@@ -136,21 +142,24 @@ app.MapGet("/healthz", () => backplaneHealth?.Check() is { } lost
     ? Results.Text(lost, statusCode: StatusCodes.Status503ServiceUnavailable)
     : Results.Text("ok"));
 if (settings.EnableMetrics) app.MapHubMetrics();
-var benchHub = app.MapHub<BenchHub>("/signalrbench", connection =>
+// The bench hub's connections, here and for its serverless clients.
+void BenchConnection(HttpConnectionDispatcherOptions connection)
 {
-    // A connection whose token expires is closed, as a deployed hub would; the client's reconnect
-    // then meets the 401.
-    connection.CloseOnAuthenticationExpiration = signingKey is not null && settings.CloseOnTokenExpiry;
     connection.Transports = transports;
     // Benchmark setting: let one whole message (see MaxMessageBytes) sit in the pipes before
     // back-pressure starts; the 64 KB defaults would stall 256 KiB messages.
     connection.TransportMaxBufferSize = settings.MaxMessageBytes;
     connection.ApplicationMaxBufferSize = settings.MaxMessageBytes;
     connection.AllowStatefulReconnects = settings.AllowStatefulReconnects;
+}
+var benchHub = app.MapHub<BenchHub>("/signalrbench", connection =>
+{
+    BenchConnection(connection);
+    // A connection whose token expires is closed, as a deployed hub would; the client's reconnect
+    // then meets the 401. (A serverless client's token is checked when it connects, as Azure does.)
+    connection.CloseOnAuthenticationExpiration = signingKey is not null && settings.CloseOnTokenExpiry;
 });
 if (signingKey is not null) benchHub.RequireAuthorization();
-// The REST API's hubs by Azure's names, as they are mapped below.
-var restHubs = new RestApiHubs().Add<BenchHub>();
 
 if (settings.EnableControlHub)
 {
@@ -184,7 +193,11 @@ if (settings.EnableTestHubs)
     app.MapNegotiateOnlyHub("/negotiateonlyhub");
 }
 
-if (restApiKey is not null) app.MapRestApi(restApiKey, restHubs);
+if (restApiKey is not null)
+{
+    app.MapRestApi(restApiKey, restHubs);
+    app.MapServerlessClients(restHubs, BenchConnection);
+}
 
 app.Lifetime.ApplicationStarted.Register(() =>
 {
@@ -200,6 +213,7 @@ app.Lifetime.ApplicationStarted.Register(() =>
     Console.WriteLine($"  answers to: {string.Join(", ", allowedHosts)} (--AllowedHosts; other names get 400)");
     if (signingKey is not null) Console.WriteLine("  bench hubs need a JWT bearer token (--RequireAuth)");
     if (restApiKey is not null) Console.WriteLine($"  REST API (Azure SignalR's v1, --EnableRestApi): POST {RestApi.PathPrefix}/{{hub}}[/users/{{user}}|/groups/{{group}}] for hubs {string.Join(", ", restHubs.Names)}");
+    if (restApiKey is not null) Console.WriteLine($"  serverless clients (as Azure SignalR Service's): {ServerlessClients.PathPrefix}/?hub={{hub}}, with a client token signed by the REST API key (aud the client URL, exp; nameid the user)");
     if (azureConnectionString is not null) Console.WriteLine("  hubs run through Azure SignalR Service (--Azure:SignalR:ConnectionString)");
     Console.WriteLine(redisOptions is not null
         ? $"  backplane: Redis at {RedisBackplane.Describe(redisOptions)} (--Redis), shared with every hub-sample on it; this instance: {settings.InstanceNameOrDefault()}"

@@ -1,5 +1,6 @@
 using System.Text;
 using System.Text.Json;
+using Microsoft.AspNetCore.Http.Connections;
 using Microsoft.AspNetCore.SignalR;
 using Microsoft.IdentityModel.JsonWebTokens;
 using Microsoft.IdentityModel.Tokens;
@@ -206,11 +207,17 @@ public static class RestApi
 /// (BenchHub is <c>benchhub</c>), matched without regard to case as the service does.</summary>
 public sealed class RestApiHubs
 {
-    private readonly SortedDictionary<string, Func<IServiceProvider, IHubClients>> _hubs = new(StringComparer.OrdinalIgnoreCase);
+    private sealed record Entry(
+        Func<IServiceProvider, IHubClients> Clients,
+        Func<IEndpointRouteBuilder, string, Action<HttpConnectionDispatcherOptions>, HubEndpointConventionBuilder> Map);
+
+    private readonly SortedDictionary<string, Entry> _hubs = new(StringComparer.OrdinalIgnoreCase);
 
     public RestApiHubs Add<THub>() where THub : Hub
     {
-        _hubs[NameOf<THub>()] = services => services.GetRequiredService<IHubContext<THub>>().Clients;
+        _hubs[NameOf<THub>()] = new Entry(
+            services => services.GetRequiredService<IHubContext<THub>>().Clients,
+            (endpoints, path, connection) => endpoints.MapHub<THub>(path, connection));
         return this;
     }
 
@@ -219,5 +226,10 @@ public sealed class RestApiHubs
     public IEnumerable<string> Names => _hubs.Keys;
 
     public IHubClients? Clients(string name, IServiceProvider services) =>
-        _hubs.TryGetValue(name, out var clients) ? clients(services) : null;
+        _hubs.TryGetValue(name, out var hub) ? hub.Clients(services) : null;
+
+    /// <summary>Maps hub <paramref name="name"/> (one of <see cref="Names"/>) at <paramref name="path"/>
+    /// too, for its serverless clients (<see cref="ServerlessClients"/>).</summary>
+    public HubEndpointConventionBuilder MapHub(string name, IEndpointRouteBuilder endpoints, string path, Action<HttpConnectionDispatcherOptions> connection) =>
+        _hubs[name].Map(endpoints, path, connection);
 }
