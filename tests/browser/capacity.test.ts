@@ -84,7 +84,7 @@ describe('Find capacity in the dashboard', () => {
 
   it(`finds a hub limited to ${LIMIT} msg/s: the chart fills, the card states the capacity and the tier share, the History keeps it`, async () => {
     await page.getByTestId('capacity-ramp').selectOption('rate');
-    for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '3'], ['settle-sec', '1'], ['bisect', '1']]) {
+    for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '2'], ['settle-sec', '1'], ['bisect', '1']]) {
       await page.getByTestId(`capacity-${field}`).fill(value!);
     }
     // The search sets each step's duration, settle time and interval itself: the form hides them.

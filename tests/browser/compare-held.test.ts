@@ -41,7 +41,7 @@ describe('a comparison by what each holds', () => {
     }
     await page.getByTestId('compare-by-held').check();
     await page.getByTestId('capacity-ramp').selectOption('rate');
-    for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '3'], ['settle-sec', '1'], ['bisect', '1']]) {
+    for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '2'], ['settle-sec', '1'], ['bisect', '1']]) {
       await page.getByTestId(`capacity-${field}`).fill(value!);
     }
     await page.fill('input[name=comparePauseSec]', '0');

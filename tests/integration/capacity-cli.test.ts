@@ -15,7 +15,9 @@ import { liveBench } from '../support/live-bench.ts';
 
 /** Messages per second the limited hub delivers promptly. */
 const LIMIT = 430;
-const short = ['--step-duration', '3', '--settle', '1', '--workers', '2', '--quiet'];
+/** Steps of 2 s, 1 s of it judged: a throttled hub delays every message over its limit in every
+ *  second, so a longer step would only repeat what the first judged second shows. */
+const short = ['--step-duration', '2', '--settle', '1', '--workers', '2', '--quiet'];
 /** Connections of the rate ramps: at most 5 sends a second each (200 ms apart) up to 1,000 msg/s.
  *  A send more than its interval late is a missed slot, and more than 1% missed makes the client
  *  the limit (core/client/schedule.ts): on this VM a timer fires 20-30 ms late routinely and up to
@@ -53,7 +55,7 @@ describe('live-bench --find-capacity', () => {
     const jsonPath = await tempFile('rate.json');
     const htmlPath = await tempFile('rate.html');
     const run = await liveBench(['--find-capacity', '--endpoint', `${limited.httpUrl}/signalrbench`, '--connections', RATE_CONNECTIONS, '--ramp', 'rate',
-      '--start', '250', '--step', '150', '--max', '1000', ...short, '--json', jsonPath, '--html', htmlPath]);
+      '--start', '400', '--step', '150', '--max', '1000', ...short, '--json', jsonPath, '--html', htmlPath]);
     expect(run.code, run.stderr).toBe(0);
     const stepLines = run.stderr.split('\n').filter((line) => /^step \d+ /.test(line));
     const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
@@ -88,7 +90,7 @@ describe('live-bench --find-capacity', () => {
   it(`a connection ramp at 4 msg/s per connection finds the same limit within 15%`, async () => {
     const jsonPath = await tempFile('connections.json');
     const run = await liveBench(['--find-capacity', '--endpoint', `${limited.httpUrl}/signalrbench`, '--interval-ms', '250', '--ramp', 'connections',
-      '--start', '40', '--step', '40', '--max', '200', ...short, '--json', jsonPath]);
+      '--start', '80', '--step', '40', '--max', '200', ...short, '--json', jsonPath]);
     expect(run.code, run.stderr).toBe(0);
     const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
     expectEveryStepJudgedHonestly(result, run.stderr.split('\n').filter((line) => /^step \d+ /.test(line)).length);
