@@ -11,6 +11,18 @@ const belong = (stray: readonly string[]) => `${stray.join(', ')} belong${stray.
 const itOrThem = (stray: readonly string[]) => (stray.length === 1 ? 'it' : 'them');
 
 export const ARGS_WORDS = {
+  // An Azure SignalR connection string (serverless-args.ts): said by the option or part, never the string.
+  azureHubAlone: () => '--azure-hub names the hub of an Azure SignalR connection string: add --azure-connection-string-env <VARIABLE> or --azure-connection-string-file <file>, or drop it.',
+  connectionStringTwice: () => '--azure-connection-string-env and --azure-connection-string-file are both given, but a run has one connection string: keep one.',
+  connectionStringEnvMissing: (p: { name: string; empty: boolean }) =>
+    `--azure-connection-string-env ${p.name}: the environment variable ${p.name} is ${p.empty ? 'empty' : 'not set'}. Export the connection string in it (Endpoint=...;AccessKey=...;Version=1.0;), or use --azure-connection-string-file.`,
+  connectionStringFileUnread: (p: { file: string; code: string }) =>
+    `--azure-connection-string-file ${p.file} cannot be read (${p.code}): give a readable file whose first line is the connection string.`,
+  connectionStringRefused: (p: { from: string; problem: string }) => `The connection string in ${p.from}: ${p.problem}`,
+  connectionStringWithEndpoint: () =>
+    "--endpoint is given with an Azure SignalR connection string, which names where the clients connect ({ClientEndpoint or Endpoint}/client/?hub={hub}): drop --endpoint, and name the hub with --azure-hub.",
+  connectionStringWithToken: (p: { options: readonly string[] }) =>
+    `${p.options.join(', ')} ${p.options.length === 1 ? 'is' : 'are'} given with an Azure SignalR connection string, whose AccessKey signs each connection's token: drop ${p.options.length === 1 ? 'it' : 'them'}.`,
   /** node:util's parseArgs refused the command line (an unknown option, a missing value). */
   unparsed: (p: { message: string }) => `${p.message}. Run with --help for the options.`,
   unparsedAgent: (p: { message: string }) => `${p.message}. In agent mode the run's options come from the dashboard; see --agent --help.`,

@@ -7,6 +7,7 @@ import { DEFAULTS, hubInstances, sameInstancePairs, sameMetricsText, validateRun
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { engineKindOption, type EngineKind } from './engine-kind.ts';
 import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf, endpointSecretsOf, withEndpointSecrets } from './auth-args.ts';
+import { SERVERLESS_OPTIONS, serverlessOf } from './serverless-args.ts';
 import { TOKEN_COMMAND_USAGE, tokenCommandOf, type TokenCommand } from './token-command.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
 import { hubProfileOf, profileCredentialProblems, profileEnvValues, profileSecretWarnings } from './profile-args.ts';
@@ -120,6 +121,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         settle: { type: 'string' },
         bisect: { type: 'string' },
         ...AUTH_OPTIONS,
+        ...SERVERLESS_OPTIONS,
         'access-token-command': { type: 'string' },
         'access-token-refresh-s': { type: 'string' },
       },
@@ -131,8 +133,10 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (v.help) return { ok: 'help' };
   const errors: string[] = [];
   const hubProfile = hubProfileOf(v['hub-profile'], errors);
+  // An Azure SignalR connection string names where the clients connect: the run's endpoint.
+  const serverless = serverlessOf(v, errors);
   // The endpoint's own secrets (?code=…) are taken out before anything keeps or quotes it.
-  const endpoints = endpointSecretsOf(v.endpoint ?? [''], v, errors);
+  const endpoints = endpointSecretsOf(serverless ? [serverless.clientUrl] : v.endpoint ?? [''], v, errors);
   // A profile that could not be read is said once, above; the other options are checked all the same.
   const result = validateRunConfig({
     // Repeated, or a comma-separated list: the instances of a scaled-out hub (core/run-config/hub-instances.ts).
@@ -174,7 +178,9 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
   if (hubProfile && v['access-token-command'] === undefined) errors.push(...profileCredentialProblems(v['hub-profile']!, hubProfile, authCredentials.accessTokens));
   // The profile's {env:NAME} values travel with the tokens, to the engines and agents only.
   const profileEnv = hubProfile ? profileEnvValues(v['hub-profile']!, hubProfile, errors) : [];
-  const credentials = profileEnv.length > 0 ? { ...authCredentials, profileEnv } : authCredentials;
+  const withEnv = profileEnv.length > 0 ? { ...authCredentials, profileEnv } : authCredentials;
+  // The connection string's key travels with the other secrets, to the engines and agents only.
+  const credentials = serverless ? { ...withEnv, serverless: serverless.serverless } : withEnv;
   const warnings = hubProfile ? profileSecretWarnings(v['hub-profile']!, hubProfile) : [];
   const tokenCommand = tokenCommandOf(v['access-token-command'], v['access-token-refresh-s'], errors);
   if (tokenCommand && v['find-capacity']) errors.push(ARGS_WORDS.tokenCommandInSearch());

@@ -25,6 +25,7 @@ export const CAUSES = {
   hubStalled: 'service',
   backplaneDown: 'service',
   serviceRefused: 'service',
+  restFailed: 'service',
   unreachable: 'setup',
   tlsUntrusted: 'setup',
   authRefused: 'setup',
@@ -35,6 +36,7 @@ export const CAUSES = {
   proxyNoUpgrade: 'setup',
   noStickySessions: 'setup',
   hubMethodRefused: 'setup',
+  restRefused: 'setup',
   profileMismatch: 'setup',
   textNotFound: 'setup',
   messageTooLarge: 'setup',
@@ -76,12 +78,13 @@ export function isLoad(diagnosis: Pick<Diagnosis, 'cause'>): boolean {
 /**
  * True for a cause that ends a capacity search with it instead of a capacity: a set-up mistake,
  * or a service that failed otherwise than by carrying its load (crashed, frozen, its backplane
- * lost). A service that refused connects with 5xx or 429 at a load broke under that load (a
- * service out of connection units, a gateway throttling): a break, named with its status. The
+ * lost). A service that refused connects, or failed REST API sends, with 5xx or 429 at a load
+ * broke under that load (a service out of connection units, a gateway throttling): a break,
+ * named with its status. The
  * client's limit, both sides and `unknown` stay the search's own findings.
  */
 export function isFault(diagnosis: Pick<Diagnosis, 'cause' | 'side'>): boolean {
-  return diagnosis.side === 'setup' || (diagnosis.side === 'service' && diagnosis.cause !== 'load' && diagnosis.cause !== 'serviceRefused');
+  return diagnosis.side === 'setup' || (diagnosis.side === 'service' && diagnosis.cause !== 'load' && diagnosis.cause !== 'serviceRefused' && diagnosis.cause !== 'restFailed');
 }
 
 /** "the service", "this client", "the set-up", "unknown", for headings. */

@@ -19,7 +19,7 @@ import { CAUSES, docsAnchorOf, type CauseId, type Diagnosis } from './causes.ts'
 import type { RunEvidence } from './evidence.ts';
 import {
   BACKPLANE_WORDS, BARE_CLOSE_WORDS, BROWSER_FETCH_WORDS, DEFAULT_MAX_RECEIVE_BYTES, HUB_CLOSE_WORDS, MISSING_METHOD_WORDS, NOT_STICKY_WORDS, SERVER_TIMEOUT_WORDS, TLS_WORDS, TOO_LARGE_WORDS, UNRESOLVED_WORDS,
-  CONNECT_KINDS, connectStatuses, hubWords, matching, methodOf, type StatusCount,
+  CONNECT_KINDS, REST_CALL_WORDS, connectStatuses, hubWords, matching, methodOf, type StatusCount,
 } from './failures.ts';
 import { EVIDENCE, QUOTE_WORDS, STALL_WORDS, WORDS, type Facts } from './words.ts';
 
@@ -52,7 +52,30 @@ export function diagnose(evidence: RunEvidence): Diagnosis {
 function findCause(e: RunEvidence): Finding {
   if (e.settings.sameInstance && e.settings.sameInstance.length > 1) return { cause: 'sameInstance', facts: { endpoints: e.settings.sameInstance } };
   if (e.verdict === 'pass') return { cause: 'held' };
-  return refusal(e) ?? hubRefusal(e) ?? hubGone(e) ?? dropCost(e) ?? clientOrLoad(e) ?? ending(e);
+  // A REST API's refusal names the key or the hub before the connects it also refused; its
+  // failures under load come after a hub that went away, which fails them too.
+  return restCalls(e, 'refused') ?? refusal(e) ?? hubRefusal(e) ?? hubGone(e) ?? restCalls(e, 'failed') ?? dropCost(e) ?? clientOrLoad(e) ?? ending(e);
+}
+
+/** REST API sends (the serverless scenarios) the service refused (a 4xx: the set-up) or failed
+ *  (429, 5xx, no answer: the service), named by the status of the most frequent. */
+function restCalls(e: RunEvidence, which: 'refused' | 'failed'): Finding | null {
+  const calls = e.failures.flatMap((failure) => {
+    const read = REST_CALL_WORDS.exec(failure.message);
+    if (!read) return [];
+    const status = read[2] === undefined ? undefined : Number(read[2]);
+    const refused = status !== undefined && status >= 400 && status < 500 && status !== 429;
+    return refused === (which === 'refused') ? [{ failure, url: read[1]!, status }] : [];
+  });
+  const first = calls[0];
+  if (!first) return null;
+  const count = calls.filter((call) => call.status === first.status).reduce((sum, call) => sum + call.failure.count, 0);
+  const said = / It said: (.*)$/.exec(first.failure.message)?.[1] ?? /got no answer \((.*?)\)/.exec(first.failure.message)?.[1];
+  return {
+    cause: which === 'refused' ? 'restRefused' : 'restFailed',
+    facts: { url: first.url, status: first.status, count, quote: said?.replace(/\.+\s*$/, '').trim() },
+    evidence: [EVIDENCE.failure(first.failure.kind, count, first.failure.message)],
+  };
 }
 
 /** Connects refused in a way that names the cause: by status, by words, or by nothing answering. */

@@ -79,6 +79,10 @@ export function methodOf(message: string): string | undefined {
   return /did not accept (\w+)\(/.exec(message)?.[1] ?? /'(\w+)'/.exec(message)?.[1];
 }
 
+/** A REST API send's failure as the engine words it (core/serverless words.ts): the URL, then
+ *  the status it answered, or no answer. */
+export const REST_CALL_WORDS = /^REST API POST (\S+) (?:answered (\d{3})|got no answer)/;
+
 /** Words of a hub that lost its backplane (hub-sample's close reason and hub errors; Redis's own exception names). */
 export const BACKPLANE_WORDS = /backplane unavailable|RedisConnectionException|RedisTimeoutException|No connection is (active|available) to service this operation/i;
 /** A connect whose connection id the instance does not know: negotiated on one instance, connected on another. */

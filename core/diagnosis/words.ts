@@ -44,6 +44,22 @@ const stageText = (stage: ConnectStage | undefined) => (stage === 'negotiate' ? 
 const quoted = (f: Facts) => (f.quote ? `: "${f.quote}"` : '');
 const tokenPlace = (f: Facts) => (f.browser ? 'Advanced → Authentication → Access token' : '--access-token-file <file> (or --access-token-env <VAR>)');
 
+/** What a REST API refusal means, by status (core/serverless rest-run.ts names the same). */
+const REST_REFUSAL: Record<number, string> = {
+  400: 'it did not take the body',
+  401: "it did not take the tokens signed with the connection string's AccessKey",
+  403: 'it forbade the calls',
+  404: 'it has no hub of that name there, or there is no REST API at that address',
+  413: "the message is over its limit for a REST call",
+};
+const REST_ADVICE: Record<number, string> = {
+  400: 'Check that the endpoint is Azure SignalR Service (or the hub-sample with --EnableRestApi true): its REST API takes { "target": ..., "arguments": [...] }.',
+  401: "Copy the connection string again from the portal's Keys blade (a key rotated since, or another resource's); for the hub-sample, its AccessKey is the hub's --RestApiKey.",
+  403: "Check the resource's keys and network rules: the key must be allowed to send.",
+  404: 'Name the hub with --azure-hub (Azure names a hub by its class name, in any case), and check the connection string\'s Endpoint; the hub-sample answers the REST API only with --EnableRestApi true.',
+  413: 'Lower the message size: Azure takes at most 1 MB in a REST call.',
+};
+
 export const WORDS: Record<CauseId, CauseWords> = {
   held: {
     sentence: () => 'Nothing failed: every planned message arrived once and the run met the guide\'s rule.',
@@ -89,6 +105,16 @@ export const WORDS: Record<CauseId, CauseWords> = {
       ? 'The service or a gateway in front of it limits connection rates: open connections more slowly (fewer connects in flight), or raise its limit.'
       : 'The service (or a proxy or gateway in front of it) was out of capacity or failing when asked for connections: read its log for the refusals, scale it, or connect more slowly.'),
   },
+  restFailed: {
+    sentence: (f) => (f.status === undefined
+      ? `${n(f.count, 'REST API send')} got no answer from ${f.url}${quoted(f)}: the service did not answer in time, or the connection to it was lost.`
+      : f.status === 429
+        ? `The service throttled ${n(f.count, 'REST API send')} with HTTP 429${quoted(f)}.`
+        : `The service failed ${n(f.count, 'REST API send')} with HTTP ${f.status}${quoted(f)}.`),
+    advice: (f) => (f.status === 429
+      ? 'The REST API limits calls per second for the tier: send through fewer senders or at a lower rate, or raise the tier (each REST call costs far more than a WebSocket message).'
+      : 'The service (or a proxy in front of it) was out of capacity or failing when it took the REST calls: read its log for the failures, lower the rate, or scale it.'),
+  },
   unreachable: {
     sentence: (f) => `Nothing accepted the connection at ${f.url}${f.quote ? ` (${f.quote})` : ''}: no connection could be opened.`,
     advice: () => 'Check the URL (scheme, host, port, hub path) and that the hub is running and reachable from here.',
@@ -132,6 +158,10 @@ export const WORDS: Record<CauseId, CauseWords> = {
   hubMethodRefused: {
     sentence: (f) => `The hub refused ${f.method ? `the method ${f.method}` : 'the scenario\'s method'}${quoted(f)}.`,
     advice: () => 'Point the endpoint at a hub with the benchmark\'s methods, or describe your hub\'s own methods with a hub profile (docs/hub-profiles.md).',
+  },
+  restRefused: {
+    sentence: (f) => `The REST API at ${f.url} refused the run's sends with HTTP ${f.status}${f.count ? ` (${n(f.count, 'call')})` : ''}: ${REST_REFUSAL[f.status ?? 0] ?? 'a status its reference does not give for a send'}${quoted(f)}.`,
+    advice: (f) => REST_ADVICE[f.status ?? 0] ?? 'Read the service\'s answer above, and check the connection string and --azure-hub.',
   },
   profileMismatch: {
     sentence: (f) => `The hub never called ${f.method ?? 'the profile\'s receive method'}: ${n(f.count, 'message')} were sent and none came back on it.`,

@@ -8,7 +8,7 @@
  * measured. It names the run (core/execution/run-id.ts): every worker puts the id on the wire.
  */
 import type { Clock, Timers } from '../clocks/index.ts';
-import { derangement, planScenario, connectConcurrencyPerWorker, splitConnections, splitWithinCapacity, type ConnectionShare } from '../plan/index.ts';
+import { derangement, planScenario, connectConcurrencyPerWorker, sendsToAnother, sendsToEveryone, splitConnections, splitWithinCapacity, type ConnectionShare } from '../plan/index.ts';
 import { arrivedOf, notSentOf, plannedOfShare } from '../accounting/index.ts';
 import { drainPlan, type RunConfig, tokenUsersOf, type Credentials } from '../run-config/index.ts';
 import { newRunId } from './run-id.ts';
@@ -26,7 +26,7 @@ import { EXECUTION_WORDS } from './words.ts';
  *  control hub and held by the lead until the run ends, for nothing. */
 export function runNeedsConnectionIds(config: RunConfig): boolean {
   const deliver = profileOfRun(config).deliver;
-  return config.scenario === 'sendToConnection' || deliver === 'user' || deliver === 'users';
+  return sendsToAnother(config.scenario) || deliver === 'user' || deliver === 'users';
 }
 
 /** A way to talk to one worker. */
@@ -133,7 +133,8 @@ export class RunCoordinator {
 
   /** Whether the run gave access tokens (never which): a refusal means another thing with one. */
   get hasToken(): boolean {
-    return (this.#credentials?.accessTokens.length ?? 0) > 0;
+    // A connection string's runs connect with tokens their engines mint.
+    return (this.#credentials?.accessTokens.length ?? 0) > 0 || this.#credentials?.serverless !== undefined;
   }
 
   get phase(): RunPhase {
@@ -291,7 +292,7 @@ export class RunCoordinator {
       warmupEndUs: this.#sendStartUs + this.config.warmupSec * 1_000_000,
       ...this.#absent(ready),
     };
-    const targets = this.config.scenario === 'sendToConnection' ? this.#targets() : null;
+    const targets = sendsToAnother(this.config.scenario) ? this.#targets() : null;
     this.ports.forEach((port, workerIndex) => {
       if (this.aggregator.isLost(workerIndex)) return;
       const go: GoMessage = { ...common, targets: targets?.ids.get(workerIndex) ?? [], ...(targets ? { targetIndices: targets.indices.get(workerIndex) ?? [] } : {}) };
@@ -312,7 +313,7 @@ export class RunCoordinator {
     const deliver = profileOfRun(this.config).deliver;
     if (deliver === 'user' || deliver === 'users') return { absentReceivers: 0, absentMembers: [], absentByToken: this.#absentByToken() };
     if (this.config.scenario !== 'smallGroup' && this.config.scenario !== 'bigGroup') {
-      return { absentReceivers: this.config.scenario === 'broadcast' ? Math.max(0, this.config.connections - open) : 0, absentMembers: [] };
+      return { absentReceivers: sendsToEveryone(this.config.scenario) ? Math.max(0, this.config.connections - open) : 0, absentMembers: [] };
     }
     const planned = planScenario(this.config);
     if (!planned.ok) return { absentReceivers: 0, absentMembers: [] };

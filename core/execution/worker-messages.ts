@@ -58,7 +58,7 @@ export interface GoMessage {
   sendEndUs: number;
   /** Messages planned before this time are warm-up: sent, but left out of every figure. */
   warmupEndUs: number;
-  /** Broadcast: configured connections not open at "go" (never opened, or on a lost worker).
+  /** Broadcast (and broadcast through the REST API): configured connections not open at "go" (never opened, or on a lost worker).
    *  A broadcast plans every configured connection; these receptions are never sent, for
    *  "receiverAbsent" (core/accounting/fates.ts). 0 for other scenarios. */
   absentReceivers: number;
@@ -69,7 +69,7 @@ export interface GoMessage {
    *  connections taking it not open at "go"; a send plans every connection of the users it names.
    *  Absent for other deliveries and from older coordinators. */
   absentByToken?: number[];
-  /** Send to connection: the connection id each of this worker's connections sends to (local
+  /** Send to connection (and send to user through the REST API, to the target's user): the connection id each of this worker's connections sends to (local
    *  order, one entry for every configured connection of the worker, chosen as a derangement of
    *  the configured connections); null when that target never opened (its receptions are
    *  "receiverAbsent"). Empty for other scenarios. */

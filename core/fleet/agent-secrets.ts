@@ -41,6 +41,7 @@ function secretsWords(credentials: Credentials): string {
   if (credentials.headers.length > 0) parts.push('the header values');
   if (credentials.query.length > 0) parts.push('the query values');
   if ((credentials.profileEnv?.length ?? 0) > 0) parts.push("the profile's {env:NAME} values");
+  if (credentials.serverless) parts.push("the Azure SignalR connection string's AccessKey");
   const fromEndpoint = endpointSecretNames(credentials);
   if (fromEndpoint.length > 0) parts.push(`the endpoint's ${fromEndpoint.join(', ')}`);
   return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;

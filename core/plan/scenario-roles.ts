@@ -5,9 +5,34 @@
 import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, MIN_GROUP_SIZE, planGroups, SMALL_GROUP_SIZE, type GroupProblem } from './group-membership.ts';
 import { PLAN_WORDS } from './words.ts';
 
-/** The guide's use cases, named as in core/guide. */
-export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection'] as const;
+/** The guide's use cases, named as in core/guide: the five of the default mode, then the two of
+ *  its serverless mode, whose sends go by HTTP POST to the REST API (core/serverless). */
+export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection', 'restBroadcast', 'restSendToUser'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
+
+/** The serverless mode's scenarios: their clients only receive, their sends are REST API calls. */
+export const REST_SCENARIOS = ['restBroadcast', 'restSendToUser'] as const satisfies readonly ScenarioName[];
+export type RestScenarioName = (typeof REST_SCENARIOS)[number];
+
+export function isRestScenario(scenario: string): scenario is RestScenarioName {
+  return (REST_SCENARIOS as readonly string[]).includes(scenario);
+}
+
+/** Scenarios where each message reaches every configured connection. */
+const TO_EVERYONE: readonly ScenarioName[] = ['broadcast', 'restBroadcast'];
+/** Scenarios where every connection sends to one other (a derangement of the connections). */
+const TO_ANOTHER: readonly ScenarioName[] = ['sendToConnection', 'restSendToUser'];
+
+/** Whether a scenario's senders each send to one other connection, chosen by derangement (send to
+ *  connection by its id, send to user through the REST API by its user). */
+export function sendsToAnother(scenario: ScenarioName): boolean {
+  return TO_ANOTHER.includes(scenario);
+}
+
+/** Whether each message of a scenario reaches every configured connection. */
+export function sendsToEveryone(scenario: ScenarioName): boolean {
+  return TO_EVERYONE.includes(scenario);
+}
 
 /** What a plan is made from: the run configuration's scenario, load and group fields. */
 export interface PlanInput {
@@ -38,7 +63,8 @@ export interface ScenarioPlan {
   sendersHeardBy(connectionIndex: number): number;
 }
 
-/** Broadcast senders when none are given: the guide's default of 2 (it uses at most 4). */
+/** Broadcast senders when none are given: the guide's default of 2 (it uses at most 4). Its
+ *  broadcast through the REST API publishes 2 inbound messages per second at 1 s: 2 senders too. */
 export const DEFAULT_BROADCAST_SENDERS = 2;
 
 export type PlanResult = { ok: true; plan: ScenarioPlan } | { ok: false; errors: string[]; problems: GroupProblem[] };
@@ -53,8 +79,8 @@ export function planScenario(config: PlanInput): PlanResult {
   if (senders > config.connections) {
     return refused({ fields: ['senders', 'connections'], message: PLAN_WORDS.sendersOutnumberConnections({ senders, connections: config.connections }) });
   }
-  if (config.scenario === 'sendToConnection' && config.connections < 2) {
-    return refused({ fields: ['connections'], message: PLAN_WORDS.sendToConnectionNeedsTwo() });
+  if (sendsToAnother(config.scenario) && config.connections < 2) {
+    return refused({ fields: ['connections'], message: config.scenario === 'restSendToUser' ? PLAN_WORDS.sendToUserNeedsTwo() : PLAN_WORDS.sendToConnectionNeedsTwo() });
   }
   return {
     ok: true,
@@ -65,13 +91,13 @@ export function planScenario(config: PlanInput): PlanResult {
       groupOf: () => -1,
       groupName: () => '',
       membersOf: () => 0,
-      sendersHeardBy: () => (config.scenario === 'broadcast' ? senders : 1),
+      sendersHeardBy: () => (sendsToEveryone(config.scenario) ? senders : 1),
     },
   };
 }
 
 function defaultSenders(scenario: ScenarioName, connections: number): number {
-  return scenario === 'broadcast' ? Math.min(DEFAULT_BROADCAST_SENDERS, connections) : connections;
+  return sendsToEveryone(scenario) ? Math.min(DEFAULT_BROADCAST_SENDERS, connections) : connections;
 }
 
 /** `senders` of `connections` chosen evenly across the indices (and so across the workers). */

@@ -39,6 +39,7 @@ export const PLAN_WORDS = {
   sendersOutnumberConnections: (p: { senders: number; connections: number }) =>
     `Senders (${p.senders}) must not outnumber connections (${p.connections}). Lower the senders or raise the connections.`,
   sendToConnectionNeedsTwo: () => 'Send to connection needs at least 2 connections: nobody sends to itself.',
+  sendToUserNeedsTwo: () => 'Send to user through the REST API needs at least 2 connections: each sends to another connection\'s user, never its own.',
   /** A typed group size larger than the connections, the group count left empty. */
   groupSizeExceedsConnections: (p: { groupSize: number; connections: number }) =>
     `${formatCount(p.groupSize)} members per group but only ${formatCount(p.connections)} connections: not one group fits. ` +

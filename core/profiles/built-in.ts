@@ -34,7 +34,27 @@ export const BUILT_IN_PROFILES: Readonly<Record<ShapeName, HubProfile>> = {
   },
 };
 
-/** The profile a run of `scenario` drives: its own, or the bundled contract's. */
-export function profileOfRun(run: { scenario: ShapeName; hubProfile?: HubProfile | null }): HubProfile {
-  return run.hubProfile ?? BUILT_IN_PROFILES[run.scenario];
+/** The serverless mode's two scenarios (core/serverless): each slot is a REST API call whose body
+ *  is `{ "target": send.method, "arguments": send.args bound }`, so the service calls the clients'
+ *  `Measure(ts, payload)` as the bundled contract's hub does. The tool names the target itself:
+ *  these are not hub methods, and no hub profile takes their place. */
+export const REST_PROFILES: Readonly<Record<RestShapeName, HubProfile>> = {
+  restBroadcast: { name: 'Broadcast through the REST API', send: { method: 'Measure', args: ['{time}', '{message}'] }, receive: MEASURE, deliver: 'all' },
+  // One reception, at the connection whose user the derangement names: send to connection's plan.
+  restSendToUser: { name: 'Send to user through the REST API', send: { method: 'Measure', args: ['{time}', '{message}'] }, receive: MEASURE, deliver: 'target' },
+};
+
+/** The scenarios of the REST API: a run of one has no hub methods of its own. */
+export type RestShapeName = 'restBroadcast' | 'restSendToUser';
+
+/** The profile a run of `scenario` drives: its own, or the bundled contract's (the REST API's for
+ *  the serverless scenarios). */
+export function profileOfRun(run: { scenario: ShapeName | RestShapeName; hubProfile?: HubProfile | null }): HubProfile {
+  if (run.hubProfile) return run.hubProfile;
+  return run.scenario === 'restBroadcast' || run.scenario === 'restSendToUser' ? REST_PROFILES[run.scenario] : BUILT_IN_PROFILES[run.scenario];
+}
+
+/** Whether a run drives the tool's own profile of its scenario (no hub profile of its own). */
+export function isBuiltInProfile(run: { scenario: ShapeName | RestShapeName }, profile: HubProfile): boolean {
+  return profile === profileOfRun({ scenario: run.scenario });
 }

@@ -9,6 +9,7 @@
  */
 import { tokenUser } from '../profiles/index.ts';
 import { instanceOf } from '../plan/index.ts';
+import type { ServerlessCredentials } from '../serverless/index.ts';
 
 export interface Credentials {
   /** Access tokens, one per user: connection i takes `accessTokens[i % n]`. Empty: none. */
@@ -25,6 +26,13 @@ export interface Credentials {
    *  instance in the endpoints' order; each connection adds its instance's list to `query`.
    *  Absent: none. */
   endpointQuery?: [name: string, value: string][][];
+  /** An Azure SignalR connection string's parts (--azure-connection-string-env/-file): its
+   *  AccessKey signs each client's token and each REST API call's. Absent: none. */
+  serverless?: ServerlessCredentials;
+  /** With `serverless`: each connection's client token, by run-wide index, minted by the engine
+   *  that opens it (workers/engine/rest-sends.ts) and replaced before it expires. Never sent
+   *  anywhere but on the connection's own requests. */
+  mintedTokens?: Map<number, string>;
 }
 
 export const NO_CREDENTIALS: Credentials = { accessTokens: [], headers: [], query: [] };
@@ -45,6 +53,8 @@ export function credentialsFor(credentials: Credentials | undefined, connectionI
     // Read at each use, not copied: a fresh token (a TokensMessage) reaches the connection's next
     // request (a reconnect, long polling's every request) through the client's accessTokenFactory.
     get accessToken() {
+      const minted = credentials.mintedTokens?.get(connectionIndex);
+      if (minted !== undefined) return minted;
       const tokens = credentials.accessTokens;
       return tokens.length > 0 ? tokens[connectionIndex % tokens.length]! : null;
     },
@@ -54,7 +64,7 @@ export function credentialsFor(credentials: Credentials | undefined, connectionI
 }
 
 export function isEmpty(credentials: Credentials | undefined): boolean {
-  return !credentials || (credentials.accessTokens.length === 0 && credentials.headers.length === 0 && credentials.query.length === 0 && (credentials.profileEnv?.length ?? 0) === 0 && endpointSecretNames(credentials).length === 0);
+  return !credentials || (credentials.accessTokens.length === 0 && credentials.headers.length === 0 && credentials.query.length === 0 && (credentials.profileEnv?.length ?? 0) === 0 && endpointSecretNames(credentials).length === 0 && credentials.serverless === undefined);
 }
 
 /**
@@ -138,6 +148,7 @@ export function credentialsSummary(credentials: Credentials | undefined): string
   if (fromEndpoint.length > 0) parts.push(`the endpoint's ${fromEndpoint.join(', ')} set (taken out of its URL)`);
   const env = credentials!.profileEnv ?? [];
   if (env.length > 0) parts.push(`profile values from ${env.map(([name]) => `$${name}`).join(', ')}`);
+  if (credentials!.serverless) parts.push(`Azure SignalR connection string set (hub ${credentials!.serverless.hub}; each client's token and each REST call's signed with its AccessKey)`);
   return parts.join('; ');
 }
 
@@ -160,6 +171,7 @@ export function secretValuesOf(credentials: ScrubbedSecrets): string[] {
     ...credentials.query.map(([, value]) => value),
     ...('profileEnv' in credentials ? (credentials.profileEnv ?? []).map(([, value]) => value) : []),
     ...('endpointQuery' in credentials ? (credentials.endpointQuery ?? []).flat().map(([, value]) => value) : []),
+    ...('serverless' in credentials && credentials.serverless ? [credentials.serverless.accessKey] : []),
   ].filter((value): value is string => typeof value === 'string' && value.length >= MIN_SCRUBBED_CHARS);
 }
 

@@ -17,6 +17,8 @@ export const SCENARIO_LABELS: Record<ScenarioName, string> = {
   smallGroup: 'Send to small groups',
   bigGroup: 'Send to big groups',
   sendToConnection: 'Send to connection',
+  restBroadcast: 'Broadcast through the REST API',
+  restSendToUser: 'Send to user through the REST API',
 };
 
 /** Who receives each send of a profile, as the scenario line says it. */

@@ -52,10 +52,10 @@ export function skipNegotiationProblems(run: SkipNegotiationRun): SkipNegotiatio
   // connection; {target} (a direct message, a client result asked of another connection) and
   // {excluded} (the sender, left out of its group) are hub ids.
   const hubId = run.hubProfile ? (['target', 'excluded'] as const).find((name) => usesPlaceholder(run.hubProfile!, name)) : undefined;
-  if (run.scenario === 'sendToConnection' || hubId !== undefined) {
+  if (run.scenario === 'sendToConnection' || run.scenario === 'restSendToUser' || hubId !== undefined) {
     const what = run.hubProfile
       ? W.profileNamesHubId({ name: run.hubProfile.name, excluded: hubId === 'excluded', placeholder: hubId ?? 'target' })
-      : W.sendToConnectionHubId();
+      : run.scenario === 'restSendToUser' ? W.sendToUserHubId() : W.sendToConnectionHubId();
     problems.push({
       field: run.hubProfile ? 'hubProfile' : 'scenario',
       message: W.skipHidesHubId({ what }),

@@ -6,4 +6,8 @@ export {
   CLIENT_TOKEN_SECONDS, REST_TOKEN_SECONDS, clientHubUrl, clientTokenClaims, hubNameProblem, restAudience, restCallProblemText, restSendBody, restSendUrl, restTokenClaims,
   type ClientClaims, type RestCallProblem, type RestClaims, type RestSendTo,
 } from './rest-calls.ts';
-export { SERVERLESS_WORDS, type ConnectionStringKey, type ServerlessProblemCode } from './words.ts';
+export { CONNECTION_STRING_FLAGS, SERVERLESS_WORDS, type ConnectionStringKey, type ServerlessProblemCode } from './words.ts';
+export {
+  mayHaveSent, restFailureOf, restFailureText, restProbeUser, restSendTarget, restUserId, serverlessClientUrl,
+  type RestFailure, type ServerlessCredentials,
+} from './rest-run.ts';

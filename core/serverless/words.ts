@@ -6,6 +6,9 @@
  */
 
 /** A connection string's part, as Azure's portal writes it. */
+/** The runner's options that take the connection string (cli/serverless-args.ts). */
+export const CONNECTION_STRING_FLAGS = { env: '--azure-connection-string-env', file: '--azure-connection-string-file' } as const;
+
 export type ConnectionStringKey = 'Endpoint' | 'AccessKey' | 'Version' | 'Port' | 'ClientEndpoint';
 
 const WHERE = "Copy it from the Azure portal (the SignalR Service's Keys blade): Endpoint=https://<name>.service.signalr.net;AccessKey=<key>;Version=1.0;";
@@ -33,6 +36,27 @@ export const SERVERLESS_WORDS = {
     `The hub name '${p.hub}' is not one Azure SignalR Service takes: it must start with a letter and hold only letters, digits and underscores (at most 128).`,
   emptyUser: () => `A send to a user needs a user id: it was empty.`,
   emptyGroup: () => `A send to a group needs a group name: it was empty.`,
+  // A REST call's failed answer, by status: what the message became is the accounting's (rest-run.ts mayHaveSent).
+  restBadKey: (p: { url: string; answer: string }) =>
+    `REST API POST ${p.url} answered 401: the service did not take the token signed with the connection string's AccessKey (another key, or a key rotated in the portal). Copy the connection string again from the Keys blade.${p.answer}`,
+  restForbidden: (p: { url: string; answer: string }) =>
+    `REST API POST ${p.url} answered 403: the service refused the call (a key without send rights, or a network rule). Check the resource's keys and network settings.${p.answer}`,
+  restNoSuchHub: (p: { url: string; hub: string; answer: string }) =>
+    `REST API POST ${p.url} answered 404: the service has no hub '${p.hub}' there (or no REST API at that address). Pass the hub's name with --azure-hub, and check the connection string's Endpoint.${p.answer}`,
+  restBadRequest: (p: { url: string; answer: string }) =>
+    `REST API POST ${p.url} answered 400: the service did not take the body.${p.answer}`,
+  restTooLarge: (p: { url: string; answer: string }) =>
+    `REST API POST ${p.url} answered 413: the message is over the service's limit for a REST call (1 MB on Azure). Lower the message size.${p.answer}`,
+  restThrottled: (p: { url: string; answer: string }) =>
+    `REST API POST ${p.url} answered 429: the service throttles the REST calls (too many a second for the tier). Lower the senders or the rate, or raise the tier.${p.answer}`,
+  restServiceError: (p: { url: string; status: number; answer: string }) =>
+    `REST API POST ${p.url} answered ${p.status}: the service failed the call; its message may have reached some receivers.${p.answer}`,
+  restOtherStatus: (p: { url: string; status: number; answer: string }) =>
+    `REST API POST ${p.url} answered ${p.status}, which the REST API does not document for a send.${p.answer}`,
+  restNoAnswer: (p: { url: string; said: string }) =>
+    `REST API POST ${p.url} got no answer (${p.said}): the service did not answer, or the connection to it was lost; the message may have reached some receivers.`,
+  restNeedsConnectionString: (p: { scenario: string; env: string; file: string }) =>
+    `${p.scenario} sends through Azure SignalR Service's REST API, which needs the service's connection string: pass ${p.env} <VARIABLE> (the name of an environment variable that holds it) or ${p.file} <file> (a file whose first line is it), as Endpoint=https://<name>.service.signalr.net;AccessKey=<key>;Version=1.0; (the hub-sample's REST API takes Endpoint=<its origin>;AccessKey=<its --RestApiKey>).`,
 } as const;
 
 export type ServerlessProblemCode = keyof typeof SERVERLESS_WORDS;

@@ -298,6 +298,23 @@ const CASES: Case[] = [
     evidence: evidence({ late: 300, client: { keptSchedule: null, limits: [] } }),
     cause: 'unknown', says: /schedule was never measured/,
   },
+  {
+    // As the runner recorded it against the hub-sample's REST API with another key: the probe's refusal, and the client tokens' 401s.
+    name: 'a REST scenario with another key: the REST API\'s 401 before the connects it also refused',
+    evidence: evidence({
+      outcome: { kind: 'failed', code: 'refused' }, planned: 0, connectionsOpened: 0, connectionsFailed: 4, received: 0, sent: 0,
+      failures: [
+        { kind: 'negotiate', count: 4, message: `WebSockets (json) to http://127.0.0.1:6400/client/?hub=benchhub: Failed to complete negotiation with the server: Error: 401: the client token is not signed HS256 with this hub's access key (--RestApiKey, the connection string's AccessKey).: Status code '401'.` },
+        { kind: 'protocol', count: 1, message: `REST API POST http://127.0.0.1:6400/api/v1/hubs/benchhub/users/{user} answered 401: the service did not take the token signed with the connection string's AccessKey (another key, or a key rotated in the portal). Copy the connection string again from the Keys blade. It said: 401: the token is not signed HS256 with this hub's REST API key.` },
+      ],
+    }, { hasToken: true }),
+    cause: 'restRefused', says: /refused the run's sends with HTTP 401 \(1 call\): it did not take the tokens signed with the connection string's AccessKey: "401: the token is not signed HS256 with this hub's REST API key"\.$/,
+  },
+  {
+    name: 'REST sends throttled with 429 at a load',
+    evidence: evidence({ lost: 0, notSent: 300, failures: [{ kind: 'send', count: 300, message: 'REST API POST https://x.service.signalr.net/api/v1/hubs/benchhub answered 429: the service throttles the REST calls (too many a second for the tier). Lower the senders or the rate, or raise the tier.' }] }),
+    cause: 'restFailed', says: /throttled 300 REST API sends with HTTP 429/,
+  },
   { name: 'stopped early with nothing wrong', evidence: evidence({ outcome: { kind: 'stopped' }, verdict: 'none' }), cause: 'incomplete' },
   {
     name: 'a planned drop that cost messages',

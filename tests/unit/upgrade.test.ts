@@ -82,7 +82,7 @@ describe('a version 3 run document (before hub profiles)', () => {
     const read = parseRunResult(JSON.stringify({ ...current, version: 3, config: withoutProfile(current.config) }));
     expect(read.version).toBe(4);
     expect(read.config.hubProfile).toBeNull();
-    expect(profileOfRun(read.config)).toEqual(BUILT_IN_PROFILES[current.config.scenario]);
+    expect(profileOfRun(read.config)).toEqual(BUILT_IN_PROFILES[current.config.scenario as keyof typeof BUILT_IN_PROFILES]);
     expect(read.fates).toEqual(current.fates);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import { runNeedsConnectionIds, type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/execution/index.ts';
-import { planScenario, type ScenarioPlan } from '../../core/plan/index.ts';
+import { isRestScenario, planScenario, type ScenarioPlan } from '../../core/plan/index.ts';
 import {
   scrubSecrets,
   type Credentials,
@@ -24,6 +24,7 @@ import type { Scenario } from '../scenarios/scenario.ts';
 import type { ConnectionFactory, ErrorClassifier } from './connection.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import { ScenarioRunner, type RunnerContext } from './scenario-runner.ts';
+import { restProbe, restSendsOf, type RestSends } from './rest-sends.ts';
 import { WorkerStats } from './worker-stats.ts';
 import { ENGINE_WORDS } from './words.ts';
 
@@ -38,6 +39,8 @@ export interface EngineDeps {
   post: (message: FromWorker) => void;
   /** True in a browser Web Worker (its connection queue can explain slow connects). Default false. */
   inBrowser?: boolean;
+  /** The REST scenarios' HTTP client; the platform's fetch when absent. */
+  fetch?: typeof fetch;
 }
 
 export class BenchEngine {
@@ -56,6 +59,8 @@ export class BenchEngine {
   #stoppedEarly = false;
   /** Every token the run has used, the replaced ones too: the scrub takes them all out. */
   #scrubbing: Credentials | undefined;
+  /** A serverless run's REST API calls and client tokens; null otherwise. */
+  #rest: RestSends | null = null;
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -96,7 +101,10 @@ export class BenchEngine {
     const { config, share } = message;
     const planned = planScenario(config);
     if (!planned.ok) throw new Error(planned.errors.join(' '));
-    const scenario = createScenario(message, planned.plan);
+    const rest = this.#rest = restSendsOf(message, this.deps, this.stats);
+    const scenario = createScenario(message, planned.plan, rest);
+    // A serverless hub's clients connect with tokens this engine mints, one user each (RestSends.clientTokens).
+    const credentials = rest && message.credentials ? { ...message.credentials, mintedTokens: await rest.clientTokens(share.firstIndex, share.count) } : message.credentials;
     const pool = new ConnectionPool(
       { clock: this.deps.clock, timers: this.deps.timers, connect: this.deps.connect, classify: this.deps.classify, stats: this.stats, inBrowser: this.deps.inBrowser ?? false },
       {
@@ -109,7 +117,7 @@ export class BenchEngine {
       share.firstIndex,
       share.count,
       message.connectConcurrency,
-      message.credentials,
+      credentials,
     );
     this.#pool = pool;
     this.#runner = new ScenarioRunner({
@@ -123,6 +131,7 @@ export class BenchEngine {
       runId: message.runId,
       instances: this.#instances(config, planned.plan),
       sendersHeardBy: planned.plan.sendersHeardBy,
+      ...(rest ? { rest } : {}),
     }, scenario);
     this.#runner.listen(pool.connections);
     this.#watchRejoins(scenario);
@@ -134,6 +143,7 @@ export class BenchEngine {
     const skip = this.#finishRequested || pool.hubStoppedAnswering;
     if (pool.hubStoppedAnswering) this.stats.recordError('protocol', ENGINE_WORDS.probeSkipped());
     const refusal = skip ? null
+      : isRestScenario(config.scenario) ? await restProbe(rest, config, this.stats)
       : (await this.#runner.probe(pool.connections, config.endpointUrl, config.skipNegotiation ?? false)) ??
         (drop.dropAtSec !== null && drop.dropKind === 'server' ? await this.#runner.probeServerDrops(pool.connections, config.endpointUrl) : null);
     const groupMembers = skip || refusal ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));
@@ -224,6 +234,7 @@ export class BenchEngine {
   async #end(): Promise<void> {
     if (this.#phase === 'done') return;
     this.#runner?.stop(this.#stoppedEarly);
+    this.#rest?.stop();
     const sent = this.#phase !== 'connecting';
     this.#phase = 'done';
     if (this.#endTimer !== null) this.deps.timers.clearTimeout(this.#endTimer);

@@ -25,6 +25,7 @@ import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts
 import type { PooledConnection } from './connection-pool.ts';
 import { OpenLoop } from './open-loop.ts';
 import { StreamSends } from './stream-sends.ts';
+import type { RestSends } from './rest-sends.ts';
 import { probeCall } from './stream-probe.ts';
 import { STREAM_WORDS } from './stream-words.ts';
 import { ENGINE_WORDS } from './words.ts';
@@ -60,6 +61,8 @@ export interface RunnerContext {
   instances?: { count: number; recipients: (sender: number, localIndex: number, go: GoMessage) => number[] };
   /** Senders a connection hears, by run-wide index (ScenarioPlan.sendersHeardBy): sizes its duplicate window. */
   sendersHeardBy: (connectionIndex: number) => number;
+  /** A REST scenario's sender (SendSpec.rest); absent otherwise. */
+  rest?: RestSends;
 }
 
 export class ScenarioRunner {
@@ -197,6 +200,14 @@ export class ScenarioRunner {
     // An item of the connection's stream: the client takes it at once (it tells of no item's write).
     if (spec.uploads) return this.#streams.write(pooled, spec, payload);
     unwritten.count++;
+    // A REST API call (a REST scenario): in flight until answered; a refusal was never sent, a 5xx or no answer may have been.
+    if (spec.rest !== undefined) {
+      return this.ctx.rest!.send(spec.rest, spec.method, spec.args(timeUs, payload), unwritten.written, (maySent, said) => {
+        unwritten.count--;
+        if (!maySent) this.#notSent(measured, plannedUs, 'writeFailed', spec);
+        stats.recordError('send', said);
+      });
+    }
     const failed = (error: unknown) => {
       unwritten.count--;
       const said = error instanceof Error ? error.message : String(error);

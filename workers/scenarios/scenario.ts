@@ -33,6 +33,9 @@ export interface SendSpec {
   /** A client result (deliver "return" with an answer): the completion carries the answering
    *  connection's text, and a call that failed once sent is lost (sent, never received). */
   answered?: boolean;
+  /** A REST scenario's send (workers/engine/rest-sends.ts): the REST API URL each slot posts to,
+   *  `{ target: method, arguments: args }` its body; absent for a hub call. */
+  rest?: string;
 }
 
 /** A hub call the probe makes, and what it is to the profile (said when the hub refuses it). */
