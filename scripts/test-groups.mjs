@@ -35,9 +35,6 @@ export const LOAD_FILES = {
     'tests/browser/compare-held.test.ts',
     // The dashboard's run over two hub-samples on one Redis, which must pass (failed beside others once).
     'tests/browser/scale-out.test.ts',
-    // The Endpoint's secret said beside the field at four sizes: beside other browser files the
-    // folded form came back under the test after Edit (2 of 5 failed in two fresh-clone runs).
-    'tests/browser/auth.test.ts',
   ],
 };
 

@@ -75,8 +75,11 @@ async function download(testId: string): Promise<Buffer> {
   return readFile((await file.path())!);
 }
 
-/** The form unfolded, whatever the run's end or a resize is still doing to it: it may fold a moment after a first look. */
+/** The form unfolded, whatever the run's end or a resize is still doing to it. A resize reaches the
+ *  page's media queries (the form folds on a phone after a run) at its next frames, not when
+ *  setViewportSize returns: a first look before them saw the desktop form, which then folded. */
 async function unfold(page: OwnDashboard['page']): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await expect.poll(async () => {
     if (await page.getByTestId('setup-edit').isVisible()) await page.getByTestId('setup-edit').click();
     return page.getByTestId('endpoint-secrets').isVisible();
