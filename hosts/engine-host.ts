@@ -11,6 +11,7 @@ import { scrubSecrets, type Credentials } from '../core/run-config/index.ts';
 import { BenchEngine } from '../workers/engine/bench-engine.ts';
 import { signalRConnectionFactory, type PlatformOverrides } from '../signalr/bench-connection.ts';
 import { classifySignalRError } from '../signalr/errors.ts';
+import { signClientToken, signRestToken } from '../signalr/rest-tokens.ts';
 
 export interface EngineHost {
   handle(message: ToWorker): void;
@@ -30,6 +31,8 @@ export function hostEngine(post: (message: FromWorker) => void, platform: Platfo
     post,
     // A dedicated Web Worker has WorkerGlobalScope; a Node worker thread does not.
     inBrowser: 'WorkerGlobalScope' in globalThis,
+    // The serverless scenarios' tokens, signed with jose at the wall clock's time (not the run's time base).
+    signer: { rest: (url, key) => signRestToken(url, key), client: (url, key, user) => signClientToken(url, key, user) },
   });
   let credentials: Credentials | undefined;
   const fatal = (error: unknown) => post({ type: 'fatal', workerIndex, message: scrubSecrets(error instanceof Error ? error.message : String(error), credentials) });

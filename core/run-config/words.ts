@@ -95,7 +95,7 @@ export const RUN_CONFIG_WORDS = {
   sendToConnectionHubId: () => 'Send to connection sends to each connection by its hub id',
   sendToUserHubId: () => 'Send to user through the REST API tells the targets that opened by their hub ids',
   restWithProfile: (p: { scenario: string }) =>
-    `${p.scenario} sends by the REST API, not by hub methods: the tool names its target (Measure) itself, so a hub profile has no part in it. Leave the hub profile out, or choose a scenario of the default mode.`,
+    `The scenario ${p.scenario} sends by the REST API, not by hub methods: the tool names its target (Measure) itself, so a hub profile has no part in it. Leave the hub profile out, or choose a scenario of the default mode.`,
   skipHidesHubId: (p: { what: string }) =>
     `${p.what}, and a client learns its id only from the negotiate answer: without negotiation it stays unknown (the SignalR client's connectionId is null). Turn skip negotiation off, or choose another scenario.`,
 };

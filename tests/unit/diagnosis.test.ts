@@ -302,7 +302,7 @@ const CASES: Case[] = [
     // As the runner recorded it against the hub-sample's REST API with another key: the probe's refusal, and the client tokens' 401s.
     name: 'a REST scenario with another key: the REST API\'s 401 before the connects it also refused',
     evidence: evidence({
-      outcome: { kind: 'failed', code: 'refused' }, planned: 0, connectionsOpened: 0, connectionsFailed: 4, received: 0, sent: 0,
+      outcome: { kind: 'failed', code: 'hubRefused' }, planned: 0, connectionsOpened: 0, connectionsFailed: 4, received: 0, sent: 0,
       failures: [
         { kind: 'negotiate', count: 4, message: `WebSockets (json) to http://127.0.0.1:6400/client/?hub=benchhub: Failed to complete negotiation with the server: Error: 401: the client token is not signed HS256 with this hub's access key (--RestApiKey, the connection string's AccessKey).: Status code '401'.` },
         { kind: 'protocol', count: 1, message: `REST API POST http://127.0.0.1:6400/api/v1/hubs/benchhub/users/{user} answered 401: the service did not take the token signed with the connection string's AccessKey (another key, or a key rotated in the portal). Copy the connection string again from the Keys blade. It said: 401: the token is not signed HS256 with this hub's REST API key.` },

@@ -24,7 +24,7 @@ import type { Scenario } from '../scenarios/scenario.ts';
 import type { ConnectionFactory, ErrorClassifier } from './connection.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import { ScenarioRunner, type RunnerContext } from './scenario-runner.ts';
-import { restProbe, restSendsOf, type RestSends } from './rest-sends.ts';
+import { restProbe, restSendsOf, type RestSends, type TokenSigner } from './rest-sends.ts';
 import { WorkerStats } from './worker-stats.ts';
 import { ENGINE_WORDS } from './words.ts';
 
@@ -41,6 +41,9 @@ export interface EngineDeps {
   inBrowser?: boolean;
   /** The REST scenarios' HTTP client; the platform's fetch when absent. */
   fetch?: typeof fetch;
+  /** Signs the REST scenarios' tokens (hosts/engine-host.ts hands signalr/rest-tokens.ts); without
+   *  it a connection string's run is refused (the page's engines never hold the key). */
+  signer?: TokenSigner;
 }
 
 export class BenchEngine {

@@ -16,7 +16,6 @@ import {
   CLIENT_TOKEN_SECONDS, REST_TOKEN_SECONDS, mayHaveSent, restFailureOf, restFailureText, restProbeUser, restSendBody, restSendTarget,
   restUserId, serverlessClientUrl, type ServerlessCredentials,
 } from '../../core/serverless/index.ts';
-import { signClientToken, signRestToken } from '../../signalr/rest-tokens.ts';
 import { CONNECTION_STRING_FLAGS, SERVERLESS_WORDS } from '../../core/serverless/index.ts';
 import { SCENARIO_LABELS, type RunConfig } from '../../core/run-config/index.ts';
 import type { StartMessage } from '../../core/execution/index.ts';
@@ -32,9 +31,17 @@ const CLIENT_REMINT_MS = (CLIENT_TOKEN_SECONDS * 1_000) / 2;
 /** Characters of a service's answer kept in a failure's text. */
 const ANSWER_CHARS = 300;
 
+/** Signs the serverless mode's tokens with the AccessKey (signalr/rest-tokens.ts, jose), handed in
+ *  by the host: the engine never imports signalr/. Each signs at the wall clock's time. */
+export interface TokenSigner {
+  rest(url: string, accessKey: string): Promise<string>;
+  client(clientUrl: string, accessKey: string, user: string): Promise<string>;
+}
+
 export interface RestSendsDeps {
   clock: Clock;
   timers: Timers;
+  signer: TokenSigner;
   /** The platform's fetch; injectable for tests. */
   fetch?: typeof fetch;
   /** Every text that leaves here passes through it (the run's scrub). */
@@ -64,8 +71,7 @@ export class RestSends {
     const tokens = new Map<number, string>();
     const mint = async () => {
       const url = serverlessClientUrl(this.serverless);
-      const nowSec = this.deps.clock.nowUs() / 1e6;
-      for (let index = first; index < first + count; index++) tokens.set(index, await signClientToken(url, this.serverless.accessKey, restUserId(this.runId, index), nowSec));
+      for (let index = first; index < first + count; index++) tokens.set(index, await this.deps.signer.client(url, this.serverless.accessKey, restUserId(this.runId, index)));
     };
     await mint();
     const again = () => {
@@ -73,6 +79,13 @@ export class RestSends {
     };
     again();
     return tokens;
+  }
+
+  /** `url`, its token signed now, before the first slot needs it: a sender's first call waits on
+   *  no signing (a first jose signing takes a few hundred ms while the key is imported). */
+  prepared(url: string): string {
+    void this.#token(url);
+    return url;
   }
 
   /** One slot's call: `written` once the service took it (2xx), else `failed` with its words. */
@@ -127,7 +140,7 @@ export class RestSends {
     const nowSec = this.deps.clock.nowUs() / 1e6;
     const held = this.#tokens.get(url);
     if (held && nowSec < held.resignAtSec) return held.token;
-    const token = signRestToken(url, this.serverless.accessKey, nowSec);
+    const token = this.deps.signer.rest(url, this.serverless.accessKey);
     this.#tokens.set(url, { token, resignAtSec: nowSec + REST_TOKEN_SECONDS * (1 - RESIGN_AT_SHARE_LEFT) });
     return token;
   }
@@ -141,10 +154,12 @@ function reasonOf(error: unknown): string {
   return cause?.code ? `${message}: ${cause.code}` : cause?.message ? `${message}: ${cause.message}` : message;
 }
 
-/** The engine's REST sender for a run whose credentials hold a connection string; null otherwise. */
-export function restSendsOf(start: Pick<StartMessage, 'credentials' | 'runId'>, deps: Pick<RestSendsDeps, 'clock' | 'timers' | 'fetch'>, stats: Pick<WorkerStats, 'scrub'>): RestSends | null {
+/** The engine's REST sender for a run whose credentials hold a connection string; null otherwise
+ *  (and in a host that hands no signer: the dashboard's, which never holds the key). */
+export function restSendsOf(start: Pick<StartMessage, 'credentials' | 'runId'>, deps: Pick<RestSendsDeps, 'clock' | 'timers' | 'fetch'> & { signer?: TokenSigner }, stats: Pick<WorkerStats, 'scrub'>): RestSends | null {
   const serverless = start.credentials?.serverless;
-  return serverless ? new RestSends(serverless, start.runId, { ...deps, scrub: (text) => stats.scrub(text) }) : null;
+  const signer = deps.signer;
+  return serverless && signer ? new RestSends(serverless, start.runId, { ...deps, signer, scrub: (text) => stats.scrub(text) }) : null;
 }
 
 /** A REST scenario's check before the run: the REST API's own answer to a call that reaches

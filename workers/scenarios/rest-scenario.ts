@@ -10,7 +10,7 @@ import type { RestSends } from '../engine/rest-sends.ts';
 import type { Scenario } from './scenario.ts';
 
 export function restScenario(base: Scenario, scenario: RestScenarioName, rest: RestSends): Scenario {
-  const broadcastUrl = rest.urlOf({ kind: 'broadcast' });
+  const broadcastUrl = rest.prepared(rest.urlOf({ kind: 'broadcast' }));
   return {
     ...base,
     probe: () => [],
@@ -20,7 +20,7 @@ export function restScenario(base: Scenario, scenario: RestScenarioName, rest: R
       if (scenario === 'restBroadcast') return { ...spec, rest: broadcastUrl };
       // The derangement's target, opened or not: one that never opened is counted absent (spec.absent).
       const targetIndex = go.targetIndices?.[localIndex];
-      return targetIndex === undefined ? { ...spec, absent: spec.recipients } : { ...spec, rest: rest.urlOf({ kind: 'user', targetIndex }) };
+      return targetIndex === undefined ? { ...spec, absent: spec.recipients } : { ...spec, rest: rest.prepared(rest.urlOf({ kind: 'user', targetIndex })) };
     },
   };
 }
