@@ -14,6 +14,12 @@ export const SERVERLESS_PAGE_WORDS = {
     `Run it with the runner, the connection string in ${p.envName} (or a file), never on the command line:`,
   docsLink: () => 'How to run it (docs/serverless.md)',
   guideLink: () => "The guide's Serverless mode section",
+  /** A fold under the command: the same setup over agents. */
+  agentsSummary: () => 'Past one machine: agents, led by the runner',
+  agentsOffer: () =>
+    "This page cannot lead agents in these scenarios: it would have to hold the key to hand it to them. The runner leads them instead, " +
+    "through this page's control hub, and hands the key to each agent with each run (--agents-secrets refuse keeps it off a plain http control hub). " +
+    'Start it, then each agent with the command it prints:',
   /** The scenario list's group of the two: chosen here, they say how to run them. */
   scenarioGroup: () => 'Serverless mode (REST API): with the runner',
   copy: () => 'Copy',

@@ -47,7 +47,9 @@ function render() {
 describe('Your hub', () => {
   it('is a choice beside the five scenarios that opens a labelled profile editor with examples', () => {
     const view = render();
-    expect([...view.scenario.options].map((o) => o.textContent)).toEqual(['Echo', 'Broadcast', 'Send to small groups', 'Send to big groups', 'Send to connection', 'Your hub']);
+    // The serverless mode's two come after it, in a group of their own (the page only says how to run them).
+    expect([...view.scenario.options].map((o) => o.textContent)).toEqual(['Echo', 'Broadcast', 'Send to small groups', 'Send to big groups', 'Send to connection', 'Your hub', 'Broadcast through the REST API', 'Send to user through the REST API']);
+    expect(view.scenario.querySelector('optgroup')?.label).toBe('Serverless mode (REST API): with the runner');
     expect(view.find('hub-profile')).toBeNull();
     view.choose(view.scenario, 'yourHub');
     const area = view.find<HTMLTextAreaElement>('hub-profile-text')!;

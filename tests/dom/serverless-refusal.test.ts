@@ -41,7 +41,12 @@ describe('a serverless scenario on the run form', () => {
       "This page does not start Broadcast through the REST API: its sends are REST API calls signed with your service's AccessKey, and a page must not hold that key.",
     );
     expect(view.text('serverless-command')).toBe(
-      'npx live-bench --scenario restBroadcast --azure-connection-string-env SIGNALR_CONNECTION_STRING --connections 1000 --interval-ms 500 --message-bytes 1024 --duration 60',
+      'npx live-bench --scenario restBroadcast --azure-connection-string-env SIGNALR_CONNECTION_STRING --azure-hub benchhub --connections 1000 --interval-ms 500 --message-bytes 1024 --duration 60',
+    );
+    // Past one machine: agents led by the runner, through the control hub beside this page.
+    expect(view.find('serverless-agents')?.hasAttribute('open')).toBe(false);
+    expect(view.text('serverless-lead-command')).toBe(
+      `npx live-bench --lead --agents 2 --control ${location.origin}/control --scenario restBroadcast --azure-connection-string-env SIGNALR_CONNECTION_STRING --azure-hub benchhub --connections 1000 --interval-ms 500 --message-bytes 1024 --duration 60`,
     );
     const start = view.find('start') as HTMLButtonElement;
     expect(start.disabled).toBe(true);
@@ -72,7 +77,7 @@ describe('a serverless scenario on the run form', () => {
     view.set('messageBytes', 'lots');
     view.set('transport', 'ServerSentEvents');
     expect(view.text('serverless-command')).toBe(
-      'npx live-bench --scenario restSendToUser --azure-connection-string-env SIGNALR_CONNECTION_STRING --transport ServerSentEvents --connections 120 --interval-ms 1000 --duration 30',
+      'npx live-bench --scenario restSendToUser --azure-connection-string-env SIGNALR_CONNECTION_STRING --azure-hub benchhub --transport ServerSentEvents --connections 120 --interval-ms 1000 --duration 30',
     );
     view.set('scenario', 'echo');
     view.set('messageBytes', '2048');
@@ -101,7 +106,7 @@ describe('a serverless scenario on the run form', () => {
     expect(compare.disabled).toBe(true);
     expect(compare.getAttribute('aria-describedby')).toBe('serverless-refusal');
     expect(target.querySelector('[data-testid="serverless-command"]')?.textContent).toBe(
-      'npx live-bench --scenario restBroadcast --azure-connection-string-env SIGNALR_CONNECTION_STRING --connections 20 --interval-ms 1000 --message-bytes 2048 --duration 30 --senders 4',
+      'npx live-bench --scenario restBroadcast --azure-connection-string-env SIGNALR_CONNECTION_STRING --azure-hub benchhub --connections 20 --interval-ms 1000 --message-bytes 2048 --duration 30 --senders 4',
     );
     target.querySelector('form')!.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
     flushSync();
@@ -112,6 +117,6 @@ describe('a serverless scenario on the run form', () => {
 
   it('names no scenario of the default mode', () => {
     const fields = { transport: 'WebSockets', protocol: 'json', connections: '10', sendIntervalMs: '1000', messageBytes: '2048', durationSec: '30', senders: '' };
-    expect(['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection', 'your-hub'].map((scenario) => serverlessRefusal({ ...fields, scenario }))).toEqual([null, null, null, null, null, null]);
+    expect(['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection', 'your-hub'].map((scenario) => serverlessRefusal({ ...fields, scenario }, 'http://127.0.0.1:5180/control'))).toEqual([null, null, null, null, null, null]);
   });
 });
