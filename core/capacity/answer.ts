@@ -9,7 +9,7 @@
 import { formatBytes, formatCount, formatMs, formatShare } from '../format.ts';
 import type { EditionId } from '../guide/index.ts';
 import { REQUIRED_SHARE } from '../outcome/index.ts';
-import { combinationLabel, SCENARIO_LABELS, scenarioPhrase } from '../run-config/index.ts';
+import { combinationLabel, scenarioPhrase, scenarioWords } from '../run-config/index.ts';
 import { formatPercent, judgeTiers, tierLoad } from '../tiers/index.ts';
 import { stepByIndex, judgedLoadOf, instancesThatBroke, type CapacityResult, type CapacityStep } from './capacity-result.ts';
 import { RAMP_UNITS, stepConfig } from './settings.ts';
@@ -113,7 +113,7 @@ function tierLinesOf(tiers: TierShare[], result: CapacityResult): string[] {
 }
 
 function tierLine(share: TierShare, result: CapacityResult, edition: string): string {
-  const scenario = SCENARIO_LABELS[result.base.scenario].toLowerCase();
+  const scenario = scenarioWords(result.base.scenario);
   if (share.ratio === null || share.published === null) return W.tierUnpublished({ edition, scenario, tier: share.tier });
   return W.tierShare({ percent: formatPercent(share.ratio), tier: share.tier, scenario, published: formatCount(share.published), edition });
 }

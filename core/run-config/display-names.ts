@@ -21,6 +21,13 @@ export const SCENARIO_LABELS: Record<ScenarioName, string> = {
   restSendToUser: 'Send to user through the REST API',
 };
 
+/** A scenario's label inside a sentence: its first letter in lower case, the rest as written
+ *  ("send to user through the REST API"). */
+export function scenarioWords(scenario: ScenarioName): string {
+  const label = SCENARIO_LABELS[scenario];
+  return label.charAt(0).toLowerCase() + label.slice(1);
+}
+
 /** Who receives each send of a profile, as the scenario line says it. */
 export const DELIVER_LABELS: Record<DeliverKind, string> = {
   self: 'to the sender',
@@ -54,13 +61,13 @@ export function scenarioLabel(config: Pick<RunConfig, 'scenario' | 'hubProfile'>
   const profile = config.hubProfile;
   if (!profile) return SCENARIO_LABELS[config.scenario];
   const shapes: readonly string[] = profileShapes(profile);
-  return shapes.length > 1 ? `${profileLabel(profile)} (${SCENARIO_LABELS[config.scenario].toLowerCase()})` : profileLabel(profile);
+  return shapes.length > 1 ? `${profileLabel(profile)} (${scenarioWords(config.scenario)})` : profileLabel(profile);
 }
 
 /** The scenario inside a sentence ("2 KB echo over …"): lower case for the built-in scenarios,
  *  the profile as it is written (method names keep their case). */
 export function scenarioPhrase(config: Pick<RunConfig, 'scenario' | 'hubProfile'>): string {
-  return config.hubProfile ? scenarioLabel(config) : SCENARIO_LABELS[config.scenario].toLowerCase();
+  return config.hubProfile ? scenarioLabel(config) : scenarioWords(config.scenario);
 }
 
 /** "WebSockets + MessagePack"; "WebSockets + JSON, negotiation skipped" for a run that skips it. */

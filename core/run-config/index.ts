@@ -60,6 +60,7 @@ export {
   profileLabel,
   scenarioLabel,
   scenarioPhrase,
+  scenarioWords,
 } from './display-names.ts';
 export {
   type InstanceCounts,
