@@ -52,6 +52,8 @@ describe('a serverless scenario on the run form', () => {
     expect(start.disabled).toBe(true);
     expect(start.getAttribute('aria-describedby')).toBe(refusal?.id);
     expect(start.title).toBe("Start is off for Broadcast through the REST API: this page cannot hold the AccessKey it needs; run it with the runner's command.");
+    // This browser's 255 WebSockets say nothing of a run it does not start: no limit notice for 1,000.
+    expect(view.find('browser-limit')).toBeNull();
     // The button and the form's buttons sit beside it: the refusal is the element before them.
     expect(refusal?.nextElementSibling?.classList.contains('buttons')).toBe(true);
     // Enter in a field submits the form: nothing starts, and nothing is written to the address.
