@@ -20,10 +20,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function runEchoLoad(client, connect, options) {
   const load = new EchoLoad(client, { warmupSec: 0, messageBytes: 2_048, connectConcurrency: 8, ...options });
+  const rampStartMs = Date.now();
   const rampMs = await load.open(connect);
   load.start();
   await load.drain();
-  process.stdout.write(JSON.stringify(load.result(rampMs)) + '\n');
+  // The ramp's ends in epoch ms, for a bench that cuts its CPU samples by phase (bench/peers/peers.mjs).
+  process.stdout.write(JSON.stringify({ ...load.result(rampMs), rampStartMs, rampEndMs: rampStartMs + rampMs }) + '\n');
 }
 
 class EchoLoad {

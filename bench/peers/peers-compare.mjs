@@ -1,0 +1,78 @@
+// The peer benchmark (bench/peers/peers.mjs) against its last recorded runner row at the same step:
+// the runner's costs as ratios to its peers measured in the same round (so the machine's load,
+// which moves every client's figures, mostly cancels), and a REGRESSION line when a ratio got worse
+// by more than the run-to-run spread. Rows are kept in bench/peers-results.json, oldest first.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const HISTORY = path.join(path.dirname(fileURLToPath(import.meta.url)), '../peers-results.json');
+
+/**
+ * How far one ratio moves between rounds of the same code on this machine, as a share of the lower
+ * one: memory as the connections bench measured it (bench/connections-compare.mjs, 15%); the CPU
+ * and ramp ratios from the repeated rounds in bench/PEERS-RESULTS.md ("Run-to-run spread").
+ */
+export const RUN_TO_RUN_SPREAD = { memory: 0.15, cpuPerMessage: 0.25, cpuPerConnect: 0.3, connectsPerSec: 0.3 };
+
+/** Every client's own accounting: each message it sent either arrived or is lost. */
+export function accountingHolds(row) {
+  return Number.isInteger(row.sent) && row.sent === row.received + row.lost;
+}
+
+/** The runner's costs over its peers' in the same round: above 1 the runner spends more. */
+export function ratiosOf(row, peers) {
+  const control = peers.find((p) => p.client === 'control');
+  const cheapest = (key) => {
+    const values = peers.map((p) => p[key]).filter((v) => typeof v === 'number' && v > 0);
+    return values.length ? Math.min(...values) : null;
+  };
+  const over = (a, b) => (typeof a === 'number' && typeof b === 'number' && b > 0 ? Number((a / b).toFixed(2)) : null);
+  return {
+    memory: over(row.kbPerConnection, control?.kbPerConnection),
+    cpuPerMessage: over(row.cpuMsPer1000, cheapest('cpuMsPer1000')),
+    cpuPerConnect: over(row.cpuMsPerConnect, control?.cpuMsPerConnect),
+    // The control's ramp over the runner's: above 1 the runner ramps slower.
+    connectsPerSec: over(control?.connectsPerSec, row.connectsPerSec),
+  };
+}
+
+const NAMES = {
+  memory: 'memory per connection ÷ the control',
+  cpuPerMessage: 'CPU per message ÷ the cheapest peer',
+  cpuPerConnect: 'CPU per connect ÷ the control',
+  connectsPerSec: "the control's connects per second ÷ the runner's",
+};
+
+/**
+ * @param history earlier rows (every client), oldest first
+ * @param row this round's runner row; peers: this round's other rows at its step
+ * @returns { last, ratios, lines, regressions }
+ */
+export function compareWithLast(history, row, peers, spread = RUN_TO_RUN_SPREAD) {
+  const ratios = ratiosOf(row, peers);
+  row.ratios = ratios;
+  const last = [...history].reverse().find((r) => r.client === 'runner' && r.step === row.step && r.ratios) ?? null;
+  const lines = [`${row.step}: the runner's ratios (1 = as cheap as the peer): ${Object.entries(ratios).map(([k, v]) => `${NAMES[k]} ${v ?? '–'}`).join('; ')}.`];
+  const regressions = [];
+  if (!last) {
+    lines.push(`No earlier runner row at ${row.step}: this round is the reference.`);
+    return { last, ratios, lines, regressions };
+  }
+  for (const key of Object.keys(NAMES)) {
+    const now = ratios[key];
+    const was = last.ratios[key];
+    if (typeof now !== 'number' || typeof was !== 'number') continue;
+    const change = `${was} on ${last.date} → ${now}; spread ±${Math.round(spread[key] * 100)}%`;
+    if (now > was * (1 + spread[key])) {
+      const line = `REGRESSION at ${row.step}: ${NAMES[key]} ${change}, worse by more than the run-to-run spread.`;
+      lines.push(line);
+      regressions.push(line);
+    } else lines.push(`${row.step}: ${NAMES[key]} ${change}, within the spread or better.`);
+  }
+  return { last, ratios, lines, regressions };
+}
+
+export function readHistory(file = HISTORY) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [];
+}
