@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OpenLoop } from '../../workers/engine/open-loop.ts';
+import { LaneSchedule, MAX_SLOTS_PER_WAKE, OpenLoop } from '../../workers/engine/open-loop.ts';
 import { FakeTime } from '../support/fake-time.ts';
 
 interface Slot {
@@ -123,5 +123,128 @@ describe('OpenLoop', () => {
     expect(slots.map((s) => [s.plannedUs - t0, s.sendLagUs])).toEqual([[0, 0], [100_000, 150_000], [200_000, 50_000]]);
     expect(openLoop.stop()).toEqual([]);
     expect(time.pendingTimers).toBe(0);
+  });
+});
+
+describe('LaneSchedule: every sending connection on one timer', () => {
+  function schedule(time: FakeTime, firstSlotsUs: number[], intervalUs: number, endUs: number, timers = time as { setTimeout(cb: () => void, ms: number): unknown; clearTimeout(h: unknown): void }) {
+    const slots: { lane: number; plannedUs: number; sendLagUs: number; seq: number; atUs: number }[] = [];
+    const lanes = new LaneSchedule<number>(time, timers, intervalUs, endUs, (lane, plannedUs, sendLagUs, seq) => slots.push({ lane, plannedUs, sendLagUs, seq, atUs: time.nowUs() }));
+    firstSlotsUs.forEach((firstUs, lane) => lanes.add(lane, firstUs));
+    return { lanes, slots };
+  }
+
+  it('plans the same slots as one OpenLoop per connection, in the order they come due', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    // Three connections spread over a 100 ms interval, added out of order; the run ends at 350 ms.
+    const firsts = [t0 + 66_000, t0, t0 + 33_000];
+    const { lanes, slots } = schedule(time, firsts, 100_000, t0 + 350_000);
+    const expected: { lane: number; plannedUs: number; seq: number }[] = [];
+    firsts.forEach((firstUs, lane) => {
+      const loop = new OpenLoop(time, time, firstUs, 100_000, t0 + 350_000, (plannedUs, _lag, seq) => expected.push({ lane, plannedUs, seq }));
+      loop.start();
+    });
+    lanes.start();
+    await time.advanceByMs(1_000);
+    expect(slots.map(({ lane, plannedUs, seq }) => ({ lane, plannedUs, seq }))).toEqual([...expected].sort((a, b) => a.plannedUs - b.plannedUs));
+    expect(slots).toHaveLength(11);
+    expect(slots.every((s) => s.sendLagUs === 0 && s.atUs === s.plannedUs)).toBe(true);
+    expect(lanes.sends).toBe(11);
+    expect(time.pendingTimers).toBe(0);
+  });
+
+  it('keeps one timer armed however many connections send', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const { lanes } = schedule(time, Array.from({ length: 1_000 }, (_, i) => t0 + i * 100), 100_000, t0 + 1_000_000);
+    lanes.start();
+    await time.advanceByMs(50);
+    expect(time.pendingTimers).toBe(1);
+  });
+
+  it('when the event loop stalls, sends every overdue slot on the next wake-up with its own lateness', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const { lanes, slots } = schedule(time, [t0, t0 + 50_000], 100_000, t0 + 1_000_000);
+    lanes.start();
+    await time.advanceByMs(0);
+    expect(slots).toHaveLength(1);
+    time.jumpByMs(320);
+    await time.advanceByMs(0);
+    expect(slots.slice(1).map((s) => [s.lane, s.seq, s.sendLagUs])).toEqual([[1, 0, 270_000], [0, 1, 220_000], [1, 1, 170_000], [0, 2, 120_000], [1, 2, 70_000], [0, 3, 20_000]]);
+    await time.advanceByMs(30);
+    expect(slots.at(-1)).toMatchObject({ lane: 1, seq: 3, sendLagUs: 0 });
+  });
+
+  it(`sends at most ${MAX_SLOTS_PER_WAKE} slots a wake-up, the rest on the next`, async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    let wakes = 0;
+    const counting = { setTimeout: (cb: () => void, ms: number) => time.setTimeout(() => (wakes++, cb()), ms), clearTimeout: (h: unknown) => time.clearTimeout(h) };
+    const { lanes, slots } = schedule(time, Array.from({ length: 1_000 }, (_, i) => t0 + i * 100), 100_000, t0 + 1_000_000, counting);
+    lanes.start();
+    time.jumpByMs(99);
+    await time.advanceByMs(0);
+    // Slots 0 to 99 ms (991 of them) overdue at once: four wake-ups.
+    expect(slots).toHaveLength(991);
+    expect(wakes).toBe(Math.ceil(991 / MAX_SLOTS_PER_WAKE));
+  });
+
+  it('never sends before the planned time, even when the timer wakes early', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const early = { setTimeout: (cb: () => void, ms: number) => time.setTimeout(cb, ms >= 1 ? ms - 0.6 : ms), clearTimeout: (h: unknown) => time.clearTimeout(h) };
+    const { lanes, slots } = schedule(time, [t0 + 10_000, t0 + 15_300], 10_000, t0 + 45_000, early);
+    lanes.start();
+    await time.advanceByMs(100);
+    expect(slots).toHaveLength(7);
+    expect(slots.every((s) => s.atUs >= s.plannedUs)).toBe(true);
+  });
+
+  it('stop() hands back every slot that came due and never fired, lane by lane, and nothing on a second call', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const { lanes, slots } = schedule(time, [t0, t0 + 50_000], 100_000, t0 + 400_000);
+    lanes.start();
+    await time.advanceByMs(60);
+    expect(slots.map((s) => s.lane)).toEqual([0, 1]);
+    time.jumpByMs(2_000);
+    const unfired: [number, number][] = [];
+    lanes.stop((lane, plannedUs) => unfired.push([lane, plannedUs - t0]));
+    expect(unfired).toEqual([[0, 100_000], [0, 200_000], [0, 300_000], [1, 150_000], [1, 250_000], [1, 350_000]]);
+    // Every planned slot is either sent or handed back: 4 rounds of 2 lanes.
+    expect(slots.length + unfired.length).toBe(8);
+    const again: unknown[] = [];
+    lanes.stop((...slot) => again.push(slot));
+    expect(again).toEqual([]);
+    expect(time.pendingTimers).toBe(0);
+  });
+
+  it('endAt() plans nothing from then on and still sends what was due, late; a finished schedule hands back nothing', async () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const { lanes, slots } = schedule(time, [t0, t0 + 50_000], 100_000, t0 + 1_000_000);
+    lanes.start();
+    await time.advanceByMs(0);
+    time.jumpByMs(180);
+    lanes.endAt(time.nowUs());
+    await time.advanceByMs(1_000);
+    expect(slots.map((s) => [s.lane, s.plannedUs - t0, s.sendLagUs])).toEqual([[0, 0, 0], [1, 50_000, 130_000], [0, 100_000, 80_000], [1, 150_000, 30_000]]);
+    const unfired: unknown[] = [];
+    lanes.stop((...slot) => unfired.push(slot));
+    expect(unfired).toEqual([]);
+    expect(time.pendingTimers).toBe(0);
+  });
+
+  it('refuses lanes added after start() and first slots more than one interval apart', () => {
+    const time = new FakeTime();
+    const t0 = time.nowUs();
+    const apart = schedule(time, [t0, t0 + 100_000], 100_000, t0 + 1_000_000).lanes;
+    expect(() => apart.start()).toThrow(/within one interval/);
+    const started = schedule(time, [t0], 100_000, t0 + 1_000_000).lanes;
+    started.start();
+    expect(() => started.add(1, t0)).toThrow(/before start\(\)/);
+    started.stop();
   });
 });

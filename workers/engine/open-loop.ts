@@ -5,6 +5,7 @@
  * coordinated omission) and the lateness counted.
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
+import { ENGINE_WORDS } from './words.ts';
 
 export type SlotHandler = (plannedUs: number, sendLagUs: number, seq: number) => void;
 
@@ -88,4 +89,127 @@ export class OpenLoop {
     this.onSlot(plannedUs, nowUs - plannedUs, seq);
     this.#arm();
   }
+}
+
+/** A lane's slot came due: as SlotHandler, with the lane's own value (what a lane sends for). */
+export type LaneHandler<T> = (lane: T, plannedUs: number, sendLagUs: number, seq: number) => void;
+
+/** Slots sent in one timer callback at most: a client far behind its plan still lets the
+ *  receptions and writes of what it sent run between batches, as separate timers did. */
+export const MAX_SLOTS_PER_WAKE = 256;
+
+/**
+ * The open loops of every sending connection of an engine as one schedule, with one timer: lane i
+ * sends n is due at `firstSlotUs[i] + n * intervalUs`, exactly as an OpenLoop per connection
+ * plans it, but one timer, armed for the next due slot, fires and sends every slot that is due
+ * (each with its own lateness, read when it is sent). A timer per connection cost a Timeout
+ * object, a timer-list insert and removal and a closure per send: at 10,000 sends a second that
+ * was the runner's largest cost the plain library did not share with it (bench/PEERS-RESULTS.md).
+ *
+ * The lanes share one interval and their first slots lie within one interval of each other (the
+ * engine spreads them over it), so the slots come due in a fixed round: lane order by first
+ * slot, then the next round. Every planned slot either fires or is handed back by stop().
+ */
+export class LaneSchedule<T> {
+  /** Lanes in the order their slots come due. */
+  #lanes: { value: T; firstSlotUs: number }[] = [];
+  /** The next slot: lane #cursor of round #round (a lane's round is its send's seq). */
+  #cursor = 0;
+  #round = 0;
+  #timer: unknown = null;
+  #started = false;
+  #stopped = false;
+  #endUs: number;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timers: Timers,
+    private readonly intervalUs: number,
+    endUs: number,
+    private readonly onSlot: LaneHandler<T>,
+  ) {
+    this.#endUs = endUs;
+  }
+
+  /** A lane whose first slot is at `firstSlotUs`; before start(). */
+  add(value: T, firstSlotUs: number): void {
+    if (this.#started) throw new Error(ENGINE_WORDS.laneAfterStart());
+    this.#lanes.push({ value, firstSlotUs });
+  }
+
+  start(): void {
+    this.#started = true;
+    // A stable sort: lanes with the same first slot keep the order they were added in.
+    this.#lanes.sort((a, b) => a.firstSlotUs - b.firstSlotUs);
+    const lanes = this.#lanes;
+    if (lanes.length > 0 && lanes[lanes.length - 1]!.firstSlotUs - lanes[0]!.firstSlotUs >= this.intervalUs) {
+      throw new Error(ENGINE_WORDS.lanesTooFarApart());
+    }
+    this.#arm();
+  }
+
+  /** Plans nothing at or after `endUs` any more; slots planned before it still fire, late if due. */
+  endAt(endUs: number): void {
+    this.#endUs = Math.min(this.#endUs, endUs);
+    if (!this.#stopped && this.#started && this.#nextUs() >= this.#endUs) this.#halt();
+  }
+
+  /**
+   * Stops at once, and hands every slot before the end that never fired to `unfired` (lane, its
+   * planned time), lane by lane: the client fell so far behind that they were still waiting. None
+   * when the schedule had finished, and none on a second call.
+   */
+  stop(unfired: (lane: T, plannedUs: number) => void = () => {}): void {
+    if (this.#stopped) return;
+    this.#halt();
+    this.#lanes.forEach((lane, i) => {
+      const from = i < this.#cursor ? this.#round + 1 : this.#round;
+      for (let plannedUs = lane.firstSlotUs + from * this.intervalUs; plannedUs < this.#endUs; plannedUs += this.intervalUs) unfired(lane.value, plannedUs);
+    });
+  }
+
+  /** Sends made so far, over every lane. */
+  get sends(): number {
+    return this.#round * this.#lanes.length + this.#cursor;
+  }
+
+  #halt(): void {
+    this.#stopped = true;
+    if (this.#timer !== null) this.timers.clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #nextUs(): number {
+    const lane = this.#lanes[this.#cursor];
+    return lane === undefined ? Infinity : lane.firstSlotUs + this.#round * this.intervalUs;
+  }
+
+  #arm(): void {
+    const nextUs = this.#nextUs();
+    if (this.#stopped || nextUs >= this.#endUs) return;
+    // Whole ms, rounded up, as OpenLoop asks (browsers truncate a fractional delay).
+    const delayMs = Math.max(0, Math.ceil((nextUs - this.clock.nowUs()) / 1_000));
+    this.#timer = this.timers.setTimeout(this.#fire, delayMs);
+  }
+
+  /** One wake-up: every slot due by now, in order, each with its lateness when it is sent. */
+  readonly #fire = (): void => {
+    this.#timer = null;
+    const lanes = this.#lanes;
+    for (let sent = 0; !this.#stopped && sent < MAX_SLOTS_PER_WAKE; sent++) {
+      const lane = lanes[this.#cursor]!;
+      const seq = this.#round;
+      const plannedUs = lane.firstSlotUs + seq * this.intervalUs;
+      if (plannedUs >= this.#endUs) return;
+      const nowUs = this.clock.nowUs();
+      // Never before the planned time: a timer may wake a little early.
+      if (nowUs < plannedUs) break;
+      if (++this.#cursor === lanes.length) {
+        this.#cursor = 0;
+        this.#round++;
+      }
+      this.onSlot(lane.value, plannedUs, nowUs - plannedUs, seq);
+    }
+    this.#arm();
+  };
 }

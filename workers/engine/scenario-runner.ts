@@ -23,7 +23,7 @@ import { callSample } from '../../core/profiles/index.ts';
 import { ReceptionLedger, windowSeqsFor } from './reception-ledger.ts';
 import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts';
 import type { PooledConnection } from './connection-pool.ts';
-import { OpenLoop } from './open-loop.ts';
+import { LaneSchedule } from './open-loop.ts';
 import { StreamSends } from './stream-sends.ts';
 import type { RestSends } from './rest-sends.ts';
 import { probeCall } from './stream-probe.ts';
@@ -43,6 +43,13 @@ export const MAX_BUFFERED_BYTES = 1_048_576;
 interface Unwritten {
   count: number;
   written: () => void;
+}
+
+/** One sending connection's lane of the schedule: what its slots send with. */
+interface Lane {
+  pooled: PooledConnection;
+  spec: SendSpec;
+  unwritten: Unwritten;
 }
 
 export interface RunnerContext {
@@ -66,7 +73,8 @@ export interface RunnerContext {
 }
 
 export class ScenarioRunner {
-  readonly #loops: { loop: OpenLoop; spec: SendSpec; pooled: PooledConnection }[] = [];
+  /** Every sending connection's open loop, as one schedule with one timer (open-loop.ts LaneSchedule). */
+  #schedule: LaneSchedule<Lane> | null = null;
   readonly #payload: PayloadBuilder;
   readonly #intervalUs: number;
   /** Before "go" the warm-up's end is unknown, but anything that arrives then is from the very
@@ -124,6 +132,9 @@ export class ScenarioRunner {
   start(connections: readonly PooledConnection[], go: GoMessage): void {
     this.#warmupEndUs = go.warmupEndUs;
     this.#sendStartUs = go.sendStartUs;
+    const schedule = new LaneSchedule<Lane>(this.ctx.clock, this.ctx.timers, this.#intervalUs, go.sendEndUs,
+      (lane, plannedUs, sendLagUs, seq) => this.#send(lane.pooled, lane.spec, lane.unwritten, plannedUs, sendLagUs, seq));
+    this.#schedule = schedule;
     // Connections that failed to open get a schedule too: their slots come due and count as not
     // sent, so a run that could not open what it planned never passes.
     connections.forEach((pooled, localIndex) => {
@@ -133,16 +144,14 @@ export class ScenarioRunner {
       // Spreading first sends across the interval keeps the hub's load even instead of in bursts.
       const offsetUs = (pooled.index / this.ctx.totalConnections) * this.#intervalUs;
       const unwritten: Unwritten = { count: 0, written: () => unwritten.count-- };
-      const loop = new OpenLoop(this.ctx.clock, this.ctx.timers, go.sendStartUs + offsetUs, this.#intervalUs, go.sendEndUs,
-        (plannedUs, sendLagUs, seq) => this.#send(pooled, spec, unwritten, plannedUs, sendLagUs, seq));
-      this.#loops.push({ loop, spec, pooled });
-      loop.start();
+      schedule.add({ pooled, spec, unwritten }, go.sendStartUs + offsetUs);
     });
+    schedule.start();
   }
 
   /** Plans no send at or after `endUs` (the user's Stop); slots already due still go, late. */
   endAt(endUs: number): void {
-    for (const { loop } of this.#loops) loop.endAt(endUs);
+    this.#schedule?.endAt(endUs);
   }
 
   /**
@@ -156,16 +165,14 @@ export class ScenarioRunner {
    * is never sent for that failure, not for the client.
    */
   stop(stoppedEarly = false): void {
-    for (const { loop, spec, pooled } of this.#loops) {
-      for (const plannedUs of loop.stop()) {
-        if (!this.#measured(plannedUs)) continue;
-        this.#plan(plannedUs, spec);
-        if (spec.absent >= spec.recipients) continue;
-        if (pooled.state === 'closed' || pooled.state === 'failed') this.#notSent(true, plannedUs, 'disconnected', spec);
-        else if (stoppedEarly) this.#notSent(true, plannedUs, 'runStopped', spec);
-        else this.ctx.stats.recordUnfired(plannedUs, spec.recipients - spec.absent);
-      }
-    }
+    this.#schedule?.stop(({ spec, pooled }, plannedUs) => {
+      if (!this.#measured(plannedUs)) return;
+      this.#plan(plannedUs, spec);
+      if (spec.absent >= spec.recipients) return;
+      if (pooled.state === 'closed' || pooled.state === 'failed') this.#notSent(true, plannedUs, 'disconnected', spec);
+      else if (stoppedEarly) this.#notSent(true, plannedUs, 'runStopped', spec);
+      else this.ctx.stats.recordUnfired(plannedUs, spec.recipients - spec.absent);
+    });
     this.#streams.completeAll();
   }
 

@@ -68,6 +68,10 @@ export const ENGINE_WORDS = {
   joinFailed: (p: { what: string; error: unknown; method: string; profile: string }) =>
     `${p.what} failed: ${said(p.error)}. Check that the hub has the method ${p.method} the profile "${p.profile}" joins with.`,
 
+  /** The engine's one send schedule (open-loop.ts LaneSchedule), misused. */
+  laneAfterStart: () => 'A lane was added to the send schedule after it started; add every lane before start().',
+  lanesTooFarApart: () => 'The lanes of one send schedule must have their first slots within one interval of each other; spread them over the interval.',
+
   /** The reception ledger's refusals of a misuse (the tool's own bugs). */
   badWindow: (p: { windowSeqs: string; max: number; defaultSeqs: number }) =>
     `windowSeqs must be a whole multiple of 32 from 32 to ${p.max}, but is ${p.windowSeqs}. ` +
