@@ -28,6 +28,9 @@ if (problems.Count == 0 && azureConnectionString is not null && AzureSignalR.Pro
 var redisOptions = problems.Count == 0 && settings.Redis.Length > 0 ? RedisBackplane.Parse(settings.Redis).Options : null;
 if (redisOptions is not null && azureConnectionString is not null) problems.Add("--Redis and --Azure:SignalR:ConnectionString do not go together: Azure SignalR Service already connects every app server to every client. Pass one of them.");
 else if (redisOptions is not null && RedisBackplane.ReachProblem(redisOptions) is { } redisProblem) problems.Add(redisProblem);
+// A limit on open files that leaves no room for a single connection: say so rather than serve
+// nothing without a word. Counted again once the hub is built (FileLimit.cs), with what it loaded.
+if (problems.Count == 0 && FileBudget.OfThisProcess() is { } earlyBudget && FileBudget.From(earlyBudget.Limit, earlyBudget.InUse + FileBudget.StartUpFiles).StartProblem() is { } filesProblem) problems.Add(filesProblem);
 if (problems.Count > 0)
 {
     foreach (var problem in problems) Console.Error.WriteLine(problem);
@@ -59,9 +62,22 @@ builder.Logging.AddFilter("Microsoft.AspNetCore.SignalR.HubConnectionHandler", L
 // Microsoft's Redis backplane logs each lost connection of each hub with the library's whole
 // exception; BackplaneHealth writes one line per 10 s instead, never with the password.
 builder.Logging.AddFilter("Microsoft.AspNetCore.SignalR.StackExchangeRedis", LogLevel.None);
+// Kestrel warns once per connection it closes beyond MaxConcurrentConnections (FileLimit.cs), thousands
+// a second at the file limit; FileLimitGate counts them into one line per 10 s instead.
+builder.Logging.AddFilter("Microsoft.AspNetCore.Server.Kestrel.Connections", LogLevel.Error);
 builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
+// Set when Kestrel is configured, from the files open by then (FileLimit.cs); null without a limit.
+FileLimitGate? fileLimit = null;
 builder.WebHost.ConfigureKestrel(kestrel =>
 {
+    if (FileBudget.OfThisProcess() is { } budget)
+    {
+        // Never none: the check above refused to start when nothing fitted.
+        budget = budget with { MaxConnections = Math.Max(1, budget.MaxConnections) };
+        fileLimit = new FileLimitGate(budget, TimeProvider.System, kestrel.ApplicationServices.GetRequiredService<ILogger<FileLimitGate>>());
+        kestrel.Limits.MaxConcurrentConnections = budget.MaxConnections;
+        kestrel.ConfigureEndpointDefaults(listen => listen.Use(fileLimit.Count));
+    }
     kestrel.Listen(listenAddress, settings.Port);
     if (settings.HttpsPort is int httpsPort)
     {
@@ -120,6 +136,8 @@ if (redisOptions is not null) signalR.AddHubSampleRedis(redisOptions);
 
 var app = builder.Build();
 app.UseHostFilter(allowedHosts);
+// First of the hub's own: a new connection over the file budget costs nothing more.
+app.Use((context, next) => fileLimit is null ? next(context) : fileLimit.Gate(context, next));
 // Before CORS, which browsers apply to fetch and XHR but not to WebSockets.
 app.UseOriginCheck(new OriginCheck(settings.CorsOriginList(), allowedHosts), [.. benchPaths, "/control", "/testhubs", HubMetrics.Path]);
 app.UseCors();
@@ -211,6 +229,7 @@ app.Lifetime.ApplicationStarted.Register(() =>
         Console.WriteLine($"  hub:       {address}/signalrbench");
     }
     Console.WriteLine($"  answers to: {string.Join(", ", allowedHosts)} (--AllowedHosts; other names get 400)");
+    if (fileLimit is not null) Console.WriteLine(fileLimit.Budget.StartLine());
     if (signingKey is not null) Console.WriteLine("  bench hubs need a JWT bearer token (--RequireAuth)");
     if (restApiKey is not null) Console.WriteLine($"  REST API (Azure SignalR's v1, --EnableRestApi): POST {RestApi.PathPrefix}/{{hub}}[/users/{{user}}|/groups/{{group}}] for hubs {string.Join(", ", restHubs.Names)}");
     if (restApiKey is not null) Console.WriteLine($"  serverless clients (as Azure SignalR Service's): {ServerlessClients.PathPrefix}/?hub={{hub}}, with a client token signed by the REST API key (aud the client URL, exp; nameid the user)");
@@ -220,6 +239,7 @@ app.Lifetime.ApplicationStarted.Register(() =>
         : $"  backplane: none, one process (--Redis shares groups and broadcasts between instances); instance: {settings.InstanceNameOrDefault()}");
 });
 
+app.Lifetime.ApplicationStopped.Register(() => fileLimit?.Dispose());
 try
 {
     app.Run();
