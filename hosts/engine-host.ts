@@ -31,8 +31,9 @@ export function hostEngine(post: (message: FromWorker) => void, platform: Platfo
     post,
     // A dedicated Web Worker has WorkerGlobalScope; a Node worker thread does not.
     inBrowser: 'WorkerGlobalScope' in globalThis,
-    // The serverless scenarios' tokens, signed with jose at the wall clock's time (not the run's time base).
-    signer: { rest: (url, key) => signRestToken(url, key), client: (url, key, user) => signClientToken(url, key, user) },
+    // The serverless scenarios' tokens, signed with jose at the wall clock's time (not the run's
+    // time base); never in a browser, which is given no key (core/fleet refuses browser agents).
+    ...('WorkerGlobalScope' in globalThis ? {} : { signer: { rest: signRestToken, client: signClientToken } }),
   });
   let credentials: Credentials | undefined;
   const fatal = (error: unknown) => post({ type: 'fatal', workerIndex, message: scrubSecrets(error instanceof Error ? error.message : String(error), credentials) });

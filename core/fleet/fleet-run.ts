@@ -6,7 +6,7 @@
  * alike whoever leads it.
  */
 import { GO_LEAD_MS, type WorkerPort } from '../execution/index.ts';
-import { capacityShortfall } from '../plan/index.ts';
+import { capacityShortfall, isRestScenario } from '../plan/index.ts';
 import { type RunAgent } from '../result/index.ts';
 import { browserConnectionCapacity, capacityRefusal, type RunConfig } from '../run-config/index.ts';
 import { MEASURED_AGENT } from '../sizing/index.ts';
@@ -103,8 +103,11 @@ export function fleetRunPorts(local: readonly WorkerPort[], remote: RemoteWorker
  *  the most one was measured to hold (core/sizing MEASURED_AGENT), as a browser holds its 255. */
 export const ENGINE_CONNECTIONS = MEASURED_AGENT.connectionsHeldPerEngine;
 
-/** Each worker's capacity, or why the engines and browsers of the fleet cannot hold the run. */
+/** Each worker's capacity, or why the engines and browsers of the fleet cannot hold the run. A
+ *  REST scenario's engines hold the connection string's AccessKey, which no browser is given. */
 function fitOf(config: RunConfig, agents: readonly { kind: 'node' | 'browser'; threads: number }[], localWorkers: number, localIsBrowser: boolean): { capacities: (number | null)[]; localCapacities: (number | null)[] } | string {
+  const browserAgents = agents.filter((agent) => agent.kind === 'browser').length;
+  if (isRestScenario(config.scenario) && browserAgents > 0) return FLEET_WORDS.restBrowserAgents({ count: browserAgents });
   const browserCapacity = browserConnectionCapacity(config.transport, config.endpointUrl);
   const capacities = agents.flatMap((agent) => (agent.kind === 'browser' ? perThread(browserCapacity, agent.threads) : new Array<number>(agent.threads).fill(ENGINE_CONNECTIONS)));
   const localCapacities = localIsBrowser ? perThread(browserCapacity, localWorkers) : new Array<number>(localWorkers).fill(ENGINE_CONNECTIONS);

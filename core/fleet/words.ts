@@ -36,6 +36,8 @@ export const FLEET_WORDS = {
     `The fleet's ${p.engines} headless engine(s)${p.browsers > 0 ? ` and ${p.browsers} browser(s)` : ''} can hold ${p.capacity} ${p.transport} connections ` +
     `(an engine of a headless runner ${p.perEngine}, the most one was measured to hold${p.browsers > 0 ? `; a browser ${p.browserCapacity}` : ''}), not ${p.connections}: ` +
     `${p.moreEngines} more engine(s) would. Start more agents, or agents with more --workers, or lower the connections.`,
+  restBrowserAgents: (p: { count: number }) =>
+    `${p.count === 1 ? 'A browser agent is' : `${p.count} browser agents are`} in the session, but a REST scenario's engines sign with the Azure SignalR connection string's AccessKey, which is never given to a browser: run it with headless agents only (live-bench --agent), and close the browser agents' tabs or start a session without them.`,
   nobodyLeft: () =>
     'Every agent left while its clock was measured, and the lead\'s own workers do not take part: nothing would run. Include them, or invite agents again.',
   /** A run's credentials about to cross a plain-http control hub: said as a refusal, or as a warning. */

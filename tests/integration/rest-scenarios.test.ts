@@ -7,6 +7,7 @@
  * a wrong hub's 404 named in seconds, before anything is sent; a hub without the REST API named;
  * a REST scenario without a connection string refused by name; the key in no line, JSON or HTML.
  */
+import { randomInt } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunResult, type RunResult } from '../../core/result/result.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 import { liveBench, type CliRun } from '../support/live-bench.ts';
+import { agentCounts, startAgent } from '../support/agents.ts';
+import { SESSION_CODE_ALPHABET } from '../../cli/lead-args.ts';
 
 const KEY = 'rest-scenarios-key-Zm9vYmFyLXNlY3JldC1hY2Nlc3M';
 const OTHER_KEY = 'another-rest-key-Zm9vYmFyLXNlY3JldC1hY2Nlc3M';
@@ -104,6 +107,28 @@ describe('the REST scenarios against the hub-sample', () => {
     expect(result!.diagnosis!.cause).toBe('restRefused');
     expect(result!.diagnosis!.advice).toContain('the hub-sample answers the REST API only with --EnableRestApi true');
   }, 30_000);
+});
+
+describe('a REST scenario led over agents', () => {
+  it("the lead's connection string reaches a headless agent in its start message, never printed: every planned reception counted", async () => {
+    const code = (length: number) => Array.from({ length }, () => SESSION_CODE_ALPHABET[randomInt(SESSION_CODE_ALPHABET.length)]).join('');
+    const [session, secret] = [code(16), code(20)];
+    const json = path.join(dir, 'lead.json');
+    process.env.AZ_SIGNALR = connectionString(hub.httpUrl);
+    const lead = liveBench(['--lead', '--agents', '1', '--session', session, '--session-secret', secret, '--agents-timeout', '30', '--azure-connection-string-env', 'AZ_SIGNALR',
+      '--scenario', 'restSendToUser', '--connections', '10', '--duration', '3', '--quiet', '--json', json]);
+    delete process.env.AZ_SIGNALR;
+    const agent = await startAgent(`${hub.httpUrl}/control`, session, ['--session-secret', secret, '--once', '--join-timeout', '20']);
+    const run = await lead;
+    expect(await agent.exited).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
+    // Over a plain-http control hub the lead says what crosses it, naming no value.
+    expect(run.stderr).toContain("the Azure SignalR connection string's AccessKey will cross it to the agents in plain text");
+    const result = parseRunResult(await readFile(json, 'utf8'));
+    expect(result.fates).toMatchObject({ planned: 30, underOneSecond: 30, lost: 0 });
+    expect(agentCounts(agent.stdout())).toEqual({ opened: 10, sent: 30, planned: 30, received: 30 });
+    expectNoKey([run.stdout, run.stderr, agent.stdout(), agent.stderr(), await readFile(json, 'utf8')], KEY);
+  }, 60_000);
 });
 
 describe('the REST scenarios refused before the run', () => {

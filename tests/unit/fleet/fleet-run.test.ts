@@ -73,6 +73,16 @@ describe('planFleetRun', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it("a REST scenario with a browser agent is refused before any round trip: its engines hold the connection string's AccessKey; headless agents run it", async () => {
+    const { fleet, calls } = fakeFleet();
+    const browser = { id: 'b', info: { kind: 'browser' as const, threads: 1 } };
+    const refused = await planFleetRun(fleet, [nodeAgent('a'), browser], config({ scenario: 'restBroadcast' }), { includeLocal: false, localIsBrowser: false, controlUrl: 'http://hub/control' });
+    expect(refused).toEqual({ error: expect.stringMatching(/^A browser agent is in the session, but a REST scenario's engines sign with the Azure SignalR connection string's AccessKey/) });
+    expect(calls).toHaveLength(0);
+    const held = await planFleetRun(fleet, [nodeAgent('a')], config({ scenario: 'restSendToUser' }), { includeLocal: false, localIsBrowser: false, controlUrl: 'http://hub/control' });
+    expect('error' in held).toBe(false);
+  });
+
   it('Unit1000: 1,000,000 connections over 133 two-thread agents fit; over 16 they are refused before any round trip, with how many engines more', async () => {
     const agents = (n: number) => Array.from({ length: n }, (_, i) => nodeAgent(`a${i}`));
     const { fleet, calls } = fakeFleet();
