@@ -7,7 +7,7 @@ import { DEFAULTS, hubInstances, sameInstancePairs, sameMetricsText, validateRun
 import { CONNECTIONS_PER_ENGINE, defaultEngineCount } from './engine-count.ts';
 import { engineKindOption, type EngineKind } from './engine-kind.ts';
 import { AUTH_OPTIONS, AUTH_USAGE, credentialsOf, endpointSecretsOf, withEndpointSecrets } from './auth-args.ts';
-import { SERVERLESS_OPTIONS, serverlessOf } from './serverless-args.ts';
+import { DEFAULT_AZURE_HUB, SERVERLESS_OPTIONS, serverlessOf } from './serverless-args.ts';
 import { TOKEN_COMMAND_USAGE, tokenCommandOf, type TokenCommand } from './token-command.ts';
 import { ignoredOptionProblems } from './ignored-options.ts';
 import { hubProfileOf, profileCredentialProblems, profileEnvValues, profileSecretWarnings } from './profile-args.ts';
@@ -66,7 +66,7 @@ export interface CliOptions {
 
 export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; errors: string[] } | { ok: 'help' };
 
-export const USAGE = HELP_WORDS.run({ defaults: DEFAULTS, connectionsPerEngine: CONNECTIONS_PER_ENGINE, capacity: CAPACITY_DEFAULTS, auth: AUTH_USAGE, tokenCommand: TOKEN_COMMAND_USAGE });
+export const USAGE = HELP_WORDS.run({ defaults: DEFAULTS, connectionsPerEngine: CONNECTIONS_PER_ENGINE, capacity: CAPACITY_DEFAULTS, auth: AUTH_USAGE, tokenCommand: TOKEN_COMMAND_USAGE, serverless: HELP_WORDS.serverless({ defaultHub: DEFAULT_AZURE_HUB }) });
 
 export function parseCliArgs(argv: string[]): ParsedArgs {
   let parsed;

@@ -35,6 +35,17 @@ export const HELP_WORDS = {
                             besides ${p.secretQueryNames.slice(0, 6).join(', ')},
                             ${p.secretQueryNames.slice(6, -1).join(', ')} and ${p.secretQueryNames.at(-1)}: taken out of the endpoint like --query
                             values: sent, shown as "set", never kept`,
+  /** An Azure SignalR connection string (serverless-args.ts). */
+  serverless: (p: { defaultHub: string }) => `A hub in serverless mode (Azure SignalR Service, or the hub-sample with --EnableRestApi true)
+  --azure-connection-string-env <VAR>
+                            the connection string (Endpoint=...;AccessKey=...;Version=1.0;) from
+                            an environment variable: the clients connect to
+                            {Endpoint}/client/?hub={hub} with a token signed by its AccessKey
+                            (one user per connection), and restBroadcast and restSendToUser
+                            send through {Endpoint}/api/v1/hubs/{hub}; never printed or kept
+  --azure-connection-string-file <file>
+                            the same from a file's first line
+  --azure-hub <name>        the hub, as Azure names it (default ${p.defaultHub}, the hub-sample's BenchHub)`,
   /** --access-token-command and its refresh (token-command.ts). */
   tokenCommand: (p: { defaultRefreshSec: number }) => `  --access-token-command "<command>"
                             a command (run by /bin/sh) that prints a fresh access token: run at
@@ -99,7 +110,7 @@ the run, and shows this agent's figures merged with the others'.
 
 Exit codes: 0 left normally, 2 bad input, 3 could not reach the control hub or join the session.`,
   /** A single run and a capacity search (args.ts), with the protected deployment's and the token command's options. */
-  run: (p: { defaults: RunDefaults; connectionsPerEngine: number; capacity: { stepSec: number; settleSec: number; bisectSteps: number }; auth: string; tokenCommand: string }) => `Usage: live-bench --endpoint <url> [options]
+  run: (p: { defaults: RunDefaults; connectionsPerEngine: number; capacity: { stepSec: number; settleSec: number; bisectSteps: number }; auth: string; tokenCommand: string; serverless: string }) => `Usage: live-bench --endpoint <url> [options]
 
 Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, options and defaults.
 
@@ -107,7 +118,9 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
                             repeat it (or give a comma-separated list) for the instances of a
                             scaled-out hub, e.g. hub-samples on one Redis: the connections are
                             spread round-robin over them and the summary gives each one's figures
-  --scenario <name>         echo | broadcast | smallGroup | bigGroup | sendToConnection (default ${p.defaults.scenario});
+  --scenario <name>         echo | broadcast | smallGroup | bigGroup | sendToConnection, or the
+                            serverless mode's restBroadcast | restSendToUser, whose sends are
+                            REST API calls (they need a connection string, below) (default ${p.defaults.scenario});
                             with --hub-profile, the plan its delivery runs on (only group
                             deliveries have a choice: smallGroup, the default, or bigGroup)
   --hub-profile <file>      drive the hub's own methods instead of the bundled contract: a JSON
@@ -189,6 +202,8 @@ Runs a SignalR Live Bench scenario from Node, with the dashboard's engine, optio
 
 ${p.auth}
 ${p.tokenCommand}
+
+${p.serverless}
 
 Capacity search (--find-capacity): ramp the load until the guide's rule breaks, then bisect
   --find-capacity           run steps of rising load instead of one run; prints one line per
