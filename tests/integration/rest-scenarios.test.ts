@@ -109,6 +109,25 @@ describe('the REST scenarios against the hub-sample', () => {
   }, 30_000);
 });
 
+describe('a REST scenario in a capacity search', () => {
+  it('each step plans and counts its REST sends: 10 then 20 connections sending to users, every reception, held against the serverless table', async () => {
+    process.env.AZ_SIGNALR = connectionString(hub.httpUrl);
+    const json = path.join(dir, 'capacity.json');
+    const search = liveBench(['--azure-connection-string-env', 'AZ_SIGNALR', '--scenario', 'restSendToUser', '--find-capacity', '--ramp', 'connections', '--start', '10', '--step', '10', '--max', '20',
+      '--step-duration', '3', '--settle', '1', '--json', json]);
+    delete process.env.AZ_SIGNALR;
+    const run = await search;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("of Unit1's published send to user through the REST API rate (200 msg/s, current edition)");
+    const text = await readFile(json, 'utf8');
+    const steps = (JSON.parse(text) as { steps: { connections: number; fates: { planned: number; underOneSecond: number; lost: number } }[] }).steps;
+    // Each step's slots: 3 s at 1 s, the first second settling; every connection sends one a second.
+    expect(steps.map((step) => [step.connections, step.fates.planned === step.fates.underOneSecond, step.fates.lost])).toEqual([[10, true, 0], [20, true, 0]]);
+    expect(steps[1]!.fates.planned).toBe(2 * steps[0]!.fates.planned);
+    expectNoKey([run.stdout, run.stderr, text], KEY);
+  }, 60_000);
+});
+
 describe('a REST scenario led over agents', () => {
   it("the lead's connection string reaches a headless agent in its start message, never printed: every planned reception counted", async () => {
     const code = (length: number) => Array.from({ length }, () => SESSION_CODE_ALPHABET[randomInt(SESSION_CODE_ALPHABET.length)]).join('');
