@@ -1,7 +1,7 @@
 /**
  * The page's words on the serverless scenarios: why this page does not start them (it would have
- * to hold the service's AccessKey), and the ways that do (the runner, agents that hold the
- * connection string themselves), with the docs page. serverless-refusal.ts decides and builds the
+ * to hold the service's AccessKey), and the ways that do (the runner, alone or leading agents,
+ * which hands them the key), with the docs page. serverless-refusal.ts decides and builds the
  * command; ServerlessRefusal.svelte shows these as they are.
  */
 export const SERVERLESS_PAGE_WORDS = {
