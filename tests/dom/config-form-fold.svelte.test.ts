@@ -8,16 +8,18 @@ import ConfigForm from '../../src/components/ConfigForm.svelte';
 /** What ConfigForm.svelte folds below (its MediaQuery). */
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 720 };
+/** happy-dom's own API on its window: the viewport its media queries answer for. */
+const setViewport = (size: { width: number; height: number }) => (window as unknown as { happyDOM: { setViewport(size: { width: number; height: number }): void } }).happyDOM.setViewport(size);
 
 let done = () => {};
 afterEach(() => {
   done();
-  window.happyDOM!.setViewport(DESKTOP);
+  setViewport(DESKTOP);
 });
 
 function render() {
   history.replaceState(null, '', '/');
-  window.happyDOM!.setViewport(PHONE);
+  setViewport(PHONE);
   const target = document.createElement('div');
   document.body.append(target);
   const props = $state({ defaultEndpointUrl: 'http://127.0.0.1:5180/signalrbench', running: false, onstart: () => {} });
