@@ -8,11 +8,12 @@ import { hostEngine } from '../hosts/engine-host.ts';
 import type { FromWorker, ToWorker } from '../core/execution/index.ts';
 import { answerHeapRequests } from './memory-log.ts';
 import { nodePlatform } from './node-websocket.ts';
+import { nodeRestPost } from './node-rest-post.ts';
 import { tuneHeapForRun } from './heap-tuning.ts';
 import { RUN_WORDS } from './run-words.ts';
 
 function hostInThread(port: NonNullable<typeof parentPort>): void {
-  const host = hostEngine((message) => port.postMessage(message), nodePlatform);
+  const host = hostEngine((message) => port.postMessage(message), nodePlatform, nodeRestPost);
   port.on('message', (message: ToWorker) => {
     tuneHeapForRun(message);
     host.handle(message);
@@ -22,7 +23,7 @@ function hostInThread(port: NonNullable<typeof parentPort>): void {
 }
 
 function hostInProcess(send: (message: FromWorker) => void): void {
-  const host = hostEngine(send, nodePlatform);
+  const host = hostEngine(send, nodePlatform, nodeRestPost);
   process.on('message', (message: ToWorker) => {
     tuneHeapForRun(message);
     host.handle(message);

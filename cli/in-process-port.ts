@@ -12,6 +12,7 @@
 import { hostEngine, type EngineHost } from '../hosts/engine-host.ts';
 import type { FromWorker, WorkerPort } from '../core/execution/index.ts';
 import { nodePlatform } from './node-websocket.ts';
+import { nodeRestPost } from './node-rest-post.ts';
 import { tuneHeapForRun } from './heap-tuning.ts';
 
 /** The engine that is running in this thread, if any: an uncaught failure is its failure. */
@@ -40,7 +41,7 @@ export function inProcessPort(): WorkerPort {
     if (terminated) return;
     const copy = structuredClone(message);
     setImmediate(() => !terminated && handler(copy));
-  }, nodePlatform);
+  }, nodePlatform, nodeRestPost);
   running = host;
   return {
     post: (message) => {

@@ -9,6 +9,7 @@ import { systemClock, systemTimers } from '../core/clocks/index.ts';
 import { type FromWorker, type ToWorker } from '../core/execution/index.ts';
 import { scrubSecrets, type Credentials } from '../core/run-config/index.ts';
 import { BenchEngine } from '../workers/engine/bench-engine.ts';
+import type { RestPost } from '../workers/engine/rest-sends.ts';
 import { signalRConnectionFactory, type PlatformOverrides } from '../signalr/bench-connection.ts';
 import { classifySignalRError } from '../signalr/errors.ts';
 import { signClientToken, signRestToken } from '../signalr/rest-tokens.ts';
@@ -18,8 +19,9 @@ export interface EngineHost {
   fatal(error: unknown): void;
 }
 
-/** `platform`: what the SignalR client needs where there are no browser globals (cli/ in Node). */
-export function hostEngine(post: (message: FromWorker) => void, platform: PlatformOverrides = {}): EngineHost {
+/** `platform`: what the SignalR client needs where there are no browser globals (cli/ in Node);
+ *  `restPost`: how the REST scenarios' calls are made there (fetch when absent). */
+export function hostEngine(post: (message: FromWorker) => void, platform: PlatformOverrides = {}, restPost?: RestPost): EngineHost {
   let workerIndex = -1;
   // Agents on other machines run on the dashboard's time base (see StartMessage.clockOffsetUs).
   let clockOffsetUs = 0;
@@ -34,6 +36,7 @@ export function hostEngine(post: (message: FromWorker) => void, platform: Platfo
     // The serverless scenarios' tokens, signed with jose at the wall clock's time (not the run's
     // time base); never in a browser, which is given no key (core/fleet refuses browser agents).
     ...('WorkerGlobalScope' in globalThis ? {} : { signer: { rest: signRestToken, client: signClientToken } }),
+    ...(restPost ? { restPost } : {}),
   });
   let credentials: Credentials | undefined;
   const fatal = (error: unknown) => post({ type: 'fatal', workerIndex, message: scrubSecrets(error instanceof Error ? error.message : String(error), credentials) });

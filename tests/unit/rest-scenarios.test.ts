@@ -11,7 +11,7 @@ import { planScenario, type ScenarioPlan } from '../../core/plan/index.ts';
 import { runReceivers, REST_PROFILES } from '../../core/profiles/index.ts';
 import { DEFAULTS, validateRunConfig, type RunConfig } from '../../core/run-config/index.ts';
 import { mayHaveSent, restFailureOf, restUserId, type ServerlessCredentials } from '../../core/serverless/index.ts';
-import { RestSends, type TokenSigner } from '../../workers/engine/rest-sends.ts';
+import { RestSends, type RestPost, type TokenSigner } from '../../workers/engine/rest-sends.ts';
 import { restScenario } from '../../workers/scenarios/rest-scenario.ts';
 import type { Scenario, SendSpec } from '../../workers/scenarios/scenario.ts';
 import type { GoMessage } from '../../core/execution/index.ts';
@@ -87,17 +87,16 @@ describe("a REST call's status", () => {
   }
 });
 
-/** A fetch that answers each call with the next status (or throws for null), recording the calls. */
-function fakeFetch(statuses: (number | null)[], body = '') {
+/** A poster that answers each call with the next status (or fails as node:http does for null), recording the calls. */
+function fakePost(statuses: (number | null)[], body = '') {
   const calls: { url: string; authorization: string; body: string }[] = [];
-  const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
-    const headers = init?.headers as Record<string, string>;
-    calls.push({ url: String(input), authorization: headers.authorization!, body: String(init?.body) });
+  const post: RestPost = async (url, request) => {
+    calls.push({ url, authorization: request.headers.authorization!, body: request.body });
     const status = statuses.length > 1 ? statuses.shift()! : statuses[0]!;
-    if (status === null) throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
-    return new Response(status === 202 ? null : body, { status });
-  }) as typeof globalThis.fetch;
-  return { fetch, calls };
+    if (status === null) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5310'), { code: 'ECONNREFUSED' });
+    return { status, text: status === 202 ? '' : body };
+  };
+  return { post, calls };
 }
 
 function sender(statuses: (number | null)[], body = '') {
@@ -110,8 +109,8 @@ function sender(statuses: (number | null)[], body = '') {
     },
     client: async (url, _key, user) => `client-${user}-${url}`,
   };
-  const fake = fakeFetch(statuses, body);
-  const rest = new RestSends(SERVERLESS, 'run00001', { clock: time, timers: time, signer, fetch: fake.fetch, scrub: (text) => text.split(KEY).join('[hidden]') });
+  const fake = fakePost(statuses, body);
+  const rest = new RestSends(SERVERLESS, 'run00001', { clock: time, timers: time, signer, restPost: fake.post, scrub: (text) => text.split(KEY).join('[hidden]') });
   return { rest, time, signed, calls: fake.calls };
 }
 
@@ -148,7 +147,7 @@ describe("the engine's REST sender", () => {
     expect(await send(sender([503]).rest, 'http://127.0.0.1:5310/api/v1/hubs/benchhub')).toMatchObject({ written: false, maySent: true });
     const unanswered = await send(sender([null]).rest, 'http://127.0.0.1:5310/api/v1/hubs/benchhub');
     expect(unanswered).toMatchObject({ written: false, maySent: true });
-    expect(unanswered.text).toContain('got no answer (fetch failed: ECONNREFUSED)');
+    expect(unanswered.text).toContain('got no answer (connect ECONNREFUSED 127.0.0.1:5310)');
     const missing = await send(sender([404]).rest, 'http://127.0.0.1:5310/api/v1/hubs/benchhub');
     expect(missing).toMatchObject({ written: false, maySent: false });
     expect(missing.text).toContain("the service has no hub 'benchhub' there");

@@ -24,7 +24,7 @@ import type { Scenario } from '../scenarios/scenario.ts';
 import type { ConnectionFactory, ErrorClassifier } from './connection.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import { ScenarioRunner, type RunnerContext } from './scenario-runner.ts';
-import { restProbe, restSendsOf, type RestSends, type TokenSigner } from './rest-sends.ts';
+import { restProbe, restSendsOf, type RestPost, type RestSends, type TokenSigner } from './rest-sends.ts';
 import { WorkerStats } from './worker-stats.ts';
 import { ENGINE_WORDS } from './words.ts';
 
@@ -40,7 +40,7 @@ export interface EngineDeps {
   /** True in a browser Web Worker (its connection queue can explain slow connects). Default false. */
   inBrowser?: boolean;
   /** The REST scenarios' HTTP client; the platform's fetch when absent. */
-  fetch?: typeof fetch;
+  restPost?: RestPost;
   /** Signs the REST scenarios' tokens (hosts/engine-host.ts hands signalr/rest-tokens.ts); without
    *  it a connection string's run is refused (the page's engines never hold the key). */
   signer?: TokenSigner;

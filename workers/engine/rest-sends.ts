@@ -38,12 +38,22 @@ export interface TokenSigner {
   client(clientUrl: string, accessKey: string, user: string): Promise<string>;
 }
 
+/** One HTTP POST: its status and the start of its answer; rejects when no answer came (the
+ *  connection failed, or nothing within `timeoutMs`: an error named TimeoutError). */
+export type RestPost = (url: string, request: { headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number; text: string }>;
+
+/** The platform's fetch as a RestPost: a browser's, or Node's when the host hands no other. */
+export const fetchPost: RestPost = async (url, request) => {
+  const response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body, signal: AbortSignal.timeout(request.timeoutMs) });
+  return { status: response.status, text: await response.text() };
+};
+
 export interface RestSendsDeps {
   clock: Clock;
   timers: Timers;
   signer: TokenSigner;
-  /** The platform's fetch; injectable for tests. */
-  fetch?: typeof fetch;
+  /** How the calls are made: fetchPost when absent (the runner hands node:http's, cli/node-rest-post.ts). */
+  restPost?: RestPost;
   /** Every text that leaves here passes through it (the run's scrub). */
   scrub: (text: string) => string;
 }
@@ -53,11 +63,11 @@ export type RestFailed = (maySent: boolean, text: string) => void;
 
 export class RestSends {
   readonly #tokens = new Map<string, { token: Promise<string>; resignAtSec: number }>();
-  readonly #fetch: typeof fetch;
+  readonly #http: RestPost;
   #remint: unknown = null;
 
   constructor(private readonly serverless: ServerlessCredentials, private readonly runId: string, private readonly deps: RestSendsDeps) {
-    this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
+    this.#http = deps.restPost ?? fetchPost;
   }
 
   /** Where the broadcasts go, or where a send to the user of connection `targetIndex` goes. */
@@ -113,17 +123,11 @@ export class RestSends {
     let status: number | null = null;
     let said = '';
     try {
-      const response = await this.#fetch(url, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${await this.#token(url)}`, 'content-type': 'application/json' },
-        body,
-        signal: AbortSignal.timeout(REST_CALL_TIMEOUT_MS),
-      });
-      status = response.status;
-      // Read to the end either way: the connection then goes back to the pool for the next call.
-      said = (await response.text()).slice(0, ANSWER_CHARS);
+      const answer = await this.#http(url, { headers: { authorization: `Bearer ${await this.#token(url)}`, 'content-type': 'application/json' }, body, timeoutMs: REST_CALL_TIMEOUT_MS });
+      status = answer.status;
+      said = answer.text.slice(0, ANSWER_CHARS);
     } catch (error) {
-      if (status === null) said = reasonOf(error);
+      said = reasonOf(error);
     }
     const failure = restFailureOf(status);
     if (failure === null) return null;
@@ -146,17 +150,20 @@ export class RestSends {
   }
 }
 
-/** Why fetch failed, in a few words: Node's fetch hides the socket's code in its cause. */
+/** Why a call got no answer, in a few words: Node's fetch hides the socket's code in its cause. */
 function reasonOf(error: unknown): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${REST_CALL_TIMEOUT_MS / 1_000} s`;
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
   const message = error instanceof Error ? error.message : String(error);
+  // node:http's errors carry their code themselves (ECONNREFUSED, ECONNRESET).
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && !message.includes(code)) return `${message}: ${code}`;
   return cause?.code ? `${message}: ${cause.code}` : cause?.message ? `${message}: ${cause.message}` : message;
 }
 
 /** The engine's REST sender for a run whose credentials hold a connection string; null otherwise
  *  (and in a host that hands no signer: the dashboard's, which never holds the key). */
-export function restSendsOf(start: Pick<StartMessage, 'credentials' | 'runId'>, deps: Pick<RestSendsDeps, 'clock' | 'timers' | 'fetch'> & { signer?: TokenSigner }, stats: Pick<WorkerStats, 'scrub'>): RestSends | null {
+export function restSendsOf(start: Pick<StartMessage, 'credentials' | 'runId'>, deps: Pick<RestSendsDeps, 'clock' | 'timers' | 'restPost'> & { signer?: TokenSigner }, stats: Pick<WorkerStats, 'scrub'>): RestSends | null {
   const serverless = start.credentials?.serverless;
   const signer = deps.signer;
   return serverless && signer ? new RestSends(serverless, start.runId, { ...deps, signer, scrub: (text) => stats.scrub(text) }) : null;
