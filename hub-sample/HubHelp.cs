@@ -47,7 +47,7 @@ public static class HubHelp
         lines.Add($"  {"--help".PadRight(width)}this text");
         lines.Add($"  {"--version".PadRight(width)}the version");
         lines.Add("");
-        lines.Add("What each setting does: docs/hub-sample.md. Exit codes: 0 stopped, 2 a setting is wrong (one line each says what to pass).");
+        lines.Add("What each setting does: docs/hub-sample.md. Exit codes: 0 stopped, 2 a setting is wrong or the open-files limit (ulimit -n) leaves no room for a connection (one line each says what to do).");
         return string.Join(Environment.NewLine, lines);
     }
 

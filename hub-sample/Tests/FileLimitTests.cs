@@ -48,19 +48,20 @@ public class FileLimitTests
     }
 
     [Theory]
-    [InlineData("POST", "/signalrbench/negotiate", null, null, true)]
-    [InlineData("POST", "/client/negotiate", null, null, true)]
-    [InlineData("GET", "/signalrbench", "websocket", null, true)]
-    [InlineData("GET", "/signalrbench", null, "text/event-stream", true)]
-    [InlineData("CONNECT", "/signalrbench", null, null, true)]
-    // Negotiated: let in, the margin holds it.
-    [InlineData("GET", "/signalrbench?id=abc", "websocket", null, false)]
-    [InlineData("GET", "/signalrbench?id=abc", null, "text/event-stream", false)]
-    // Long polling's polls and sends ride connections already open.
-    [InlineData("GET", "/signalrbench", null, null, false)]
-    [InlineData("POST", "/signalrbench", null, null, false)]
-    [InlineData("GET", "/metrics", null, null, false)]
-    public void OnlyRequestsThatOpenAConnectionAreRefused(string method, string path, string? upgrade, string? accept, bool opens)
+    [InlineData("POST", "/signalrbench/negotiate", null, null, FileLimitGate.Request.NewConnection)]
+    [InlineData("POST", "/client/negotiate", null, null, FileLimitGate.Request.NewConnection)]
+    // Without negotiation.
+    [InlineData("GET", "/signalrbench", "websocket", null, FileLimitGate.Request.NewConnection)]
+    [InlineData("GET", "/signalrbench", null, "text/event-stream", FileLimitGate.Request.NewConnection)]
+    [InlineData("CONNECT", "/signalrbench", null, null, FileLimitGate.Request.NewConnection)]
+    // Negotiated: let in, the margin holds it; SSE's stream and long polling's poll hold a socket for their sends.
+    [InlineData("GET", "/signalrbench?id=abc", "websocket", null, FileLimitGate.Request.Other)]
+    [InlineData("GET", "/signalrbench?id=abc", null, "text/event-stream", FileLimitGate.Request.EventStream)]
+    [InlineData("GET", "/signalrbench?id=abc", null, null, FileLimitGate.Request.Poll)]
+    [InlineData("POST", "/signalrbench?id=abc", null, null, FileLimitGate.Request.Other)]
+    [InlineData("GET", "/signalrbench", null, null, FileLimitGate.Request.Other)]
+    [InlineData("GET", "/metrics", null, null, FileLimitGate.Request.Other)]
+    public void NewConnectionsAreRefusedAndSendSocketsCounted(string method, string path, string? upgrade, string? accept, FileLimitGate.Request expected)
     {
         var context = new DefaultHttpContext();
         context.Request.Method = method;
@@ -72,7 +73,7 @@ public class FileLimitTests
             context.Request.Headers.Upgrade = upgrade;
         }
         if (accept is not null) context.Request.Headers.Accept = accept;
-        Assert.Equal(opens, FileLimitGate.OpensAConnection(context.Request));
+        Assert.Equal(expected, FileLimitGate.Classify(context.Request));
     }
 
     [Fact]
@@ -93,11 +94,13 @@ public class FileLimitTests
         Assert.Equal(StatusCodes.Status503ServiceUnavailable, negotiate.Response.StatusCode);
         Assert.Equal("close", negotiate.Response.Headers.Connection.ToString());
         var body = System.Text.Encoding.UTF8.GetString(((MemoryStream)negotiate.Response.Body).ToArray());
-        Assert.Equal("503: the hub is at its open-files limit (ulimit -n 1,024: 1 connections open, at most 2); it keeps those and refuses new ones. Raise the limit before starting the hub (ulimit -n 65536), or connect fewer.\n", body);
+        Assert.Equal("503: the hub is at its open-files limit (ulimit -n 1,024: 1 sockets taken, at most 2); it keeps its connections and refuses new ones. Raise the limit before starting the hub (ulimit -n 65536), or connect fewer.\n", body);
 
-        var poll = new DefaultHttpContext();
-        poll.Request.Path = "/signalrbench";
-        await gate.Gate(poll, _ => { passed++; return Task.CompletedTask; });
+        var send = new DefaultHttpContext();
+        send.Request.Method = "POST";
+        send.Request.Path = "/signalrbench";
+        send.Request.QueryString = new QueryString("?id=abc");
+        await gate.Gate(send, _ => { passed++; return Task.CompletedTask; });
         Assert.Equal(1, passed);
 
         open.SetResult();
@@ -107,6 +110,19 @@ public class FileLimitTests
         again.Request.Path = "/signalrbench/negotiate";
         await gate.Gate(again, _ => { passed++; return Task.CompletedTask; });
         Assert.Equal(2, passed);
+
+        // A long polling poll in flight holds two sockets more for its connection's sends and next poll: full again.
+        var polling = new TaskCompletionSource();
+        var pollContext = new DefaultHttpContext();
+        pollContext.Request.Method = "GET";
+        pollContext.Request.Path = "/signalrbench";
+        pollContext.Request.QueryString = new QueryString("?id=abc");
+        var poll = gate.Gate(pollContext, _ => polling.Task);
+        Assert.Equal(2, gate.Sockets);
+        Assert.True(gate.Full);
+        polling.SetResult();
+        await poll;
+        Assert.False(gate.Full);
     }
 
     [Fact]
@@ -118,7 +134,7 @@ public class FileLimitTests
         clock.Advance(3);
         // The first is written when it happens.
         gate.Refused(answered: 1);
-        Assert.Equal(["Open files at the limit: refused 1 new connection in the last 3 s (1 answered 503, 0 closed at once by Kestrel), keeping the 0 open. This process may open 1,024 files (ulimit -n), used 202 before any client and keeps 192 for the runtime, so it holds at most 630 connections. To hold more, raise the limit: 'ulimit -n 65536' in the hub's shell before starting it (LimitNOFILE= in a systemd unit, --ulimit nofile=65536:65536 for docker run)."], lines.Written);
+        Assert.Equal(["Open files at the limit: refused 1 new connection in the last 3 s (1 answered 503, 0 closed at once by Kestrel), with 0 sockets taken. This process may open 1,024 files (ulimit -n), used 202 before any client and keeps 192 for the runtime, so it holds at most 630 sockets (a WebSocket connection takes one, Server-Sent Events two, long polling three). To hold more, raise the limit: 'ulimit -n 65536' in the hub's shell before starting it (LimitNOFILE= in a systemd unit, --ulimit nofile=65536:65536 for docker run)."], lines.Written);
         for (var i = 0; i < 5_000; i++) gate.Refused(answered: 1);
         gate.Refused(closed: 70);
         clock.Advance(9);

@@ -62,8 +62,8 @@ afterAll(async () => {
   hub?.child.kill('SIGTERM');
 });
 
-async function connect(): Promise<HubConnection> {
-  const connection = new HubConnectionBuilder().withUrl(`${hub.url}/signalrbench`, { transport: HttpTransportType.WebSockets }).configureLogging(LogLevel.None).build();
+async function connect(transport = HttpTransportType.WebSockets): Promise<HubConnection> {
+  const connection = new HubConnectionBuilder().withUrl(`${hub.url}/signalrbench`, { transport }).configureLogging(LogLevel.None).build();
   await connection.start();
   return connection;
 }
@@ -82,7 +82,7 @@ function echo(connection: HubConnection, ts: number): Promise<number> {
 
 describe('the hub-sample at its open-files limit', () => {
   it('says at start-up how many connections its files allow', () => {
-    expect(hub.output()).toMatch(/connections: at most \d+ at a time \(open files: ulimit -n 512, \d+ used by the hub before any client, 192 kept for the runtime\)/);
+    expect(hub.output()).toMatch(/connections: at most \d+ sockets at a time \(a WebSocket connection takes one, Server-Sent Events two, long polling three; open files: ulimit -n 512, \d+ used by the hub before any client, 192 kept for the runtime\)/);
   });
 
   it(`asked for ${ASKED} connections, more than its free files: refuses the rest with the reason, and the ones it kept still echo`, async () => {
@@ -132,6 +132,29 @@ describe('the hub-sample at its open-files limit', () => {
     expect(hub.output()).not.toContain('Out of memory');
     expect(hub.output()).not.toContain('rejected because the maximum number of concurrent connections');
   });
+
+  it('long polling connections, which take three sockets each, are refused sooner, and the ones kept still echo', async () => {
+    await Promise.all(open.splice(0).map((c) => c.stop()));
+    const polling: HubConnection[] = [];
+    const refusals: string[] = [];
+    for (let wave = 0; wave < 8; wave++) {
+      const results = await Promise.allSettled(Array.from({ length: 10 }, () => connect(HttpTransportType.LongPolling)));
+      for (const result of results) {
+        if (result.status === 'fulfilled') polling.push(result.value);
+        else refusals.push(String(result.reason));
+      }
+    }
+    open.push(...polling);
+    // About 84 sockets before the 503s, three a connection: fewer than 40 fit.
+    expect(polling.length).toBeGreaterThan(10);
+    expect(polling.length).toBeLessThan(40);
+    for (const refusal of refusals) expect(refusal).toContain('503: the hub is at its open-files limit (ulimit -n 512:');
+    // Each echo is a send and a poll on sockets of their own: none closed by Kestrel's limit.
+    for (let round = 0; round < 3; round++) {
+      const echoed = await Promise.all(polling.map((connection, i) => echo(connection, 10_000 * (round + 1) + i)));
+      expect(echoed).toEqual(polling.map((_, i) => 10_000 * (round + 1) + i));
+    }
+  }, 30_000);
 
   it('under ulimit -n 256, where no connection fits, it says so and ends with exit code 2', async () => {
     const refused = await startUnderLimit(256).then(
