@@ -94,10 +94,6 @@ export class OpenLoop {
 /** A lane's slot came due: as SlotHandler, with the lane's own value (what a lane sends for). */
 export type LaneHandler<T> = (lane: T, plannedUs: number, sendLagUs: number, seq: number) => void;
 
-/** Slots sent in one timer callback at most: a client far behind its plan still lets the
- *  receptions and writes of what it sent run between batches, as separate timers did. */
-export const MAX_SLOTS_PER_WAKE = 256;
-
 /**
  * The open loops of every sending connection of an engine as one schedule, with one timer: lane i
  * sends n is due at `firstSlotUs[i] + n * intervalUs`, exactly as an OpenLoop per connection
@@ -192,23 +188,29 @@ export class LaneSchedule<T> {
     this.#timer = this.timers.setTimeout(this.#fire, delayMs);
   }
 
-  /** One wake-up: every slot due by now, in order, each with its lateness when it is sent. */
+  /**
+   * One wake-up: every slot due when it woke, in order, each with its lateness read as it is sent
+   * (slots that come due meanwhile wait for the next wake-up, as Node's timers phase runs the timers
+   * due when it starts). Never fewer: a cap on the slots a wake-up sends, with the event loop's
+   * whole round between two wake-ups, once let a client behind its plan fall further behind for
+   * good (5,000 connections at 1/s at load 15: 5-9 s late, against 1-1.7 s with a timer each).
+   */
   readonly #fire = (): void => {
     this.#timer = null;
     const lanes = this.#lanes;
-    for (let sent = 0; !this.#stopped && sent < MAX_SLOTS_PER_WAKE; sent++) {
+    const wokeUs = this.clock.nowUs();
+    while (!this.#stopped) {
       const lane = lanes[this.#cursor]!;
       const seq = this.#round;
       const plannedUs = lane.firstSlotUs + seq * this.intervalUs;
       if (plannedUs >= this.#endUs) return;
-      const nowUs = this.clock.nowUs();
       // Never before the planned time: a timer may wake a little early.
-      if (nowUs < plannedUs) break;
+      if (plannedUs > wokeUs) break;
       if (++this.#cursor === lanes.length) {
         this.#cursor = 0;
         this.#round++;
       }
-      this.onSlot(lane.value, plannedUs, nowUs - plannedUs, seq);
+      this.onSlot(lane.value, plannedUs, this.clock.nowUs() - plannedUs, seq);
     }
     this.#arm();
   };
