@@ -162,6 +162,23 @@ describe("the engine's REST sender", () => {
     expect([...tokens]).toEqual([[4, 'client-run00001-user-4-http://127.0.0.1:5310/client/?hub=benchhub'], [5, 'client-run00001-user-5-http://127.0.0.1:5310/client/?hub=benchhub']]);
     rest.stop();
   });
+
+  it('mints the client tokens again at half their hour, into the same map, until stopped', async () => {
+    const time = new FakeTime();
+    let minted = 0;
+    const signer: TokenSigner = { rest: async () => 'r', client: async (_url, _key, user) => `client-${user}-${++minted}` };
+    const rest = new RestSends(SERVERLESS, 'run00001', { clock: time, timers: time, signer, restPost: fakePost([202]).post, scrub: (text) => text });
+    const tokens = await rest.clientTokens(0, 2);
+    expect(tokens.get(1)).toBe('client-run00001-user-1-2');
+    await time.advanceByMs(1_799_000);
+    expect(tokens.get(1)).toBe('client-run00001-user-1-2');
+    await time.advanceByMs(1_000);
+    expect(tokens.get(1)).toBe('client-run00001-user-1-4');
+    rest.stop();
+    expect(time.pendingTimers).toBe(0);
+    await time.advanceByMs(3_600_000);
+    expect(minted).toBe(4);
+  });
 });
 
 describe('restSendToUser sends each slot to the user of its derangement target', () => {

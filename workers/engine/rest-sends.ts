@@ -65,6 +65,7 @@ export class RestSends {
   readonly #tokens = new Map<string, { token: Promise<string>; resignAtSec: number }>();
   readonly #http: RestPost;
   #remint: unknown = null;
+  #stopped = false;
 
   constructor(private readonly serverless: ServerlessCredentials, private readonly runId: string, private readonly deps: RestSendsDeps) {
     this.#http = deps.restPost ?? fetchPost;
@@ -85,7 +86,8 @@ export class RestSends {
     };
     await mint();
     const again = () => {
-      this.#remint = this.deps.timers.setTimeout(() => void mint().then(again, again), CLIENT_REMINT_MS);
+      // A minting that ends after the run does not start another.
+      if (!this.#stopped) this.#remint = this.deps.timers.setTimeout(() => void mint().then(again, again), CLIENT_REMINT_MS);
     };
     again();
     return tokens;
@@ -114,6 +116,7 @@ export class RestSends {
   }
 
   stop(): void {
+    this.#stopped = true;
     if (this.#remint !== null) this.deps.timers.clearTimeout(this.#remint);
     this.#remint = null;
   }
