@@ -42,6 +42,8 @@ interface CauseWords {
 const n = (count: number | undefined, one: string, many = `${one}s`) => `${formatCount(count ?? 0)} ${(count ?? 0) === 1 ? one : many}`;
 const stageText = (stage: ConnectStage | undefined) => (stage === 'negotiate' ? 'the negotiate request' : stage === 'upgrade' ? 'the WebSocket upgrade' : 'the transport\'s requests');
 const quoted = (f: Facts) => (f.quote ? `: "${f.quote}"` : '');
+/** A client of a serverless hub: it connects to {endpoint}/client/?hub={hub} with a token the run minted (core/serverless). */
+const serverlessClient = (f: Facts) => /\/client\/\?hub=[A-Za-z]/.test(f.url);
 const tokenPlace = (f: Facts) => (f.browser ? 'Advanced → Authentication → Access token' : '--access-token-file <file> (or --access-token-env <VAR>)');
 
 /** What a REST API refusal means, by status (core/serverless rest-run.ts names the same). */
@@ -126,8 +128,10 @@ export const WORDS: Record<CauseId, CauseWords> = {
       : 'Trust the certificate (NODE_EXTRA_CA_CERTS=<file>), or use http:// for a local hub.'),
   },
   authRefused: {
-    sentence: (f) => `The hub refused ${f.hasToken ? 'the access token' : 'this client, which gave no access token,'} with HTTP ${f.status ?? 401} on ${stageText(f.stage)}${f.count ? ` (${n(f.count, 'connect')})` : ''}.`,
-    advice: (f) => (f.hasToken
+    sentence: (f) => `The hub refused ${serverlessClient(f) ? 'the client tokens minted with the connection string\'s AccessKey' : f.hasToken ? 'the access token' : 'this client, which gave no access token,'} with HTTP ${f.status ?? 401} on ${stageText(f.stage)}${f.count ? ` (${n(f.count, 'connect')})` : ''}.`,
+    advice: (f) => (serverlessClient(f)
+      ? `The service checks each client token's signature (the AccessKey) and its aud, which is ${f.url}: copy the connection string again (a key rotated since), and give ClientEndpoint= when clients reach the service at another address than its Endpoint.`
+      : f.hasToken
       ? `Give a fresh token for this hub (it may be expired, wrong, or for another audience)${f.stage === 'upgrade' || f.stage === 'transport' ? '; the hub must also read the token from access_token on WebSocket and Server-Sent Events requests (JwtBearerEvents.OnMessageReceived)' : ''}. The token goes in ${tokenPlace(f)}.`
       : `Give a token in ${tokenPlace(f)}; a gateway's key goes in ${f.browser ? 'Extra query parameters' : '--header or --query'}.`),
   },

@@ -311,6 +311,14 @@ const CASES: Case[] = [
     cause: 'restRefused', says: /refused the run's sends with HTTP 401 \(1 call\): it did not take the tokens signed with the connection string's AccessKey: "401: the token is not signed HS256 with this hub's REST API key"\.$/,
   },
   {
+    name: 'serverless clients whose minted tokens are refused at negotiate (a ClientEndpoint behind another address)',
+    evidence: evidence({
+      outcome: { kind: 'failed', code: 'noConnection' }, planned: 0, connectionsOpened: 0, connectionsFailed: 4, received: 0, sent: 0,
+      failures: [{ kind: 'negotiate', count: 4, message: `WebSockets (json) to https://clients.example/client/?hub=benchhub: Failed to complete negotiation with the server: Error: Unauthorized: Status code '401'.` }],
+    }, { hasToken: true, endpointUrl: 'https://clients.example/client/?hub=benchhub' }),
+    cause: 'authRefused', says: /^The hub refused the client tokens minted with the connection string's AccessKey with HTTP 401 on the negotiate request \(4 connects\)\.$/,
+  },
+  {
     name: 'REST sends throttled with 429 at a load',
     evidence: evidence({ lost: 0, notSent: 300, failures: [{ kind: 'send', count: 300, message: 'REST API POST https://x.service.signalr.net/api/v1/hubs/benchhub answered 429: the service throttles the REST calls (too many a second for the tier). Lower the senders or the rate, or raise the tier.' }] }),
     cause: 'restFailed', says: /throttled 300 REST API sends with HTTP 429/,
