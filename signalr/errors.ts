@@ -48,7 +48,7 @@ function classify(error: unknown, context: ConnectionOptions): ClassifiedError {
 /**
  * Why a negotiate answer shows there is no SignalR hub at the URL, or null: an HTTP error status
  * (the client's HttpError.statusCode, or the status its negotiate error quotes) other than an
- * authorization refusal, or a body that is not negotiate JSON (an HTML page).
+ * authorization refusal or a busy or unreachable hub, or a body that is not negotiate JSON (an HTML page).
  */
 function notAHubReason(err: Error, text: string, context: ConnectionOptions): string | null {
   const status = (err as { statusCode?: number }).statusCode ?? Number(/Status code '(\d{3})'/i.exec(text)?.[1] ?? NaN);
@@ -56,6 +56,9 @@ function notAHubReason(err: Error, text: string, context: ConnectionOptions): st
   if (status === 431) return SIGNALR_WORDS.headersTooLarge();
   // The Azure SignalR SDK answers the app's negotiate while it has no connection to the service.
   if (/Azure SignalR Service is not connected/i.test(text)) return SIGNALR_WORDS.azureNotConnected();
+  // A hub that is there but says no for now, or a proxy that could not reach it, is no wrong URL.
+  if (status === 429 || status === 503) return SIGNALR_WORDS.busyRefused({ status });
+  if (status === 502 || status === 504) return SIGNALR_WORDS.gatewayNoHub({ status });
   if (status >= 400) return SIGNALR_WORDS.notAHubStatus({ status });
   if (/Unexpected token|not valid JSON|JSON\.parse|Unexpected end of JSON/i.test(text)) return SIGNALR_WORDS.notAHubBody();
   return null;

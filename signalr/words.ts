@@ -14,6 +14,11 @@ export const SIGNALR_WORDS = {
   headersTooLarge: () => 'The server refused the request\'s headers as too large (431): send a shorter token, or fewer and shorter headers and query parameters.',
   azureNotConnected: () => 'The app runs its hubs through Azure SignalR Service and is not connected to the service: check the app\'s connection string (Endpoint, AccessKey), that the service instance is running, and the app\'s log.',
   notAHubStatus: (p: { status: number }) => `This is not a SignalR hub at this URL: the server answered the negotiate request with status ${p.status}. ${HUB_PATH_HINT}`,
+  /** 429 or 503 at negotiate: a server that is there and says no for now (the hub-sample at its
+   *  open-files limit answers 503 with its reason, which the client quotes before this). */
+  busyRefused: (p: { status: number }) => `The server at this URL refused the connection for now (HTTP ${p.status}): it is up but at a limit (connections, open files, a rate) or still starting; its own words are above. Read its log, raise the limit, or spread the load over more hubs.`,
+  /** 502 or 504 at negotiate: a proxy answered for a hub it could not reach. */
+  gatewayNoHub: (p: { status: number }) => `A proxy or gateway in front of the hub answered the negotiate request with HTTP ${p.status}: the hub behind it did not answer (down, restarting or overloaded). Check that the hub is running and that the proxy reaches it.`,
   notAHubBody: () => `This is not a SignalR hub at this URL: the server answered the negotiate request, but not with SignalR's negotiate JSON (an HTML page?). ${HUB_PATH_HINT}`,
   /** A 403 at negotiate, with a token or without one. */
   authForbidden: (p: { hasToken: boolean }) => (p.hasToken

@@ -24,4 +24,18 @@ describe('classifySignalRError', () => {
     const error = new Error('Failed to complete negotiation with the server: SyntaxError: Unexpected token \'<\', "<!DOCTYPE "... is not valid JSON');
     expect(classifySignalRError(error, context).message).toMatch(/is not valid JSON\. This is not a SignalR hub at this URL: the server answered the negotiate request, but not with SignalR's negotiate JSON/);
   });
+
+  it('a hub at a limit (503, 429) or a proxy without its hub (502, 504) is named so, not as a wrong URL', () => {
+    const refused = (status: number, body: string) => Object.assign(new Error(`Failed to complete negotiation with the server: Error: ${body}: Status code '${status}'`), { errorType: 'FailedToNegotiateWithServerError', statusCode: status });
+    const busy = classifySignalRError(refused(503, 'The hub is at its open-files limit (1024): raise it with ulimit -n'), context).message;
+    expect(busy).toContain('open-files limit (1024)');
+    expect(busy).toContain('refused the connection for now (HTTP 503): it is up but at a limit');
+    expect(busy).not.toContain('not a SignalR hub');
+    expect(classifySignalRError(refused(429, 'Too Many Requests'), context).message).toContain('(HTTP 429): it is up but at a limit');
+    for (const status of [502, 504]) {
+      const message = classifySignalRError(refused(status, 'Bad Gateway'), context).message;
+      expect(message).toContain(`answered the negotiate request with HTTP ${status}: the hub behind it did not answer`);
+      expect(message).not.toContain('not a SignalR hub');
+    }
+  });
 });
