@@ -13,10 +13,9 @@
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import {
-  CLIENT_TOKEN_SECONDS, REST_TOKEN_SECONDS, mayHaveSent, restFailureOf, restFailureText, restProbeUser, restSendBody, restSendTarget,
-  restUserId, serverlessClientUrl, type ServerlessCredentials,
+  CLIENT_TOKEN_SECONDS, CONNECTION_STRING_FLAGS, REST_TOKEN_SECONDS, SERVERLESS_WORDS, mayHaveSent, restFailureOf, restFailureText, restProbeUser,
+  restSendBody, restSendTarget, restUserId, serverlessClientUrl, type ServerlessCredentials,
 } from '../../core/serverless/index.ts';
-import { CONNECTION_STRING_FLAGS, SERVERLESS_WORDS } from '../../core/serverless/index.ts';
 import { SCENARIO_LABELS, type RunConfig } from '../../core/run-config/index.ts';
 import type { StartMessage } from '../../core/execution/index.ts';
 import type { WorkerStats } from './worker-stats.ts';
