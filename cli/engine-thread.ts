@@ -15,7 +15,8 @@ import { RUN_WORDS } from './run-words.ts';
 function hostInThread(port: NonNullable<typeof parentPort>): void {
   const host = hostEngine((message) => port.postMessage(message), nodePlatform, nodeRestPost);
   port.on('message', (message: ToWorker) => {
-    tuneHeapForRun(message);
+    // Every engine of the run is a thread of this process: the heap's growth is sized for all of them.
+    tuneHeapForRun(message, true);
     host.handle(message);
   });
   process.on('unhandledRejection', (reason) => host.fatal(reason));

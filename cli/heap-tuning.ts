@@ -16,7 +16,7 @@
  *   Server-Sent Events connections, 20 s: CPU 48.7-52.2 s against 34.1-39.2 and p99 253-480 against
  *   47-262 ms without it; 1,000 WebSockets at 4,000 msg/s each way, +10% CPU (3 of 3 pairs), at
  *   10,000 +16-21% (2 of 2). So
- *   each engine sets it at its run's start from its own share, and leaves V8's own growth to
+ *   each engine sets it at its run's start from its process's connections, and leaves V8's own growth to
  *   runs of fewer connections, and to Server-Sent Events and long polling (a fetch per message);
  * - semi-spaces of 4 MB (a new space of 8 MB instead of 32 MB per isolate): the young objects of
  *   a send or a delivery die in a few ms; a larger nursery only holds garbage longer.
@@ -39,11 +39,20 @@ export function heapGrowingPercent(transport: string, engineConnections: number)
   return transport === 'WebSockets' && engineConnections >= HEAP_TUNED_CONNECTIONS ? HEAP_GROWING_PERCENT : 0;
 }
 
-/** At an engine's start: the growth its run asks for. V8 reads the flag at each collection, so
- *  it applies from the next one; it is process-wide, and the engines of one process share a run. */
-export function tuneHeapForRun(message: { type: string; config?: { transport: string }; share?: { count: number } }): void {
+/**
+ * At an engine's start: the growth its run asks for. V8 reads the flag at each collection, so
+ * it applies from the next one; it is process-wide, and the engines of one process share a run,
+ * so it is sized for the connections of the whole process: with `inThreads`, every engine of the
+ * run is a worker thread of this process (config.workers of them); else this engine is alone in
+ * its process (an engine process, or the runner's own thread). Sized by the engine's own share,
+ * two engine threads of 2,500 connections each were left to V8's own growth and peaked at 504 MB
+ * (103 KB a connection) at 5,000 connections, where one engine peaked at 302 MB and two of 5,000
+ * at 326 MB (bench/PEERS-RESULTS.md, issue 44).
+ */
+export function tuneHeapForRun(message: { type: string; config?: { transport: string; workers?: number }; share?: { count: number } }, inThreads = false): void {
   if (message.type !== 'start' || !message.config || !message.share) return;
-  setFlagsFromString(`--heap-growing-percent=${heapGrowingPercent(message.config.transport, message.share.count)}`);
+  const engines = inThreads ? Math.max(1, message.config.workers ?? 1) : 1;
+  setFlagsFromString(`--heap-growing-percent=${heapGrowingPercent(message.config.transport, message.share.count * engines)}`);
 }
 
 let tuned = false;

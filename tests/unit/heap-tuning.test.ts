@@ -7,7 +7,7 @@ const flags: string[] = [];
 vi.mock('node:v8', () => ({ setFlagsFromString: (flag: string) => flags.push(flag) }));
 const { tuneHeapForConnections, tuneHeapForRun, heapGrowingPercent, HEAP_TUNING_FLAGS, HEAP_GROWING_PERCENT, HEAP_TUNED_CONNECTIONS, SEMI_SPACE_MB } = await import('../../cli/heap-tuning.ts');
 
-const start = (transport: string, count: number) => ({ type: 'start', config: { transport }, share: { count } });
+const start = (transport: string, count: number, workers = 1) => ({ type: 'start', config: { transport, workers }, share: { count } });
 
 describe('the heap settings', () => {
   it('4 MB semi-spaces, set once however often asked', () => {
@@ -29,5 +29,14 @@ describe('the heap settings', () => {
     flags.length = 0;
     for (const message of [start('WebSockets', 12_500), { type: 'go' }, { type: 'finish' }, start('ServerSentEvents', 12_500), start('WebSockets', 100)]) tuneHeapForRun(message);
     expect(flags).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, '--heap-growing-percent=0', '--heap-growing-percent=0']);
+  });
+
+  it('engine threads size it for the connections of every engine of the process: two threads of 2,500 are 5,000', () => {
+    flags.length = 0;
+    const half = HEAP_TUNED_CONNECTIONS / 2;
+    tuneHeapForRun(start('WebSockets', half, 2), true);
+    // An engine process, or the runner's own thread, holds its share alone.
+    tuneHeapForRun(start('WebSockets', half, 2));
+    expect(flags).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, '--heap-growing-percent=0']);
   });
 });
