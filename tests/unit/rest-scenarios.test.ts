@@ -17,6 +17,11 @@ import type { Scenario, SendSpec } from '../../workers/scenarios/scenario.ts';
 import type { GoMessage } from '../../core/execution/index.ts';
 import { serverlessOf } from '../../cli/serverless-args.ts';
 import { FakeTime } from '../support/fake-time.ts';
+import { classifyPlainly, fakeHub } from '../support/fake-connections.ts';
+import { BenchEngine } from '../../workers/engine/bench-engine.ts';
+import { RunCoordinator, type WorkerPort } from '../../core/execution/coordinator.ts';
+import type { FromWorker } from '../../core/execution/worker-messages.ts';
+import { runResult } from '../../core/result/document.ts';
 
 const KEY = 'rest-unit-key-Zm9vYmFyLXNlY3JldC1hY2Nlc3Mta2V5';
 const SERVERLESS: ServerlessCredentials = { endpoint: 'http://127.0.0.1:5310', clientEndpoint: 'http://127.0.0.1:5310', hub: 'benchhub', accessKey: KEY };
@@ -229,5 +234,42 @@ describe("the runner's connection-string options", () => {
       expect.stringContaining('--endpoint is given with an Azure SignalR connection string'),
       expect.stringContaining("--access-token is given with an Azure SignalR connection string, whose AccessKey signs each connection's token"),
     ]);
+  });
+});
+
+describe('the engine accounts for REST sends as for every send', () => {
+  it('a taken call arrives, a 401 is never sent (writeFailed), a 503 is sent and lost: planned is what the arguments say', async () => {
+    const time = new FakeTime();
+    const hub = fakeHub(time, { deliveryDelayMs: 3 });
+    const runConfig = config({ scenario: 'restSendToUser', connections: 4, workers: 1, sendIntervalMs: 100, durationSec: 1 });
+    const signer: TokenSigner = { rest: async () => 'rest-token', client: async (_url, _key, user) => `client-${user}` };
+    let calls = 0;
+    // The REST API: a send to a user reaches that user's connection (its run-wide index ends the user id).
+    const restPost: RestPost = async (url, request) => {
+      const user = /\/users\/([^/]+)$/.exec(url)?.[1] ?? '';
+      if (user.endsWith('-probe')) return { status: 202, text: '' };
+      const n = calls++;
+      if (n === 5) return { status: 401, text: '401: not this key' };
+      if (n === 7) return { status: 503, text: '' };
+      const { arguments: [ts, text] } = JSON.parse(request.body) as { arguments: [number, string] };
+      const target = hub.connections[Number(/-user-(\d+)$/.exec(user)![1])]!;
+      time.setTimeout(() => target.deliver(ts, text), 3);
+      return { status: 202, text: '' };
+    };
+    let handler: (message: FromWorker) => void = () => {};
+    const engine = new BenchEngine({ clock: time, timers: time, connect: hub.factory, classify: classifyPlainly, post: (m) => handler(m), signer, restPost });
+    const port: WorkerPort = { post: (m) => engine.handle(m), onMessage: (h) => (handler = h), terminate: () => void engine.finish() };
+    const coordinator = new RunCoordinator(runConfig, [port], time, time, { credentials: { accessTokens: [], headers: [], query: [], serverless: SERVERLESS } });
+    coordinator.start();
+    await time.advanceByMs(30_000);
+    expect(coordinator.phase).toBe('done');
+    const fates = runResult(coordinator, new Date(0), 'test').fates;
+    expect(fates).toMatchObject({ planned: 40, underOneSecond: 38, notSent: { writeFailed: 1 }, lost: 1, overCount: 0 });
+    expect(coordinator.aggregator.errorSamples().map((sample) => sample.message)).toEqual([
+      expect.stringMatching(/^REST API POST http:\/\/127\.0\.0\.1:5310\/api\/v1\/hubs\/benchhub\/users\/\{user\} answered 401: .* It said: 401: not this key$/),
+      expect.stringMatching(/answered 503: the service failed the call; its message may have reached some receivers\.$/),
+    ]);
+    // No hub method was called: every send went through the REST API.
+    expect(hub.connections.map((c) => c.sent.length)).toEqual([0, 0, 0, 0]);
   });
 });
