@@ -10,6 +10,7 @@
 import { tokenUser } from '../profiles/index.ts';
 import { instanceOf } from '../plan/index.ts';
 import type { ServerlessCredentials } from '../serverless/index.ts';
+import { RUN_CONFIG_WORDS } from './words.ts';
 
 export interface Credentials {
   /** Access tokens, one per user: connection i takes `accessTokens[i % n]`. Empty: none. */
@@ -148,7 +149,7 @@ export function credentialsSummary(credentials: Credentials | undefined): string
   if (fromEndpoint.length > 0) parts.push(`the endpoint's ${fromEndpoint.join(', ')} set (taken out of its URL)`);
   const env = credentials!.profileEnv ?? [];
   if (env.length > 0) parts.push(`profile values from ${env.map(([name]) => `$${name}`).join(', ')}`);
-  if (credentials!.serverless) parts.push(`Azure SignalR connection string set (hub ${credentials!.serverless.hub}; each client's token and each REST call's signed with its AccessKey)`);
+  if (credentials!.serverless) parts.push(RUN_CONFIG_WORDS.serverlessSet({ hub: credentials!.serverless.hub }));
   return parts.join('; ');
 }
 

@@ -10,6 +10,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 const shown = (raw: unknown) => (raw === undefined || raw === null || raw === '' ? 'empty' : typeof raw === 'string' ? `"${raw}"` : String(raw));
 
 export const RUN_CONFIG_WORDS = {
+  /** The credentials line's part for a serverless run (the hub's name; never the key). */
+  serverlessSet: (p: { hub: string }) => `Azure SignalR connection string set (hub ${p.hub}; each client's token and each REST call's signed with its AccessKey)`,
   /** What each whole-number field's refusal adds, after its range. */
   wholeNumberHints: {
     connections: 'Past one browser, run more agents.',
