@@ -13,6 +13,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { chooseMode, openAdvanced } from '../support/dashboard-form.ts';
 import { dashboardOnOwnHub, type OwnDashboard } from '../support/own-dashboard.ts';
+import { startHub, type RunningHub } from '../support/hub-process.ts';
 
 /** Messages per second the hub delivers promptly. */
 const LIMIT = 270;
@@ -244,25 +245,32 @@ describe('Find capacity in the dashboard', () => {
 });
 
 describe('a capacity search whose hub stops', () => {
-  let stopped: OwnDashboard;
+  // A hub of its own, to kill, and a page of the file's Chromium on it (another origin, so a
+  // History of its own): a second browser would only cost its start.
+  let hub: RunningHub;
+  let p: Page;
 
   beforeAll(async () => {
-    stopped = await dashboardOnOwnHub();
+    hub = await startHub();
+    p = await own.browser.context.newPage();
+    await p.goto(hub.httpUrl!);
   });
 
-  afterAll(() => stopped?.close());
+  afterAll(async () => {
+    await p?.close();
+    await hub?.stop();
+  });
 
   it('is shown as its diagnosis says, red, never as "Holds", on the page, in the report and in the History', async () => {
-    const { page: p, hub } = stopped;
     await p.getByTestId('mode-find-capacity').click();
     await p.getByTestId('capacity-ramp').selectOption('rate');
-    for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '4'], ['settle-sec', '1'], ['bisect', '1']]) {
+    for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '3'], ['settle-sec', '1'], ['bisect', '1']]) {
       await p.getByTestId(`capacity-${field}`).fill(value!);
     }
     await p.getByTestId('find-capacity-start').click();
-    // Killed while the second step sends, after the first held.
-    await p.waitForFunction(() => /^Capacity step 2 /.test(document.querySelector('[data-testid=run-bar-step]')?.textContent ?? ''), null, { timeout: 60_000, polling: 100 });
-    await p.waitForTimeout(2_000);
+    // Killed while the second step sends, after the first held: once its run bar says running.
+    await p.waitForFunction(() => /^Capacity step 2 /.test(document.querySelector('[data-testid=run-bar-step]')?.textContent ?? '')
+      && document.querySelector('[data-testid=run-bar]')?.getAttribute('data-phase') === 'running', null, { timeout: 60_000, polling: 100 });
     hub.process.kill('SIGKILL');
     await p.getByTestId('capacity-export-json').waitFor({ timeout: 60_000 });
     const card = p.getByTestId('capacity-card');
