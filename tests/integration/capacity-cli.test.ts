@@ -88,9 +88,10 @@ describe('live-bench --find-capacity', () => {
   });
 
   it(`a connection ramp at 4 msg/s per connection finds the same limit within 15%`, async () => {
+    // One bisection (the rate ramp above checks two): 80 held, 120 broke, 100 held, 120 again.
     const jsonPath = await tempFile('connections.json');
     const run = await liveBench(['--find-capacity', '--endpoint', `${limited.httpUrl}/signalrbench`, '--interval-ms', '250', '--ramp', 'connections',
-      '--start', '80', '--step', '40', '--max', '200', ...short, '--json', jsonPath]);
+      '--start', '80', '--step', '40', '--max', '200', ...short, '--bisect', '1', '--json', jsonPath]);
     expect(run.code, run.stderr).toBe(0);
     const result = parseCapacityResult(await readFile(jsonPath, 'utf8'));
     expectEveryStepJudgedHonestly(result, run.stderr.split('\n').filter((line) => /^step \d+ /.test(line)).length);
