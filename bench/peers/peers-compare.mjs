@@ -9,11 +9,13 @@ import { fileURLToPath } from 'node:url';
 export const HISTORY = path.join(path.dirname(fileURLToPath(import.meta.url)), '../peers-results.json');
 
 /**
- * How far one ratio moves between rounds of the same code on this machine, as a share of the lower
- * one: memory as the connections bench measured it (bench/connections-compare.mjs, 15%); the CPU
- * and ramp ratios from the repeated rounds in bench/PEERS-RESULTS.md ("Run-to-run spread").
+ * How far one ratio may move between rounds of the same code before it is called a regression, as
+ * a share of the earlier one. Provisional: memory per connection as the connections bench measured
+ * its spread (bench/connections-compare.mjs, 15%); the ramp as that bench's ramp against its
+ * control (30%), and the CPU ratios alike, until repeated rounds of this bench on a quiet machine
+ * measure their own (the rounds of 2026-12-06 ran at load 2-28: bench/PEERS-RESULTS.md).
  */
-export const RUN_TO_RUN_SPREAD = { memory: 0.15, cpuPerMessage: 0.25, cpuPerConnect: 0.3, connectsPerSec: 0.3 };
+export const RUN_TO_RUN_SPREAD = { memory: 0.15, cpuPerMessage: 0.3, cpuPerConnect: 0.3, connectsPerSec: 0.3 };
 
 /** Every client's own accounting: each message it sent either arrived or is lost. */
 export function accountingHolds(row) {
