@@ -8,7 +8,7 @@
  * configuration keeps the client URL, `{clientEndpoint}/client/?hub={hub}`, which holds no secret.
  */
 import { readFileSync } from 'node:fs';
-import { isRestScenario } from '../core/plan/index.ts';
+import { isServerlessScenario } from '../core/guide/index.ts';
 import {
   CONNECTION_STRING_FLAGS, SERVERLESS_WORDS, connectionStringProblemText, hubNameProblem, parseConnectionString, restCallProblemText, serverlessClientUrl,
   type ServerlessCredentials,
@@ -53,7 +53,7 @@ export function serverlessOf(
   const fromFile = v['azure-connection-string-file'];
   if (fromEnv === undefined && fromFile === undefined) {
     if (v['azure-hub'] !== undefined) errors.push(ARGS_WORDS.azureHubAlone());
-    if (v.scenario !== undefined && isRestScenario(v.scenario)) {
+    if (v.scenario !== undefined && isServerlessScenario(v.scenario)) {
       errors.push(SERVERLESS_WORDS.restNeedsConnectionString({ scenario: SCENARIO_LABELS[v.scenario], ...CONNECTION_STRING_FLAGS }));
     }
     return null;

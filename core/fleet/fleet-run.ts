@@ -6,7 +6,8 @@
  * alike whoever leads it.
  */
 import { GO_LEAD_MS, type WorkerPort } from '../execution/index.ts';
-import { capacityShortfall, isRestScenario } from '../plan/index.ts';
+import { capacityShortfall } from '../plan/index.ts';
+import { isServerlessScenario } from '../guide/index.ts';
 import { type RunAgent } from '../result/index.ts';
 import { browserConnectionCapacity, capacityRefusal, type RunConfig } from '../run-config/index.ts';
 import { MEASURED_AGENT } from '../sizing/index.ts';
@@ -107,7 +108,7 @@ export const ENGINE_CONNECTIONS = MEASURED_AGENT.connectionsHeldPerEngine;
  *  REST scenario's engines hold the connection string's AccessKey, which no browser is given. */
 function fitOf(config: RunConfig, agents: readonly { kind: 'node' | 'browser'; threads: number }[], localWorkers: number, localIsBrowser: boolean): { capacities: (number | null)[]; localCapacities: (number | null)[] } | string {
   const browserAgents = agents.filter((agent) => agent.kind === 'browser').length;
-  if (isRestScenario(config.scenario) && browserAgents > 0) return FLEET_WORDS.restBrowserAgents({ count: browserAgents });
+  if (isServerlessScenario(config.scenario) && browserAgents > 0) return FLEET_WORDS.restBrowserAgents({ count: browserAgents });
   const browserCapacity = browserConnectionCapacity(config.transport, config.endpointUrl);
   const capacities = agents.flatMap((agent) => (agent.kind === 'browser' ? perThread(browserCapacity, agent.threads) : new Array<number>(agent.threads).fill(ENGINE_CONNECTIONS)));
   const localCapacities = localIsBrowser ? perThread(browserCapacity, localWorkers) : new Array<number>(localWorkers).fill(ENGINE_CONNECTIONS);

@@ -4,19 +4,12 @@
  */
 import { BIG_GROUP_COUNT, BIG_GROUP_MAX_SENDERS, MIN_GROUP_SIZE, planGroups, SMALL_GROUP_SIZE, type GroupProblem } from './group-membership.ts';
 import { PLAN_WORDS } from './words.ts';
+import type { GuideScenario } from '../guide/index.ts';
 
 /** The guide's use cases, named as in core/guide: the five of the default mode, then the two of
  *  its serverless mode, whose sends go by HTTP POST to the REST API (core/serverless). */
-export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection', 'restBroadcast', 'restSendToUser'] as const;
+export const SCENARIOS = ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection', 'restBroadcast', 'restSendToUser'] as const satisfies readonly GuideScenario[];
 export type ScenarioName = (typeof SCENARIOS)[number];
-
-/** The serverless mode's scenarios: their clients only receive, their sends are REST API calls. */
-export const REST_SCENARIOS = ['restBroadcast', 'restSendToUser'] as const satisfies readonly ScenarioName[];
-export type RestScenarioName = (typeof REST_SCENARIOS)[number];
-
-export function isRestScenario(scenario: string): scenario is RestScenarioName {
-  return (REST_SCENARIOS as readonly string[]).includes(scenario);
-}
 
 /** Scenarios where each message reaches every configured connection. */
 const TO_EVERYONE: readonly ScenarioName[] = ['broadcast', 'restBroadcast'];

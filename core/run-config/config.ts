@@ -4,7 +4,8 @@
  */
 
 import { DROP_DEFAULTS, DROP_KINDS, dropProblems, RECONNECT_POLICIES, type DropSettings } from '../drops/index.ts';
-import { isRestScenario, planScenario, SCENARIOS, type ScenarioName } from '../plan/index.ts';
+import { planScenario, SCENARIOS, type ScenarioName } from '../plan/index.ts';
+import { isServerlessScenario } from '../guide/index.ts';
 import { checkHubProfile, defaultShape, deliveryProblems, parseHubProfile, shapeProblems, type HubProfile } from '../profiles/index.ts';
 import { skipNegotiationProblems } from './skip-negotiation.ts';
 import { sameInstancePairs, sameInstanceText } from './instance-identity.ts';
@@ -190,7 +191,7 @@ export function validateRunConfig(input: Partial<Record<keyof RunConfig, unknown
   const scenario = noScenario ? (config.hubProfile ? defaultShape(config.hubProfile) : DEFAULTS.scenario) : input.scenario;
   if ((SCENARIOS as readonly unknown[]).includes(scenario)) {
     config.scenario = scenario as ScenarioName;
-    if (config.hubProfile && isRestScenario(config.scenario)) fail(['scenario', 'hubProfile'], W.restWithProfile({ scenario: config.scenario }));
+    if (config.hubProfile && isServerlessScenario(config.scenario)) fail(['scenario', 'hubProfile'], W.restWithProfile({ scenario: config.scenario }));
     else if (config.hubProfile) fail('scenario', ...shapeProblems(config.hubProfile, config.scenario));
   } else fail('scenario', W.notOneOf({ label: 'Scenario', options: SCENARIOS, value: scenario }));
 

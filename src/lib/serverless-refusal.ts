@@ -1,7 +1,7 @@
 // The serverless scenarios on this page: refused, since their sends are signed with the service's
 // AccessKey and a page is no place for it, and the runner's command that runs the same setup
 // instead, the connection string named by its environment variable (never its value). Pure.
-import { isRestScenario, type RestScenarioName } from '../../core/plan/index.ts';
+import { isServerlessScenario, type ServerlessScenario } from '../../core/guide/index.ts';
 import { DEFAULTS } from '../../core/run-config/index.ts';
 import { CONNECTION_STRING_FLAGS } from '../../core/serverless/index.ts';
 
@@ -29,7 +29,7 @@ export interface RestFormFields {
 }
 
 export interface ServerlessRefusal {
-  scenario: RestScenarioName;
+  scenario: ServerlessScenario;
   /** The runner's command for the form's setup: one line, no secret in it. */
   command: string;
   /** The same setup over agents, led by the runner (which holds the key and hands it to the
@@ -40,7 +40,7 @@ export interface ServerlessRefusal {
 /** Why Start is off and what runs it instead, or null for a scenario this page runs.
  *  `controlUrl`: the control hub beside this page (the hub-sample's /control). */
 export function serverlessRefusal(fields: RestFormFields, controlUrl: string): ServerlessRefusal | null {
-  if (!isRestScenario(fields.scenario)) return null;
+  if (!isServerlessScenario(fields.scenario)) return null;
   const setup = setupArgs(fields.scenario, fields);
   return {
     scenario: fields.scenario,
@@ -59,7 +59,7 @@ const FIGURES: ReadonlyArray<[keyof RestFormFields, string]> = [
   ['senders', '--senders'],
 ];
 
-function setupArgs(scenario: RestScenarioName, fields: RestFormFields): string[] {
+function setupArgs(scenario: ServerlessScenario, fields: RestFormFields): string[] {
   const parts = ['--scenario', scenario, CONNECTION_STRING_FLAGS.env, CONNECTION_STRING_ENV, '--azure-hub', COMMAND_HUB];
   // The clients' own transport and protocol to the service, when they are not the defaults.
   if (fields.transport !== DEFAULTS.transport && /^\w+$/.test(fields.transport)) parts.push('--transport', fields.transport);

@@ -6,7 +6,8 @@
  */
 import type { Clock, Timers } from '../../core/clocks/index.ts';
 import { runNeedsConnectionIds, type FromWorker, type GoMessage, type StartMessage, type ToWorker, type WorkerPhase } from '../../core/execution/index.ts';
-import { isRestScenario, planScenario, type ScenarioPlan } from '../../core/plan/index.ts';
+import { planScenario, type ScenarioPlan } from '../../core/plan/index.ts';
+import { isServerlessScenario } from '../../core/guide/index.ts';
 import {
   scrubSecrets,
   type Credentials,
@@ -146,7 +147,7 @@ export class BenchEngine {
     const skip = this.#finishRequested || pool.hubStoppedAnswering;
     if (pool.hubStoppedAnswering) this.stats.recordError('protocol', ENGINE_WORDS.probeSkipped());
     const refusal = skip ? null
-      : isRestScenario(config.scenario) ? await restProbe(rest, config, this.stats)
+      : isServerlessScenario(config.scenario) ? await restProbe(rest, config, this.stats)
       : (await this.#runner.probe(pool.connections, config.endpointUrl, config.skipNegotiation ?? false)) ??
         (drop.dropAtSec !== null && drop.dropKind === 'server' ? await this.#runner.probeServerDrops(pool.connections, config.endpointUrl) : null);
     const groupMembers = skip || refusal ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));

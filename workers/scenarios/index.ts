@@ -1,7 +1,8 @@
 /** The scenario of a run: its hub profile (its own, or the bundled contract's built-in one) on its
  *  plan; a REST scenario's sends go to the REST API (rest-scenario.ts). */
 import type { StartMessage } from '../../core/execution/index.ts';
-import { isRestScenario, type ScenarioPlan } from '../../core/plan/index.ts';
+import { type ScenarioPlan } from '../../core/plan/index.ts';
+import { isServerlessScenario } from '../../core/guide/index.ts';
 import { profileEnvOf, tokenUsersOf } from '../../core/run-config/index.ts';
 import { isBuiltInProfile, profileOfRun, runReceivers } from '../../core/profiles/index.ts';
 import { profileScenario } from './profile-scenario.ts';
@@ -23,6 +24,6 @@ export function createScenario(start: Pick<StartMessage, 'config' | 'runId' | 'c
     receivers: runReceivers({ deliver: profile.deliver, connections: config.connections, plan, tokenUsers: tokenUsersOf(start.credentials) }),
     env: profileEnvOf(start.credentials),
   });
-  if (!isRestScenario(config.scenario)) return scenario;
+  if (!isServerlessScenario(config.scenario)) return scenario;
   return rest ? restScenario(scenario, config.scenario, rest) : { ...scenario, probe: () => [], sendSpec: () => null };
 }

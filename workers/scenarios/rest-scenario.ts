@@ -5,11 +5,11 @@
  * a hub method (SendSpec.rest, workers/engine/rest-sends.ts). The clients call no hub method: the
  * probe is the REST API's own (RestSends.probe), not a hub call.
  */
-import type { RestScenarioName } from '../../core/plan/index.ts';
+import type { ServerlessScenario } from '../../core/guide/index.ts';
 import type { RestSends } from '../engine/rest-sends.ts';
 import type { Scenario } from './scenario.ts';
 
-export function restScenario(base: Scenario, scenario: RestScenarioName, rest: RestSends): Scenario {
+export function restScenario(base: Scenario, scenario: ServerlessScenario, rest: RestSends): Scenario {
   const broadcastUrl = rest.prepared(rest.urlOf({ kind: 'broadcast' }));
   return {
     ...base,
