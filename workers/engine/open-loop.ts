@@ -101,7 +101,7 @@ export type LaneHandler<T> = (lane: T, plannedUs: number, sendLagUs: number, seq
  * (each with its own lateness, read when it is sent). A timer per connection cost a Timeout
  * object, a timer-list insert and removal and a closure per send (0.7 s of the runner's 47 s at
  * 1,000 x 10/s in its profile), and on a loaded machine such a runner fell behind for good: at
- * 10,000 x 1/s, load 27, none of its 150,000 slots fired in time; with this schedule it kept its
+ * 10,000 x 1/s, load 27, none of its 150,000 slots had fired by the run's end; with this schedule it kept its
  * plan at 10,000 (p99 173 ms) where both peers fell behind (bench/PEERS-RESULTS.md).
  *
  * The lanes share one interval and their first slots lie within one interval of each other (the
