@@ -23,7 +23,7 @@ export const nodeRestPost: RestPost = (url, request) => new Promise((resolve, re
   const call = client.request(target, {
     method: 'POST',
     agent: target.protocol === 'https:' ? AGENTS['https:'] : AGENTS['http:'],
-    headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body) },
+    headers: { ...request.headers, 'content-length': request.body.byteLength },
     timeout: request.timeoutMs,
   }, (response) => {
     let text = '';

@@ -96,7 +96,7 @@ describe("a REST call's status", () => {
 function fakePost(statuses: (number | null)[], body = '') {
   const calls: { url: string; authorization: string; body: string }[] = [];
   const post: RestPost = async (url, request) => {
-    calls.push({ url, authorization: request.headers.authorization!, body: request.body });
+    calls.push({ url, authorization: request.headers.authorization!, body: new TextDecoder().decode(request.body) });
     const status = statuses.length > 1 ? statuses.shift()! : statuses[0]!;
     if (status === null) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5310'), { code: 'ECONNREFUSED' });
     return { status, text: status === 202 ? '' : body };
@@ -115,8 +115,9 @@ function sender(statuses: (number | null)[], body = '') {
     client: async (url, _key, user) => `client-${user}-${url}`,
   };
   const fake = fakePost(statuses, body);
-  const rest = new RestSends(SERVERLESS, 'run00001', { clock: time, timers: time, signer, restPost: fake.post, scrub: (text) => text.split(KEY).join('[hidden]') });
-  return { rest, time, signed, calls: fake.calls };
+  const wire = { sent: 0, received: 0 };
+  const rest = new RestSends(SERVERLESS, 'run00001', { clock: time, timers: time, signer, restPost: fake.post, scrub: (text) => text.split(KEY).join('[hidden]'), wire });
+  return { rest, time, signed, calls: fake.calls, wire };
 }
 
 function send(rest: RestSends, url: string): Promise<{ written: boolean; maySent?: boolean; text?: string }> {
@@ -125,11 +126,13 @@ function send(rest: RestSends, url: string): Promise<{ written: boolean; maySent
 
 describe("the engine's REST sender", () => {
   it('posts the body to the URL with a bearer token, one token per URL until a quarter of its minute is left', async () => {
-    const { rest, time, signed, calls } = sender([202]);
+    const { rest, time, signed, calls, wire } = sender([202]);
     const url = rest.urlOf({ kind: 'user', targetIndex: 7 });
     expect(url).toBe(`http://127.0.0.1:5310/api/v1/hubs/benchhub/users/${restUserId('run00001', 7)}`);
     for (let i = 0; i < 3; i++) expect(await send(rest, url)).toEqual({ written: true });
     expect(calls[0]).toEqual({ url, authorization: 'Bearer token-1', body: '{"target":"Measure","arguments":[1,"text"]}' });
+    // Each body is what this client sent the service: the wire figures (the tier panel's "in").
+    expect(wire).toEqual({ sent: 3 * '{"target":"Measure","arguments":[1,"text"]}'.length, received: 0 });
     expect(signed).toEqual([url]);
     await time.advanceByMs(44_000);
     await send(rest, url);
@@ -251,7 +254,7 @@ describe('the engine accounts for REST sends as for every send', () => {
       const n = calls++;
       if (n === 5) return { status: 401, text: '401: not this key' };
       if (n === 7) return { status: 503, text: '' };
-      const { arguments: [ts, text] } = JSON.parse(request.body) as { arguments: [number, string] };
+      const { arguments: [ts, text] } = JSON.parse(new TextDecoder().decode(request.body)) as { arguments: [number, string] };
       const target = hub.connections[Number(/-user-(\d+)$/.exec(user)![1])]!;
       time.setTimeout(() => target.deliver(ts, text), 3);
       return { status: 202, text: '' };

@@ -19,6 +19,7 @@ import {
 import { SCENARIO_LABELS, type RunConfig } from '../../core/run-config/index.ts';
 import type { StartMessage } from '../../core/execution/index.ts';
 import type { WorkerStats } from './worker-stats.ts';
+import type { WireBytes } from './connection.ts';
 
 /** Longest wait for a REST call's answer, in ms: past it the call counts as unanswered (its
  *  message may have been sent), and a hub that stalls cannot hold a sender's slots for ever. */
@@ -39,7 +40,7 @@ export interface TokenSigner {
 
 /** One HTTP POST: its status and the start of its answer; rejects when no answer came (the
  *  connection failed, or nothing within `timeoutMs`: an error named TimeoutError). */
-export type RestPost = (url: string, request: { headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number; text: string }>;
+export type RestPost = (url: string, request: { headers: Record<string, string>; body: Uint8Array<ArrayBuffer>; timeoutMs: number }) => Promise<{ status: number; text: string }>;
 
 /** The platform's fetch as a RestPost: a browser's, or Node's when the host hands no other. */
 export const fetchPost: RestPost = async (url, request) => {
@@ -55,7 +56,14 @@ export interface RestSendsDeps {
   restPost?: RestPost;
   /** Every text that leaves here passes through it (the run's scrub). */
   scrub: (text: string) => string;
+  /** The engine's wire counts (WorkerStats.wire): a REST call's body is what this client sends the
+   *  service, as a hub connection's frames are (headers not counted, as no transport's framing is). */
+  wire?: WireBytes;
 }
+
+/** Bodies go out as UTF-8 bytes, encoded once: their length is the wire count, and the HTTP
+ *  client writes them as they are. */
+const UTF8 = new TextEncoder();
 
 /** What a failed call tells its caller: its words, and whether its message may have reached receivers. */
 export type RestFailed = (maySent: boolean, text: string) => void;
@@ -121,11 +129,14 @@ export class RestSends {
   }
 
   /** Posts `body` to `url`: null when taken, else what failed, worded. Never rejects. */
-  async #post(url: string, body: string): Promise<{ maySent: boolean; text: string } | null> {
+  async #post(url: string, text: string): Promise<{ maySent: boolean; text: string } | null> {
     let status: number | null = null;
     let said = '';
+    const body = UTF8.encode(text);
     try {
-      const answer = await this.#http(url, { headers: { authorization: `Bearer ${await this.#token(url)}`, 'content-type': 'application/json' }, body, timeoutMs: REST_CALL_TIMEOUT_MS });
+      const authorization = `Bearer ${await this.#token(url)}`;
+      if (this.deps.wire) this.deps.wire.sent += body.byteLength;
+      const answer = await this.#http(url, { headers: { authorization, 'content-type': 'application/json' }, body, timeoutMs: REST_CALL_TIMEOUT_MS });
       status = answer.status;
       said = answer.text.slice(0, ANSWER_CHARS);
     } catch (error) {
@@ -165,10 +176,10 @@ function reasonOf(error: unknown): string {
 
 /** The engine's REST sender for a run whose credentials hold a connection string; null otherwise
  *  (and in a host that hands no signer: the dashboard's, which never holds the key). */
-export function restSendsOf(start: Pick<StartMessage, 'credentials' | 'runId'>, deps: Pick<RestSendsDeps, 'clock' | 'timers' | 'restPost'> & { signer?: TokenSigner }, stats: Pick<WorkerStats, 'scrub'>): RestSends | null {
+export function restSendsOf(start: Pick<StartMessage, 'credentials' | 'runId'>, deps: Pick<RestSendsDeps, 'clock' | 'timers' | 'restPost'> & { signer?: TokenSigner }, stats: Pick<WorkerStats, 'scrub' | 'wire'>): RestSends | null {
   const serverless = start.credentials?.serverless;
   const signer = deps.signer;
-  return serverless && signer ? new RestSends(serverless, start.runId, { ...deps, signer, scrub: (text) => stats.scrub(text) }) : null;
+  return serverless && signer ? new RestSends(serverless, start.runId, { ...deps, signer, scrub: (text) => stats.scrub(text), wire: stats.wire }) : null;
 }
 
 /** A REST scenario's check before the run: the REST API's own answer to a call that reaches
