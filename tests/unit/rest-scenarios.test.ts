@@ -11,7 +11,7 @@ import { planScenario, type ScenarioPlan } from '../../core/plan/index.ts';
 import { runReceivers, REST_PROFILES } from '../../core/profiles/index.ts';
 import { DEFAULTS, validateRunConfig, type RunConfig } from '../../core/run-config/index.ts';
 import { mayHaveSent, restFailureOf, restUserId, type ServerlessCredentials } from '../../core/serverless/index.ts';
-import { RestSends, type RestPost, type TokenSigner } from '../../workers/engine/rest-sends.ts';
+import { RestSends, restProbe, type RestPost, type TokenSigner } from '../../workers/engine/rest-sends.ts';
 import { restScenario } from '../../workers/scenarios/rest-scenario.ts';
 import type { Scenario, SendSpec } from '../../workers/scenarios/scenario.ts';
 import type { GoMessage } from '../../core/execution/index.ts';
@@ -169,6 +169,24 @@ describe("the engine's REST sender", () => {
     const tokens = await rest.clientTokens(4, 2);
     expect([...tokens]).toEqual([[4, 'client-run00001-user-4-http://127.0.0.1:5310/client/?hub=benchhub'], [5, 'client-run00001-user-5-http://127.0.0.1:5310/client/?hub=benchhub']]);
     rest.stop();
+  });
+
+  it('a probe nothing answered, with no connection open, leaves the verdict to the connects; an answer names the key or hub even then', async () => {
+    const config = { scenario: 'restBroadcast' as const };
+    const recorded = () => {
+      const errors: string[] = [];
+      return { errors, stats: { recordError: (_kind: string, text: string) => void errors.push(text) } };
+    };
+    const unanswered = recorded();
+    expect(await restProbe(sender([null]).rest, config, unanswered.stats, false)).toBeNull();
+    expect(unanswered.errors).toEqual([]);
+    const stillUnanswered = recorded();
+    expect(await restProbe(sender([null]).rest, config, stillUnanswered.stats, true)).toContain('ECONNREFUSED');
+    expect(stillUnanswered.errors).toHaveLength(1);
+    const wrongKey = recorded();
+    const refusal = await restProbe(sender([401], 'invalid signature').rest, config, wrongKey.stats, false);
+    expect(refusal).toContain('401');
+    expect(wrongKey.errors).toEqual([refusal]);
   });
 
   it('mints the client tokens again at half their hour, into the same map, until stopped', async () => {

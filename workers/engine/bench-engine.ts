@@ -147,7 +147,7 @@ export class BenchEngine {
     const skip = this.#finishRequested || pool.hubStoppedAnswering;
     if (pool.hubStoppedAnswering) this.stats.recordError('protocol', ENGINE_WORDS.probeSkipped());
     const refusal = skip ? null
-      : isServerlessScenario(config.scenario) ? await restProbe(rest, config, this.stats)
+      : isServerlessScenario(config.scenario) ? await restProbe(rest, config, this.stats, pool.openCount > 0)
       : (await this.#runner.probe(pool.connections, config.endpointUrl, config.skipNegotiation ?? false)) ??
         (drop.dropAtSec !== null && drop.dropKind === 'server' ? await this.#runner.probeServerDrops(pool.connections, config.endpointUrl) : null);
     const groupMembers = skip || refusal ? [] : await scenario.prepare(pool.connections, (kind, text) => this.stats.recordError(kind, text));

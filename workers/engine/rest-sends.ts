@@ -117,9 +117,9 @@ export class RestSends {
    * key (401), a hub the service does not have (404) or no REST API there is named at once,
    * instead of every message going missing. Null when the service took it.
    */
-  async probe(): Promise<string | null> {
+  async probe(): Promise<{ text: string; answered: boolean } | null> {
     const problem = await this.#post(this.urlOf({ kind: 'broadcast' }) + `/users/${restProbeUser(this.runId)}`, restSendBody('Measure', [0, '']));
-    return problem?.text ?? null;
+    return problem && { text: problem.text, answered: problem.answered };
   }
 
   stop(): void {
@@ -129,14 +129,15 @@ export class RestSends {
   }
 
   /** Posts `body` to `url`: null when taken, else what failed, worded. Never rejects. */
-  async #post(url: string, text: string): Promise<{ maySent: boolean; text: string } | null> {
+  async #post(url: string, text: string): Promise<{ maySent: boolean; answered: boolean; text: string } | null> {
     let status: number | null = null;
     let said = '';
     const body = UTF8.encode(text);
     try {
       const authorization = `Bearer ${await this.#token(url)}`;
-      if (this.deps.wire) this.deps.wire.sent += body.byteLength;
       const answer = await this.#http(url, { headers: { authorization, 'content-type': 'application/json' }, body, timeoutMs: REST_CALL_TIMEOUT_MS });
+      // Answered: the body reached the service (a call never answered may not have left).
+      if (this.deps.wire) this.deps.wire.sent += body.byteLength;
       status = answer.status;
       said = answer.text.slice(0, ANSWER_CHARS);
     } catch (error) {
@@ -144,7 +145,7 @@ export class RestSends {
     }
     const failure = restFailureOf(status);
     if (failure === null) return null;
-    return { maySent: mayHaveSent(failure), text: this.deps.scrub(restFailureText(failure, { url: this.#shown(url), hub: this.serverless.hub, said })) };
+    return { maySent: mayHaveSent(failure), answered: status !== null, text: this.deps.scrub(restFailureText(failure, { url: this.#shown(url), hub: this.serverless.hub, said })) };
   }
 
   /** The URL as a failure says it: a user's part as {user}, so every sender's failure reads the same. */
@@ -183,9 +184,13 @@ export function restSendsOf(start: Pick<StartMessage, 'credentials' | 'runId'>, 
 }
 
 /** A REST scenario's check before the run: the REST API's own answer to a call that reaches
- *  nobody, or, without a connection string, what to pass. Counted like a hub's refusal. */
-export async function restProbe(rest: RestSends | null, config: Pick<RunConfig, 'scenario'>, stats: Pick<WorkerStats, 'recordError'>): Promise<string | null> {
-  const refusal = rest ? await rest.probe() : SERVERLESS_WORDS.restNeedsConnectionString({ scenario: SCENARIO_LABELS[config.scenario], ...CONNECTION_STRING_FLAGS });
-  if (refusal !== null) stats.recordError('protocol', refusal);
-  return refusal;
+ *  nobody, or, without a connection string, what to pass. Counted like a hub's refusal. Made
+ *  with no connection open too: a wrong key or hub refuses the clients' connects and the REST
+ *  calls alike, and the REST API's answer names it; but a call nothing answered then says no more
+ *  than the connects' failures, and would stand over their cause in the verdict. */
+export async function restProbe(rest: RestSends | null, config: Pick<RunConfig, 'scenario'>, stats: Pick<WorkerStats, 'recordError'>, anyOpen: boolean): Promise<string | null> {
+  const problem = rest ? await rest.probe() : { text: SERVERLESS_WORDS.restNeedsConnectionString({ scenario: SCENARIO_LABELS[config.scenario], ...CONNECTION_STRING_FLAGS }), answered: true };
+  if (problem === null || (!problem.answered && !anyOpen)) return null;
+  stats.recordError('protocol', problem.text);
+  return problem.text;
 }
