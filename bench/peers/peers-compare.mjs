@@ -20,6 +20,9 @@ export const RUN_TO_RUN_SPREAD = { memory: 0.15, cpuPerMessage: 0.3, cpuPerConne
 /** Missed slots (sent more than one interval late) up to this share of the sends: the client kept its plan. */
 export const ON_TIME_MISSED_SHARE = 0.01;
 
+/** Whether a client kept its plan in its run. */
+export const onTime = (r) => typeof r.missedSlots === 'number' && r.missedSlots <= ON_TIME_MISSED_SHARE * Math.max(1, r.sent);
+
 /** Every client's own accounting: each message it sent either arrived or is lost. */
 export function accountingHolds(row) {
   return Number.isInteger(row.sent) && row.sent === row.received + row.lost;
@@ -30,7 +33,6 @@ export function ratiosOf(row, peers) {
   const control = peers.find((p) => p.client === 'control');
   // A client behind its plan batches its sends and receptions and spends less a message than it
   // does on time (bench/PEERS-RESULTS.md): a runner on time is weighed against peers on time only.
-  const onTime = (r) => typeof r.missedSlots === 'number' && r.missedSlots <= ON_TIME_MISSED_SHARE * Math.max(1, r.sent);
   const comparable = onTime(row) ? peers.filter(onTime) : peers;
   const cheapest = (key) => {
     const values = comparable.map((p) => p[key]).filter((v) => typeof v === 'number' && v > 0);
@@ -61,11 +63,18 @@ const NAMES = {
 export function compareWithLast(history, row, peers, spread = RUN_TO_RUN_SPREAD) {
   const ratios = ratiosOf(row, peers);
   row.ratios = ratios;
-  const last = [...history].reverse().find((r) => r.client === 'runner' && r.step === row.step && r.ratios) ?? null;
+  const last = [...history].reverse().find((r) => r.client === 'runner' && r.step === row.step && r.ratios && onTime(r)) ?? [...history].reverse().find((r) => r.client === 'runner' && r.step === row.step && r.ratios) ?? null;
   const lines = [`${row.step}: the runner's ratios (1 = as cheap as the peer): ${Object.entries(ratios).map(([k, v]) => `${NAMES[k]} ${v ?? '–'}`).join('; ')}.`];
   const regressions = [];
   if (!last) {
     lines.push(`No earlier runner row at ${row.step}: this round is the reference.`);
+    return { last, ratios, lines, regressions };
+  }
+  // A runner behind its plan holds more in flight and batches its work: its ratios are not those
+  // of a runner on time (the same build read 0.80 and 1.30 of the control's memory at 10k, on time
+  // and 21 s behind), so only two rounds with the runner on time are compared.
+  if (!onTime(row) || !onTime(last)) {
+    lines.push(`${row.step}: not compared with ${last.date}: the runner was behind its plan in ${!onTime(row) ? 'this round' : 'that round'} (${(!onTime(row) ? row : last).missedSlots} slots missed), where its figures are not those of a runner on time.`);
     return { last, ratios, lines, regressions };
   }
   for (const key of Object.keys(NAMES)) {
