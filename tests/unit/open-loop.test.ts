@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LaneSchedule, OpenLoop } from '../../workers/engine/open-loop.ts';
+import { LaneSchedule, LoopPerLane, OpenLoop } from '../../workers/engine/open-loop.ts';
 import { FakeTime } from '../support/fake-time.ts';
 
 interface Slot {
@@ -250,5 +250,32 @@ describe('LaneSchedule: every sending connection on one timer', () => {
     started.start();
     expect(() => started.add(1, t0)).toThrow(/before start\(\)/);
     started.stop();
+  });
+});
+
+describe('LoopPerLane: the same lanes on a timer each (browsers)', () => {
+  it('sends the slots the one schedule sends, a timer per lane, and hands back the same unfired slots', async () => {
+    const sentBy = async (kind: 'one' | 'each') => {
+      const time = new FakeTime();
+      const t0 = time.nowUs();
+      const slots: [number, number, number][] = [];
+      const Schedule = kind === 'one' ? LaneSchedule : LoopPerLane;
+      const lanes = new Schedule<number>(time, time, 100_000, t0 + 400_000, (lane, plannedUs, _lag, seq) => slots.push([lane, plannedUs - t0, seq]));
+      [t0 + 50_000, t0, t0 + 75_000].forEach((firstUs, lane) => lanes.add(lane, firstUs));
+      lanes.start();
+      await time.advanceByMs(160);
+      const timers = time.pendingTimers;
+      time.jumpByMs(1_000);
+      const unfired: [number, number][] = [];
+      lanes.stop((lane, plannedUs) => unfired.push([lane, plannedUs - t0]));
+      const byLane = (a: number[], b: number[]) => a[0]! - b[0]! || a[1]! - b[1]!;
+      return { slots: [...slots].sort(byLane), unfired: [...unfired].sort(byLane), timers };
+    };
+    const one = await sentBy('one');
+    const each = await sentBy('each');
+    expect(each.slots).toEqual(one.slots);
+    expect(each.unfired).toEqual(one.unfired);
+    expect(one.slots.length + one.unfired.length).toBe(12);
+    expect([one.timers, each.timers]).toEqual([1, 3]);
   });
 });

@@ -135,6 +135,8 @@ export class BenchEngine {
       runId: message.runId,
       instances: this.#instances(config, planned.plan),
       sendersHeardBy: planned.plan.sendersHeardBy,
+      // A browser's nested-timer clamp would batch one schedule's sends by 4 ms: a timer each there.
+      timerPerConnection: this.deps.inBrowser ?? false,
       ...(rest ? { rest } : {}),
     }, scenario);
     this.#runner.listen(pool.connections);

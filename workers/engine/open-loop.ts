@@ -94,6 +94,52 @@ export class OpenLoop {
 /** A lane's slot came due: as SlotHandler, with the lane's own value (what a lane sends for). */
 export type LaneHandler<T> = (lane: T, plannedUs: number, sendLagUs: number, seq: number) => void;
 
+/** What the engine's sends run on: one lane per sending connection, planned alike (LaneSchedule,
+ *  or LoopPerLane where one timer chain cannot be used). */
+export interface SendSchedule<T> {
+  add(value: T, firstSlotUs: number): void;
+  start(): void;
+  /** Plans nothing at or after `endUs` any more; slots planned before it still fire, late if due. */
+  endAt(endUs: number): void;
+  /** Stops at once and hands every slot before the end that never fired to `unfired`. */
+  stop(unfired?: (lane: T, plannedUs: number) => void): void;
+}
+
+/**
+ * The same lanes, each on its own OpenLoop (a timer per connection): for browsers, which clamp a
+ * timer set from a timer callback more than 5 levels deep to at least 4 ms. One chain re-armed for
+ * every slot is always that deep, so its sends would go in 4 ms batches; a connection's own chain
+ * fires once an interval, and the dashboard's tail was measured with it (bench/TOOL-RESULTS.md).
+ */
+export class LoopPerLane<T> implements SendSchedule<T> {
+  readonly #loops: { value: T; loop: OpenLoop }[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timers: Timers,
+    private readonly intervalUs: number,
+    private readonly endUs: number,
+    private readonly onSlot: LaneHandler<T>,
+  ) {}
+
+  add(value: T, firstSlotUs: number): void {
+    const loop = new OpenLoop(this.clock, this.timers, firstSlotUs, this.intervalUs, this.endUs, (plannedUs, sendLagUs, seq) => this.onSlot(value, plannedUs, sendLagUs, seq));
+    this.#loops.push({ value, loop });
+  }
+
+  start(): void {
+    for (const { loop } of this.#loops) loop.start();
+  }
+
+  endAt(endUs: number): void {
+    for (const { loop } of this.#loops) loop.endAt(endUs);
+  }
+
+  stop(unfired: (lane: T, plannedUs: number) => void = () => {}): void {
+    for (const { value, loop } of this.#loops) for (const plannedUs of loop.stop()) unfired(value, plannedUs);
+  }
+}
+
 /**
  * The open loops of every sending connection of an engine as one schedule, with one timer: lane i
  * sends n is due at `firstSlotUs[i] + n * intervalUs`, exactly as an OpenLoop per connection
@@ -108,7 +154,7 @@ export type LaneHandler<T> = (lane: T, plannedUs: number, sendLagUs: number, seq
  * engine spreads them over it), so the slots come due in a fixed round: lane order by first
  * slot, then the next round. Every planned slot either fires or is handed back by stop().
  */
-export class LaneSchedule<T> {
+export class LaneSchedule<T> implements SendSchedule<T> {
   /** Lanes in the order their slots come due. */
   #lanes: { value: T; firstSlotUs: number }[] = [];
   /** The next slot: lane #cursor of round #round (a lane's round is its send's seq). */

@@ -23,7 +23,7 @@ import { callSample } from '../../core/profiles/index.ts';
 import { ReceptionLedger, windowSeqsFor } from './reception-ledger.ts';
 import { PROBE_TS, type Scenario, type SendSpec } from '../scenarios/scenario.ts';
 import type { PooledConnection } from './connection-pool.ts';
-import { LaneSchedule } from './open-loop.ts';
+import { LaneSchedule, LoopPerLane, type SendSchedule } from './open-loop.ts';
 import { StreamSends } from './stream-sends.ts';
 import type { RestSends } from './rest-sends.ts';
 import { probeCall } from './stream-probe.ts';
@@ -68,13 +68,17 @@ export interface RunnerContext {
   instances?: { count: number; recipients: (sender: number, localIndex: number, go: GoMessage) => number[] };
   /** Senders a connection hears, by run-wide index (ScenarioPlan.sendersHeardBy): sizes its duplicate window. */
   sendersHeardBy: (connectionIndex: number) => number;
+  /** A timer per sending connection instead of the engine's one schedule: browsers, which clamp
+   *  deeply nested timers to 4 ms (open-loop.ts LoopPerLane). Absent: one schedule. */
+  timerPerConnection?: boolean;
   /** A REST scenario's sender (SendSpec.rest); absent otherwise. */
   rest?: RestSends;
 }
 
 export class ScenarioRunner {
-  /** Every sending connection's open loop, as one schedule with one timer (open-loop.ts LaneSchedule). */
-  #schedule: LaneSchedule<Lane> | null = null;
+  /** Every sending connection's open loop: one schedule with one timer (open-loop.ts LaneSchedule),
+   *  or a timer each where the context asks for it (browsers). */
+  #schedule: SendSchedule<Lane> | null = null;
   readonly #payload: PayloadBuilder;
   readonly #intervalUs: number;
   /** Before "go" the warm-up's end is unknown, but anything that arrives then is from the very
@@ -132,8 +136,10 @@ export class ScenarioRunner {
   start(connections: readonly PooledConnection[], go: GoMessage): void {
     this.#warmupEndUs = go.warmupEndUs;
     this.#sendStartUs = go.sendStartUs;
-    const schedule = new LaneSchedule<Lane>(this.ctx.clock, this.ctx.timers, this.#intervalUs, go.sendEndUs,
-      (lane, plannedUs, sendLagUs, seq) => this.#send(lane.pooled, lane.spec, lane.unwritten, plannedUs, sendLagUs, seq));
+    const onSlot = (lane: Lane, plannedUs: number, sendLagUs: number, seq: number) => this.#send(lane.pooled, lane.spec, lane.unwritten, plannedUs, sendLagUs, seq);
+    const schedule: SendSchedule<Lane> = this.ctx.timerPerConnection
+      ? new LoopPerLane<Lane>(this.ctx.clock, this.ctx.timers, this.#intervalUs, go.sendEndUs, onSlot)
+      : new LaneSchedule<Lane>(this.ctx.clock, this.ctx.timers, this.#intervalUs, go.sendEndUs, onSlot);
     this.#schedule = schedule;
     // Connections that failed to open get a schedule too: their slots come due and count as not
     // sent, so a run that could not open what it planned never passes.
