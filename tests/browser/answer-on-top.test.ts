@@ -93,7 +93,9 @@ describe('the answer on top', () => {
     await answer.waitFor();
     expect(await answer.getByTestId('answer-verdict').textContent()).toMatch(/^Pass: 100\.00% of \d+ planned receptions arrived in under 1 s/);
     expect(await answer.getByTestId('answer-tier').textContent()).toMatch(/^Tier: Unit1, the smallest tier of the current edition, covers every limit\./);
-    expect(await answer.getByTestId('answer-tier-share').textContent()).toMatch(/^Its largest share of Unit1: (inbound|outbound) messages, 40 msg\/s out of Unit1's 1,000 \(4%\)\.$/);
+    // 40 msg/s planned; a message more or less inside the 2 s judged (a slot at its edge on a busy
+    // machine) reads 39.5 or 40.5, and the share 4% or 4.1%.
+    expect(await answer.getByTestId('answer-tier-share').textContent()).toMatch(/^Its largest share of Unit1: (inbound|outbound) messages, (39\.5|40|40\.5) msg\/s out of Unit1's 1,000 \((3\.9|4|4\.1)%\)\.$/);
     expect(await answer.getByTestId('diagnosis').getAttribute('data-cause')).toBe('held');
     expect(await wholeInFirstScreen('answer')).toBe(true);
     // It is the first card: right under the run bar, above the form and every chart.

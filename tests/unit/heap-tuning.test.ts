@@ -5,6 +5,9 @@ import { describe, expect, it, vi } from 'vitest';
 
 const flags: string[] = [];
 vi.mock('node:v8', () => ({ setFlagsFromString: (flag: string) => flags.push(flag) }));
+// Unit files share a module graph (isolate: false): another file may have loaded heap-tuning.ts
+// with the real node:v8 and its once-only state; this file's import must be a fresh one on the mock.
+vi.resetModules();
 const { tuneHeapForConnections, tuneHeapForRun, heapGrowingPercent, HEAP_TUNING_FLAGS, HEAP_GROWING_PERCENT, HEAP_TUNED_CONNECTIONS, SEMI_SPACE_MB } = await import('../../cli/heap-tuning.ts');
 
 const start = (transport: string, count: number, workers = 1) => ({ type: 'start', config: { transport, workers }, share: { count } });
