@@ -84,10 +84,15 @@ describe('server metrics in the dashboard', () => {
     expect(ranges[0]!.max).toBeGreaterThanOrEqual(6);
     // The connections chart's legend shows the server's latest count: the 10 connections, closed by now or not.
     const limit = page.getByTestId('summary-limit');
-    // 10 connections at 4 msg/s: neither side is near its limit over the sending seconds (the one
-    // window for both: the connects, the warm-up and the drain are outside it).
-    expect(await limit.getAttribute('data-limit')).toBe('neither');
-    expect(await limit.textContent()).toMatch(/^Neither was saturated: the server peaked at \d+% CPU and the client kept its schedule\.$/);
+    // 10 connections at 4 msg/s: the hub is nowhere near its limit over the sending seconds (the
+    // one window for both: the connects, the warm-up and the drain are outside it). The page's
+    // workers share two cores with another browser file, and may fall behind their schedule: then
+    // the client is named, from its own lateness, never the server.
+    const side = await limit.getAttribute('data-limit');
+    expect(['neither', 'client']).toContain(side);
+    expect(await limit.textContent()).toMatch(side === 'neither'
+      ? /^Neither was saturated: the server peaked at \d+% CPU and the client kept its schedule\.$/
+      : /^The client .+ while the server peaked at \d+% CPU: the client is the limit\.$/);
     for (const [width, height] of [[1280, 720], [1440, 900], [390, 844]] as const) {
       await page.setViewportSize({ width, height });
       await page.getByTestId('server-charts').scrollIntoViewIfNeeded();
