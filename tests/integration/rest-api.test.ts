@@ -10,6 +10,7 @@
 import { HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRestToken } from '../../signalr/rest-tokens.ts';
+import { restPost, until } from '../support/rest-calls.ts';
 import { runHubToExit, startHub, type RunningHub } from '../support/hub-process.ts';
 
 const KEY = 'rest-api-integration-key-0123456789abcdef';
@@ -25,10 +26,7 @@ afterAll(async () => {
   await hub?.stop();
 });
 
-async function post(path: string, body: unknown, key = KEY): Promise<Response> {
-  const url = `${hub.httpUrl}${path}`;
-  return fetch(url, { method: 'POST', headers: { authorization: `Bearer ${await signRestToken(url, key)}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
+const post = (path: string, body: unknown, key = KEY) => restPost(hub.httpUrl, path, body, key);
 
 /** A bench-hub client whose token names `user` (the hub's test token endpoint signs its sub). */
 async function client(user: string): Promise<{ received: unknown[][]; connection: HubConnection }> {
@@ -40,14 +38,6 @@ async function client(user: string): Promise<{ received: unknown[][]; connection
   await connection.start();
   connections.push(connection);
   return { received, connection };
-}
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('the hub-sample speaks Azure SignalR Service REST API v1', () => {

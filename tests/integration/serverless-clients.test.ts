@@ -9,7 +9,8 @@
  */
 import { HubConnectionBuilder, HttpTransportType, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signClientToken, signRestToken } from '../../signalr/rest-tokens.ts';
+import { signClientToken } from '../../signalr/rest-tokens.ts';
+import { restPost, until } from '../support/rest-calls.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 
 const KEY = 'serverless-clients-integration-key-0123456789';
@@ -30,10 +31,7 @@ function clientUrl(hubName: string): string {
   return `${hub.httpUrl}/client/?hub=${hubName}`;
 }
 
-async function post(path: string, body: unknown): Promise<Response> {
-  const url = `${hub.httpUrl}${path}`;
-  return fetch(url, { method: 'POST', headers: { authorization: `Bearer ${await signRestToken(url, KEY)}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
+const post = (path: string, body: unknown) => restPost(hub.httpUrl, path, body, KEY);
 
 /** A serverless client of benchhub as `user`, over `transport`. */
 async function client(user: string, transport = HttpTransportType.WebSockets, audienceHub = 'benchhub'): Promise<{ received: unknown[][]; connection: HubConnection }> {
@@ -46,14 +44,6 @@ async function client(user: string, transport = HttpTransportType.WebSockets, au
   await connection.start();
   connections.push(connection);
   return { received, connection };
-}
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe("the hub-sample's serverless clients: /client/?hub= with a client token, as Azure SignalR Service", () => {
