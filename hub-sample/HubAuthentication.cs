@@ -29,47 +29,12 @@ public static class HubAuthentication
 
     /// <summary>The signing key: --JwtSigningKey, the first line of --JwtSigningKeyFile, or (only
     /// with test hubs, whose token endpoint hands out tokens) a random one; null with a problem.</summary>
-    public static (byte[]? Key, string? Problem) SigningKey(HubSettings settings)
-    {
-        if (!settings.RequireAuth)
-        {
-            return settings.JwtSigningKey != "" || settings.JwtSigningKeyFile != ""
-                ? (null, "--JwtSigningKey and --JwtSigningKeyFile sign the tokens of --RequireAuth true, which is not given: add --RequireAuth true, or drop them.")
-                : (null, null);
-        }
-        if (settings.JwtSigningKey != "" && settings.JwtSigningKeyFile != "")
-        {
-            return (null, "--JwtSigningKey and --JwtSigningKeyFile are both given, but the hub has one signing key: keep one (the file keeps it out of the shell's history).");
-        }
-        string text;
-        if (settings.JwtSigningKeyFile != "")
-        {
-            try
-            {
-                text = File.ReadLines(settings.JwtSigningKeyFile).FirstOrDefault()?.Trim() ?? "";
-            }
-            catch (Exception error) when (error is IOException or UnauthorizedAccessException)
-            {
-                return (null, $"--JwtSigningKeyFile '{RefusalLog.Printable(settings.JwtSigningKeyFile, 80)}' cannot be read ({error.GetType().Name}): give a readable file whose first line is the key.");
-            }
-        }
-        else if (settings.JwtSigningKey != "")
-        {
-            text = settings.JwtSigningKey;
-        }
-        else if (settings.EnableTestHubs)
-        {
-            return (RandomNumberGenerator.GetBytes(MinKeyBytes), null);
-        }
-        else
-        {
-            return (null, "--RequireAuth true needs the key that signs the tokens: pass --JwtSigningKeyFile <file> (its first line, at least 32 characters) or --JwtSigningKey <key>.");
-        }
-        var key = Encoding.UTF8.GetBytes(text);
-        return key.Length < MinKeyBytes
-            ? (null, $"The JWT signing key has {key.Length} bytes, but HMAC-SHA256 needs at least {MinKeyBytes}: give a longer key (for example the output of 'openssl rand -base64 48').")
-            : (key, null);
-    }
+    public static (byte[]? Key, string? Problem) SigningKey(HubSettings settings) =>
+        SigningKeys.Read(KeyFlags, settings.RequireAuth, settings.JwtSigningKey, settings.JwtSigningKeyFile,
+            settings.EnableTestHubs ? () => RandomNumberGenerator.GetBytes(MinKeyBytes) : null);
+
+    static readonly KeyFlags KeyFlags = new("--JwtSigningKey", "--JwtSigningKeyFile", "--RequireAuth", "the tokens",
+        "the hub has one signing key", "the key that signs the tokens", "The JWT signing key");
 
     /// <summary>JWT bearer for the hubs, with the query-string token for WebSockets and SSE.</summary>
     public static void AddHubAuthentication(this IServiceCollection services, byte[] key, params string[] hubPaths)

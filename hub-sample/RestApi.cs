@@ -30,43 +30,11 @@ public static class RestApi
 
     /// <summary>The key: --RestApiKey or the first line of --RestApiKeyFile; null with a problem,
     /// or null and no problem when the REST API is off.</summary>
-    public static (byte[]? Key, string? Problem) Key(HubSettings settings)
-    {
-        if (!settings.EnableRestApi)
-        {
-            return settings.RestApiKey != "" || settings.RestApiKeyFile != ""
-                ? (null, "--RestApiKey and --RestApiKeyFile sign the REST API's tokens of --EnableRestApi true, which is not given: add --EnableRestApi true, or drop them.")
-                : (null, null);
-        }
-        if (settings.RestApiKey != "" && settings.RestApiKeyFile != "")
-        {
-            return (null, "--RestApiKey and --RestApiKeyFile are both given, but the REST API has one key: keep one (the file keeps it out of the shell's history).");
-        }
-        string text;
-        if (settings.RestApiKeyFile != "")
-        {
-            try
-            {
-                text = File.ReadLines(settings.RestApiKeyFile).FirstOrDefault()?.Trim() ?? "";
-            }
-            catch (Exception error) when (error is IOException or UnauthorizedAccessException)
-            {
-                return (null, $"--RestApiKeyFile '{RefusalLog.Printable(settings.RestApiKeyFile, 80)}' cannot be read ({error.GetType().Name}): give a readable file whose first line is the key.");
-            }
-        }
-        else if (settings.RestApiKey != "")
-        {
-            text = settings.RestApiKey;
-        }
-        else
-        {
-            return (null, "--EnableRestApi true needs the access key that signs the REST API's tokens: pass --RestApiKeyFile <file> (its first line, at least 32 characters) or --RestApiKey <key>.");
-        }
-        var key = Encoding.UTF8.GetBytes(text);
-        return key.Length < HubAuthentication.MinKeyBytes
-            ? (null, $"The REST API key has {key.Length} bytes, but HMAC-SHA256 needs at least {HubAuthentication.MinKeyBytes}: give a longer key (for example the output of 'openssl rand -base64 48').")
-            : (key, null);
-    }
+    public static (byte[]? Key, string? Problem) Key(HubSettings settings) =>
+        SigningKeys.Read(KeyFlags, settings.EnableRestApi, settings.RestApiKey, settings.RestApiKeyFile);
+
+    static readonly KeyFlags KeyFlags = new("--RestApiKey", "--RestApiKeyFile", "--EnableRestApi", "the REST API's tokens",
+        "the REST API has one key", "the access key that signs the REST API's tokens", "The REST API key");
 
     /// <summary>Why a request's <c>Authorization</c> header does not let it send to
     /// <paramref name="requestUrl"/>, in one line that holds neither the token nor the key; null
