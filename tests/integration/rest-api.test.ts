@@ -7,10 +7,10 @@
  * signed with another key is a 401 that says so, a hub it does not have a 404 that names its
  * hubs; the key is printed nowhere, not even when it is refused at start-up.
  */
-import { HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import type { HubConnection } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRestToken } from '../../signalr/rest-tokens.ts';
-import { restPost, until } from '../support/rest-calls.ts';
+import { restPost, restReceiver, until } from '../support/rest-calls.ts';
 import { runHubToExit, startHub, type RunningHub } from '../support/hub-process.ts';
 
 const KEY = 'rest-api-integration-key-0123456789abcdef';
@@ -31,13 +31,9 @@ const post = (path: string, body: unknown, key = KEY) => restPost(hub.httpUrl, p
 /** A bench-hub client whose token names `user` (the hub's test token endpoint signs its sub). */
 async function client(user: string): Promise<{ received: unknown[][]; connection: HubConnection }> {
   const token = await (await fetch(`${hub.httpUrl}/testhubs/token?user=${user}`, { method: 'POST' })).text();
-  const connection = new HubConnectionBuilder().withUrl(`${hub.httpUrl}/signalrbench`, { accessTokenFactory: () => token })
-    .configureLogging(LogLevel.None).build();
-  const received: unknown[][] = [];
-  connection.on('restMessage', (...args: unknown[]) => received.push(args));
-  await connection.start();
-  connections.push(connection);
-  return { received, connection };
+  const client = await restReceiver(`${hub.httpUrl}/signalrbench`, token);
+  connections.push(client.connection);
+  return client;
 }
 
 describe('the hub-sample speaks Azure SignalR Service REST API v1', () => {

@@ -7,10 +7,10 @@
  * naming the URL it must be for, a hub it does not have a 404 naming its hubs, and no token is
  * ever printed by the hub.
  */
-import { HubConnectionBuilder, HttpTransportType, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { HttpTransportType, type HubConnection } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signClientToken } from '../../signalr/rest-tokens.ts';
-import { restPost, until } from '../support/rest-calls.ts';
+import { restPost, restReceiver, until } from '../support/rest-calls.ts';
 import { startHub, type RunningHub } from '../support/hub-process.ts';
 
 const KEY = 'serverless-clients-integration-key-0123456789';
@@ -37,13 +37,9 @@ const post = (path: string, body: unknown) => restPost(hub.httpUrl, path, body, 
 async function client(user: string, transport = HttpTransportType.WebSockets, audienceHub = 'benchhub'): Promise<{ received: unknown[][]; connection: HubConnection }> {
   const token = await signClientToken(clientUrl(audienceHub), KEY, user);
   tokens.push(token);
-  const connection = new HubConnectionBuilder().withUrl(clientUrl('benchhub'), { transport, accessTokenFactory: () => token })
-    .configureLogging(LogLevel.None).build();
-  const received: unknown[][] = [];
-  connection.on('restMessage', (...args: unknown[]) => received.push(args));
-  await connection.start();
-  connections.push(connection);
-  return { received, connection };
+  const client = await restReceiver(clientUrl('benchhub'), token, transport);
+  connections.push(client.connection);
+  return client;
 }
 
 describe("the hub-sample's serverless clients: /client/?hub= with a client token, as Azure SignalR Service", () => {

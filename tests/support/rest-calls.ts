@@ -3,6 +3,7 @@
  * --EnableRestApi: a POST signed by signalr/rest-tokens.ts (the runner's own signer), and a wait
  * for what a client received.
  */
+import { HubConnectionBuilder, HttpTransportType, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { signRestToken } from '../../signalr/rest-tokens.ts';
 
 /** POSTs `body` as JSON to `{origin}{path}` with a REST token signed by `key` for that URL. */
@@ -18,4 +19,13 @@ export async function until(check: () => boolean, timeoutMs = 5_000): Promise<vo
     if (Date.now() - start > timeoutMs) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A started client of `url` with `token`, keeping what the REST sends deliver on `restMessage`. */
+export async function restReceiver(url: string, token: string, transport = HttpTransportType.WebSockets): Promise<{ received: unknown[][]; connection: HubConnection }> {
+  const connection = new HubConnectionBuilder().withUrl(url, { transport, accessTokenFactory: () => token }).configureLogging(LogLevel.None).build();
+  const received: unknown[][] = [];
+  connection.on('restMessage', (...args: unknown[]) => received.push(args));
+  await connection.start();
+  return { received, connection };
 }
