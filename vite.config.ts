@@ -1,6 +1,7 @@
 import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { GROUP_ORDER, LOAD_FILES, WORKERS } from './scripts/test-groups.mjs';
+import { GROUP_ORDER, LOAD_FILES, PROJECT_ORDER, WORKERS } from './scripts/test-groups.mjs';
 
 // The page must be cross-origin isolated for 5 us performance.now() (0.1 ms otherwise);
 // the hub-sample sends the same headers when it serves the built dashboard.
@@ -23,6 +24,16 @@ export function quietBuild(level: string, log: { code?: string; id?: string; mes
   if (log.code === 'EVAL' && /hdr-histogram-js/.test(log.id ?? log.message)) return;
   if (log.code === 'PLUGIN_TIMINGS') return;
   handler(level as never, log as never);
+}
+
+/** Vitest's order of files (by group, then larger or, with a cache, slower files first), with the
+ *  projects of one group in PROJECT_ORDER instead of by name (scripts/test-groups.mjs says why). */
+class GroupSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => PROJECT_ORDER.indexOf(spec.project.name);
+    const order = new Map((await super.sort(files)).map((spec, index) => [spec, index]));
+    return [...files].sort((a, b) => (a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder) || (rank(a) - rank(b)) || (order.get(a)! - order.get(b)!));
+  }
 }
 
 /** The real hub-sample and the real SignalR client in Node (tests/integration/). */
@@ -49,6 +60,7 @@ export default defineConfig({
   // The main bundle is one page of uPlot, SignalR and Svelte: 580 kB is expected, not a warning.
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1_000, rolldownOptions: { onLog: quietBuild } },
   test: {
+    sequence: { sequencer: GroupSequencer },
     // Grouped by what a file needs of the machine (scripts/test-groups.mjs says why): unit, DOM
     // and integration files side by side, then the browser files two at a time, then the files that
     // measure the machine, one at a time with nothing beside them.
