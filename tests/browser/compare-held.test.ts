@@ -10,8 +10,11 @@ import AxeBuilder from '@axe-core/playwright';
 import { chooseMode, openAdvanced } from '../support/dashboard-form.ts';
 import { dashboardOnOwnHub, type OwnDashboard } from '../support/own-dashboard.ts';
 
-/** Messages per second the hub delivers promptly. */
-const LIMIT = 270;
+/** Messages per second the hub delivers promptly: between the ramp's first step (100, held) and
+ *  its second (200, broken by a quarter late), so that each search is three steps: held, broke,
+ *  the break once more. What a comparison by held load says does not need bisections: the
+ *  searches' own bisections are checked in capacity.test.ts. */
+const LIMIT = 150;
 
 let page: Page;
 let own: OwnDashboard;
@@ -41,7 +44,7 @@ describe('a comparison by what each holds', () => {
     }
     await page.getByTestId('compare-by-held').check();
     await page.getByTestId('capacity-ramp').selectOption('rate');
-    for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '2'], ['settle-sec', '1'], ['bisect', '1']]) {
+    for (const [field, value] of [['start', '100'], ['step', '100'], ['max', '400'], ['step-sec', '2'], ['settle-sec', '1'], ['bisect', '0']]) {
       await page.getByTestId(`capacity-${field}`).fill(value!);
     }
     await page.fill('input[name=comparePauseSec]', '0');
