@@ -11,8 +11,6 @@
 /** Files that must run with nothing beside them, by their path from the repo root. */
 export const LOAD_FILES = {
   integration: [
-    // Capacity searches against a hub throttled to 430 msg/s: the client must keep its schedule.
-    'tests/integration/capacity-cli.test.ts',
     // The client's limits (file descriptors, heap) after a first step that must hold.
     'tests/integration/client-limits-cli.test.ts',
     // 200 connections split over engine processes by themselves, and exact counts with a pass.
@@ -31,8 +29,6 @@ export const LOAD_FILES = {
   browser: [
     // A capacity search in Chromium against a hub throttled to 270 msg/s.
     'tests/browser/capacity.test.ts',
-    // Two capacity searches, one per combination, compared by what each held.
-    'tests/browser/compare-held.test.ts',
     // The dashboard's run over two hub-samples on one Redis, which must pass (failed beside others once).
     'tests/browser/scale-out.test.ts',
   ],

@@ -2,12 +2,13 @@
  * `live-bench --find-capacity` against a real hub-sample limited to a known message rate
  * (--TestMessageRateLimit): found within 15% by a rate ramp and by a connection ramp with every
  * step in the JSON, the break run once more and confirmed; a first step that already breaks.
- * These searches measure what this machine's client can offer, so the file runs alone
- * (scripts/test-groups.mjs); the searches that stop at a fault are in capacity-faults-cli.test.ts.
+ * The searches that stop at a fault are in capacity-faults-cli.test.ts.
  * The three searches run side by side, each against a limited hub of its own (a hub's limit is
- * per second for all its clients): a step's seconds are mostly waiting (connects, the judged
- * second, the drain of late messages), and at these rates the three clients together offer at
- * most about 1,100 msg/s, far below what this client keeps its schedule at.
+ * per second for all its clients), and beside other integration files: the hubs are limited to
+ * 200 msg/s and each connection sends at most 5 times a second, so a step's verdict turns on the
+ * hub's 1.5-s delay, not on a timer a few tens of milliseconds late on a busy machine; the three
+ * clients together offer at most about 1,000 msg/s, and a step's seconds are mostly waiting
+ * (connects, the judged second, the drain of late messages).
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
