@@ -27,8 +27,6 @@ export const LOAD_FILES = {
     'tests/integration/scale-out.test.ts',
   ],
   browser: [
-    // A capacity search in Chromium against a hub throttled to 270 msg/s.
-    'tests/browser/capacity.test.ts',
     // The dashboard's run over two hub-samples on one Redis, which must pass (failed beside others once).
     'tests/browser/scale-out.test.ts',
   ],

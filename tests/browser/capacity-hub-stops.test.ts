@@ -1,8 +1,7 @@
 /**
  * A capacity search from the dashboard whose hub is killed mid-search, in real Chromium: shown as
  * its diagnosis says, red, never as "Holds", on the page, in the report and in the History. Its
- * hub is its own, to kill; it measures nothing, so it runs beside other browser files (the search
- * that finds a limited hub is capacity.test.ts, which runs alone).
+ * hub is its own, to kill. The search that finds a limited hub is capacity.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
