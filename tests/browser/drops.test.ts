@@ -52,8 +52,12 @@ describe('a drop from the dashboard', () => {
     await runWithDrop('network', false);
     const view = page.getByTestId('drop-view');
     const open = (await view.getAttribute('data-open-by-second'))!.split(',').map(Number);
-    const dip = open.findIndex((n) => n < 20);
-    expect(dip, `open by second: ${open.join(',')}`).toBeGreaterThan(0);
+    // The dip comes after every connection was open (on a busy machine Chromium may still be
+    // opening the last few in the first second, which is not the drop).
+    const full = open.indexOf(20);
+    expect(full, `open by second: ${open.join(',')}`).toBeGreaterThanOrEqual(0);
+    const dip = open.findIndex((n, second) => second > full && n < 20);
+    expect(dip, `open by second: ${open.join(',')}`).toBeGreaterThan(full);
     // Recovery: the count climbs back from its low (Chromium opens WebSockets to one host a
     // few at a time, so the last ones may come back in the drain, after the last second shown).
     const low = Math.min(...open.slice(dip));
