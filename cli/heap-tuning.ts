@@ -1,23 +1,26 @@
 /**
  * V8's heap settings for engines that hold thousands of connections. A connection is ~13 KB of
  * live heap (the SignalR client, its socket, the engine's state), but V8 lets a busy heap grow
- * well past what is live before it collects: by default the old generation may double, and each
+ * well past what is live before it collects: by default the old generation may grow to 4 times it, and each
  * isolate keeps a 32 MB new space. On 2 cores with 6,000 connections echoing every 10 s
  * (bench/RESULTS.md, 2026-11-26) the runner's resident memory kept climbing ~2 MB/s after the
  * ramp, to 362-388 MB by 40 s, with only ~150 MB of it fixed cost; with the settings below it
  * stayed level at 258-268 MB after the ramp (peak 271 MB), at no measurable cost in CPU or
  * latency on that machine.
- * - heap growing 20%, for an engine that holds many WebSocket connections (at least
- *   HEAP_TUNED_CONNECTIONS): the old generation is collected once it is 1.2x what survived the
- *   last collection, instead of up to 2x. At 25,000 connections (two engine processes, a ~300 MB
- *   heap each) V8's own growth let the heap reach 948-1,033 MB against 638-652 MB, +48%, ramp
- *   included (bench/RESULTS.md, 2026-11-28). It costs CPU wherever garbage is made fast, since
- *   what a request holds survives a scavenge and the old generation fills: one engine, 4,000
- *   Server-Sent Events connections, 20 s: CPU 48.7-52.2 s against 34.1-39.2 and p99 253-480 against
- *   47-262 ms without it; 1,000 WebSockets at 4,000 msg/s each way, +10% CPU (3 of 3 pairs), at
- *   10,000 +16-21% (2 of 2). So
- *   each engine sets it at its run's start from its process's connections, and leaves V8's own growth to
- *   runs of fewer connections, and to Server-Sent Events and long polling (a fetch per message);
+ * - heap growing 100%, for an engine that holds many WebSocket connections (at least
+ *   HEAP_TUNED_CONNECTIONS): the old generation is collected once it is twice what survived the
+ *   last collection. V8's own growth lets a heap with gigabytes of room grow up to 4 times what
+ *   survived when little is collected: at 25,000 connections (two engine processes, a ~300 MB heap
+ *   each) it reached 948-1,033 MB (bench/RESULTS.md, 2026-11-28), and at 1,000 connections x
+ *   10/s the runner peaked at 246-364 MB against the plain-library control's 225-230 MB (issue 44).
+ *   Twice is what V8 chose for that control at 5,000 connections (60 MB live, collected at
+ *   124-132 MB). This was 20% until issue 44: a collection every ~15 MB promoted, 33-39
+ *   mark-compacts a run at 5,000 and 10,000 connections x 1/s against the control's 6-10, whose
+ *   concurrent marking on V8's helper threads was the runner's extra CPU a message (5,000 x 1/s,
+ *   load 3-4, one process each: 17.7 s of CPU at 20%, 14.5 s at 100%, the control 14.9 s; peak RSS
+ *   229, 282 and 314 MB: bench/PEERS-RESULTS.md). It is left to V8 for Server-Sent Events and long
+ *   polling (a fetch per message promotes what each request holds: 4,000 Server-Sent Events
+ *   connections at 20% spent 48.7-52.2 s of CPU against 34.1-39.2 without it);
  * - semi-spaces of 4 MB (a new space of 8 MB instead of 32 MB per isolate): the young objects of
  *   a send or a delivery die in a few ms; a larger nursery only holds garbage longer.
  * Flags are process-wide: the semi-space size is read when an isolate is made, so it is set once,
@@ -26,15 +29,15 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-export const HEAP_GROWING_PERCENT = 20;
+export const HEAP_GROWING_PERCENT = 100;
 export const SEMI_SPACE_MB = 4;
 /** An engine's connections from which its heap grows by HEAP_GROWING_PERCENT. */
-export const HEAP_TUNED_CONNECTIONS = 5_000;
+export const HEAP_TUNED_CONNECTIONS = 1_000;
 
 /** The flags set once, as node takes them on its command line (execArgv). */
 export const HEAP_TUNING_FLAGS: readonly string[] = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
 
-/** The heap's growth for an engine's run: 20% for many WebSocket connections, else 0 (V8's own). */
+/** The heap's growth for an engine's run: HEAP_GROWING_PERCENT for many WebSocket connections, else 0 (V8's own). */
 export function heapGrowingPercent(transport: string, engineConnections: number): number {
   return transport === 'WebSockets' && engineConnections >= HEAP_TUNED_CONNECTIONS ? HEAP_GROWING_PERCENT : 0;
 }

@@ -1,6 +1,6 @@
 /** The runner's heap settings (cli/heap-tuning.ts): 4 MB semi-spaces once, before the engines
  *  (and on an engine process's command line); the heap's growth set by each engine at its run's
- *  start, 20% only for an engine holding many WebSocket connections. */
+ *  start, 100% for an engine holding many WebSocket connections. */
 import { describe, expect, it, vi } from 'vitest';
 
 const flags: string[] = [];
@@ -21,7 +21,7 @@ describe('the heap settings', () => {
     expect(HEAP_TUNING_FLAGS).toEqual(flags);
   });
 
-  it('20% growth for an engine of many WebSocket connections; V8\'s own for fewer, and for Server-Sent Events and long polling', () => {
+  it('HEAP_GROWING_PERCENT (100%) for an engine of many WebSocket connections; V8\'s own for fewer, and for Server-Sent Events and long polling', () => {
     expect(heapGrowingPercent('WebSockets', HEAP_TUNED_CONNECTIONS)).toBe(HEAP_GROWING_PERCENT);
     expect(heapGrowingPercent('WebSockets', HEAP_TUNED_CONNECTIONS - 1)).toBe(0);
     expect(heapGrowingPercent('ServerSentEvents', 4 * HEAP_TUNED_CONNECTIONS)).toBe(0);
