@@ -74,8 +74,12 @@ export class ConnectionPool {
   #gaveUp: string | null = null;
   /** The cause counted for connects given up in flight or never tried (null: none counted). */
   #gaveUpCause: ConnectCause | null = null;
-  #abandon: () => void = () => {};
-  readonly #abandoned = new Promise<'abandoned'>((resolve) => (this.#abandon = () => resolve('abandoned')));
+  /** Set once the connects in flight were given up: a connect that starts later is given up at once. */
+  #abandoned = false;
+  /** How to end each connect in flight before its answer (given up, or its time limit). One per
+   *  connect, dropped with it: a race against one promise of the pool's left a reaction on it per
+   *  connect for the pool's life (~250 B of heap a connection, issue 44). */
+  readonly #inFlight = new Set<(outcome: 'timeout' | 'abandoned') => void>();
 
   constructor(
     private readonly deps: PoolDeps,
@@ -152,7 +156,9 @@ export class ConnectionPool {
     this.#gaveUp = reason;
     this.#gaveUpCause = cause;
     this.#aborted = true;
-    if (abandonInFlight) this.#abandon();
+    if (!abandonInFlight) return;
+    this.#abandoned = true;
+    for (const cut of this.#inFlight) cut('abandoned');
   }
 
   /** The connections never tried count as failed too: every planned connection opened or failed. */
@@ -274,15 +280,18 @@ export class ConnectionPool {
     pooled.state = 'connecting';
     const startedUs = this.deps.clock.nowUs();
     const deadlineUs = startedUs + CONNECT_TIMEOUT_MS * 1_000;
-    let timer: unknown = null;
+    let cut: (outcome: 'timeout' | 'abandoned') => void = () => {};
+    const cutShort = new Promise<'timeout' | 'abandoned'>((resolve) => (cut = resolve));
     // A browser queues connections past its per-origin limit silently, with no error: a time
     // limit turns "stuck" into a counted, explained failure instead of a slow-looking one.
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = this.deps.timers.setTimeout(() => {
+    const timer = this.deps.timers.setTimeout(() => {
       this.deps.stats.stalls.timerRan(deadlineUs, this.deps.clock.nowUs());
-      resolve('timeout');
-    }, CONNECT_TIMEOUT_MS)));
+      cut('timeout');
+    }, CONNECT_TIMEOUT_MS);
+    this.#inFlight.add(cut);
+    if (this.#abandoned) cut('abandoned');
     try {
-      const outcome = await Promise.race([pooled.connection.start().then(() => 'open' as const), timedOut, this.#abandoned]);
+      const outcome = await Promise.race([pooled.connection.start().then(() => 'open' as const), cutShort]);
       if (outcome === 'abandoned') {
         pooled.state = 'failed';
         void pooled.connection.stop().catch(() => undefined);
@@ -310,6 +319,7 @@ export class ConnectionPool {
       this.#failedOne(classified.message);
     } finally {
       this.deps.timers.clearTimeout(timer);
+      this.#inFlight.delete(cut);
     }
   }
 
