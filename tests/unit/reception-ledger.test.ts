@@ -198,6 +198,35 @@ describe('ReceptionLedger exact answers', () => {
   });
 });
 
+describe('ReceptionLedger rings in shared arrays', () => {
+  it('keeps 1,500 single-sender receivers apart across shared arrays, and one that grows takes its window along', () => {
+    // An hour at 1 msg/s: 3,616 seqs, 113 words a ring, so 1,500 rings span three shared arrays.
+    const windowSeqs = windowSeqsFor(1_000);
+    const random = seeded(77);
+    const receivers = Array.from({ length: 1_500 }, () => ({ ledger: new ReceptionLedger({ windowSeqs, expectedSenders: 1 }), model: new NaiveLedger(windowSeqs) }));
+    const check = (i: number, sender: number, seq: number) => {
+      const { ledger, model } = receivers[i]!;
+      const want = model.record(sender, seq);
+      const got = ledger.record(sender, seq);
+      if (got !== want) expect.fail(`receiver ${i} (sender ${sender}, seq ${seq}): ledger says ${got}, model ${want}`);
+      return got;
+    };
+    const answers: Reception[] = [];
+    for (let round = 0; round < 6; round++) {
+      for (let i = 0; i < receivers.length; i++) {
+        // Each receiver its own sender and its own seqs: neighbours' bits set differently.
+        const seq = Math.floor(random() * (round + 1) * windowSeqs);
+        answers.push(check(i, i, seq), check(i, i, seq));
+        if (i % 97 === 0) answers.push(check(i, i + 1, seq)); // a second sender: this one moves to arrays of its own
+      }
+    }
+    for (let i = 0; i < receivers.length; i++) expect(receivers[i]!.ledger.capacity).toBe(i % 97 === 0 ? 2 : 1);
+    expect(answers).toContain('new');
+    expect(answers).toContain('duplicate');
+    expect(answers).toContain('stale');
+  });
+});
+
 describe('ReceptionLedger memory', () => {
   it('does not grow with the number of messages, only with the number of senders', () => {
     const ledger = new ReceptionLedger({ expectedSenders: 40 });

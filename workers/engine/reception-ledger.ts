@@ -21,7 +21,11 @@
  *
  * A receiver holds one of these for the whole run, thousands per worker, so its fixed cost counts:
  * the first sender's slot needs no Map (most receivers hear one sender); the Map of sender → slot
- * is made when a second sender shows up.
+ * is made when a second sender shows up. A receiver planned to hear one sender takes its ring and
+ * watermark from arrays shared by many ledgers (LedgerSlab): two typed arrays of its own cost
+ * ~450 B of heap beyond the bits (two ArrayBuffers, two views, their backing stores), a third of
+ * what the runner's connection held beyond the plain library's (heap snapshots, issue 44). It
+ * moves to arrays of its own only when a second sender shows up.
  */
 
 import { ENGINE_WORDS } from './words.ts';
@@ -60,6 +64,40 @@ export function windowSeqsFor(sendIntervalMs: number): number {
   return Math.min(DEFAULT_WINDOW_SEQS, Math.max(BITS_PER_WORD, Math.ceil(seqs / BITS_PER_WORD) * BITS_PER_WORD));
 }
 const MAX_WINDOW_SEQS = 2 ** 24;
+/** Words of ring bits in one shared array: 256 KB, the rings of ~580 receivers at 1 msg/s. */
+const SLAB_WORDS = 65_536;
+/** A ring larger than this many words gets arrays of its own: a slab holds at least 64 rings. */
+const SLAB_MAX_RING_WORDS = SLAB_WORDS / 64;
+
+/**
+ * The shared arrays single-sender ledgers take their ring and watermark from, in order; a full one
+ * is left to the ledgers holding it (it is freed with the last of them) and a new one started.
+ * Ledgers are made on one thread, so one slab per module instance is enough.
+ */
+class LedgerSlab {
+  #bits = new Uint32Array(SLAB_WORDS);
+  #bitsUsed = 0;
+  #base = new Float64Array(SLAB_WORDS / 16);
+  #baseUsed = 0;
+
+  /** Room for one sender's ring of `words` words and its watermark, zeroed. */
+  take(words: number): { bits: Uint32Array; bitsAt: number; base: Float64Array; baseAt: number } {
+    if (this.#bitsUsed + words > this.#bits.length) {
+      this.#bits = new Uint32Array(SLAB_WORDS);
+      this.#bitsUsed = 0;
+    }
+    if (this.#baseUsed === this.#base.length) {
+      this.#base = new Float64Array(SLAB_WORDS / 16);
+      this.#baseUsed = 0;
+    }
+    const room = { bits: this.#bits, bitsAt: this.#bitsUsed, base: this.#base, baseAt: this.#baseUsed };
+    this.#bitsUsed += words;
+    this.#baseUsed += 1;
+    return room;
+  }
+}
+
+const slab = new LedgerSlab();
 const BITS_PER_WORD = 32;
 const DEFAULT_EXPECTED_SENDERS = 4;
 /** A V8 Map entry (key, value, hash chain) is about this big; used only for the estimate. */
@@ -73,10 +111,14 @@ export class ReceptionLedger {
   #firstSender = -1;
   /** Sender index → slot in the arrays below, for the senders after the first; made when one shows up. */
   #slots: Map<number, number> | null = null;
-  /** Ring bitmaps, #wordsPerSender words per slot. */
+  /** Ring bitmaps, #wordsPerSender words per slot, from word #bitsAt (a shared array's or its own). */
   #bits: Uint32Array;
-  /** Per slot: the lowest seq still in the window (the low watermark). Float64: seqs pass 2^32. */
+  #bitsAt = 0;
+  /** Per slot: the lowest seq still in the window (the low watermark), from #baseAt. Float64: seqs pass 2^32. */
   #base: Float64Array;
+  #baseAt = 0;
+  /** Senders there is room for in the arrays above. */
+  #slotCount: number;
 
   constructor(options: ReceptionLedgerOptions = {}) {
     const windowSeqs = options.windowSeqs ?? DEFAULT_WINDOW_SEQS;
@@ -94,8 +136,17 @@ export class ReceptionLedger {
     }
     this.windowSeqs = windowSeqs;
     this.#wordsPerSender = windowSeqs / BITS_PER_WORD;
-    this.#bits = new Uint32Array(slots * this.#wordsPerSender);
-    this.#base = new Float64Array(slots);
+    this.#slotCount = slots;
+    if (slots === 1 && this.#wordsPerSender <= SLAB_MAX_RING_WORDS) {
+      const room = slab.take(this.#wordsPerSender);
+      this.#bits = room.bits;
+      this.#bitsAt = room.bitsAt;
+      this.#base = room.base;
+      this.#baseAt = room.baseAt;
+    } else {
+      this.#bits = new Uint32Array(slots * this.#wordsPerSender);
+      this.#base = new Float64Array(slots);
+    }
   }
 
   /**
@@ -110,12 +161,12 @@ export class ReceptionLedger {
       throw new Error(ENGINE_WORDS.badReception({ sender: String(sender), seq: String(seq) }));
     }
     const slot = this.#slotOf(sender);
-    const base = this.#base[slot]!;
+    const base = this.#base[this.#baseAt + slot]!;
     if (seq < base) return 'stale';
     if (seq >= base + this.windowSeqs) this.#slide(slot, base, seq - this.windowSeqs + 1);
 
     const offset = seq % this.windowSeqs;
-    const word = slot * this.#wordsPerSender + (offset >>> 5);
+    const word = this.#bitsAt + slot * this.#wordsPerSender + (offset >>> 5);
     const mask = 1 << (offset & 31);
     if ((this.#bits[word]! & mask) !== 0) return 'duplicate';
     this.#bits[word] = this.#bits[word]! | mask;
@@ -128,7 +179,8 @@ export class ReceptionLedger {
    */
   get memoryBytesEstimate(): number {
     return (
-      this.#bits.byteLength + this.#base.byteLength + (this.#slots?.size ?? 0) * MAP_ENTRY_BYTES
+      this.#slotCount * (this.#wordsPerSender * Uint32Array.BYTES_PER_ELEMENT + Float64Array.BYTES_PER_ELEMENT) +
+      (this.#slots?.size ?? 0) * MAP_ENTRY_BYTES
     );
   }
 
@@ -139,7 +191,7 @@ export class ReceptionLedger {
 
   /** Senders there is room for without growing. */
   get capacity(): number {
-    return this.#base.length;
+    return this.#slotCount;
   }
 
   #slotOf(sender: number): number {
@@ -148,24 +200,28 @@ export class ReceptionLedger {
     if (known !== undefined) return known;
     const slot = this.senders;
     // Fresh slots are zero: base 0 (senders count from 0), no bits set.
-    if (slot === this.#base.length) this.#grow(Math.max(1, slot * 2));
+    if (slot === this.#slotCount) this.#grow(Math.max(1, slot * 2));
     if (slot === 0) this.#firstSender = sender;
     else (this.#slots ??= new Map()).set(sender, slot);
     return slot;
   }
 
+  /** Arrays of its own for `slots` senders, the ones heard so far copied over. */
   #grow(slots: number): void {
     const bits = new Uint32Array(slots * this.#wordsPerSender);
-    bits.set(this.#bits);
+    bits.set(this.#bits.subarray(this.#bitsAt, this.#bitsAt + this.#slotCount * this.#wordsPerSender));
     this.#bits = bits;
+    this.#bitsAt = 0;
     const base = new Float64Array(slots);
-    base.set(this.#base);
+    base.set(this.#base.subarray(this.#baseAt, this.#baseAt + this.#slotCount));
     this.#base = base;
+    this.#baseAt = 0;
+    this.#slotCount = slots;
   }
 
   /** Moves the window of `slot` from [oldBase, ...) to [newBase, ...), forgetting the seqs passed. */
   #slide(slot: number, oldBase: number, newBase: number): void {
-    const first = slot * this.#wordsPerSender;
+    const first = this.#bitsAt + slot * this.#wordsPerSender;
     if (newBase - oldBase >= this.windowSeqs) {
       this.#bits.fill(0, first, first + this.#wordsPerSender);
     } else {
@@ -176,7 +232,7 @@ export class ReceptionLedger {
         this.#bits[word] = this.#bits[word]! & ~(1 << (offset & 31));
       }
     }
-    this.#base[slot] = newBase;
+    this.#base[this.#baseAt + slot] = newBase;
   }
 }
 
