@@ -3,9 +3,11 @@
  *
  * Most integration and browser files spend their seconds waiting on runs of fixed length (timed
  * sends, planned drops, a hub frozen for a while), not on the CPU, so several run side by side.
- * The files below MEASURE what this machine can do (a capacity search finding a throttled hub,
- * the client's own limits, engine processes splitting a load): beside other files they would
- * measure the other files, so they run alone, one at a time, after every other file is done.
+ * The files below MEASURE what this machine can do (the client's own limits, engine processes
+ * splitting a load, the runner's speed at 2,000 connects): beside other files they would measure
+ * the other files, so they run alone, one at a time, after every other file is done. Capacity
+ * searches against a throttled hub are not among them: their hubs are limited low enough (and
+ * their sends far enough apart) that a busy machine cannot make the client the limit.
  */
 
 /** Files that must run with nothing beside them, by their path from the repo root. */
