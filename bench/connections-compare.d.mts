@@ -21,4 +21,9 @@ export function compareWithLast(
   spread?: { kbPerConnection: number; rampPerSec: number },
 ): { last: ConnectionsRow | null; lines: string[]; regressions: string[] };
 export function readHistory(file?: string): ConnectionsRow[];
+export function runnerRampSeconds(report: {
+  sendWindow?: { runStartUs?: number; readyUs?: number };
+  points: readonly { second: number; connectionsOpen: number }[];
+  totals: { connectionsOpened: number };
+}): number | null;
 export function rampSeconds(points: readonly { second: number; connectionsOpen: number }[], opened: number): number | null;

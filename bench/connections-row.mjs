@@ -6,7 +6,7 @@
 // the worst process's (their histograms are not merged: an upper bound).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { addResultRow } from './results-table.mjs';
-import { rampSeconds } from './connections-compare.mjs';
+import { runnerRampSeconds } from './connections-compare.mjs';
 
 const [runnerJson, rssKb, cpu, hubCpu, controlJson, controlRssKb, controlCpu, controlHubCpu, load, command, rowPath, enginesText = '', hubsArg = '1', controlsArg = '1'] = process.argv.slice(2);
 const r = JSON.parse(readFileSync(runnerJson, 'utf8'));
@@ -23,7 +23,7 @@ const engines = /engine processes/.test(enginesText) ? 'processes' : 'threads';
 const negotiation = r.config.skipNegotiation === true ? 'skipped' : 'negotiated';
 const transport = r.config.transport;
 const t = r.totals;
-const rampSec = rampSeconds(r.points, t.connectionsOpened);
+const rampSec = runnerRampSeconds(r);
 const kb = (rss, n) => Math.round(Number(rss) / Math.max(1, n));
 const row = {
   date: new Date().toISOString().slice(0, 10),

@@ -30,7 +30,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rampSeconds } from '../connections-compare.mjs';
+import { runnerRampSeconds } from '../connections-compare.mjs';
 import { startHub } from '../../scripts/hub.mjs';
 import { accountingHolds, compareWithLast, readHistory, HISTORY } from './peers-compare.mjs';
 
@@ -150,7 +150,7 @@ export function figuresOf(client, report, o) {
   if (client === 'runner') {
     const t = report.totals;
     const runStartMs = report.sendWindow.runStartUs / 1_000;
-    const rampS = rampSeconds(report.points, t.connectionsOpened);
+    const rampS = runnerRampSeconds(report);
     const notSent = Object.values(report.fates.notSent).reduce((sum, n) => sum + n, 0);
     return {
       opened: t.connectionsOpened,

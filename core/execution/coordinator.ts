@@ -76,6 +76,8 @@ export class RunCoordinator {
   readonly #ready = new Map<number, WorkerReady | null>();
   /** Each worker's part of the configured connections, from start(). */
   #shares: ConnectionShare[] = [];
+  /** When every engine was ready, epoch µs; 0 before. */
+  #readyUs = 0;
   #sendStartUs = 0;
   #sendEndUs = 0;
   /** When the user stopped the run while it sent: no slot is planned after it. */
@@ -159,9 +161,10 @@ export class RunCoordinator {
   }
 
   /** Planned send window, epoch microseconds; 0 before "go". `runStartUs`: when connecting
-   *  began, the time the points' seconds count from (0 before start). */
-  get sendWindowUs(): { startUs: number; endUs: number; runStartUs: number } {
-    return { startUs: this.#sendStartUs, endUs: this.#sendEndUs, runStartUs: this.#runStartUs };
+   *  began, the time the points' seconds count from (0 before start); `readyUs`: when every
+   *  engine was ready and "go" went out, the ramp's end (0 before). */
+  get sendWindowUs(): { startUs: number; endUs: number; runStartUs: number; readyUs: number } {
+    return { startUs: this.#sendStartUs, endUs: this.#sendEndUs, runStartUs: this.#runStartUs, readyUs: this.#readyUs };
   }
 
   /** Resolves once every worker has reported its end or been lost. */
@@ -283,7 +286,8 @@ export class RunCoordinator {
     this.#phase = 'running';
     // Whole microseconds: the planned times travel as integers, and a receiver compares them
     // with the warm-up's end.
-    this.#sendStartUs = Math.round(this.clock.nowUs()) + this.#goLeadMs * 1_000;
+    this.#readyUs = Math.round(this.clock.nowUs());
+    this.#sendStartUs = this.#readyUs + this.#goLeadMs * 1_000;
     this.#sendEndUs = this.#sendStartUs + this.config.durationSec * 1_000_000;
     const common = {
       type: 'go' as const,

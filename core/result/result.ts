@@ -97,6 +97,10 @@ export interface SendWindow {
   /** When connecting began, epoch µs: the points' seconds count from it (core/charts/time-axis.ts puts
    *  them on the send clock). Absent in runs kept before it was recorded. */
   runStartUs?: number;
+  /** When every engine was ready (its connections opened or failed, the hub's methods checked)
+   *  and "go" went out, epoch µs: the ramp's end, to the microsecond where the points give the
+   *  second. Absent in runs kept before it was recorded. */
+  readyUs?: number;
 }
 
 /** An agent of the run: which of the run's workers were its threads, and how well its clock was known. */
@@ -204,8 +208,8 @@ export function resultPoints(points: readonly SecondPoint[], isDrained: boolean,
 }
 
 function sendWindowField(coordinator: RunCoordinator): { sendWindow?: SendWindow } {
-  const { startUs, endUs, runStartUs } = coordinator.sendWindowUs;
-  return startUs > 0 ? { sendWindow: { startUs, endUs, runStartUs } } : {};
+  const { startUs, endUs, runStartUs, readyUs } = coordinator.sendWindowUs;
+  return startUs > 0 ? { sendWindow: { startUs, endUs, runStartUs, readyUs } } : {};
 }
 
 function dropsField(coordinator: RunCoordinator): { drops?: RunDrops } {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { arrivedOf, lostOf, notSentOf, unaccountedOf } from '../../core/accounting/fates.ts';
 import { validateRunConfig, type RunConfig } from '../../core/run-config/config.ts';
 import { runResult } from '../../core/result/document.ts';
-import type { RunCoordinator } from '../../core/execution/coordinator.ts';
+import { GO_LEAD_MS, type RunCoordinator } from '../../core/execution/coordinator.ts';
 import { limitOfResult } from '../../core/result/limit.ts';
 import { fakeRun } from '../support/fake-run.ts';
 import { flushMicrotasks } from '../support/fake-time.ts';
@@ -48,6 +48,10 @@ describe('a run with fake connections', () => {
     // "go" waits for every worker to be ready, then leads the first slot by GO_LEAD_MS.
     expect(window!.startUs).toBeGreaterThan(startedUs);
     expect(window!.startUs).toBeLessThan(startedUs + 5_000_000);
+    // The ramp's end is recorded: when every worker was ready, GO_LEAD_MS before the first slot.
+    expect(window!.runStartUs).toBe(startedUs);
+    expect(window!.readyUs).toBe(window!.startUs - GO_LEAD_MS * 1_000);
+    expect(window!.readyUs).toBeGreaterThan(window!.runStartUs!);
   });
 
   it('counts dropped echoes as lost and repeated ones as duplicated', async () => {

@@ -1,6 +1,6 @@
 /** The connections benchmark says when memory per connection or the ramp got worse than its last row by more than the spread. */
 import { describe, expect, it } from 'vitest';
-import { compareWithLast, rampSeconds, type ConnectionsRow } from '../../bench/connections-compare.mjs';
+import { compareWithLast, rampSeconds, runnerRampSeconds, type ConnectionsRow } from '../../bench/connections-compare.mjs';
 
 const spread = { kbPerConnection: 0.1, rampPerSec: 0.3 };
 const control = (kbPerConnection: number, rampPerSec: number) => ({ kbPerConnection, rampPerSec });
@@ -82,5 +82,13 @@ describe('rampSeconds', () => {
     expect(rampSeconds(points, 2_000)).toBeCloseTo(1 + 1_000 / 1_500, 9);
     expect(rampSeconds(points, 500)).toBe(0.5);
     expect(rampSeconds(points, 3_001)).toBeNull();
+  });
+
+  it("reads a runner's ramp to the microsecond from when every engine was ready, and from the points for reports kept before that", () => {
+    const points = [{ second: 1, connectionsOpen: 600 }, { second: 2, connectionsOpen: 1_000 }];
+    const totals = { connectionsOpened: 1_000 };
+    expect(runnerRampSeconds({ sendWindow: { runStartUs: 5_000_000, readyUs: 6_730_000 }, points, totals })).toBeCloseTo(1.73, 9);
+    expect(runnerRampSeconds({ sendWindow: { runStartUs: 5_000_000 }, points, totals })).toBe(2);
+    expect(runnerRampSeconds({ points, totals })).toBe(2);
   });
 });
