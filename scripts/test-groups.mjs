@@ -6,13 +6,17 @@
  * The files below MEASURE what this machine can do (the client's own limits, engine processes
  * splitting a load, the runner's speed at 2,000 connects): beside other files they would measure
  * the other files, so they run alone, one at a time, after every other file is done. Capacity
- * searches against a throttled hub are not among them: their hubs are limited low enough (and
- * their sends far enough apart) that a busy machine cannot make the client the limit.
+ * searches in the dashboard are not among them: their hubs are limited low enough (and their
+ * sends far enough apart) that the browser group's load has not made the client the limit.
  */
 
 /** Files that must run with nothing beside them, by their path from the repo root. */
 export const LOAD_FILES = {
   integration: [
+    // Three capacity searches side by side against hubs throttled to 200 msg/s: the client must
+    // keep its schedule. Beside group 0's files on a machine at load 17 a first step's client
+    // lagged 363 ms and missed 12% of its sends, and the search named the client.
+    'tests/integration/capacity-cli.test.ts',
     // The client's limits (file descriptors, heap) after a first step that must hold.
     'tests/integration/client-limits-cli.test.ts',
     // 200 connections split over engine processes by themselves, and exact counts with a pass.
@@ -51,6 +55,41 @@ export const GROUP_ORDER = { parallel: 0, browser: 1, load: 2 };
  * leave idle at the group's end.
  */
 export const PROJECT_ORDER = ['integration', 'browser', 'integration-load', 'browser-load', 'unit', 'dom'];
+
+/**
+ * The longest files of the parallel and browser groups, longest first (seconds of a fresh-clone
+ * run, 2026-12-06): they start first, so that no long file starts near a group's end while the
+ * other workers sit idle (on a fresh clone Vitest has no timings and starts larger files first,
+ * which left `compare-held` and `peers-bench` running alone at their groups' ends). Only the order
+ * depends on it: a file not listed starts after these, in Vitest's order.
+ */
+export const LONGEST_FIRST = [
+  'tests/integration/agents.test.ts', // 74 s
+  'tests/browser/layout.test.ts', // 63
+  'tests/integration/server-metrics.test.ts', // 49
+  'tests/browser/drops.test.ts', // 48
+  'tests/integration/edges.test.ts', // 47
+  'tests/integration/cli-under-stress.test.ts', // 45
+  'tests/browser/hub-profile-shapes.test.ts', // 45
+  'tests/integration/diagnosis-faults.test.ts', // 42
+  'tests/integration/profile-streams.test.ts', // 42
+  'tests/browser/server-metrics.test.ts', // 38
+  'tests/integration/cli.test.ts', // 33
+  'tests/integration/planned-receivers.test.ts', // 32
+  'tests/integration/wire-bytes.test.ts', // 32
+  'tests/browser/capacity.test.ts', // 32
+  'tests/integration/rest-scenarios.test.ts', // 31
+  'tests/integration/capacity-faults-cli.test.ts', // 31
+  'tests/integration/credential-refusals.test.ts', // 31
+  'tests/integration/auth.test.ts', // 31
+  'tests/browser/compare-held.test.ts', // 29
+  'tests/integration/peers-bench.test.ts', // 29
+  'tests/integration/token-refresh.test.ts', // 28
+  'tests/integration/hub-profiles.test.ts', // 28
+  'tests/browser/outcomes.test.ts', // 28
+  'tests/integration/echo.test.ts', // 26
+  'tests/integration/hub-restart.test.ts', // 25
+];
 
 /** The Vitest project a test file belongs to (as vite.config.ts sorts them). */
 export function projectOfFile(file) {
