@@ -7,6 +7,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { GO_LEAD_MS } from '../../core/execution/coordinator.ts';
 import { parseRunResult } from '../../core/result/result.ts';
 import { liveBench } from '../support/live-bench.ts';
 
@@ -41,6 +42,9 @@ describe('live-bench, the headless runner', () => {
       // The planned send window (epoch µs): --duration 2 s, within the run's wall time.
       expect(result.sendWindow!.endUs - result.sendWindow!.startUs).toBe(2_000_000);
       expect(result.sendWindow!.startUs).toBeGreaterThan(Date.parse(result.startedAt) * 1_000);
+      // The ramp's end: every engine ready, "go" out GO_LEAD_MS before the first send, after connecting began.
+      expect(result.sendWindow!.readyUs).toBe(result.sendWindow!.startUs - GO_LEAD_MS * 1_000);
+      expect(result.sendWindow!.readyUs).toBeGreaterThan(result.sendWindow!.runStartUs!);
     });
   }
 
