@@ -17,10 +17,8 @@ async function tempFile(name: string): Promise<string> {
 }
 
 
-// Both ways the runner runs its engines: worker threads, and one engine in its own thread. The
-// two suites run side by side, each on a hub of its own (most of their seconds are runs against
-// a frozen or dying hub); inside a suite the tests take turns, since one freezes the suite's hub.
-for (const workers of ['2', '1']) describe.concurrent(`live-bench against a hub in trouble, --workers ${workers}`, () => {
+// Both ways the runner runs its engines: worker threads, and one engine in its own thread.
+for (const workers of ['2', '1']) describe(`live-bench against a hub in trouble, --workers ${workers}`, () => {
   const load = ['--connections', '20', '--workers', workers, '--interval-ms', '500', '--quiet'];
   /** For a signal sent mid-run: without --quiet, the per-second progress says when the sends begin. */
   const midRun = load.filter((a) => a !== '--quiet');
@@ -33,7 +31,7 @@ for (const workers of ['2', '1']) describe.concurrent(`live-bench against a hub 
     await hub.stop();
   });
 
-  it.sequential('a hub frozen (SIGSTOP) mid-run: exit 1, a failing verdict, the JSON with its outcome and every configured slot planned', async () => {
+  it('a hub frozen (SIGSTOP) mid-run: exit 1, a failing verdict, the JSON with its outcome and every configured slot planned', async () => {
     const jsonPath = await tempFile('stalled.json');
     // Frozen 3 s into the sends until the runner has ended: its drain must give up by itself (the
     // quiet period). From the sends' start, not the spawn's: a slow start on a busy machine would
@@ -50,7 +48,7 @@ for (const workers of ['2', '1']) describe.concurrent(`live-bench against a hub 
     expectAccounting(result, 20 * (10_000 / 500));
   });
 
-  it.sequential('a hub killed mid-run: the run ends early as failed, exit 1, the slots after the kill count as never sent', async () => {
+  it('a hub killed mid-run: the run ends early as failed, exit 1, the slots after the kill count as never sent', async () => {
     const victim = await startHub();
     try {
       const jsonPath = await tempFile('killed.json');
@@ -73,7 +71,7 @@ for (const workers of ['2', '1']) describe.concurrent(`live-bench against a hub 
     }
   });
 
-  it.sequential('a hub without the benchmark methods: exit 3 at once, not after the 60 s planned', async () => {
+  it('a hub without the benchmark methods: exit 3 at once, not after the 60 s planned', async () => {
     const run = await liveBench(['--endpoint', `${hub.httpUrl}/emptyhub`, ...load, '--duration', '60']);
     expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toMatch(/nothing could be measured: The hub at .*\/emptyhub did not accept Echo/);
@@ -81,7 +79,7 @@ for (const workers of ['2', '1']) describe.concurrent(`live-bench against a hub 
     expect(run.elapsedMs).toBeLessThan(30_000);
   });
 
-  it.sequential('a closed port: exit 3 at once with the reason, not after the 60 s planned', async () => {
+  it('a closed port: exit 3 at once with the reason, not after the 60 s planned', async () => {
     const run = await liveBench(['--endpoint', 'http://127.0.0.1:9/signalrbench', ...load, '--duration', '60']);
     expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toMatch(/first error \(negotiate\): WebSockets \(json\) to http:\/\/127\.0\.0\.1:9\/signalrbench/);
@@ -90,7 +88,7 @@ for (const workers of ['2', '1']) describe.concurrent(`live-bench against a hub 
     expect(run.elapsedMs).toBeLessThan(30_000);
   });
 
-  it.sequential('an output path that cannot be written: exit 2 before the run, saying which and why', async () => {
+  it('an output path that cannot be written: exit 2 before the run, saying which and why', async () => {
     const run = await liveBench(['--endpoint', `${hub.httpUrl}/signalrbench`, ...load, '--duration', '60', '--json', '/no-such-folder/result.json', '--html', os.tmpdir()]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--json /no-such-folder/result.json cannot be written: the folder /no-such-folder does not exist');
@@ -99,7 +97,7 @@ for (const workers of ['2', '1']) describe.concurrent(`live-bench against a hub 
     expect(run.stdout).toBe('');
   });
 
-  it.sequential('SIGTERM mid-run: what was measured is drained and written, the run is stopped, never a pass', async () => {
+  it('SIGTERM mid-run: what was measured is drained and written, the run is stopped, never a pass', async () => {
     const jsonPath = await tempFile('terminated.json');
     // Stopped 3 s into the sends, so some were measured however long the start took.
     let sending = () => false;

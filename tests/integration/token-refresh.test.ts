@@ -41,9 +41,7 @@ const tokenCommand = () => {
   return `"${process.execPath}" -e "${script}"`;
 };
 
-// Side by side on the one hub: each test runs with its own tokens and connections, and most of
-// their seconds are the 14-s runs that outlive a token.
-describe.concurrent('--access-token-command against tokens that expire', () => {
+describe('--access-token-command against tokens that expire', () => {
   it('a long-polling run longer than the token\'s life keeps every message: the token is fetched again before each expiry, said, never printed', async () => {
     const jsonPath = path.join(await mkdtemp(path.join(os.tmpdir(), 'token-refresh-')), 'run.json');
     const run = await liveBench([...longRun(jsonPath), '--access-token-command', tokenCommand()]);
