@@ -57,38 +57,22 @@ export const GROUP_ORDER = { parallel: 0, browser: 1, load: 2 };
 export const PROJECT_ORDER = ['integration', 'browser', 'integration-load', 'browser-load', 'unit', 'dom'];
 
 /**
- * The longest files of the parallel and browser groups, longest first (seconds of a fresh-clone
- * run, 2026-12-06): they start first, so that no long file starts near a group's end while the
- * other workers sit idle (on a fresh clone Vitest has no timings and starts larger files first,
- * which left `compare-held` and `peers-bench` running alone at their groups' ends). Only the order
- * depends on it: a file not listed starts after these, in Vitest's order.
+ * The longest files of the browser group, longest first (seconds of a fresh-clone run,
+ * 2026-12-06): they start first, so that no long file starts near the group's end while the
+ * other worker sits idle (on a fresh clone Vitest has no timings and starts larger files first,
+ * which left `compare-held` running alone at the group's end). Only the order depends on it: a
+ * file not listed starts after these, in Vitest's order. Group 0 keeps Vitest's order: starting
+ * its heaviest files together (agents, server-metrics, edges) failed timing-bound tests there at
+ * load 11 to 17.
  */
 export const LONGEST_FIRST = [
-  'tests/integration/agents.test.ts', // 74 s
-  'tests/browser/layout.test.ts', // 63
-  'tests/integration/server-metrics.test.ts', // 49
+  'tests/browser/layout.test.ts', // 63 s
   'tests/browser/drops.test.ts', // 48
-  'tests/integration/edges.test.ts', // 47
-  'tests/integration/cli-under-stress.test.ts', // 45
   'tests/browser/hub-profile-shapes.test.ts', // 45
-  'tests/integration/diagnosis-faults.test.ts', // 42
-  'tests/integration/profile-streams.test.ts', // 42
   'tests/browser/server-metrics.test.ts', // 38
-  'tests/integration/cli.test.ts', // 33
-  'tests/integration/planned-receivers.test.ts', // 32
-  'tests/integration/wire-bytes.test.ts', // 32
   'tests/browser/capacity.test.ts', // 32
-  'tests/integration/rest-scenarios.test.ts', // 31
-  'tests/integration/capacity-faults-cli.test.ts', // 31
-  'tests/integration/credential-refusals.test.ts', // 31
-  'tests/integration/auth.test.ts', // 31
   'tests/browser/compare-held.test.ts', // 29
-  'tests/integration/peers-bench.test.ts', // 29
-  'tests/integration/token-refresh.test.ts', // 28
-  'tests/integration/hub-profiles.test.ts', // 28
   'tests/browser/outcomes.test.ts', // 28
-  'tests/integration/echo.test.ts', // 26
-  'tests/integration/hub-restart.test.ts', // 25
 ];
 
 /** The Vitest project a test file belongs to (as vite.config.ts sorts them). */
