@@ -2,7 +2,7 @@ import path from 'node:path';
 import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { GROUP_ORDER, LOAD_FILES, LONGEST_FIRST, PROJECT_ORDER, WORKERS } from './scripts/test-groups.mjs';
+import { GROUP_ORDER, LOAD_FILES, LONGEST_FIRST, WORKERS } from './scripts/test-groups.mjs';
 
 // The page must be cross-origin isolated for 5 us performance.now() (0.1 ms otherwise);
 // the hub-sample sends the same headers when it serves the built dashboard.
@@ -27,19 +27,18 @@ export function quietBuild(level: string, log: { code?: string; id?: string; mes
   handler(level as never, log as never);
 }
 
-/** Vitest's order of files (by group, then larger or, with a cache, slower files first), with the
- *  projects of one group in PROJECT_ORDER instead of by name and the files of LONGEST_FIRST
- *  before the others of their project (scripts/test-groups.mjs says why). */
+/** Vitest's order of files (by group, then by project name, then larger or, with a cache, slower
+ *  files first), with the files of LONGEST_FIRST before the others of their project
+ *  (scripts/test-groups.mjs says why). */
 class GroupSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (spec: TestSpecification) => PROJECT_ORDER.indexOf(spec.project.name);
     const longest = (spec: TestSpecification) => {
       const at = LONGEST_FIRST.indexOf(path.relative(spec.project.config.root, spec.moduleId).split(path.sep).join('/'));
       return at === -1 ? LONGEST_FIRST.length : at;
     };
-    const order = new Map((await super.sort(files)).map((spec, index) => [spec, index]));
-    return [...files].sort((a, b) => (a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder) || (rank(a) - rank(b))
-      || (longest(a) - longest(b)) || (order.get(a)! - order.get(b)!));
+    const sorted = await super.sort(files);
+    const order = new Map(sorted.map((spec, index) => [spec, index]));
+    return sorted.sort((a, b) => (a.project.name === b.project.name ? longest(a) - longest(b) : 0) || (order.get(a)! - order.get(b)!));
   }
 }
 

@@ -48,15 +48,6 @@ export const WORKERS = { parallel: 3, browser: 2, load: 1 };
 export const GROUP_ORDER = { parallel: 0, browser: 1, load: 2 };
 
 /**
- * The order of the projects inside a group. Vitest's own order is by project name, which put the
- * 16 DOM files (each a second or two of imports and almost no test) first in group 0 while the
- * long integration files waited: 15 s of three workers at the start of a fresh clone's run. The
- * long files go first; the short unit and DOM files fill the workers the last integration files
- * leave idle at the group's end.
- */
-export const PROJECT_ORDER = ['integration', 'browser', 'integration-load', 'browser-load', 'unit', 'dom'];
-
-/**
  * The longest files of the browser group, longest first (seconds of a fresh-clone run,
  * 2026-12-06): they start first, so that no long file starts near the group's end while the
  * other worker sits idle (on a fresh clone Vitest has no timings and starts larger files first,
