@@ -1,12 +1,11 @@
 /**
  * V8's heap settings for engines that hold thousands of connections. A connection is ~13 KB of
  * live heap (the SignalR client, its socket, the engine's state), but V8 lets a busy heap grow
- * well past what is live before it collects: by default the old generation may grow to 4 times it, and each
- * isolate keeps a 32 MB new space. On 2 cores with 6,000 connections echoing every 10 s
- * (bench/RESULTS.md, 2026-11-26) the runner's resident memory kept climbing ~2 MB/s after the
- * ramp, to 362-388 MB by 40 s, with only ~150 MB of it fixed cost; with the settings below it
- * stayed level at 258-268 MB after the ramp (peak 271 MB), at no measurable cost in CPU or
- * latency on that machine.
+ * well past what is live before it collects: by default the old generation may grow to 4 times
+ * what survived, and each isolate keeps a 32 MB new space. On 2 cores with 6,000 connections
+ * echoing every 10 s (bench/RESULTS.md, 2026-11-26) the runner's resident memory kept climbing
+ * ~2 MB/s after the ramp, to 362-388 MB by 40 s, with only ~150 MB of it fixed cost; with the
+ * settings below (then 20% growth) it stayed level at 258-268 MB after the ramp (peak 271 MB).
  * - heap growing 100%, for an engine that holds many WebSocket connections (at least
  *   HEAP_TUNED_CONNECTIONS): the old generation is collected once it is twice what survived the
  *   last collection. V8's own growth lets a heap with gigabytes of room grow up to 4 times what

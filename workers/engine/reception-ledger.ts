@@ -72,12 +72,13 @@ const SLAB_MAX_RING_WORDS = SLAB_WORDS / 64;
 /**
  * The shared arrays single-sender ledgers take their ring and watermark from, in order; a full one
  * is left to the ledgers holding it (it is freed with the last of them) and a new one started.
- * Ledgers are made on one thread, so one slab per module instance is enough.
+ * Ledgers are made on one thread, so one slab per module instance is enough; it starts empty, so
+ * a thread that never makes a ledger holds none of it.
  */
 class LedgerSlab {
-  #bits = new Uint32Array(SLAB_WORDS);
+  #bits = new Uint32Array(0);
   #bitsUsed = 0;
-  #base = new Float64Array(SLAB_WORDS / 16);
+  #base = new Float64Array(0);
   #baseUsed = 0;
 
   /** Room for one sender's ring of `words` words and its watermark, zeroed. */
