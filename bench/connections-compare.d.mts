@@ -22,7 +22,7 @@ export function compareWithLast(
 ): { last: ConnectionsRow | null; lines: string[]; regressions: string[] };
 export function readHistory(file?: string): ConnectionsRow[];
 export function runnerRampSeconds(report: {
-  sendWindow?: { runStartUs?: number; readyUs?: number };
+  sendWindow?: { runStartUs?: number; readyUs?: number; lastOpenedUs?: number };
   points: readonly { second: number; connectionsOpen: number }[];
   totals: { connectionsOpened: number };
 }): number | null;

@@ -74,15 +74,18 @@ export function compareWithLast(history, row, spread = RUN_TO_RUN_SPREAD) {
 }
 
 /**
- * A runner report's ramp, s: from its run's start until every engine was ready (its connections
- * opened or failed, the hub's methods checked), to the microsecond (sendWindow.readyUs). Reports
- * kept before readyUs was recorded fall back to the per-second points (rampSeconds), which can
- * only place the last connection at the end of the second it opened in: up to a second too long,
- * half a second on average, a quarter of a 2 s ramp at 1,000 connections.
+ * A runner report's ramp, s: from its run's start (its engines' set-up included, as a peer's ramp
+ * holds building its connection objects) until its last connection opened (sendWindow.lastOpenedUs),
+ * as bench/peers/peers.mjs reads its peers' ramps: first connect to last open, without the method
+ * check and group joins after it. Reports kept before lastOpenedUs take the moment every engine was
+ * ready (readyUs: the ramp plus those checks, ~27 ms at 10,000 connections); older ones the
+ * per-second points (rampSeconds), which can only place the last connection at the end of the
+ * second it opened in: up to a second too long, half a second on average.
  */
 export function runnerRampSeconds(report) {
   const window = report.sendWindow;
-  if (window?.readyUs > 0 && window.runStartUs > 0) return (window.readyUs - window.runStartUs) / 1_000_000;
+  const endUs = window?.lastOpenedUs > 0 ? window.lastOpenedUs : window?.readyUs;
+  if (endUs > 0 && window.runStartUs > 0) return (endUs - window.runStartUs) / 1_000_000;
   return rampSeconds(report.points, report.totals.connectionsOpened);
 }
 

@@ -78,6 +78,9 @@ export class RunCoordinator {
   #shares: ConnectionShare[] = [];
   /** When every engine was ready, epoch µs; 0 before. */
   #readyUs = 0;
+  /** The engines' connects, epoch µs: the first one's start and the last open (0: none reported). */
+  #connectsFromUs = 0;
+  #lastOpenedUs = 0;
   #sendStartUs = 0;
   #sendEndUs = 0;
   /** When the user stopped the run while it sent: no slot is planned after it. */
@@ -162,9 +165,10 @@ export class RunCoordinator {
 
   /** Planned send window, epoch microseconds; 0 before "go". `runStartUs`: when connecting
    *  began, the time the points' seconds count from (0 before start); `readyUs`: when every
-   *  engine was ready and "go" went out, the ramp's end (0 before). */
-  get sendWindowUs(): { startUs: number; endUs: number; runStartUs: number; readyUs: number } {
-    return { startUs: this.#sendStartUs, endUs: this.#sendEndUs, runStartUs: this.#runStartUs, readyUs: this.#readyUs };
+   *  engine was ready and "go" went out, the ramp's end (0 before); `connectsFromUs` and
+   *  `lastOpenedUs`: the first connect's start and the last open over every engine (0: unknown). */
+  get sendWindowUs(): { startUs: number; endUs: number; runStartUs: number; readyUs: number; connectsFromUs: number; lastOpenedUs: number } {
+    return { startUs: this.#sendStartUs, endUs: this.#sendEndUs, runStartUs: this.#runStartUs, readyUs: this.#readyUs, connectsFromUs: this.#connectsFromUs, lastOpenedUs: this.#lastOpenedUs };
   }
 
   /** Resolves once every worker has reported its end or been lost. */
@@ -287,6 +291,11 @@ export class RunCoordinator {
     // Whole microseconds: the planned times travel as integers, and a receiver compares them
     // with the warm-up's end.
     this.#readyUs = Math.round(this.clock.nowUs());
+    const spans = ready.flatMap((r) => (r.connects && r.connects.lastOpenedUs > 0 ? [r.connects] : []));
+    if (spans.length > 0) {
+      this.#connectsFromUs = Math.round(Math.min(...spans.map((c) => c.fromUs)));
+      this.#lastOpenedUs = Math.round(Math.max(...spans.map((c) => c.lastOpenedUs)));
+    }
     this.#sendStartUs = this.#readyUs + this.#goLeadMs * 1_000;
     this.#sendEndUs = this.#sendStartUs + this.config.durationSec * 1_000_000;
     const common = {

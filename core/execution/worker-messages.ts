@@ -260,6 +260,10 @@ export interface WorkerReady {
   /** Why the hub refused the scenario's method when probed; null when it accepted (or nothing
    *  was open to ask). A refusal means the run cannot measure anything. */
   refusal: string | null;
+  /** When this worker's first connect began and its last connection opened, µs on the run's time
+   *  base (lastOpenedUs 0: none opened): the ramp without the set-up before it and the method
+   *  check and joins after it. Absent from older workers. */
+  connects?: { fromUs: number; lastOpenedUs: number };
 }
 
 /** Worker → page: the worker could not run at all (bad message, crash). */

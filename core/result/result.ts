@@ -101,6 +101,12 @@ export interface SendWindow {
    *  and "go" went out, epoch µs: the ramp's end, to the microsecond where the points give the
    *  second. Absent in runs kept before it was recorded. */
   readyUs?: number;
+  /** When the first connect began and the last connection opened, over every engine, epoch µs: the
+   *  ramp's connects alone, without the engines' set-up before them and the method check and group
+   *  joins after them (bench/peers/peers.mjs reads its peers' ramps the same way). Absent in runs
+   *  kept before it was recorded, and when no connection opened. */
+  connectsFromUs?: number;
+  lastOpenedUs?: number;
 }
 
 /** An agent of the run: which of the run's workers were its threads, and how well its clock was known. */
@@ -208,8 +214,9 @@ export function resultPoints(points: readonly SecondPoint[], isDrained: boolean,
 }
 
 function sendWindowField(coordinator: RunCoordinator): { sendWindow?: SendWindow } {
-  const { startUs, endUs, runStartUs, readyUs } = coordinator.sendWindowUs;
-  return startUs > 0 ? { sendWindow: { startUs, endUs, runStartUs, readyUs } } : {};
+  const { startUs, endUs, runStartUs, readyUs, connectsFromUs, lastOpenedUs } = coordinator.sendWindowUs;
+  const connects = lastOpenedUs > 0 ? { connectsFromUs, lastOpenedUs } : {};
+  return startUs > 0 ? { sendWindow: { startUs, endUs, runStartUs, readyUs, ...connects } } : {};
 }
 
 function dropsField(coordinator: RunCoordinator): { drops?: RunDrops } {

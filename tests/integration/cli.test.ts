@@ -45,6 +45,10 @@ describe('live-bench, the headless runner', () => {
       // The ramp's end: every engine ready, "go" out GO_LEAD_MS before the first send, after connecting began.
       expect(result.sendWindow!.readyUs).toBe(result.sendWindow!.startUs - GO_LEAD_MS * 1_000);
       expect(result.sendWindow!.readyUs).toBeGreaterThan(result.sendWindow!.runStartUs!);
+      // The connects alone (the peers bench's ramp): after the set-up, the last open before the method check.
+      expect(result.sendWindow!.connectsFromUs).toBeGreaterThanOrEqual(result.sendWindow!.runStartUs!);
+      expect(result.sendWindow!.lastOpenedUs).toBeGreaterThan(result.sendWindow!.connectsFromUs!);
+      expect(result.sendWindow!.lastOpenedUs).toBeLessThan(result.sendWindow!.readyUs!);
     });
   }
 

@@ -52,6 +52,11 @@ describe('a run with fake connections', () => {
     expect(window!.runStartUs).toBe(startedUs);
     expect(window!.readyUs).toBe(window!.startUs - GO_LEAD_MS * 1_000);
     expect(window!.readyUs).toBeGreaterThan(window!.runStartUs!);
+    // The connects alone: from the first connect's start, after the engines' set-up, to the last
+    // open, before the method check that precedes "ready".
+    expect(window!.connectsFromUs).toBeGreaterThanOrEqual(window!.runStartUs!);
+    expect(window!.lastOpenedUs).toBeGreaterThan(window!.connectsFromUs!);
+    expect(window!.lastOpenedUs).toBeLessThanOrEqual(window!.readyUs!);
   });
 
   it('counts dropped echoes as lost and repeated ones as duplicated', async () => {

@@ -84,9 +84,10 @@ describe('rampSeconds', () => {
     expect(rampSeconds(points, 3_001)).toBeNull();
   });
 
-  it("reads a runner's ramp to the microsecond from when every engine was ready, and from the points for reports kept before that", () => {
+  it("reads a runner's ramp to the microsecond until its last connection opened, then when every engine was ready, and from the points for reports kept before those", () => {
     const points = [{ second: 1, connectionsOpen: 600 }, { second: 2, connectionsOpen: 1_000 }];
     const totals = { connectionsOpened: 1_000 };
+    expect(runnerRampSeconds({ sendWindow: { runStartUs: 5_000_000, readyUs: 6_730_000, lastOpenedUs: 6_700_000 }, points, totals })).toBeCloseTo(1.7, 9);
     expect(runnerRampSeconds({ sendWindow: { runStartUs: 5_000_000, readyUs: 6_730_000 }, points, totals })).toBeCloseTo(1.73, 9);
     expect(runnerRampSeconds({ sendWindow: { runStartUs: 5_000_000 }, points, totals })).toBe(2);
     expect(runnerRampSeconds({ points, totals })).toBe(2);

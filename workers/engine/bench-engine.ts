@@ -165,6 +165,7 @@ export class BenchEngine {
       groupMembers,
       // The hub's words may echo what it was sent (a key in an argument): scrubbed like every error.
       refusal: refusal === null ? null : this.stats.scrub(refusal),
+      connects: pool.connectsSpanUs,
     });
   }
 

@@ -80,6 +80,10 @@ export class ConnectionPool {
    *  connect, dropped with it: a race against one promise of the pool's left a reaction on it per
    *  connect for the pool's life (~250 B of heap a connection, issue 44). */
   readonly #inFlight = new Set<(outcome: 'timeout' | 'abandoned') => void>();
+  /** When the first connect began and the last one opened, epoch µs (0 before): the ramp's own
+   *  span, without the set-up before it and the checks after it (WorkerReady.connects). */
+  #connectsFromUs = 0;
+  #lastOpenedUs = 0;
 
   constructor(
     private readonly deps: PoolDeps,
@@ -91,6 +95,11 @@ export class ConnectionPool {
     private readonly credentials?: Credentials,
   ) {
     for (let i = 0; i < count; i++) this.connections.push(this.#create(firstIndex + i));
+  }
+
+  /** The connects' span, epoch µs: from the first connect's start to the last open (0 when none opened). */
+  get connectsSpanUs(): { fromUs: number; lastOpenedUs: number } {
+    return { fromUs: this.#connectsFromUs, lastOpenedUs: this.#lastOpenedUs };
   }
 
   get openCount(): number {
@@ -116,6 +125,7 @@ export class ConnectionPool {
       }
     };
     const startUs = this.deps.clock.nowUs();
+    this.#connectsFromUs = startUs;
     let look: unknown = null;
     // Looks once a second; a look that fires late judges nothing (LATE_LOOK_MS), the next one does.
     const schedule = (dueUs: number) => {
@@ -309,7 +319,8 @@ export class ConnectionPool {
       }
       pooled.state = 'open';
       this.#opened++;
-      this.deps.stats.recordConnected(this.deps.clock.nowUs() - startedUs);
+      this.#lastOpenedUs = this.deps.clock.nowUs();
+      this.deps.stats.recordConnected(this.#lastOpenedUs - startedUs);
       if (this.options.statefulReconnect && pooled.connection.statefulGranted?.()) this.deps.stats.totals.statefulGranted++;
     } catch (error) {
       this.#heard();
