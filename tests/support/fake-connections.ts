@@ -89,7 +89,8 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
     time.setTimeout(() => resolve(`From ${id}: ${String(answer)}`), options.deliveryDelayMs);
   }, options.deliveryDelayMs));
   const factory: ConnectionFactory = (connectOptions) => {
-    const id = connections.length;
+    // Numbered by run-wide index: the engine builds each connection at its connect, across workers in no fixed order.
+    const id = connectOptions?.index ?? connections.length;
     const user = tokenUser(connectOptions?.credentials?.accessToken ?? null);
     const handlers = new Map<string, (...args: unknown[]) => void>();
     const answers = new Map<string, (...args: unknown[]) => unknown>();
@@ -234,7 +235,7 @@ export function fakeHub(time: FakeTime, options: FakeHubOptions): FakeHub {
         close(error);
       },
     };
-    connections.push(connection);
+    connections[id] = connection;
     return connection;
   };
   return { factory, connections };

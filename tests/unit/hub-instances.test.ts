@@ -127,7 +127,8 @@ async function fakeRunOverInstances(runConfig: RunConfig, during?: (connections:
     let handler: (message: FromWorker) => void = () => {};
     const connect = (options: Parameters<typeof hub.factory>[0]) => {
       const connection = hub.factory(options);
-      urls[hub.connections.length - 1] = options.endpointUrl;
+      // By run-wide index, as the fake hub numbers them: each is built at its connect, across workers in no fixed order.
+      urls[options.index!] = options.endpointUrl;
       return connection;
     };
     const engine = new BenchEngine({ clock: time, timers: time, connect, classify: classifyPlainly, post: (m) => handler(m) });
@@ -155,7 +156,7 @@ describe('the engine over two instances', () => {
   it('opens each connection on its instance, by run-wide index across workers, and counts per instance what it counts in total', async () => {
     for (const scenario of ['echo', 'broadcast', 'smallGroup', 'bigGroup', 'sendToConnection'] as const) {
       const { hub, urls, result } = await fakeRunOverInstances(config({ scenario, connections: 20, workers: 3 }));
-      // The fake hub numbers connections as they are made: workers make theirs in index order.
+      // The fake hub numbers connections by run-wide index (ConnectionOptions.index).
       expect(urls, scenario).toEqual(hub.connections.map((_, i) => (i % 2 === 0 ? A : B)));
       expect(result.fates.lost, scenario).toBe(0);
       expect(result.instances!.map((i) => i.notArrived), scenario).toEqual([0, 0]);

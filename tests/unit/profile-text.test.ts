@@ -154,7 +154,7 @@ function receiver(profile: HubProfile, messageBytes = BYTES) {
   const connection = { on: (_method: string, h: (...args: unknown[]) => void) => (handler = h) };
   const pooled = { index: 0, connection, state: 'open' } as unknown as PooledConnection;
   const runner = new ScenarioRunner({ clock: time, timers: time, stats, messageBytes, sendIntervalMs: 1_000, totalConnections: 1, warmupSec: 0, runId: RUN, sendersHeardBy: () => 4 } as never, scenario);
-  runner.listen([pooled]);
+  runner.listen(pooled);
   const go = (atUs: number) => runner.start([], { type: 'go', sendStartUs: atUs, sendEndUs: atUs + 10_000_000, warmupEndUs: atUs, absentReceivers: 0, absentMembers: [], targets: [] });
   return { time, stats, call: (...args: unknown[]) => handler(...args), go };
 }

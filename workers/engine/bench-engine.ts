@@ -109,22 +109,7 @@ export class BenchEngine {
     const scenario = createScenario(message, planned.plan, rest);
     // A serverless hub's clients connect with tokens this engine mints, one user each (RestSends.clientTokens).
     const credentials = rest && message.credentials ? { ...message.credentials, mintedTokens: await rest.clientTokens(share.firstIndex, share.count) } : message.credentials;
-    const pool = new ConnectionPool(
-      { clock: this.deps.clock, timers: this.deps.timers, connect: this.deps.connect, classify: this.deps.classify, stats: this.stats, inBrowser: this.deps.inBrowser ?? false },
-      {
-        endpointUrl: config.endpointUrl, endpointUrls: config.endpointUrls, transport: config.transport, protocol: config.protocol, reconnect: config.reconnect,
-        reconnectPolicy: dropSettingsOf(config).reconnectPolicy, statefulReconnect: dropSettingsOf(config).statefulReconnect,
-        skipNegotiation: config.skipNegotiation ?? false,
-        // Every connection adds what its transport carries here: the bandwidth figures.
-        wire: this.stats.wire,
-      },
-      share.firstIndex,
-      share.count,
-      message.connectConcurrency,
-      credentials,
-    );
-    this.#pool = pool;
-    this.#runner = new ScenarioRunner({
+    const runner = this.#runner = new ScenarioRunner({
       clock: this.deps.clock,
       timers: this.deps.timers,
       stats: this.stats,
@@ -139,7 +124,21 @@ export class BenchEngine {
       timerPerConnection: this.deps.inBrowser ?? false,
       ...(rest ? { rest } : {}),
     }, scenario);
-    this.#runner.listen(pool.connections);
+    const pool = new ConnectionPool(
+      { clock: this.deps.clock, timers: this.deps.timers, connect: this.deps.connect, classify: this.deps.classify, stats: this.stats, inBrowser: this.deps.inBrowser ?? false, onBuilt: (pooled) => runner.listen(pooled) },
+      {
+        endpointUrl: config.endpointUrl, endpointUrls: config.endpointUrls, transport: config.transport, protocol: config.protocol, reconnect: config.reconnect,
+        reconnectPolicy: dropSettingsOf(config).reconnectPolicy, statefulReconnect: dropSettingsOf(config).statefulReconnect,
+        skipNegotiation: config.skipNegotiation ?? false,
+        // Every connection adds what its transport carries here: the bandwidth figures.
+        wire: this.stats.wire,
+      },
+      share.firstIndex,
+      share.count,
+      message.connectConcurrency,
+      credentials,
+    );
+    this.#pool = pool;
     this.#watchRejoins(scenario);
     this.#scheduleReport();
     await pool.openAll();

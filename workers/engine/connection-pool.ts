@@ -56,6 +56,36 @@ export interface PoolDeps {
   stats: WorkerStats;
   /** True in a browser, whose per-origin connection queue is a likely cause of a slow connect. */
   inBrowser: boolean;
+  /** What the engine adds to each connection as it is built (its receive handlers): before its
+   *  connect, so nothing that arrives early is missed. */
+  onBuilt?: (pooled: PooledConnection) => void;
+}
+
+/**
+ * A pooled connection whose client object is built at its first use, which for most is its
+ * connect. Built up front, 10,000 connections' clients (HubConnection, HttpConnection, their
+ * handlers) were ~30 MB of heap before the first connect, held through the whole ramp: every
+ * major collection there marked them (the runner kept 20.8 MB after its first collection at
+ * 10,000 connections, the plain-library control 11.3; bench/PEERS-RESULTS.md, issue 44).
+ */
+class LazyPooled implements PooledConnection {
+  state: ConnectionState = 'pending';
+  onReconnected?: () => void;
+  #connection: BenchConnection | null = null;
+
+  constructor(
+    readonly index: number,
+    private readonly build: { connect: (index: number) => BenchConnection; wire: (pooled: PooledConnection) => void },
+  ) {}
+
+  get connection(): BenchConnection {
+    if (this.#connection === null) {
+      this.#connection = this.build.connect(this.index);
+      // Its handlers go on once it is in place: they read `connection` themselves.
+      this.build.wire(this);
+    }
+    return this.#connection;
+  }
 }
 
 export class ConnectionPool {
@@ -94,7 +124,8 @@ export class ConnectionPool {
     /** The run's tokens, headers and query: connection i takes token i mod n. */
     private readonly credentials?: Credentials,
   ) {
-    for (let i = 0; i < count; i++) this.connections.push(this.#create(firstIndex + i));
+    const build = { connect: (index: number) => this.deps.connect(this.#optionsOf(index)), wire: (pooled: PooledConnection) => this.#wire(pooled) };
+    for (let i = 0; i < count; i++) this.connections.push(new LazyPooled(firstIndex + i, build));
   }
 
   /** The connects' span, epoch µs: from the first connect's start to the last open (0 when none opened). */
@@ -229,8 +260,8 @@ export class ConnectionPool {
     }
   }
 
-  #create(index: number): PooledConnection {
-    const pooled: PooledConnection = { index, connection: this.deps.connect(this.#optionsOf(index)), state: 'pending' };
+  /** A connection's handlers, once its client is built (LazyPooled): the pool's, then the engine's. */
+  #wire(pooled: PooledConnection): void {
     const stats = this.deps.stats;
     pooled.connection.onClose((error) => {
       if (pooled.state !== 'open' && pooled.state !== 'reconnecting') return;
@@ -248,7 +279,7 @@ export class ConnectionPool {
     // handlers for it, and no closures per connection.
     if (this.options.reconnect) this.#watchReconnects(pooled);
     if (this.options.statefulReconnect) this.#watchResumes(pooled);
-    return pooled;
+    this.deps.onBuilt?.(pooled);
   }
 
   /** Stateful reconnect bridges a gap inside the connection: it stays open (sends are buffered
@@ -372,7 +403,7 @@ export class ConnectionPool {
   #optionsOf(index: number): ConnectionOptions {
     const instances = this.options.endpointUrls;
     const endpointUrl = instances && instances.length > 1 ? instances[instanceOf(index, instances.length)]! : this.options.endpointUrl;
-    return { ...this.options, endpointUrl, credentials: credentialsFor(this.credentials, index) };
+    return { ...this.options, index, endpointUrl, credentials: credentialsFor(this.credentials, index) };
   }
 
   /** Per hub instance (with several): this worker's connections that opened (ever) and that failed. */

@@ -82,6 +82,9 @@ export interface UploadStream {
 }
 
 export interface ConnectionOptions {
+  /** The connection's run-wide index, for a factory that numbers what it builds: connections are
+   *  built as they connect, in no fixed order across workers. Absent: not known. */
+  index?: number;
   endpointUrl: string;
   /** Every hub instance, when the run spreads over several: the pool gives each connection its
    *  own (round-robin) as `endpointUrl`. Absent: one instance. */

@@ -110,27 +110,26 @@ export class ScenarioRunner {
     this.#answerer = scenario.answer ? new Answerer(this.#payload, ctx.clock, scenario.answer.with) : null;
   }
 
-  /** Receiving starts now (before "go" and before connecting), so nothing that arrives early is missed. */
-  listen(connections: readonly PooledConnection[]): void {
+  /** Receiving starts as each connection is built, before its connect (ConnectionPool's onBuilt),
+   *  so nothing that arrives early is missed. */
+  listen(pooled: PooledConnection): void {
     const receive = this.scenario.receive;
-    for (const pooled of connections) {
-      const ledger = new ReceptionLedger({ expectedSenders: this.ctx.sendersHeardBy(pooled.index), windowSeqs: windowSeqsFor(this.ctx.sendIntervalMs) });
-      const instance = this.#instanceOf(pooled);
-      this.#ledgers.set(pooled, ledger);
-      if (receive) {
-        const read = receive.read;
-        // The message is read here and passed on alone: arguments that never leave the handler
-        // are never made into an array, where passed to #receive they were, for every call, once
-        // V8 stopped inlining it (bench/RESULTS.md, "Receive path"). They leave only with a call
-        // that holds no text (#textless).
-        pooled.connection.on(receive.method, (...args) => {
-          const message = read(args);
-          if (!this.#receive(ledger, message, instance)) this.#textless(args, message);
-        });
-      }
-      const answerer = this.#answerer;
-      if (answerer) pooled.connection.answer(this.scenario.answer!.method, () => answerer.answer(pooled));
+    const ledger = new ReceptionLedger({ expectedSenders: this.ctx.sendersHeardBy(pooled.index), windowSeqs: windowSeqsFor(this.ctx.sendIntervalMs) });
+    const instance = this.#instanceOf(pooled);
+    this.#ledgers.set(pooled, ledger);
+    if (receive) {
+      const read = receive.read;
+      // The message is read here and passed on alone: arguments that never leave the handler
+      // are never made into an array, where passed to #receive they were, for every call, once
+      // V8 stopped inlining it (bench/RESULTS.md, "Receive path"). They leave only with a call
+      // that holds no text (#textless).
+      pooled.connection.on(receive.method, (...args) => {
+        const message = read(args);
+        if (!this.#receive(ledger, message, instance)) this.#textless(args, message);
+      });
     }
+    const answerer = this.#answerer;
+    if (answerer) pooled.connection.answer(this.scenario.answer!.method, () => answerer.answer(pooled));
   }
 
   start(connections: readonly PooledConnection[], go: GoMessage): void {
