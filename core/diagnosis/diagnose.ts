@@ -199,8 +199,14 @@ function hubGone(e: RunEvidence): Finding | null {
   if (wentAway) return crashed(e);
   const silent = silentAtEnd(e);
   const unanswered = e.server?.unansweredAfterAnswers ?? 0;
+  // Frozen during the ramp: it stopped answering connects, delivered nothing at all on the
+  // connections it had opened, and left its /healthz unanswered at the end. A hub at its load
+  // answers slowly and delivers some of what it is sent; this one did neither, three ways.
+  const healthSilent = e.health.filter((h) => h.status === null);
+  const frozenInRamp = e.stoppedAnsweringConnects > 0 && e.connectionsOpened > 0 && e.sent > 0 && e.received === 0 && healthSilent.length > 0;
   const strong = [
     ...(silent ? [EVIDENCE.silent(e.silentSecondsAtEnd)] : []),
+    ...(frozenInRamp ? [EVIDENCE.stoppedAnswering(e.stoppedAnsweringConnects), EVIDENCE.nothingReceived(e.sent), ...healthSilent.map((h) => EVIDENCE.health(h.url, h.status, h.text))] : []),
     ...(unanswered >= 2 && e.received === 0 && e.sent > 0 ? [EVIDENCE.unanswered(unanswered, e.server!.answered)] : []),
     ...(timedOut > 0 && timedOut >= e.connectionsOpened / 2 ? [EVIDENCE.serverTimeout(timedOut)] : []),
     ...(e.workersLost.service > 0 ? [EVIDENCE.workersLost(e.workersLost.service)] : []),
@@ -209,9 +215,9 @@ function hubGone(e: RunEvidence): Finding | null {
   const supporting = [
     ...(unanswered > 0 ? [EVIDENCE.unanswered(unanswered, e.server!.answered)] : []),
     ...(timedOut > 0 ? [EVIDENCE.serverTimeout(timedOut)] : []),
-    ...(e.stoppedAnsweringConnects > 0 ? [EVIDENCE.stoppedAnswering(e.stoppedAnsweringConnects)] : []),
+    ...(e.stoppedAnsweringConnects > 0 && !frozenInRamp ? [EVIDENCE.stoppedAnswering(e.stoppedAnsweringConnects)] : []),
   ];
-  return { cause: 'hubStalled', facts: { seconds: silent ? e.silentSecondsAtEnd : undefined, quote: STALL_WORDS.quote({ timedOut, stayedOpen: e.disconnects === 0 && e.connectionsOpened > 0 && silent, metrics: unanswered > 0, connects: e.stoppedAnsweringConnects > 0, relays: e.workersLost.service > 0 }) }, evidence: [...strong, ...supporting] };
+  return { cause: 'hubStalled', facts: { seconds: silent ? e.silentSecondsAtEnd : undefined, quote: STALL_WORDS.quote({ timedOut, stayedOpen: e.disconnects === 0 && e.connectionsOpened > 0 && silent, metrics: unanswered > 0, connects: e.stoppedAnsweringConnects > 0, health: frozenInRamp, relays: e.workersLost.service > 0 }) }, evidence: [...strong, ...supporting] };
 }
 
 function crashed(e: RunEvidence): Finding {

@@ -219,6 +219,7 @@ export const EVIDENCE = {
   backplaneGauge: () => 'the server\'s metrics showed its backplane down',
   workersLost: (count: number) => `${n(count, 'agent thread')} stopped reporting while the hub relayed their reports`,
   stoppedAnswering: (count: number) => `${n(count, 'connect')} not tried once the hub had stopped answering connects`,
+  nothingReceived: (sent: number) => `${n(sent, 'message')} sent on the connections it had opened; nothing at all came back`,
   outcome: (reason: string) => `outcome: ${reason}`,
   textless: (sent: number, unsolicited: number) => `${n(sent, 'message')} sent; ${n(unsolicited, 'call')} of the receive method carried no text of the tool where the profile reads (unsolicited)`,
   delivery: (lost: number | null, notSent: number, late: number, planned: number) => `of ${formatCount(planned)} planned receptions: ${formatCount(lost ?? 0)} lost, ${formatCount(notSent)} never sent, ${formatCount(late)} late`,
@@ -236,12 +237,13 @@ export const STALL_WORDS = {
   crashed: (f: { restarted: boolean; closed: number; back: number }) => (f.restarted
     ? 'it restarted during the run'
     : `${connections(f.closed)} closed abruptly and ${f.back === 0 ? 'none' : formatCount(f.back)} came back`),
-  quote: (f: { timedOut: number; stayedOpen: boolean; metrics: boolean; connects: boolean; relays: boolean }) => {
+  quote: (f: { timedOut: number; stayedOpen: boolean; metrics: boolean; connects: boolean; health?: boolean; relays: boolean }) => {
     const parts = [
       ...(f.timedOut > 0 ? [`${connections(f.timedOut)} closed by the client's server timeout`] : []),
       ...(f.stayedOpen ? ['its connections stayed open and nothing came back'] : []),
       ...(f.metrics ? ['its metrics stopped answering'] : []),
       ...(f.connects ? ['it stopped answering connects'] : []),
+      ...(f.health ? ['nothing came back on the connections it had opened, and its /healthz did not answer'] : []),
       ...(f.relays ? ['it stopped relaying agents\' reports'] : []),
     ];
     return parts.length > 0 ? parts.join(', ') : 'nothing came back';

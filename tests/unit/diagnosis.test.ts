@@ -54,6 +54,17 @@ const closedPort = evidence({
   failures: [{ kind: 'negotiate', count: 20, message: `WebSockets (json) to ${URL}: Failed to complete negotiation with the server: TypeError: fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:6400).` }],
 });
 
+/** A ramp of 3,000 against a hub frozen after 348 opened, as the runner recorded it. */
+function frozenInRamp(overrides: Partial<RunEvidence> = {}): RunEvidence {
+  return evidence({
+    planned: 15_000, lost: 1_740, notSent: 13_260, connections: 3_000, connectionsOpened: 348, connectionsFailed: 2_652, sent: 1_740, received: 0,
+    stoppedAnsweringConnects: 2_644, connectCauses: { stoppedAnswering: 2_644, timedOut: 8 },
+    health: [{ url: 'http://127.0.0.1:6400/healthz', status: null, text: 'no answer in 2 s' }],
+    limit: { side: 'server', sentence: 'The server stopped answering connects mid-ramp (2,644 connections not opened for it) while the client kept its schedule: the service is the limit.' },
+    ...overrides,
+  });
+}
+
 interface Case {
   name: string;
   evidence: RunEvidence;
@@ -123,6 +134,22 @@ const CASES: Case[] = [
     name: 'a hub frozen past the client\'s server timeout',
     evidence: evidence({ lost: 600, disconnects: 20, failures: [{ kind: 'closed', count: 20, message: 'Connection closed during the run: Server timeout elapsed without receiving a message from the server.' }] }),
     cause: 'hubStalled', says: /server timeout/,
+  },
+  {
+    // The runner against the hub-sample SIGSTOPped 1.2 s into a ramp of 3,000 (issue 44's fault tries).
+    name: 'a hub frozen during the ramp: connects unanswered, nothing back on those it opened, its /healthz silent',
+    evidence: frozenInRamp(),
+    cause: 'hubStalled', says: /stopped answering mid-run: it stopped answering connects, nothing came back on the connections it had opened, and its \/healthz did not answer\. A frozen hub is not a capacity\./,
+  },
+  {
+    name: 'connects unanswered mid-ramp, but its /healthz answered: a hub at its load, not a frozen one',
+    evidence: frozenInRamp({ health: [{ url: 'http://127.0.0.1:6400/healthz', status: 200, text: 'Healthy' }] }),
+    cause: 'load', says: /stopped answering connects mid-ramp/,
+  },
+  {
+    name: 'connects unanswered mid-ramp and /healthz silent, but messages came back: a hub at its load',
+    evidence: frozenInRamp({ received: 900, lost: 840 }),
+    cause: 'load', says: /stopped answering connects mid-ramp/,
   },
   {
     name: 'a silent end shorter than three send intervals is not a stall',
