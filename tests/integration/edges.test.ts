@@ -226,6 +226,10 @@ describe.concurrent('a hub frozen mid-ramp', () => {
       const limit = limitOfResult(result);
       expect(['server', 'both'], limit.sentence).toContain(limit.side);
       expect(limit.sentence).toMatch(/the server stopped answering connects mid-ramp \(\d+ connections? not opened for it\)/i);
+      // Why: a frozen hub, not a capacity. Nothing came back on the connections that opened, and its
+      // /healthz did not answer at the end (or the client's server timeout closed them first).
+      expect(result.diagnosis).toMatchObject({ cause: 'hubStalled', side: 'service' });
+      expect(result.health).toEqual([expect.objectContaining({ status: null })]);
     } finally {
       hub.process.kill('SIGCONT');
     }
