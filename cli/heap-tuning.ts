@@ -19,7 +19,11 @@
  *   load 3-4, one process each: 17.7 s of CPU at 20%, 14.5 s at 100%, the control 14.9 s; peak RSS
  *   229, 282 and 314 MB: bench/PEERS-RESULTS.md). It is left to V8 for Server-Sent Events and long
  *   polling (a fetch per message promotes what each request holds: 4,000 Server-Sent Events
- *   connections at 20% spent 48.7-52.2 s of CPU against 34.1-39.2 without it);
+ *   connections at 20% spent 48.7-52.2 s of CPU against 34.1-39.2 without it). It applies from
+ *   the run's start: V8's own growth during the ramp and 100% from "go" made half the ramp's
+ *   mark-compacts (3 against 6 at 10,000 connections) and 9% less CPU a connect, but a peak of
+ *   437 MB against 368-385 and the control's 406 (bench/PEERS-RESULTS.md, 2026-12-06 evening):
+ *   the memory is held all run, the connect paid once;
  * - semi-spaces of 4 MB (a new space of 8 MB instead of 32 MB per isolate): the young objects of
  *   a send or a delivery die in a few ms; a larger nursery only holds garbage longer.
  * Flags are process-wide: the semi-space size is read when an isolate is made, so it is set once,
