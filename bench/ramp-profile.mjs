@@ -1,6 +1,6 @@
 // Where each client's CPU goes while it connects (`npm run bench:ramp-profile -- [options]`): the
 // runner and the plain-library Node control (bench/tool/clients/library-client.mjs) each open the
-// same connections to a hub started afresh and warmed alike (as bench/peers/peers.mjs does), under
+// same connections to a hub started afresh and warmed alike (bench/peers/peers.mjs warmHub), under
 // Linux perf's cpu-clock, which samples a thread only while it runs on a core. V8's own profiler
 // (`node --cpu-prof`) samples the wall clock: on a loaded machine a thread waiting for a core
 // inside a system call is charged to that call, and 5% cannot be told apart (issue 44).
@@ -17,15 +17,15 @@
 //   --concurrency 32 (connects in flight, both clients), --frequency 499 (samples a second).
 // Needs perf (Debian: `apt-get install linux-perf`) and kernel.perf_event_paranoid at most 2.
 // Prints its tables; results worth keeping go to bench/PEERS-RESULTS.md with the command.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHub } from '../scripts/hub.mjs';
+import { run, warmHub } from './peers/peers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const WARM_CONNECTIONS = 1_000;
 
 export function parseArgs(argv) {
   const o = { connections: 10_000, clients: 'runner,control', repeats: 1, port: 5332, concurrency: 32, frequency: 499 };
@@ -89,17 +89,6 @@ export function samplesWithin(text, fromS, toS) {
     samples.push(lines.slice(1));
   }
   return samples;
-}
-
-function run(command, args, options = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...options });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 /** One client's connects under perf: its samples within them, and how many opened. */
@@ -170,7 +159,7 @@ async function main() {
       const hub = await startHub({ port: o.port });
       try {
         const endpoint = `${hub.httpUrl}/signalrbench`;
-        await run('node', ['bench/tool/clients/library-client.mjs', JSON.stringify({ endpointUrl: endpoint, connections: Math.min(WARM_CONNECTIONS, o.connections), intervalMs: 1000, durationSec: 2, warmupSec: 0, connectConcurrency: o.concurrency })]);
+        await warmHub(endpoint, o.connections);
         const loadBefore = loadavg()[0].toFixed(1);
         profiles[client] = await profileClient(client, o, endpoint, scratch);
         const p = profiles[client];

@@ -116,7 +116,15 @@ export function cpuAt(samples, atMs) {
 
 const loadNow = () => Number(loadavg()[0].toFixed(2));
 
-function run(command, args, options = {}) {
+/** A hub started afresh is warmed by the same short run of the control for each client (the JIT,
+ *  the thread pool): what a client meets does not depend on its place in the order. */
+export async function warmHub(endpoint, connections) {
+  await run('node', ['bench/tool/clients/library-client.mjs', JSON.stringify({ endpointUrl: endpoint, connections: Math.min(WARM_CONNECTIONS, connections), intervalMs: 1000, durationSec: 2, warmupSec: 0, connectConcurrency: 32 })]);
+  await new Promise((r) => setTimeout(r, 1_000));
+}
+
+/** Runs a command from the project's root, its process tree sampled (sampleTree) until it exits. */
+export function run(command, args, options = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...options });
     let stdout = '';
@@ -241,8 +249,7 @@ async function main() {
         const hub = await startHub({ port: o.port, extraArgs: [] });
         try {
           const endpoint = `${hub.httpUrl}/signalrbench`;
-          await run('node', ['bench/tool/clients/library-client.mjs', JSON.stringify({ endpointUrl: endpoint, connections: Math.min(WARM_CONNECTIONS, step.connections), intervalMs: 1000, durationSec: 2, warmupSec: 0, connectConcurrency: 32 })]);
-          await new Promise((r) => setTimeout(r, 1_000));
+          await warmHub(endpoint, step.connections);
           const { command, args, json } = clientCommand(client, step, o, endpoint, scratch);
           const loadBefore = loadNow();
           // Each connection is a file descriptor: the soft limit raised to the hard one.
