@@ -11,8 +11,10 @@
  * dashboard time t may be off by each clock's bound at t (its uncertainty plus how far its offset
  * had moved from the start's); a cross-agent latency by the sum of two clocks' bounds: the
  * agents' *combined bound*. Within it of the guide's 1 s line a reception is *undecidable*: the
- * clocks cannot tell in time from late. A negative latency within it is undecidable too; one
- * beyond it means a clock moved more than the rounds saw. Pure: the clocks come from the rounds.
+ * clocks cannot tell in time from late. A negative latency within it is in time: its true latency
+ * is at most the bound, far under the line (two agents on one machine see them, their deliveries
+ * faster than their clocks are known); one beyond it means a clock moved more than the rounds saw.
+ * Pure: the clocks come from the rounds.
  *
  * An agent that missed the closing round (it left, or did not answer) has an unknown drift, not
  * none: its clock is bounded only at its start round. After that round its bound is unknown
@@ -117,8 +119,8 @@ export interface ClockJudgement {
   /** The largest combined bound over the run's seconds that have one, µs: latencies there are
    *  known to ± this. */
   boundUs: number;
-  /** Receptions within the bound of the 1 s line, or before their planned time within the bound;
-   *  with `unbounded`, every reception of the seconds without a bound too. */
+  /** Receptions within the bound of the 1 s line; with `unbounded`, every reception of the seconds
+   *  without a bound too, and the receptions before their planned time (none can be placed then). */
   undecidable: number;
   /** Of those, receptions in seconds without a bound: after the start round of an agent whose
    *  drift is unknown (no answer to the closing round). Absent when none, and in runs kept before. */
@@ -158,8 +160,10 @@ export function judgeClocks(agents: readonly AgentClocks[], dashboardTakesPart: 
     else if (bound > 0) undecidable += counts.countBetween(second, Math.max(2, GUIDE_LATENCY_LIMIT_US - bound), GUIDE_LATENCY_LIMIT_US + bound);
     if (bound !== Infinity) boundUs = Math.max(boundUs, bound);
   }
-  // Without a bound for some seconds, no negative latency can be said to lie beyond it.
-  const negativeWithin = counts.maxNegativeUs !== null && (unbounded > 0 || counts.maxNegativeUs <= boundUs) ? counts.negative : 0;
+  // Without a bound for some seconds, a negative latency can be placed nowhere: undecidable. With
+  // one, those within it are in time (at most the bound after their planned time), and one beyond
+  // it leaves the run without a verdict (clockProblem).
+  const negativeWithin = counts.maxNegativeUs !== null && unbounded > 0 ? counts.negative : 0;
   const rounds = agents.length > 0 && agents.every((agent) => agent.clockEnd) ? 2 : 1;
   const driftUnknown = agents.filter((agent) => agent.clockEnd === null && startRound(agent) !== null).length;
   return {

@@ -21,5 +21,5 @@ export const CLOCKS_WORDS = {
   },
   /** Too many receptions within the clock bound of the 1 s line to tell in time from late. */
   tooManyUndecidable: (p: { undecidable: number; planned: number; boundUs: number }) =>
-    `No verdict: ${count(p.undecidable)} of ${count(p.planned)} planned receptions (${percentOf(p.undecidable, p.planned)}%) arrived within the agents' clock bound of ± ${formatMs(p.boundUs)} of the 1 s line, or before their planned time within it: the clocks cannot tell in time from late for more than 1%. Put the agents where round trips to the control hub are shorter, or run echo.`,
+    `No verdict: ${count(p.undecidable)} of ${count(p.planned)} planned receptions (${percentOf(p.undecidable, p.planned)}%) arrived within the agents' clock bound of ± ${formatMs(p.boundUs)} of the 1 s line: the clocks cannot tell in time from late for more than 1%. Put the agents where round trips to the control hub are shorter, or run echo.`,
 };

@@ -92,10 +92,11 @@ describe('undecidable receptions', () => {
     expect(judged!.boundUs).toBe(6_300);
   });
 
-  it('include negative latencies within the bound; beyond it the run has no verdict', () => {
+  it('leave out negative latencies within the bound (in time: at most the bound after their planned time); beyond it the run has no verdict', () => {
     const within = judgeClocks([drifting, steady], false, true, runStartUs, counts({ 50: [10_000] }, [200, 1_500]));
-    expect(within).toMatchObject({ undecidable: 2, negative: 2, maxNegativeUs: 1_500 });
-    expect(clockProblem(within, 1_000)).toBeNull();
+    expect(within).toMatchObject({ undecidable: 0, negative: 2, maxNegativeUs: 1_500 });
+    // Even when they are most of a run's receptions (agents on one machine, deliveries of ~1 ms).
+    expect(clockProblem(within, 2)).toBeNull();
     const beyond = judgeClocks([drifting, steady], false, true, runStartUs, counts({ 50: [10_000] }, [200, 9_000]));
     expect(beyond).toMatchObject({ undecidable: 0, negative: 2, maxNegativeUs: 9_000 });
     expect(clockProblem(beyond, 1_000)).toMatch(/^No verdict: 2 reception\(s\) arrived before their planned send time, up to 9\.00 ms before, beyond the agents' clock bound of ± 3\.\d+ ms/);
